@@ -1,0 +1,3 @@
+from modelarts_kit.main import cli
+
+cli()

@@ -1,0 +1,29 @@
+"""The curated OpenAPI spec of the ModelArts training-job API, and the one loader for it."""
+
+from modelarts_kit_spec.load import (
+    LEDGER_PATH,
+    SPEC_PATH,
+    Operation,
+    Parameter,
+    Response,
+    Spec,
+    SpecError,
+    load_ledger,
+    load_spec,
+    parse_spec,
+    resolve_pointer,
+)
+
+__all__ = [
+    "LEDGER_PATH",
+    "SPEC_PATH",
+    "Operation",
+    "Parameter",
+    "Response",
+    "Spec",
+    "SpecError",
+    "load_ledger",
+    "load_spec",
+    "parse_spec",
+    "resolve_pointer",
+]

@@ -1,0 +1,351 @@
+"""The one place where the curated spec is read, resolved and indexed.
+
+The generator, the contract kit, the reference server and the publisher all read the spec
+through :func:`load_spec`; nobody else opens ``openapi.yaml``. Data flows one way:
+YAML -> :class:`Spec` (resolved, indexed) -> each output.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+SPEC_PATH = PACKAGE_DIR / "openapi.yaml"
+LEDGER_PATH = PACKAGE_DIR / "ledger.yaml"
+
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+JSON = Any  # a decoded JSON/YAML value
+
+
+class SpecError(Exception):
+    """The spec file cannot be read or is not an OpenAPI document we can index."""
+
+
+def read_yaml(path: Path) -> JSON:
+    """Parse a YAML file; the error names the file, line and column."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SpecError(f"{path}: cannot read: {exc.strerror}") from exc
+    try:
+        return yaml.load(text, Loader=loader)  # noqa: S506 - SafeLoader/CSafeLoader only
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        raise SpecError(f"{where}: invalid YAML: {exc.problem}") from exc
+
+
+def escape_pointer_token(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def unescape_pointer_token(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def pointer_join(base: str, *tokens: str | int) -> str:
+    return base + "".join("/" + escape_pointer_token(str(t)) for t in tokens)
+
+
+def resolve_pointer(document: JSON, pointer: str) -> JSON:
+    """Return the value at a JSON pointer (``/a/b`` or ``#/a/b``); KeyError names the token."""
+    pointer = pointer.removeprefix("#")
+    if pointer == "":
+        return document
+    if not pointer.startswith("/"):
+        raise KeyError(f"{pointer!r} is not a JSON pointer (must start with '/')")
+    node = document
+    for raw in pointer[1:].split("/"):
+        token = unescape_pointer_token(raw)
+        if isinstance(node, Mapping):
+            if token not in node:
+                raise KeyError(f"{pointer}: no key {token!r}")
+            node = node[token]
+        elif isinstance(node, list):
+            if not token.isdigit() or int(token) >= len(node):
+                raise KeyError(f"{pointer}: no index {token!r}")
+            node = node[int(token)]
+        else:
+            raise KeyError(f"{pointer}: {token!r} goes into a scalar")
+    return node
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    location: str  # "path" | "query" | "header" | "cookie"
+    required: bool
+    schema: JSON
+    description: str
+
+
+@dataclass(frozen=True)
+class Response:
+    status: str  # "201", "4XX", "default"
+    description: str
+    schema: JSON | None  # as written (may be a $ref)
+    headers: Mapping[str, JSON]
+    pointer: str  # JSON pointer of the response object in the document
+
+
+@dataclass(frozen=True)
+class Operation:
+    operation_id: str
+    method: str  # lower case
+    path: str
+    summary: str
+    description: str
+    parameters: tuple[Parameter, ...]
+    request_schema: JSON | None  # application/json body schema as written
+    request_required: bool
+    responses: tuple[Response, ...]
+    pointer: str  # JSON pointer of the operation object
+
+    @property
+    def success(self) -> Response:
+        """The documented 2xx response (each of our operations has exactly one)."""
+        for response in self.responses:
+            if response.status.startswith("2"):
+                return response
+        raise SpecError(f"{self.operation_id}: no 2xx response")
+
+    def response_for(self, status: int) -> Response | None:
+        """The response documented for ``status``: exact code, then ``4XX``, then ``default``."""
+        by_status = {r.status.upper(): r for r in self.responses}
+        code = str(status)
+        return by_status.get(code) or by_status.get(code[0] + "XX") or by_status.get("DEFAULT")
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A loaded OpenAPI 3.1 document, with $ref resolution and JSON Schema validators."""
+
+    path: Path
+    document: JSON
+    operations: tuple[Operation, ...]
+    _validators: dict[str, Draft202012Validator] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+
+    @property
+    def title(self) -> str:
+        return str(self.document.get("info", {}).get("title", ""))
+
+    @property
+    def version(self) -> str:
+        return str(self.document.get("info", {}).get("version", ""))
+
+    @property
+    def schemas(self) -> Mapping[str, JSON]:
+        components = self.document.get("components") or {}
+        return components.get("schemas") or {}
+
+    def operation(self, operation_id: str) -> Operation:
+        for op in self.operations:
+            if op.operation_id == operation_id:
+                return op
+        raise KeyError(f"no operation {operation_id!r}; known: {[o.operation_id for o in self.operations]}")
+
+    def at(self, pointer: str) -> JSON:
+        """The value at a JSON pointer into the document."""
+        return resolve_pointer(self.document, pointer)
+
+    def deref(self, node: JSON) -> JSON:
+        """Follow ``$ref`` chains (local refs only) until a non-ref node."""
+        seen: set[str] = set()
+        while isinstance(node, Mapping) and "$ref" in node:
+            ref = node["$ref"]
+            if ref in seen:
+                raise SpecError(f"$ref cycle at {ref}")
+            seen.add(ref)
+            node = self.at(ref)
+        return node
+
+    def inline(self, node: JSON) -> JSON:
+        """A deep copy of ``node`` with every local ``$ref`` replaced by its target.
+
+        Raises SpecError on a recursive schema (ours has none; callers that accept
+        recursion use :meth:`validator` instead, which resolves lazily).
+        """
+
+        def walk(value: JSON, stack: tuple[str, ...]) -> JSON:
+            if isinstance(value, Mapping):
+                if "$ref" in value:
+                    ref = value["$ref"]
+                    if ref in stack:
+                        raise SpecError(f"recursive $ref {ref} via {' -> '.join(stack)}")
+                    target = walk(self.at(ref), (*stack, ref))
+                    siblings = {k: walk(v, stack) for k, v in value.items() if k != "$ref"}
+                    return {**target, **siblings} if siblings else target
+                return {k: walk(v, stack) for k, v in value.items()}
+            if isinstance(value, list):
+                return [walk(v, stack) for v in value]
+            return value
+
+        return walk(copy.deepcopy(node), ())
+
+    def validator(self, schema: JSON) -> Draft202012Validator:
+        """A JSON Schema 2020-12 validator for ``schema`` whose local $refs resolve in this spec.
+
+        Validators are cached per schema (by its JSON text), so hot paths pay once.
+        """
+        import json
+
+        key = json.dumps(schema, sort_keys=True)
+        cached = self._validators.get(key)
+        if cached is None:
+            cached = Draft202012Validator(
+                _rebase(schema),
+                registry=self._registry,
+                format_checker=Draft202012Validator.FORMAT_CHECKER,
+            )
+            self._validators[key] = cached
+        return cached
+
+    @functools.cached_property
+    def _registry(self) -> Registry[Any]:
+        resource = Resource.from_contents(self.document, default_specification=DRAFT202012)
+        return Registry().with_resource(DOCUMENT_URI, resource)
+
+
+# Every local "#/..." ref is rewritten to point into the registered document, so a
+# validator built for a sub-schema resolves refs against the whole spec.
+DOCUMENT_URI = "urn:modelarts-kit:openapi"
+
+
+def _rebase(schema: JSON) -> JSON:
+    if isinstance(schema, Mapping):
+        out: dict[str, JSON] = {}
+        for key, value in schema.items():
+            if key == "$ref" and isinstance(value, str) and value.startswith("#"):
+                out[key] = DOCUMENT_URI + value
+            else:
+                out[key] = _rebase(value)
+        return out
+    if isinstance(schema, list):
+        return [_rebase(v) for v in schema]
+    return schema
+
+
+def _iter_operations(document: JSON) -> Iterator[Operation]:
+    paths = document.get("paths") or {}
+    if not isinstance(paths, Mapping):
+        raise SpecError("/paths: must be a mapping")
+    for path, item in paths.items():
+        if not isinstance(item, Mapping):
+            raise SpecError(f"{pointer_join('/paths', path)}: must be a mapping")
+        shared = list(item.get("parameters") or [])
+        for method in HTTP_METHODS:
+            op = item.get(method)
+            if op is None:
+                continue
+            pointer = pointer_join("/paths", path, method)
+            operation_id = op.get("operationId")
+            if not operation_id:
+                raise SpecError(f"{pointer}: operationId is required")
+            params = _parameters(document, [*shared, *(op.get("parameters") or [])])
+            body = op.get("requestBody")
+            request_schema: JSON | None = None
+            request_required = False
+            if body is not None:
+                body = _deref(document, body)
+                request_required = bool(body.get("required", False))
+                media = (body.get("content") or {}).get("application/json")
+                if media is not None:
+                    request_schema = media.get("schema")
+            responses = tuple(_responses(document, op.get("responses") or {}, pointer))
+            yield Operation(
+                operation_id=str(operation_id),
+                method=method,
+                path=str(path),
+                summary=str(op.get("summary", "")),
+                description=str(op.get("description", "")),
+                parameters=params,
+                request_schema=request_schema,
+                request_required=request_required,
+                responses=responses,
+                pointer=pointer,
+            )
+
+
+def _deref(document: JSON, node: JSON) -> JSON:
+    while isinstance(node, Mapping) and "$ref" in node:
+        node = resolve_pointer(document, node["$ref"])
+    return node
+
+
+def _parameters(document: JSON, raw: list[JSON]) -> tuple[Parameter, ...]:
+    merged: dict[tuple[str, str], Parameter] = {}
+    for item in raw:
+        param = _deref(document, item)
+        key = (str(param["name"]), str(param["in"]))
+        merged[key] = Parameter(
+            name=key[0],
+            location=key[1],
+            required=bool(param.get("required", key[1] == "path")),
+            schema=param.get("schema", {}),
+            description=str(param.get("description", "")),
+        )
+    return tuple(merged.values())
+
+
+def _responses(document: JSON, raw: Mapping[str, JSON], op_pointer: str) -> Iterator[Response]:
+    for status, item in raw.items():
+        response = _deref(document, item)
+        media = (response.get("content") or {}).get("application/json")
+        headers = {
+            name: _deref(document, header) for name, header in (response.get("headers") or {}).items()
+        }
+        yield Response(
+            status=str(status),
+            description=str(response.get("description", "")),
+            schema=None if media is None else media.get("schema"),
+            headers=headers,
+            pointer=pointer_join(op_pointer, "responses", str(status)),
+        )
+
+
+def parse_spec(document: JSON, path: Path) -> Spec:
+    """Index an already-parsed OpenAPI document."""
+    if not isinstance(document, Mapping):
+        raise SpecError(f"{path}: the document must be a mapping, got {type(document).__name__}")
+    if not str(document.get("openapi", "")).startswith("3."):
+        raise SpecError(f"{path}: /openapi must be a 3.x version, got {document.get('openapi')!r}")
+    return Spec(path=path, document=document, operations=tuple(_iter_operations(document)))
+
+
+@functools.lru_cache(maxsize=8)
+def _load_cached(path: Path, mtime_ns: int) -> Spec:
+    return parse_spec(read_yaml(path), path)
+
+
+def load_spec(path: Path | str | None = None) -> Spec:
+    """Load and index the spec (the curated one by default). Cached until the file changes."""
+    resolved = Path(path).resolve() if path is not None else SPEC_PATH
+    try:
+        mtime = resolved.stat().st_mtime_ns
+    except OSError as exc:
+        raise SpecError(f"{resolved}: cannot read: {exc.strerror}") from exc
+    return _load_cached(resolved, mtime)
+
+
+def load_ledger(path: Path | str | None = None) -> list[dict[str, JSON]]:
+    """The discrepancy ledger: one entry per disagreement between vendor sources."""
+    resolved = Path(path) if path is not None else LEDGER_PATH
+    data = read_yaml(resolved)
+    entries = data.get("entries") if isinstance(data, Mapping) else None
+    if not isinstance(entries, list):
+        raise SpecError(f"{resolved}: expected a mapping with an 'entries' list")
+    return entries
