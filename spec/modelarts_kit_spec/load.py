@@ -156,7 +156,9 @@ class Spec:
         for op in self.operations:
             if op.operation_id == operation_id:
                 return op
-        raise KeyError(f"no operation {operation_id!r}; known: {[o.operation_id for o in self.operations]}")
+        raise KeyError(
+            f"no operation {operation_id!r}; known: {[o.operation_id for o in self.operations]}"
+        )
 
     def at(self, pointer: str) -> JSON:
         """The value at a JSON pointer into the document."""
@@ -216,8 +218,11 @@ class Spec:
 
     @functools.cached_property
     def _registry(self) -> Registry[Any]:
-        resource = Resource.from_contents(self.document, default_specification=DRAFT202012)
-        return Registry().with_resource(DOCUMENT_URI, resource)
+        resource: Resource[Any] = Resource.from_contents(
+            self.document, default_specification=DRAFT202012
+        )
+        registry: Registry[Any] = Registry().with_resource(DOCUMENT_URI, resource)
+        return registry
 
 
 # Every local "#/..." ref is rewritten to point into the registered document, so a
@@ -306,7 +311,8 @@ def _responses(document: JSON, raw: Mapping[str, JSON], op_pointer: str) -> Iter
         response = _deref(document, item)
         media = (response.get("content") or {}).get("application/json")
         headers = {
-            name: _deref(document, header) for name, header in (response.get("headers") or {}).items()
+            name: _deref(document, header)
+            for name, header in (response.get("headers") or {}).items()
         }
         yield Response(
             status=str(status),
