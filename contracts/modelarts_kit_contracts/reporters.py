@@ -1,0 +1,279 @@
+"""Reporters: turn a finished :class:`RunReport` into text, JUnit XML or JSON.
+
+The API is shared by every ``modelarts-kit contract`` command (server and client checks):
+
+- ``render_text(report, stream=None, *, color=None) -> None`` writes the human summary: a table
+  (check, passed, failed), then each failure once with its expected/got message and the
+  ``curl`` (or other) reproduction command, then errors and response-time figures.
+- ``parse_report_spec(spec) -> ReportTarget`` parses ``FORMAT:PATH`` (``junit:out.xml``,
+  ``json:out.json``); a bad spec raises :class:`ReportSpecError` naming the rule.
+- ``write_report(report, spec) -> Path`` writes one machine-readable report to the path in
+  ``spec`` (parent folders are created; the file is written atomically, so a crash never
+  leaves half a report).
+- ``to_json(report) -> dict`` and ``to_junit_xml(report) -> str`` return the documents
+  without touching the file system.
+
+Reporters only read a ``RunReport``; they never run checks. Credentials are redacted by the
+checks before a ``Failure`` is built; :func:`redact` is applied again here as a last line of
+defence, so a token never reaches a report even if a check forgot.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import statistics
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, TextIO
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from modelarts_kit_contracts.findings import Failure, RunReport
+
+__all__ = [
+    "REPORT_FORMATS",
+    "ReportSpecError",
+    "ReportTarget",
+    "parse_report_spec",
+    "redact",
+    "render_text",
+    "to_json",
+    "to_junit_xml",
+    "write_report",
+]
+
+ReportFormat = Literal["junit", "json"]
+REPORT_FORMATS: tuple[ReportFormat, ...] = ("junit", "json")
+JSON_REPORT_VERSION = 1
+
+# Header values that carry credentials, in curl lines (-H 'Name: value') and free text.
+_SECRET_HEADERS = ("x-auth-token", "authorization", "x-security-token", "cookie")
+_HEADER_RE = re.compile(
+    r"(?P<name>" + "|".join(re.escape(h) for h in _SECRET_HEADERS) + r")(?P<sep>\s*:\s*)"
+    r"(?P<value>[^'\"\n]+)",
+    re.IGNORECASE,
+)
+REDACTED = "[REDACTED]"
+
+
+class ReportSpecError(ValueError):
+    """A ``--report`` value is not ``FORMAT:PATH`` with a known format."""
+
+
+@dataclass(frozen=True)
+class ReportTarget:
+    format: ReportFormat
+    path: Path
+
+
+def redact(text: str) -> str:
+    """Replace the value of every credential header in ``text`` by ``[REDACTED]``."""
+    return _HEADER_RE.sub(lambda m: f"{m['name']}{m['sep']}{REDACTED}", text)
+
+
+def parse_report_spec(spec: str) -> ReportTarget:
+    fmt, sep, path = spec.partition(":")
+    if not sep or not path:
+        raise ReportSpecError(
+            f"--report {spec!r}: must be FORMAT:PATH with FORMAT one of {', '.join(REPORT_FORMATS)}"
+        )
+    fmt = fmt.strip().lower()
+    if fmt == "junit":
+        return ReportTarget("junit", Path(path))
+    if fmt == "json":
+        return ReportTarget("json", Path(path))
+    raise ReportSpecError(
+        f"--report {spec!r}: format {fmt!r} is not one of {', '.join(REPORT_FORMATS)}"
+    )
+
+
+def write_report(report: RunReport, spec: str) -> Path:
+    """Write ``report`` in the format named by ``spec`` (``junit:PATH`` or ``json:PATH``)."""
+    target = parse_report_spec(spec)
+    if target.format == "junit":
+        content = to_junit_xml(report)
+    else:
+        content = json.dumps(to_json(report), indent=2, sort_keys=False) + "\n"
+    _write_atomically(target.path, content)
+    return target.path
+
+
+def _write_atomically(path: Path, content: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(content)
+        os.replace(tmp_name, path)
+    except BaseException:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise
+
+
+def _failure_dict(failure: Failure) -> dict[str, str]:
+    return {
+        "check": failure.check,
+        "operation": failure.operation,
+        "title": redact(failure.title),
+        "message": redact(failure.message),
+        "pointer": failure.pointer,
+        "reproduce": redact(failure.reproduce),
+    }
+
+
+def _timing_summary(samples: list[float]) -> dict[str, float | int]:
+    ordered = sorted(samples)
+    p95_index = max(0, round(0.95 * len(ordered)) - 1)
+    return {
+        "count": len(ordered),
+        "median_ms": round(statistics.median(ordered), 2),
+        "p95_ms": round(ordered[p95_index], 2),
+        "max_ms": round(ordered[-1], 2),
+    }
+
+
+def to_json(report: RunReport) -> dict[str, Any]:
+    """The JSON report document (stable keys; ``version`` changes only on breaking edits)."""
+    return {
+        "version": JSON_REPORT_VERSION,
+        "target": report.target,
+        "exit_code": int(report.exit_code),
+        "seed": report.seed,
+        "duration_s": round(report.duration_s, 3),
+        "checks": [
+            {"check": name, "passed": tally.passed, "failed": tally.failed}
+            for name, tally in sorted(report.tallies.items())
+        ],
+        "failures": [_failure_dict(f) for f in report.failures],
+        "errors": [redact(e) for e in report.errors],
+        "response_times": {
+            op: _timing_summary(samples)
+            for op, samples in sorted(report.response_times_ms.items())
+            if samples
+        },
+    }
+
+
+def to_junit_xml(report: RunReport) -> str:
+    """One ``<testsuite>``; one ``<testcase>`` per check, with one ``<failure>`` per violation."""
+    failures_by_check: dict[str, list[Failure]] = {}
+    for failure in report.failures:
+        failures_by_check.setdefault(failure.check, []).append(failure)
+    checks = sorted(set(report.tallies) | set(failures_by_check))
+    suite = ET.Element(
+        "testsuite",
+        {
+            "name": f"modelarts-kit contract: {report.target}",
+            "tests": str(len(checks) + (1 if report.errors else 0)),
+            "failures": str(sum(1 for c in checks if c in failures_by_check)),
+            "errors": str(1 if report.errors else 0),
+            "time": f"{report.duration_s:.3f}",
+        },
+    )
+    for check in checks:
+        tally = report.tallies.get(check)
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            {"classname": "modelarts_kit_contracts", "name": check},
+        )
+        if tally is not None:
+            ET.SubElement(case, "system-out").text = f"passed={tally.passed} failed={tally.failed}"
+        for failure in failures_by_check.get(check, []):
+            element = ET.SubElement(
+                case,
+                "failure",
+                {"message": redact(failure.title), "type": failure.operation or check},
+            )
+            body = [redact(failure.message)]
+            if failure.pointer:
+                body.append(f"at {failure.pointer}")
+            if failure.reproduce:
+                body.append(f"reproduce:\n{redact(failure.reproduce)}")
+            element.text = "\n".join(body)
+    if report.errors:
+        case = ET.SubElement(
+            suite, "testcase", {"classname": "modelarts_kit_contracts", "name": "run"}
+        )
+        ET.SubElement(case, "error", {"message": redact(report.errors[0])}).text = "\n".join(
+            redact(e) for e in report.errors
+        )
+    ET.indent(suite)
+    return (
+        '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suite, encoding="unicode") + "\n"
+    )
+
+
+def render_text(
+    report: RunReport, stream: TextIO | None = None, *, color: bool | None = None
+) -> None:
+    """Write the human summary: table, each failure once, errors, response times, verdict."""
+    out = stream if stream is not None else sys.stdout
+    console = Console(
+        file=out,
+        force_terminal=color,
+        no_color=color is False,
+        highlight=False,
+        soft_wrap=True,
+        width=max(100, Console(file=out).width) if color else 120,
+    )
+    table = Table(title=f"Contract checks: {report.target}", title_justify="left")
+    table.add_column("check")
+    table.add_column("passed", justify="right")
+    table.add_column("failed", justify="right")
+    for name, tally in sorted(report.tallies.items()):
+        style = "red" if tally.failed else "green"
+        table.add_row(name, str(tally.passed), Text(str(tally.failed), style=style))
+    console.print(table)
+
+    for index, failure in enumerate(report.failures, 1):
+        console.print()
+        where = f" [{failure.operation}]" if failure.operation else ""
+        console.print(
+            Text(f"{index}. {failure.check}{where}: {redact(failure.title)}", style="bold red")
+        )
+        for line in redact(failure.message).splitlines():
+            console.print(Text(f"   {line}"))
+        if failure.pointer:
+            console.print(Text(f"   at {failure.pointer}"))
+        if failure.reproduce:
+            console.print(Text("   reproduce:"))
+            for line in redact(failure.reproduce).splitlines():
+                console.print(Text(f"     {line}", style="cyan"))
+
+    for error in report.errors:
+        console.print(Text(f"error: {redact(error)}", style="bold red"))
+
+    if report.response_times_ms:
+        console.print()
+        timing = Table(title="Response times (ms)", title_justify="left")
+        for column in ("operation", "count", "median", "p95", "max"):
+            timing.add_column(column, justify="left" if column == "operation" else "right")
+        for op, samples in sorted(report.response_times_ms.items()):
+            if samples:
+                summary = _timing_summary(samples)
+                timing.add_row(
+                    op,
+                    str(summary["count"]),
+                    f"{summary['median_ms']:.1f}",
+                    f"{summary['p95_ms']:.1f}",
+                    f"{summary['max_ms']:.1f}",
+                )
+        console.print(timing)
+
+    console.print()
+    seed = f", seed {report.seed}" if report.seed is not None else ""
+    verdict = {
+        0: Text("PASSED: the target honours the spec", style="bold green"),
+        1: Text(f"FAILED: {len(report.failures)} contract violation(s)", style="bold red"),
+        2: Text("ERROR: the run could not complete", style="bold red"),
+    }[int(report.exit_code)]
+    verdict.append(f" ({report.duration_s:.1f}s{seed})", style="default")
+    console.print(verdict)
