@@ -34,17 +34,24 @@ class SpecError(Exception):
 
 def read_yaml(path: Path) -> JSON:
     """Parse a YAML file; the error names the file, line and column."""
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise SpecError(f"{path}: cannot read: {exc.strerror}") from exc
+    return parse_yaml_text(text, str(path))
+
+
+def parse_yaml_text(text: str, source: str) -> JSON:
+    """Parse YAML text read from ``source`` (a file name or ``git:REV:path``)."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         return yaml.load(text, Loader=loader)  # noqa: S506 - SafeLoader/CSafeLoader only
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
-        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        where = f"{source}:{mark.line + 1}:{mark.column + 1}" if mark else source
         raise SpecError(f"{where}: invalid YAML: {exc.problem}") from exc
+    except yaml.YAMLError as exc:
+        raise SpecError(f"{source}: invalid YAML: {exc}") from exc
 
 
 def escape_pointer_token(token: str) -> str:

@@ -1,0 +1,633 @@
+"""``spec validate``: openapi-spec-validator plus the project's own rules.
+
+Each rule is a small function registered in :data:`RULES` with an id; it receives a
+:class:`Context` and yields :class:`Finding` objects that name the JSON pointer, the rule and
+what is wrong. Rules are written defensively: a malformed document yields findings (from the
+``openapi`` rule), never a crash in another rule.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from jsonschema.exceptions import SchemaError
+from openapi_spec_validator.shortcuts import get_validator_cls
+from openapi_spec_validator.validation.exceptions import ValidatorDetectError
+from referencing.exceptions import Unresolvable
+
+from modelarts_kit_spec.load import (
+    JSON,
+    Spec,
+    SpecError,
+    escape_pointer_token,
+    parse_spec,
+    pointer_join,
+    resolve_pointer,
+)
+
+__all__ = [
+    "LEDGER_KINDS",
+    "LEDGER_SIDES",
+    "RULES",
+    "Context",
+    "Finding",
+    "Rule",
+    "iter_schemas",
+    "subset_mismatch",
+    "validate_document",
+]
+
+LEDGER_KINDS = frozenset(
+    {
+        "type",
+        "mandatory",
+        "enum",
+        "presence",
+        "name",
+        "required-response",
+        "nullable",
+        "constraint",
+        "default",
+        "example",
+        "status-code",
+    }
+)
+LEDGER_SIDES = frozenset({"request", "response", "both"})
+LEDGER_REQUIRED_KEYS = ("id", "pointer", "kind", "side", "sources", "decision", "expect", "reason")
+
+# Keywords whose value is a subschema, a list of subschemas, or a name -> subschema map.
+SUBSCHEMA_KEYWORDS = (
+    "items",
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "contentSchema",
+)
+SUBSCHEMA_LIST_KEYWORDS = ("allOf", "anyOf", "oneOf", "prefixItems")
+SUBSCHEMA_MAP_KEYWORDS = ("properties", "patternProperties", "$defs", "dependentSchemas")
+
+COMPONENT_KINDS = (
+    "schemas",
+    "responses",
+    "parameters",
+    "headers",
+    "examples",
+    "requestBodies",
+    "links",
+    "callbacks",
+    "pathItems",
+)
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    pointer: str  # JSON pointer into the spec, or "<ledger file>#/entries/N/..." for ledger entries
+    rule: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.pointer or '/'}: [{self.rule}] {self.message}"
+
+    def as_dict(self) -> dict[str, str]:
+        return {"pointer": self.pointer, "rule": self.rule, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every rule sees: the raw document, an index for validators, the ledger."""
+
+    document: JSON
+    spec: Spec  # for Spec.validator; operations may be empty if the loader rejected the doc
+    ledger: list[JSON] | None  # None: no ledger given, ledger rules have nothing to check
+    ledger_name: str = "ledger.yaml"
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    summary: str
+    check: Callable[[Context], Iterable[Finding]]
+
+
+RULES: list[Rule] = []
+
+
+def rule(rule_id: str, summary: str) -> Callable[[Callable[[Context], Iterable[Finding]]], Rule]:
+    """Register a rule function in :data:`RULES` under ``rule_id``."""
+
+    def register(check: Callable[[Context], Iterable[Finding]]) -> Rule:
+        registered = Rule(rule_id, summary, check)
+        RULES.append(registered)
+        return registered
+
+    return register
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _mapping(value: JSON) -> Mapping[str, JSON]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _try_resolve(document: JSON, ref: str) -> tuple[bool, JSON]:
+    if not ref.startswith("#"):
+        return False, None
+    try:
+        return True, resolve_pointer(document, ref)
+    except KeyError:
+        return False, None
+
+
+def _deref(document: JSON, node: JSON) -> JSON:
+    """Follow local $ref chains; siblings of a $ref (3.1) override the target's keys."""
+    seen: set[str] = set()
+    while isinstance(node, Mapping) and isinstance(node.get("$ref"), str):
+        ref = node["$ref"]
+        ok, target = _try_resolve(document, ref)
+        if not ok or ref in seen:
+            return node
+        seen.add(ref)
+        siblings = {k: v for k, v in node.items() if k != "$ref"}
+        node = {**target, **siblings} if siblings and isinstance(target, Mapping) else target
+    return node
+
+
+def iter_schemas(document: JSON) -> Iterator[tuple[str, JSON]]:
+    """Every schema object in the document (components, paths, nested), with its pointer."""
+    for name, schema in _mapping(_mapping(document.get("components")).get("schemas")).items():
+        yield from _walk_schema(schema, pointer_join("/components/schemas", name))
+    for key, value in _mapping(document).items():
+        if key == "components":
+            for kind, members in _mapping(value).items():
+                if kind != "schemas":
+                    yield from _schemas_outside(members, pointer_join("/components", kind))
+        elif key in ("paths", "webhooks"):
+            yield from _schemas_outside(value, "/" + key)
+
+
+def _schemas_outside(node: JSON, pointer: str) -> Iterator[tuple[str, JSON]]:
+    """Find ``schema`` keys in non-schema parts (parameters, media types, headers)."""
+    if isinstance(node, Mapping):
+        for key, value in node.items():
+            here = pointer_join(pointer, key)
+            if key == "schema" and isinstance(value, Mapping):
+                yield from _walk_schema(value, here)
+            elif key not in ("example", "examples") and not str(key).startswith("x-"):
+                yield from _schemas_outside(value, here)
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _schemas_outside(value, pointer_join(pointer, index))
+
+
+def _walk_schema(schema: JSON, pointer: str) -> Iterator[tuple[str, JSON]]:
+    if not isinstance(schema, Mapping):
+        return
+    yield pointer, schema
+    for key in SUBSCHEMA_KEYWORDS:
+        if isinstance(schema.get(key), Mapping):
+            yield from _walk_schema(schema[key], pointer_join(pointer, key))
+    for key in SUBSCHEMA_LIST_KEYWORDS:
+        if isinstance(schema.get(key), list):
+            for index, sub in enumerate(schema[key]):
+                yield from _walk_schema(sub, pointer_join(pointer, key, index))
+    for key in SUBSCHEMA_MAP_KEYWORDS:
+        for name, sub in _mapping(schema.get(key)).items():
+            yield from _walk_schema(sub, pointer_join(pointer, key, name))
+
+
+def _iter_refs(node: JSON, pointer: str, parent: str = "", grandparent: str = "") -> Iterator[str]:
+    """Every ``$ref`` string in ``node``, skipping example and default data."""
+    if isinstance(node, Mapping):
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            yield ref
+        names_map = parent in SUBSCHEMA_MAP_KEYWORDS or parent in COMPONENT_KINDS
+        for key, value in node.items():
+            if not names_map:
+                if key in ("example", "default", "const", "enum") or str(key).startswith("x-"):
+                    continue
+                if key == "value" and grandparent == "examples":
+                    continue
+                if key == "examples" and isinstance(value, list):
+                    continue
+            yield from _iter_refs(value, pointer_join(pointer, key), str(key), parent)
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _iter_refs(value, pointer_join(pointer, index), parent, grandparent)
+
+
+def _has_description(document: JSON, schema: JSON, seen: frozenset[str] = frozenset()) -> bool:
+    if not isinstance(schema, Mapping):
+        return False
+    description = schema.get("description")
+    if isinstance(description, str) and description.strip():
+        return True
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        ok, target = _try_resolve(document, ref)
+        return ok and ref not in seen and _has_description(document, target, seen | {ref})
+    # A 3.0-style "allOf: [{$ref}]" wrapper carries the description of what it wraps.
+    all_of = schema.get("allOf")
+    return (
+        isinstance(all_of, list)
+        and len(all_of) == 1
+        and isinstance(all_of[0], Mapping)
+        and _has_description(document, all_of[0], seen)
+    )
+
+
+def _types_equal(a: JSON, b: JSON) -> bool:
+    # bool is an int in Python; YAML's true must not match 1.
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    return bool(type(a) is type(b) and a == b)
+
+
+def subset_mismatch(document: JSON, actual: JSON, expected: JSON, where: str = "") -> str | None:
+    """Where ``expected`` is not a subset of ``actual`` (None when it is).
+
+    Dicts match recursively (every expected key present and matching), lists by containment
+    (each expected item matches some actual item), scalars by equality. ``$ref`` in the
+    actual value is followed at every level.
+    """
+    actual = _deref(document, actual)
+    if isinstance(expected, Mapping):
+        if not isinstance(actual, Mapping):
+            return f"{where or '/'}: expected a mapping, the spec has {actual!r}"
+        for key, value in expected.items():
+            here = pointer_join(where, key)
+            if key not in actual:
+                return f"{here}: missing (expected {value!r})"
+            problem = subset_mismatch(document, actual[key], value, here)
+            if problem:
+                return problem
+        return None
+    if isinstance(expected, list):
+        if not isinstance(actual, list):
+            return (
+                f"{where or '/'}: expected a list containing {expected!r}, the spec has {actual!r}"
+            )
+        for item in expected:
+            if all(subset_mismatch(document, candidate, item) for candidate in actual):
+                return f"{where or '/'}: {item!r} not in {actual!r}"
+        return None
+    if not _types_equal(actual, expected):
+        return f"{where or '/'}: expected {expected!r}, the spec has {actual!r}"
+    return None
+
+
+def _ledger_pointer(ctx: Context, index: int, *tokens: str) -> str:
+    return pointer_join(f"{ctx.ledger_name}#/entries/{index}", *tokens)
+
+
+# --------------------------------------------------------------------------- rules
+
+
+@rule("openapi", "the document is a valid OpenAPI document (openapi-spec-validator)")
+def check_openapi(ctx: Context) -> Iterator[Finding]:
+    try:
+        validator_cls = get_validator_cls(ctx.document)
+    except ValidatorDetectError:
+        yield Finding("/openapi", "openapi", "no supported OpenAPI version (expected 3.1.x)")
+        return
+    # The meta-schema pass reports absolute pointers; the keyword pass (schemas, defaults,
+    # parameters) only runs on a structurally valid document because it assumes one.
+    structural = list(validator_cls.schema_validator.iter_errors(ctx.document))
+    for error in structural:
+        pointer = pointer_join("", *error.absolute_path)
+        yield Finding(pointer, "openapi", error.message)
+    if structural or any(True for _ in _unresolved_refs(ctx.document)):
+        return
+    validator = validator_cls(ctx.document)
+    try:
+        for error in validator.root_validator(validator.schema_path):
+            relative = "/".join(str(p) for p in error.absolute_path)
+            suffix = f" (at {relative} inside the checked object)" if relative else ""
+            yield Finding("", "openapi", f"{error.message}{suffix}")
+    except (Unresolvable, SchemaError) as exc:
+        yield Finding("", "openapi", f"openapi-spec-validator could not check the document: {exc}")
+
+
+def _unresolved_refs(document: JSON) -> Iterator[tuple[str, str]]:
+    for ref in sorted(set(_iter_refs(document, ""))):
+        ok, _ = _try_resolve(document, ref)
+        if not ok:
+            yield (
+                ref,
+                ("external $ref: the spec must be one file" if not ref.startswith("#") else ""),
+            )
+
+
+@rule("ref-resolves", "every $ref points at something in this document")
+def check_refs(ctx: Context) -> Iterator[Finding]:
+    for ref, why in _unresolved_refs(ctx.document):
+        yield Finding(
+            ref.removeprefix("#"), "ref-resolves", why or f"$ref {ref!r} resolves to nothing"
+        )
+
+
+@rule("schema-description", "every component schema has a description")
+def check_schema_descriptions(ctx: Context) -> Iterator[Finding]:
+    schemas = _mapping(_mapping(ctx.document.get("components")).get("schemas"))
+    for name, schema in schemas.items():
+        if not _has_description(ctx.document, schema):
+            pointer = pointer_join("/components/schemas", name)
+            yield Finding(pointer, "schema-description", "schema has no description")
+
+
+@rule("property-description", "every property of every schema has a description")
+def check_property_descriptions(ctx: Context) -> Iterator[Finding]:
+    for pointer, schema in iter_schemas(ctx.document):
+        for name, prop in _mapping(schema.get("properties")).items():
+            if not _has_description(ctx.document, prop):
+                yield Finding(
+                    pointer_join(pointer, "properties", name),
+                    "property-description",
+                    "property has no description",
+                )
+
+
+@rule("ledger-entry", "every ledger entry has the documented fields, with a unique id")
+def check_ledger_entries(ctx: Context) -> Iterator[Finding]:
+    seen: dict[str, int] = {}
+    for index, entry in enumerate(ctx.ledger or []):
+        if not isinstance(entry, Mapping):
+            yield Finding(_ledger_pointer(ctx, index), "ledger-entry", "entry is not a mapping")
+            continue
+        for key in LEDGER_REQUIRED_KEYS:
+            if key not in entry:
+                yield Finding(_ledger_pointer(ctx, index), "ledger-entry", f"missing {key!r}")
+        entry_id = entry.get("id")
+        if isinstance(entry_id, str):
+            if entry_id in seen:
+                yield Finding(
+                    _ledger_pointer(ctx, index, "id"),
+                    "ledger-entry",
+                    f"duplicate id {entry_id!r} (first at entry {seen[entry_id]})",
+                )
+            seen.setdefault(entry_id, index)
+        if "kind" in entry and entry["kind"] not in LEDGER_KINDS:
+            yield Finding(
+                _ledger_pointer(ctx, index, "kind"),
+                "ledger-entry",
+                f"kind {entry['kind']!r} is not one of {sorted(LEDGER_KINDS)}",
+            )
+        if "side" in entry and entry["side"] not in LEDGER_SIDES:
+            yield Finding(
+                _ledger_pointer(ctx, index, "side"),
+                "ledger-entry",
+                f"side {entry['side']!r} is not one of {sorted(LEDGER_SIDES)}",
+            )
+        sources = entry.get("sources")
+        if "sources" in entry and not (
+            isinstance(sources, list) and sources and all(isinstance(s, Mapping) for s in sources)
+        ):
+            yield Finding(
+                _ledger_pointer(ctx, index, "sources"),
+                "ledger-entry",
+                "sources must be a non-empty list of {seed, table, says} mappings",
+            )
+        if "expect" in entry and not isinstance(entry["expect"], Mapping):
+            yield Finding(
+                _ledger_pointer(ctx, index, "expect"),
+                "ledger-entry",
+                f"expect must be a mapping, got {entry['expect']!r}",
+            )
+
+
+def _ledger_targets(ctx: Context) -> Iterator[tuple[int, str, Mapping[str, JSON]]]:
+    for index, entry in enumerate(ctx.ledger or []):
+        if isinstance(entry, Mapping) and isinstance(entry.get("pointer"), str):
+            yield index, entry["pointer"], entry
+
+
+@rule("ledger-pointer", "every ledger entry's pointer resolves in the spec")
+def check_ledger_pointers(ctx: Context) -> Iterator[Finding]:
+    for index, pointer, entry in _ledger_targets(ctx):
+        try:
+            resolve_pointer(ctx.document, pointer)
+        except KeyError as exc:
+            yield Finding(
+                _ledger_pointer(ctx, index, "pointer"),
+                "ledger-pointer",
+                f"entry {entry.get('id')!r}: pointer does not resolve: {exc.args[0]}",
+            )
+
+
+@rule("ledger-expect", "what each ledger entry expects holds at its pointer")
+def check_ledger_expectations(ctx: Context) -> Iterator[Finding]:
+    for _, pointer, entry in _ledger_targets(ctx):
+        expected = entry.get("expect")
+        if not isinstance(expected, Mapping):
+            continue
+        try:
+            actual = resolve_pointer(ctx.document, pointer)
+        except KeyError:
+            continue  # reported by ledger-pointer
+        problem = subset_mismatch(ctx.document, actual, expected)
+        if problem:
+            yield Finding(
+                pointer,
+                "ledger-expect",
+                f"ledger entry {entry.get('id')!r} expects {dict(expected)!r}; {problem}",
+            )
+
+
+def _example_values(
+    node: Mapping[str, JSON], pointer: str, document: JSON
+) -> Iterator[tuple[str, JSON]]:
+    """The example values of a media type, parameter or header object, with pointers."""
+    if "example" in node:
+        yield pointer_join(pointer, "example"), node["example"]
+    for name, example in _mapping(node.get("examples")).items():
+        resolved = _deref(document, example)
+        if isinstance(resolved, Mapping) and "value" in resolved:
+            where = pointer_join(pointer, "examples", name)
+            if "$ref" in _mapping(example):
+                where = str(example["$ref"]).removeprefix("#")
+            yield pointer_join(where, "value"), resolved["value"]
+
+
+def _holders_of_examples(node: JSON, pointer: str) -> Iterator[tuple[str, Mapping[str, JSON]]]:
+    """Media type, parameter and header objects: mappings with a ``schema`` next to examples."""
+    if isinstance(node, Mapping):
+        if isinstance(node.get("schema"), Mapping) and ("example" in node or "examples" in node):
+            yield pointer, node
+        for key, value in node.items():
+            if key not in ("schema", "example", "examples") and not str(key).startswith("x-"):
+                yield from _holders_of_examples(value, pointer_join(pointer, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _holders_of_examples(value, pointer_join(pointer, index))
+
+
+def _example_findings(ctx: Context, schema: JSON, where: str, value: JSON) -> Iterator[Finding]:
+    try:
+        validator = ctx.spec.validator(schema)
+        errors = sorted(validator.iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))
+    except (Unresolvable, SchemaError) as exc:
+        yield Finding(where, "example-valid", f"cannot check the example: {exc}")
+        return
+    for error in errors:
+        yield Finding(
+            pointer_join(where, *error.absolute_path),
+            "example-valid",
+            f"example does not match its schema: {error.message}",
+        )
+
+
+@rule("example-valid", "every example validates against its schema")
+def check_examples(ctx: Context) -> Iterator[Finding]:
+    for key in ("paths", "webhooks", "components"):
+        for pointer, holder in _holders_of_examples(ctx.document.get(key), "/" + key):
+            for where, value in _example_values(holder, pointer, ctx.document):
+                yield from _example_findings(ctx, holder["schema"], where, value)
+    for pointer, schema in iter_schemas(ctx.document):
+        examples = schema.get("examples")
+        if isinstance(examples, list):
+            for index, value in enumerate(examples):
+                where = pointer_join(pointer, "examples", index)
+                yield from _example_findings(ctx, schema, where, value)
+        if "example" in schema:
+            where = pointer_join(pointer, "example")
+            yield from _example_findings(ctx, schema, where, schema["example"])
+
+
+def _security_names(document: JSON) -> set[str]:
+    names: set[str] = set()
+    requirements = list(document.get("security") or [])
+    for item in _mapping(document.get("paths")).values():
+        for method in HTTP_METHODS:
+            requirements.extend(_mapping(_mapping(item).get(method)).get("security") or [])
+    for requirement in requirements:
+        names.update(_mapping(requirement))
+    return names
+
+
+@rule("unused-component", "every component is reachable by $ref from the paths")
+def check_unused_components(ctx: Context) -> Iterator[Finding]:
+    document = ctx.document
+    roots = {k: v for k, v in _mapping(document).items() if k != "components"}
+    reachable: set[str] = set()
+    pending = [ref for ref in _iter_refs(roots, "") if ref.startswith("#/")]
+    while pending:
+        ref = pending.pop()
+        if ref in reachable:
+            continue
+        reachable.add(ref)
+        ok, target = _try_resolve(document, ref)
+        if ok:
+            pending.extend(r for r in _iter_refs(target, "") if r.startswith("#/"))
+    # A ref into a component (e.g. #/components/schemas/A/properties/b) uses that component.
+    used = {"/".join(ref.removeprefix("#").split("/")[:4]) for ref in reachable}
+    components = _mapping(document.get("components"))
+    for kind in COMPONENT_KINDS:
+        for name in _mapping(components.get(kind)):
+            pointer = f"/components/{kind}/{escape_pointer_token(str(name))}"
+            if pointer not in used:
+                yield Finding(pointer, "unused-component", "not referenced (by $ref) from any path")
+    security_used = _security_names(document)
+    for name in _mapping(components.get("securitySchemes")):
+        if name not in security_used:
+            yield Finding(
+                pointer_join("/components/securitySchemes", name),
+                "unused-component",
+                "security scheme not used by any security requirement",
+            )
+
+
+@rule("operation-id-unique", "operationIds are unique")
+def check_operation_ids(ctx: Context) -> Iterator[Finding]:
+    first: dict[str, str] = {}
+    for path, item in _mapping(ctx.document.get("paths")).items():
+        for method in HTTP_METHODS:
+            op = _mapping(item).get(method)
+            if not isinstance(op, Mapping):
+                continue
+            pointer = pointer_join("/paths", path, method, "operationId")
+            op_id = op.get("operationId")
+            if not isinstance(op_id, str) or not op_id:
+                yield Finding(pointer, "operation-id-unique", "operation has no operationId")
+            elif op_id in first:
+                yield Finding(
+                    pointer, "operation-id-unique", f"{op_id!r} is already used at {first[op_id]}"
+                )
+            else:
+                first[op_id] = pointer
+
+
+PATH_TEMPLATE = re.compile(r"\{([^{}]+)\}")
+
+
+@rule("path-parameter-declared", "every {name} in a path is a declared path parameter, and back")
+def check_path_parameters(ctx: Context) -> Iterator[Finding]:
+    for path, item in _mapping(ctx.document.get("paths")).items():
+        item = _mapping(item)
+        in_template = set(PATH_TEMPLATE.findall(str(path)))
+        shared = _path_parameter_names(ctx.document, item.get("parameters"))
+        for method in HTTP_METHODS:
+            op = item.get(method)
+            if not isinstance(op, Mapping):
+                continue
+            declared = shared | _path_parameter_names(ctx.document, op.get("parameters"))
+            pointer = pointer_join("/paths", path, method)
+            for name in sorted(in_template - declared):
+                yield Finding(
+                    pointer, "path-parameter-declared", f"path parameter {name!r} is not declared"
+                )
+            for name in sorted(declared - in_template):
+                yield Finding(
+                    pointer,
+                    "path-parameter-declared",
+                    f"declared path parameter {name!r} is not in the path template",
+                )
+
+
+def _path_parameter_names(document: JSON, parameters: JSON) -> set[str]:
+    names: set[str] = set()
+    for parameter in parameters if isinstance(parameters, list) else []:
+        resolved = _mapping(_deref(document, parameter))
+        if resolved.get("in") == "path" and isinstance(resolved.get("name"), str):
+            names.add(resolved["name"])
+    return names
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def validate_document(
+    document: JSON,
+    *,
+    path: Path,
+    ledger: list[JSON] | None,
+    ledger_name: str = "ledger.yaml",
+    rules: Iterable[Rule] = RULES,
+) -> list[Finding]:
+    """Run ``rules`` over a parsed document; findings sorted by pointer, then rule."""
+    if not isinstance(document, Mapping):
+        raise SpecError(f"{path}: the document must be a mapping, got {type(document).__name__}")
+    findings: list[Finding] = []
+    try:
+        spec = parse_spec(document, path)
+    except (SpecError, KeyError, TypeError, AttributeError) as exc:
+        # The loader indexes operations; a document it rejects is still checked by every
+        # rule, and the loader's complaint is a finding of its own.
+        findings.append(Finding("", "loader", f"the spec loader rejects the document: {exc}"))
+        spec = Spec(path=path, document=document, operations=())
+    ctx = Context(document=document, spec=spec, ledger=ledger, ledger_name=ledger_name)
+    for registered in rules:
+        findings.extend(registered.check(ctx))
+    return sorted(set(findings))
