@@ -1,0 +1,53 @@
+"""The reference ModelArts training-job server (``modelarts-kit serve``).
+
+A reference implementation of the curated spec that behaves like the real service: requests
+validated against the spec, vendor error bodies, token and AK/SK auth, isolated projects, a job
+lifecycle on a simulated clock, SQLite storage and optional fault injection. Usable in-process
+(``httpx.ASGITransport(app=create_app())``) or over HTTP (:func:`serve_in_thread`, or the CLI).
+
+Modules (each step a small named function, so it can be wrapped or replaced):
+``app`` (routing, request pipeline, handlers, rendering), ``auth`` (tokens, SDK-HMAC-SHA256),
+``validation`` (spec-driven checks and error messages), ``lifecycle`` (phases and status),
+``store`` (SQLite), ``clock`` (simulated and manual clocks), ``faults`` (fault plans),
+``settings``, ``errors`` (the vendor error catalogue), ``runner`` (uvicorn), ``cli``.
+
+Test hook: a job created with ``metadata.annotations["modelarts-kit/simulate"] = "failed"``
+ends Failed instead of Completed.
+"""
+
+from modelarts_kit_server.app import ReferenceServer, create_app
+from modelarts_kit_server.clock import Clock, ManualClock, SimulatedClock
+from modelarts_kit_server.errors import ApiError, ConfigError, ServerError
+from modelarts_kit_server.faults import FaultPlan
+from modelarts_kit_server.lifecycle import SIMULATE_ANNOTATION, LifecycleTimings, Phase
+from modelarts_kit_server.runner import serve_in_thread
+from modelarts_kit_server.settings import (
+    DEV_PROJECT_ID,
+    DEV_TOKEN,
+    AkSkCredential,
+    ServerSettings,
+    TokenGrant,
+)
+from modelarts_kit_server.store import JobStore
+
+__all__ = [
+    "DEV_PROJECT_ID",
+    "DEV_TOKEN",
+    "SIMULATE_ANNOTATION",
+    "AkSkCredential",
+    "ApiError",
+    "Clock",
+    "ConfigError",
+    "FaultPlan",
+    "JobStore",
+    "LifecycleTimings",
+    "ManualClock",
+    "Phase",
+    "ReferenceServer",
+    "ServerError",
+    "ServerSettings",
+    "SimulatedClock",
+    "TokenGrant",
+    "create_app",
+    "serve_in_thread",
+]

@@ -1,0 +1,230 @@
+"""Authentication: ``X-Auth-Token`` and ``SDK-HMAC-SHA256`` (AK/SK) signed requests.
+
+Token: the ``X-Auth-Token`` header must be one of the configured tokens (or the development
+token when none is configured); a token bound to a project only opens that project.
+
+AK/SK: ``Authorization: SDK-HMAC-SHA256 Access=AK, SignedHeaders=h1;h2, Signature=HEX`` with
+``X-Sdk-Date: YYYYMMDDTHHMMSSZ`` (signed). The server rebuilds the canonical request the way
+the official SDK's signer does (``huaweicloudsdkcore.signer.Signer``):
+
+    METHOD \\n canonical URI (each segment percent-encoded, trailing "/") \\n canonical query
+    (sorted, percent-encoded) \\n "name:value" for each signed header \\n signed header names
+    \\n hex SHA-256 of the body (of the empty string when there is none)
+
+then ``string to sign = "SDK-HMAC-SHA256\\n" + X-Sdk-Date + "\\n" + hex SHA-256(canonical)``
+and compares ``hex HMAC-SHA256(SK, string to sign)`` in constant time. The body is always
+hashed by the server, so a tampered body fails; ``X-Sdk-Content-Sha256: UNSIGNED-PAYLOAD``
+is refused. ``X-Sdk-Date`` further than ``signature_max_skew_s`` (15 min) from the wall clock
+fails. Error messages never carry the token, the AK, the SK or the signature.
+
+Functions: :func:`authenticate` (the entry point), :func:`authenticate_token`,
+:func:`authenticate_signature`, :func:`parse_authorization`, :func:`canonical_request`,
+:func:`string_to_sign`, :func:`sign`, :func:`check_project_access`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from urllib.parse import quote, unquote
+
+from modelarts_kit_server import errors
+from modelarts_kit_server.errors import ApiError
+from modelarts_kit_server.settings import AkSkCredential, ServerSettings
+
+__all__ = [
+    "ALGORITHM",
+    "Principal",
+    "SignatureHeader",
+    "authenticate",
+    "authenticate_signature",
+    "authenticate_token",
+    "canonical_request",
+    "check_project_access",
+    "parse_authorization",
+    "sign",
+    "string_to_sign",
+]
+
+ALGORITHM = "SDK-HMAC-SHA256"
+DATE_FORMAT = "%Y%m%dT%H%M%SZ"
+EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()
+UNSIGNED_PAYLOAD = "UNSIGNED-PAYLOAD"
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is calling: the project it may use (None: any) and how it authenticated."""
+
+    method: str  # "token" | "aksk"
+    project_id: str | None
+
+    def __repr__(self) -> str:
+        return f"Principal(method={self.method!r}, project_id={self.project_id!r})"
+
+
+@dataclass(frozen=True)
+class SignatureHeader:
+    access_key: str
+    signed_headers: tuple[str, ...]
+    signature: str
+
+    def __repr__(self) -> str:
+        return f"SignatureHeader(signed_headers={self.signed_headers!r})"
+
+
+@dataclass(frozen=True)
+class RequestParts:
+    """What signing covers, as received."""
+
+    method: str
+    raw_path: str  # percent-encoded, as sent
+    query_string: str
+    headers: Mapping[str, str]  # lower-case names
+    body: bytes
+
+
+def authenticate(
+    settings: ServerSettings,
+    request: RequestParts,
+) -> Principal:
+    """Authenticate a request: a signed request if it carries an SDK signature, else a token."""
+    authorization = request.headers.get("authorization", "")
+    if authorization.strip().startswith(ALGORITHM):
+        return authenticate_signature(settings, request)
+    return authenticate_token(settings, request.headers.get("x-auth-token"))
+
+
+def authenticate_token(settings: ServerSettings, token: str | None) -> Principal:
+    if token is None or not token.strip():
+        raise ApiError(errors.TOKEN_MISSING, detail="The X-Auth-Token header is required.")
+    for grant in settings.effective_tokens:
+        if hmac.compare_digest(grant.token.encode(), token.strip().encode()):
+            return Principal("token", grant.project_id)
+    raise ApiError(errors.TOKEN_INVALID, detail="The X-Auth-Token value is not accepted.")
+
+
+def check_project_access(principal: Principal, project_id: str) -> None:
+    """404 ``ModelArts.2786`` when the path's project is not the credential's project."""
+    if principal.project_id is not None and principal.project_id != project_id:
+        raise ApiError(errors.PROJECT_MISMATCH, project_id, principal.project_id)
+
+
+_AUTHORIZATION = re.compile(
+    r"^SDK-HMAC-SHA256\s+Access=(?P<access>[^,\s]+)\s*,\s*"
+    r"SignedHeaders=(?P<headers>[^,\s]+)\s*,\s*Signature=(?P<signature>[0-9a-fA-F]+)\s*$"
+)
+
+
+def parse_authorization(value: str) -> SignatureHeader:
+    match = _AUTHORIZATION.match(value.strip())
+    if match is None:
+        raise ApiError(
+            errors.AUTHORIZATION_MALFORMED,
+            detail="Expected 'SDK-HMAC-SHA256 Access=..., SignedHeaders=..., Signature=...'.",
+        )
+    signed = tuple(match["headers"].lower().split(";"))
+    if any(not name for name in signed):
+        raise ApiError(errors.AUTHORIZATION_MALFORMED, detail="SignedHeaders has an empty name.")
+    return SignatureHeader(match["access"], signed, match["signature"].lower())
+
+
+def authenticate_signature(settings: ServerSettings, request: RequestParts) -> Principal:
+    header = parse_authorization(request.headers.get("authorization", ""))
+    credential = _credential(settings.credentials, header.access_key)
+    if "x-sdk-date" not in header.signed_headers:
+        raise ApiError(errors.AUTHORIZATION_MALFORMED, detail="X-Sdk-Date must be signed.")
+    _check_date(request.headers.get("x-sdk-date"), settings)
+    for name in header.signed_headers:
+        if name not in request.headers:
+            raise ApiError(
+                errors.SIGNATURE_MISMATCH, detail=f"The signed header {name!r} is missing."
+            )
+    if request.headers.get("x-sdk-content-sha256", "").strip() == UNSIGNED_PAYLOAD and (
+        request.body
+    ):
+        raise ApiError(errors.SIGNATURE_MISMATCH, detail="Unsigned payloads are not accepted.")
+    canonical = canonical_request(request, header.signed_headers)
+    expected = sign(credential.secret_key, string_to_sign(canonical, request.headers["x-sdk-date"]))
+    if not hmac.compare_digest(expected, header.signature):
+        raise ApiError(
+            errors.SIGNATURE_MISMATCH,
+            detail="The signature does not match the request (method, path, headers or body).",
+        )
+    project = request.headers.get("x-project-id")
+    if project is not None and project.strip() != credential.project_id:
+        raise ApiError(errors.PROJECT_MISMATCH, project.strip(), credential.project_id)
+    return Principal("aksk", credential.project_id)
+
+
+def _credential(credentials: Sequence[AkSkCredential], access_key: str) -> AkSkCredential:
+    for credential in credentials:
+        if hmac.compare_digest(credential.access_key.encode(), access_key.encode()):
+            return credential
+    raise ApiError(errors.CREDENTIAL_NOT_FOUND, detail="The access key is not known.")
+
+
+def _check_date(value: str | None, settings: ServerSettings) -> None:
+    if value is None:
+        raise ApiError(errors.REQUEST_EXPIRED, "the X-Sdk-Date header is missing")
+    try:
+        signed_at = datetime.strptime(value.strip(), DATE_FORMAT).replace(tzinfo=UTC)
+    except ValueError:
+        raise ApiError(
+            errors.REQUEST_EXPIRED, "X-Sdk-Date is not in the format YYYYMMDDTHHMMSSZ"
+        ) from None
+    skew = abs(settings.wall_clock() - signed_at.timestamp())
+    if skew > settings.signature_max_skew_s:
+        limit = round(settings.signature_max_skew_s / 60, 1)
+        raise ApiError(
+            errors.REQUEST_EXPIRED,
+            f"X-Sdk-Date is {round(skew)} s away from the server time (limit {limit:g} min)",
+        )
+
+
+def _encode(segment: str) -> str:
+    return quote(segment, safe="~")
+
+
+def canonical_uri(raw_path: str) -> str:
+    path = "/".join(_encode(segment) for segment in unquote(raw_path).split("/"))
+    return path if path.endswith("/") else path + "/"
+
+
+def canonical_query(query_string: str) -> str:
+    pairs: list[tuple[str, str]] = []
+    for item in query_string.split("&"):
+        if not item:
+            continue
+        key, _, value = item.partition("=")
+        pairs.append((unquote(key.replace("+", " ")), unquote(value.replace("+", " "))))
+    pairs.sort()
+    return "&".join(f"{_encode(key)}={_encode(value)}" for key, value in pairs)
+
+
+def canonical_request(request: RequestParts, signed_headers: Sequence[str]) -> str:
+    headers = "".join(f"{name}:{request.headers[name].strip()}\n" for name in signed_headers)
+    payload = hashlib.sha256(request.body).hexdigest() if request.body else EMPTY_SHA256
+    return "\n".join(
+        [
+            request.method.upper(),
+            canonical_uri(request.raw_path),
+            canonical_query(request.query_string),
+            headers,
+            ";".join(signed_headers),
+            payload,
+        ]
+    )
+
+
+def string_to_sign(canonical: str, sdk_date: str) -> str:
+    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    return f"{ALGORITHM}\n{sdk_date.strip()}\n{digest}"
+
+
+def sign(secret_key: str, text: str) -> str:
+    return hmac.new(secret_key.encode("utf-8"), text.encode("utf-8"), hashlib.sha256).hexdigest()

@@ -1,0 +1,127 @@
+"""``modelarts-kit serve``: run the reference server on uvicorn (foreground).
+
+Exit codes: 0 after a clean stop (Ctrl-C), 2 on a usage error (bad option, port in use, a
+database that cannot be opened).
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import click
+
+from modelarts_kit_server.app import create_app
+from modelarts_kit_server.errors import ServerError
+from modelarts_kit_server.faults import FaultPlan
+from modelarts_kit_server.lifecycle import SIMULATE_ANNOTATION
+from modelarts_kit_server.runner import base_url, bind_socket, uvicorn_server
+from modelarts_kit_server.settings import DEV_PROJECT_ID, DEV_TOKEN, ServerSettings
+
+__all__ = ["serve"]
+
+EPILOG = f"""
+\b
+Test hook: create a job with
+  "metadata": {{"annotations": {{"{SIMULATE_ANNOTATION}": "failed"}}}}
+and it ends Failed instead of Completed. Lifecycle on the simulated clock (--clock-speed x
+real time): Creating 5 s, Pending 10 s, Running 60 s, then Completed or Failed; a terminated
+job is Terminating for 3 s, then Terminated.
+
+\b
+Faults (--faults, comma-separated KIND=RATE[:PARAM], rates in [0, 1], seeded by --fault-seed):
+  latency=RATE[:SECONDS]  429=RATE[:RETRY_AFTER]  503=RATE  drop=RATE
+"""
+
+
+@click.command(epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
+@click.option(
+    "--port",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="TCP port; 0 picks a free one (the URL is printed).",
+)
+@click.option(
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="SQLite file that keeps jobs across restarts (default: in memory).",
+)
+@click.option(
+    "--token",
+    "tokens",
+    multiple=True,
+    metavar="TOKEN[:PROJECT_ID]",
+    help=f"Accepted X-Auth-Token, for all projects or bound to one; repeatable. "
+    f"Without any, the development token {DEV_TOKEN!r} is accepted.",
+)
+@click.option(
+    "--aksk",
+    multiple=True,
+    metavar="AK:SK:PROJECT_ID",
+    help="Access key pair accepted for SDK-HMAC-SHA256 signed requests; repeatable.",
+)
+@click.option(
+    "--clock-speed",
+    default=1.0,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+    help="How many times faster than real time job lifecycles run.",
+)
+@click.option("--faults", metavar="SPEC", help="Inject faults (see below). Off by default.")
+@click.option("--fault-seed", default=0, show_default=True, type=int, help="Seed for --faults.")
+@click.option(
+    "--log-level",
+    default="info",
+    show_default=True,
+    type=click.Choice(["critical", "error", "warning", "info", "debug"]),
+)
+def serve(
+    host: str,
+    port: int,
+    db_path: Path | None,
+    tokens: tuple[str, ...],
+    aksk: tuple[str, ...],
+    clock_speed: float,
+    faults: str | None,
+    fault_seed: int,
+    log_level: str,
+) -> None:
+    """Run the reference ModelArts training-job server."""
+    try:
+        plan = FaultPlan.parse(faults, fault_seed) if faults is not None else None
+        settings = ServerSettings(
+            tokens=tokens,
+            aksk=aksk,
+            db_path=db_path,
+            clock_speed=clock_speed,
+            faults=plan,
+        )
+        app = create_app(settings)
+    except ServerError as exc:
+        raise click.UsageError(str(exc)) from None
+    try:
+        sock = bind_socket(host, port)
+    except OSError as exc:
+        app.close()
+        raise click.UsageError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    url = base_url(sock)
+    click.echo(f"modelarts-kit reference server listening on {url}")
+    click.echo(f"  storage: {db_path if db_path else 'in memory (lost at exit)'}")
+    if settings.uses_dev_token:
+        click.echo(f"  accepting the development token: X-Auth-Token: {DEV_TOKEN}")
+        click.echo(f"  example project id: {DEV_PROJECT_ID}")
+    else:
+        click.echo(f"  accepting {len(settings.effective_tokens)} configured token(s)")
+    if settings.credentials:
+        click.echo(f"  accepting {len(settings.credentials)} AK/SK credential(s)")
+    if plan is not None:
+        click.echo(f"  fault injection on (seed {fault_seed})")
+    try:
+        uvicorn_server(app, log_level=log_level).run(sockets=[sock])
+    finally:
+        sock.close()
+        app.close()

@@ -1,0 +1,96 @@
+"""Serving the ASGI app over real HTTP with uvicorn: in a background thread, or in the foreground.
+
+:func:`serve_in_thread` binds the socket itself (``port=0`` picks a free port), so the URL is
+known before uvicorn starts, and it waits for uvicorn to be ready and to stop. Pass ``app`` to
+serve an already-built (or wrapped) app instead of one built from ``settings``.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import uvicorn
+
+from modelarts_kit_server.app import ASGIApp, ReferenceServer, create_app
+from modelarts_kit_server.errors import ServerError
+from modelarts_kit_server.settings import ServerSettings
+
+__all__ = ["bind_socket", "serve_in_thread", "uvicorn_server"]
+
+STARTUP_TIMEOUT_S = 10.0
+SHUTDOWN_TIMEOUT_S = 10.0
+
+
+def bind_socket(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host:port`` (``port=0``: a free one)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    sock.listen(512)
+    sock.set_inheritable(True)
+    return sock
+
+
+def base_url(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
+
+
+def uvicorn_server(app: ASGIApp | Any, *, log_level: str = "warning") -> uvicorn.Server:
+    config = uvicorn.Config(
+        app,
+        lifespan="off",
+        log_level=log_level,
+        access_log=False,
+        timeout_graceful_shutdown=2,
+    )
+    return uvicorn.Server(config)
+
+
+@contextmanager
+def serve_in_thread(
+    settings: ServerSettings | None = None,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    *,
+    app: ASGIApp | None = None,
+) -> Iterator[str]:
+    """Serve the reference server on real HTTP in a thread; yields its base URL.
+
+    On exit the server stops (in-flight requests finish) and an app this function built is
+    closed (its in-memory store is discarded; a ``db_path`` store stays on disk).
+    """
+    owned: ReferenceServer | None = None
+    if app is None:
+        owned = create_app(settings)
+        app = owned
+    sock = bind_socket(host, port)
+    server = uvicorn_server(app)
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [sock]}, name="modelarts-kit-serve", daemon=True
+    )
+    thread.start()
+    try:
+        deadline = time.monotonic() + STARTUP_TIMEOUT_S
+        while not server.started:
+            if not thread.is_alive() or time.monotonic() > deadline:
+                raise ServerError("the reference server did not start")
+            time.sleep(0.005)
+        yield base_url(sock)
+    finally:
+        server.should_exit = True
+        thread.join(SHUTDOWN_TIMEOUT_S)
+        sock.close()
+        if owned is not None:
+            owned.close()

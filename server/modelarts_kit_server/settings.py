@@ -1,0 +1,152 @@
+"""Server settings: accepted credentials, storage, clock, faults (one frozen dataclass).
+
+Credentials are accepted as objects or as the CLI's strings (``TOKEN`` / ``TOKEN:PROJECT_ID``
+and ``AK:SK:PROJECT_ID``); their reprs never show the secret.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from modelarts_kit_server.clock import Clock
+from modelarts_kit_server.errors import ConfigError
+from modelarts_kit_server.faults import FaultPlan
+from modelarts_kit_server.lifecycle import LifecycleTimings
+
+__all__ = [
+    "DEV_PROJECT_ID",
+    "DEV_TOKEN",
+    "AkSkCredential",
+    "ServerSettings",
+    "TokenGrant",
+]
+
+DEV_TOKEN = "modelarts-kit-dev-token"
+DEV_PROJECT_ID = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+DEFAULT_USER_NAME = "modelarts-kit"
+
+# A project id is a path segment: no separators, no whitespace.
+PROJECT_ID_SHAPE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def _check_project_id(option: str, project_id: str) -> str:
+    if not PROJECT_ID_SHAPE.match(project_id):
+        raise ConfigError(
+            f"{option}: project id {project_id!r} must be 1-64 letters, digits, '_' or '-'"
+        )
+    return project_id
+
+
+@dataclass(frozen=True)
+class TokenGrant:
+    """An accepted ``X-Auth-Token``, valid for every project or bound to one."""
+
+    token: str = field(repr=False)
+    project_id: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> TokenGrant:
+        """``TOKEN`` or ``TOKEN:PROJECT_ID``."""
+        token, sep, project_id = text.partition(":")
+        if not token or any(c.isspace() for c in token):
+            raise ConfigError("--token: the token must be non-empty and contain no whitespace")
+        if sep:
+            return cls(token, _check_project_id("--token", project_id))
+        return cls(token)
+
+    def __repr__(self) -> str:
+        return f"TokenGrant(token=<redacted>, project_id={self.project_id!r})"
+
+
+@dataclass(frozen=True)
+class AkSkCredential:
+    """An access key pair for ``SDK-HMAC-SHA256`` signed requests, bound to one project."""
+
+    access_key: str
+    secret_key: str = field(repr=False)
+    project_id: str
+
+    @classmethod
+    def parse(cls, text: str) -> AkSkCredential:
+        """``AK:SK:PROJECT_ID``."""
+        parts = text.split(":")
+        if len(parts) != 3 or not all(parts):
+            raise ConfigError("--aksk: expected AK:SK:PROJECT_ID (three non-empty parts)")
+        access_key, secret_key, project_id = parts
+        return cls(access_key, secret_key, _check_project_id("--aksk", project_id))
+
+    def __repr__(self) -> str:
+        return "AkSkCredential(access_key=<redacted>, secret_key=<redacted>, " + (
+            f"project_id={self.project_id!r})"
+        )
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """Everything that configures one reference server instance.
+
+    ``tokens``: accepted ``X-Auth-Token`` values; empty means the development token
+    :data:`DEV_TOKEN` (valid for every project). ``aksk``: access keys for signed requests.
+    ``db_path``: SQLite file (None: in memory). ``clock``: the simulated clock (default: a
+    :class:`~modelarts_kit_server.clock.SimulatedClock` at ``clock_speed``); pass a
+    :class:`~modelarts_kit_server.clock.ManualClock` for deterministic tests. ``faults``:
+    fault injection plan (None: off). ``wall_clock``: seconds since the epoch, used to check
+    ``X-Sdk-Date`` (real time, not the simulated clock). ``spec_path``: another spec file.
+    """
+
+    tokens: tuple[TokenGrant | str, ...] = ()
+    aksk: tuple[AkSkCredential | str, ...] = ()
+    db_path: Path | str | None = None
+    clock_speed: float = 1.0
+    clock: Clock | None = None
+    timings: LifecycleTimings = field(default_factory=LifecycleTimings)
+    faults: FaultPlan | None = None
+    user_name: str = DEFAULT_USER_NAME
+    signature_max_skew_s: float = 15 * 60
+    wall_clock: Callable[[], float] = time.time
+    max_body_bytes: int = 12 * 1024 * 1024
+    spec_path: Path | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tokens", tuple(_grants(self.tokens)))
+        object.__setattr__(self, "aksk", tuple(_credentials(self.aksk)))
+        if self.db_path is not None:
+            object.__setattr__(self, "db_path", Path(self.db_path))
+        if not self.clock_speed > 0:
+            raise ConfigError(f"--clock-speed must be > 0, got {self.clock_speed!r}")
+        keys = [credential.access_key for credential in self.credentials]
+        if len(set(keys)) != len(keys):
+            raise ConfigError("--aksk: the same access key is given twice")
+
+    @property
+    def effective_tokens(self) -> tuple[TokenGrant, ...]:
+        """The accepted tokens: the configured ones, or the development token."""
+        grants = tuple(t for t in self.tokens if isinstance(t, TokenGrant))
+        return grants or (TokenGrant(DEV_TOKEN),)
+
+    @property
+    def credentials(self) -> tuple[AkSkCredential, ...]:
+        """The configured access keys (parsed)."""
+        return tuple(c for c in self.aksk if isinstance(c, AkSkCredential))
+
+    @property
+    def database(self) -> Path | None:
+        return None if self.db_path is None else Path(self.db_path)
+
+    @property
+    def uses_dev_token(self) -> bool:
+        return not self.tokens
+
+
+def _grants(values: Iterable[TokenGrant | str]) -> Iterable[TokenGrant]:
+    for value in values:
+        yield value if isinstance(value, TokenGrant) else TokenGrant.parse(value)
+
+
+def _credentials(values: Iterable[AkSkCredential | str]) -> Iterable[AkSkCredential]:
+    for value in values:
+        yield value if isinstance(value, AkSkCredential) else AkSkCredential.parse(value)

@@ -1,0 +1,203 @@
+"""Job persistence: SQLite (stdlib), in memory by default, a file with ``--db PATH``.
+
+One row per job holds the job document as the client sent it plus the server-generated fields
+(JSON text), and the lifecycle facts (:class:`~modelarts_kit_server.lifecycle.Timeline`). Every
+write is one transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``), so a crash mid-request leaves
+either the whole job or nothing; a file database runs in WAL mode with ``synchronous=FULL``,
+so a job acknowledged with 201 survives a restart or power loss. The uniqueness of a job name
+within a project is a table constraint, so concurrent creates cannot both win.
+
+One connection is shared behind a lock: SQLite serialises writers anyway, and the lock makes
+the store safe to use from uvicorn's event loop and from test threads at once.
+
+Functions: :meth:`JobStore.insert`, :meth:`JobStore.get`, :meth:`JobStore.request_termination`,
+:meth:`JobStore.count`, :meth:`JobStore.latest_time_ms`.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from modelarts_kit_server.errors import ServerError
+from modelarts_kit_server.lifecycle import Outcome, Timeline
+
+__all__ = ["DuplicateJobName", "JobRecord", "JobStore", "StoreError"]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS jobs (
+    project_id TEXT NOT NULL,
+    job_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    document TEXT NOT NULL,
+    created_ms INTEGER NOT NULL,
+    outcome TEXT NOT NULL,
+    terminate_requested_ms INTEGER,
+    PRIMARY KEY (project_id, job_id),
+    UNIQUE (project_id, name)
+)
+"""
+
+
+class StoreError(ServerError):
+    """The job store cannot be opened or written."""
+
+
+class DuplicateJobName(StoreError):
+    """A job with this name already exists in the project."""
+
+
+@dataclass(frozen=True)
+class JobRecord:
+    project_id: str
+    job_id: str
+    name: str
+    document: dict[str, Any]  # what the client sent + server-generated fields, no "status"
+    timeline: Timeline
+
+
+class JobStore:
+    """Thread-safe SQLite store of training jobs."""
+
+    def __init__(self, path: Path | str | None = None) -> None:
+        self.path = Path(path) if path is not None else None
+        target = str(self.path) if self.path is not None else ":memory:"
+        try:
+            self._connection = sqlite3.connect(
+                target, isolation_level=None, check_same_thread=False
+            )
+            if self.path is not None:
+                self._connection.execute("PRAGMA journal_mode=WAL")
+                self._connection.execute("PRAGMA synchronous=FULL")
+            self._connection.execute("PRAGMA busy_timeout=5000")
+            self._connection.execute(SCHEMA)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{target}: cannot open the job database: {exc}") from exc
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"JobStore({str(self.path) if self.path else ':memory:'})"
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            connection = self._connection
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                yield connection
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")
+
+    def insert(self, record: JobRecord) -> None:
+        """Store a new job atomically; :class:`DuplicateJobName` if the name is taken."""
+        document = json.dumps(record.document, ensure_ascii=True, separators=(",", ":"))
+        try:
+            with self._transaction() as connection:
+                connection.execute(
+                    "INSERT INTO jobs (project_id, job_id, name, document, created_ms, outcome,"
+                    " terminate_requested_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        record.project_id,
+                        record.job_id,
+                        record.name,
+                        document,
+                        record.timeline.created_ms,
+                        record.timeline.outcome.value,
+                        record.timeline.terminate_requested_ms,
+                    ),
+                )
+        except sqlite3.IntegrityError as exc:
+            if "name" in str(exc):
+                raise DuplicateJobName(record.name) from exc
+            raise StoreError(f"job {record.job_id} already exists") from exc
+
+    def get(self, project_id: str, job_id: str) -> JobRecord | None:
+        """The job ``job_id`` of ``project_id``, or None (jobs of other projects are invisible)."""
+        with self._lock:
+            row = self._connection.execute(
+                "SELECT project_id, job_id, name, document, created_ms, outcome,"
+                " terminate_requested_ms FROM jobs WHERE project_id = ? AND job_id = ?",
+                (project_id, job_id),
+            ).fetchone()
+        return None if row is None else _record(row)
+
+    def request_termination(
+        self, project_id: str, job_id: str, now_ms: int, allowed: Callable[[JobRecord], bool]
+    ) -> tuple[JobRecord | None, bool]:
+        """Mark a job as terminating at ``now_ms`` if ``allowed(job)`` holds, atomically.
+
+        Returns ``(job after the call, whether termination was recorded)``; ``(None, False)``
+        when the project has no such job.
+        """
+        with self._transaction() as connection:
+            row = connection.execute(
+                "SELECT project_id, job_id, name, document, created_ms, outcome,"
+                " terminate_requested_ms FROM jobs WHERE project_id = ? AND job_id = ?",
+                (project_id, job_id),
+            ).fetchone()
+            if row is None:
+                return None, False
+            record = _record(row)
+            if not allowed(record):
+                return record, False
+            connection.execute(
+                "UPDATE jobs SET terminate_requested_ms = ? WHERE project_id = ? AND job_id = ?",
+                (now_ms, project_id, job_id),
+            )
+        timeline = replace(record.timeline, terminate_requested_ms=now_ms)
+        return replace(record, timeline=timeline), True
+
+    def count(self, project_id: str | None = None) -> int:
+        """How many jobs are stored (in one project, or in all)."""
+        with self._lock:
+            if project_id is None:
+                row = self._connection.execute("SELECT COUNT(*) FROM jobs").fetchone()
+            else:
+                row = self._connection.execute(
+                    "SELECT COUNT(*) FROM jobs WHERE project_id = ?", (project_id,)
+                ).fetchone()
+        return int(row[0])
+
+    def all_jobs(self) -> list[JobRecord]:
+        """Every stored job, oldest first (for tests and inspection)."""
+        with self._lock:
+            rows = self._connection.execute(
+                "SELECT project_id, job_id, name, document, created_ms, outcome,"
+                " terminate_requested_ms FROM jobs ORDER BY created_ms, rowid"
+            ).fetchall()
+        return [_record(row) for row in rows]
+
+    def latest_time_ms(self) -> int:
+        """The latest simulated time recorded in the store (0 if empty)."""
+        with self._lock:
+            row = self._connection.execute(
+                "SELECT MAX(MAX(created_ms), COALESCE(MAX(terminate_requested_ms), 0)) FROM jobs"
+            ).fetchone()
+        return int(row[0] or 0)
+
+    def close(self) -> None:
+        with self._lock:
+            self._connection.close()
+
+
+def _record(row: tuple[Any, ...]) -> JobRecord:
+    project_id, job_id, name, document, created_ms, outcome, terminate_ms = row
+    return JobRecord(
+        project_id=str(project_id),
+        job_id=str(job_id),
+        name=str(name),
+        document=json.loads(document),
+        timeline=Timeline(
+            created_ms=int(created_ms),
+            outcome=Outcome(outcome),
+            terminate_requested_ms=None if terminate_ms is None else int(terminate_ms),
+        ),
+    )

@@ -1,0 +1,294 @@
+"""Request validation against the spec itself (no hand-copied rules).
+
+The JSON Schemas come from the loaded spec (``Operation.request_schema`` and each path
+parameter's schema) and are checked with ``Spec.validator``. Failures become vendor errors:
+
+- not JSON, not UTF-8, a non-JSON ``Content-Type``, a non-finite number, a lone surrogate:
+  400 ``ModelArts.2787`` (:func:`parse_json_body`);
+- a schema violation: 400 ``ModelArts.2788`` whose message names the field (JSON pointer), the
+  value (truncated; values of secret-looking fields are redacted) and the rule
+  (:func:`validate_instance`, :func:`describe_violation`).
+
+Functions: :func:`parse_json_body`, :func:`validate_instance`, :func:`validate_path_parameters`,
+:func:`best_violation`, :func:`describe_violation`, :func:`apply_defaults`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from jsonschema.exceptions import ValidationError, best_match
+from modelarts_kit_spec import Operation, Spec
+
+from modelarts_kit_server import errors
+from modelarts_kit_server.errors import ApiError
+
+__all__ = [
+    "apply_defaults",
+    "best_violation",
+    "describe_violation",
+    "is_json_media_type",
+    "parse_json_body",
+    "pointer",
+    "redacted_value",
+    "validate_instance",
+    "validate_path_parameters",
+]
+
+MAX_VALUE_CHARS = 60
+MAX_DEPTH = 64
+# Field names whose values must never be echoed back (or logged).
+SECRET_NAME = re.compile(
+    r"(password|passwd|secret|token|credential|private|(^|[_-])sk$|(^|[_-])ak$|access[_-]?key)",
+    re.IGNORECASE,
+)
+# Containers whose values commonly hold secrets (environment variables).
+SECRET_CONTAINERS = frozenset({"environments", "env", "environment"})
+
+
+def is_json_media_type(content_type: str) -> bool:
+    media = content_type.split(";", 1)[0].strip().lower()
+    structured = media.startswith("application/") and media.endswith("+json")
+    return media == "application/json" or structured
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"number {text[:MAX_VALUE_CHARS]} is out of range")
+    return value
+
+
+def parse_json_body(raw: bytes, content_type: str | None) -> Any:
+    """Decode a JSON request body; 400 ``ModelArts.2787`` saying why it is not valid JSON."""
+    if content_type is not None and content_type.strip() and not is_json_media_type(content_type):
+        shown = content_type[:MAX_VALUE_CHARS]
+        raise ApiError(
+            errors.INVALID_JSON_BODY,
+            detail=f"Content-Type must be application/json, got {shown!r}.",
+        )
+    if not raw.strip():
+        raise ApiError(errors.INVALID_JSON_BODY, detail="The request body is empty.")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ApiError(
+            errors.INVALID_JSON_BODY, detail=f"The body is not UTF-8 (byte {exc.start})."
+        ) from None
+    try:
+        value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+    except json.JSONDecodeError as exc:
+        raise ApiError(
+            errors.INVALID_JSON_BODY,
+            detail=f"{exc.msg} at line {exc.lineno} column {exc.colno}.",
+        ) from None
+    except (ValueError, RecursionError) as exc:
+        reason = "it is nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        detail = f"The body is not valid: {reason}."
+        raise ApiError(errors.INVALID_JSON_BODY, detail=detail) from None
+    problem = _unrepresentable(value, "", 0)
+    if problem:
+        raise ApiError(errors.INVALID_JSON_BODY, detail=problem)
+    return value
+
+
+def _unrepresentable(value: Any, at: str, depth: int) -> str | None:
+    """Lone surrogates cannot be stored or echoed as UTF-8; absurd nesting is refused."""
+    if depth > MAX_DEPTH:
+        return f"The body is nested deeper than {MAX_DEPTH} levels at {at or '/'}."
+    if isinstance(value, str):
+        return _surrogate(value, at)
+    if isinstance(value, dict):
+        for key, item in value.items():
+            child = f"{at}/{_escape(key)}"
+            problem = _surrogate(key, child) or _unrepresentable(item, child, depth + 1)
+            if problem:
+                return problem
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            problem = _unrepresentable(item, f"{at}/{index}", depth + 1)
+            if problem:
+                return problem
+    return None
+
+
+def _surrogate(text: str, at: str) -> str | None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return f"{at or '/'}: the string contains an unpaired surrogate escape."
+    return None
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def pointer(path: Iterable[str | int]) -> str:
+    """JSON pointer of a path of keys/indexes ("" is the root, shown as "/")."""
+    text = "".join(f"/{_escape(str(part))}" for part in path)
+    return text or "/"
+
+
+def _is_secret_path(path: Iterable[str | int]) -> bool:
+    parts = [str(p) for p in path]
+    return any(SECRET_NAME.search(p) for p in parts) or any(p in SECRET_CONTAINERS for p in parts)
+
+
+def redacted_value(value: Any, path: Iterable[str | int]) -> str:
+    """A short, safe rendering of a value for an error message."""
+    if _is_secret_path(list(path)):
+        return "<redacted>"
+    try:
+        text = json.dumps(value, ensure_ascii=True)
+    except (TypeError, ValueError):
+        text = repr(value)
+    if len(text) > MAX_VALUE_CHARS:
+        text = text[: MAX_VALUE_CHARS - 3] + "..."
+    return text
+
+
+def _rule(error: ValidationError) -> str:
+    keyword = str(error.validator)
+    expected = error.validator_value
+    if keyword == "required":
+        missing = [name for name in expected if name not in error.instance]
+        return f"required property {missing[0]!r} is missing" if missing else "required"
+    if keyword == "additionalProperties":
+        return "additional properties are not allowed" + (
+            f" ({error.message.split('(')[-1]}" if "(" in error.message else ""
+        )
+    if keyword == "type":
+        return f"must be of type {expected if isinstance(expected, str) else ' or '.join(expected)}"
+    if keyword == "enum":
+        return f"must be one of {json.dumps(expected)[:200]}"
+    if keyword == "const":
+        return f"must be {json.dumps(expected)[:100]}"
+    if keyword == "pattern":
+        return f"must match pattern {expected!r}"
+    if keyword in (
+        "minLength",
+        "maxLength",
+        "minItems",
+        "maxItems",
+        "minProperties",
+        "maxProperties",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "uniqueItems",
+        "format",
+    ):
+        return f"{keyword} {json.dumps(expected)}"
+    if keyword in ("oneOf", "anyOf"):
+        how_many = "exactly one" if keyword == "oneOf" else "at least one"
+        return f"must match {how_many} of the allowed shapes"
+    if keyword == "not":
+        return "must not match the forbidden shape"
+    return f"{keyword} {json.dumps(expected, default=str)[:100]}"
+
+
+def describe_violation(error: ValidationError, prefix: Iterable[str | int] = ()) -> str:
+    """``<pointer>: value <value> violates <rule>`` for one schema violation."""
+    path = [*prefix, *error.absolute_path]
+    where = pointer(path)
+    if error.validator == "required":
+        return f"{where}: {_rule(error)}"
+    if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
+        allowed = set((error.schema or {}).get("properties", {}))
+        extra = sorted(k for k in error.instance if k not in allowed)
+        if extra:
+            name = extra[0]
+            return f"{pointer([*path, name])}: property {name!r} is not allowed here"
+    return f"{where}: value {redacted_value(error.instance, path)} violates {_rule(error)}"
+
+
+def best_violation(errors_: Iterable[ValidationError]) -> ValidationError | None:
+    """The most relevant violation, chosen deterministically."""
+    collected = sorted(errors_, key=lambda e: (list(map(str, e.absolute_path)), str(e.validator)))
+    return best_match(collected) if collected else None
+
+
+def validate_instance(
+    spec: Spec, schema: Any, instance: Any, prefix: Iterable[str | int] = ()
+) -> ValidationError | None:
+    """The best violation of ``schema`` by ``instance``, or None when it is valid."""
+    return best_violation(spec.validator(schema).iter_errors(instance))
+
+
+def validate_path_parameters(spec: Spec, operation: Operation, values: Mapping[str, str]) -> None:
+    """400 ``ModelArts.2788`` when a path parameter violates its schema in the spec."""
+    for parameter in operation.parameters:
+        if parameter.location != "path" or parameter.name not in values:
+            continue
+        violation = validate_instance(spec, parameter.schema, values[parameter.name])
+        if violation is not None:
+            value = redacted_value(values[parameter.name], [parameter.name])
+            raise ApiError(
+                errors.INVALID_PARAM,
+                f"path parameter {parameter.name}: value {value} violates {_rule(violation)}",
+            )
+
+
+def apply_defaults(spec: Spec, schema: Any, instance: Any) -> Any:
+    """A copy of ``instance`` with each absent property that has a ``default`` in the spec filled.
+
+    Only objects the client sent are filled (absent sub-objects are not invented); values the
+    client sent are never changed. ``$ref`` and ``allOf`` are followed.
+    """
+    resolved = spec.deref(schema) if isinstance(schema, Mapping) else schema
+    if not isinstance(resolved, Mapping):
+        return instance
+    if isinstance(instance, dict):
+        result = dict(instance)
+        for (
+            name,
+            subschema,
+        ) in _properties(spec, resolved):
+            if name in result:
+                result[name] = apply_defaults(spec, subschema, result[name])
+            else:
+                default = _default(spec, subschema)
+                if default is not _MISSING:
+                    result[name] = json.loads(json.dumps(default))
+        return result
+    if isinstance(instance, list):
+        items = resolved.get("items")
+        if isinstance(items, Mapping):
+            return [apply_defaults(spec, items, item) for item in instance]
+    return instance
+
+
+_MISSING: Any = object()
+
+
+def _default(spec: Spec, schema: Any) -> Any:
+    if not isinstance(schema, Mapping):
+        return _MISSING
+    if "default" in schema:
+        return schema["default"]
+    if "$ref" in schema:
+        return _default(spec, spec.deref(schema))
+    return _MISSING
+
+
+def _properties(spec: Spec, schema: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    found: list[tuple[str, Any]] = []
+    properties = schema.get("properties")
+    if isinstance(properties, Mapping):
+        found.extend(properties.items())
+    for branch in schema.get("allOf") or []:
+        resolved = spec.deref(branch)
+        if isinstance(resolved, Mapping):
+            found.extend(_properties(spec, resolved))
+    return found
