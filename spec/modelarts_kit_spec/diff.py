@@ -243,7 +243,8 @@ def _list(value: JSON) -> list[JSON]:
 
 
 def _fmt(value: JSON) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    """A value for a message; None (the keyword is absent) reads as "(unset)"."""
+    return "(unset)" if value is None else json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
 # --------------------------------------------------------------------------- schema rules

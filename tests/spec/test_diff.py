@@ -1,0 +1,602 @@
+"""``spec diff``: each rule on tiny fixture specs, both directions, plus the CLI and git sources."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from modelarts_kit_spec.cli import diff
+from modelarts_kit_spec.diff import RULES, Change, diff_documents, read_source
+from modelarts_kit_spec.load import SpecError
+
+JSON = Any
+PATH = "/v2/{project_id}/jobs/{job_id}"
+
+
+def base() -> JSON:
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Fixture", "version": "1.0.0"},
+        "security": [{"token": []}],
+        "paths": {
+            PATH: {
+                "parameters": [
+                    {
+                        "name": "project_id",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string"},
+                    },
+                    {
+                        "name": "job_id",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string"},
+                    },
+                ],
+                "post": {
+                    "operationId": "UpdateJob",
+                    "parameters": [
+                        {
+                            "name": "limit",
+                            "in": "query",
+                            "schema": {"type": "integer", "maximum": 10},
+                        }
+                    ],
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "application/json": {"schema": {"$ref": "#/components/schemas/Req"}}
+                        },
+                    },
+                    "responses": {
+                        "200": {
+                            "description": "ok",
+                            "headers": {"X-Request-Id": {"schema": {"type": "string"}}},
+                            "content": {
+                                "application/json": {
+                                    "schema": {"$ref": "#/components/schemas/Resp"}
+                                }
+                            },
+                        },
+                        "400": {"description": "bad"},
+                    },
+                },
+            }
+        },
+        "components": {
+            "securitySchemes": {
+                "token": {"type": "apiKey", "in": "header", "name": "X-Auth-Token"},
+                "aksk": {"type": "apiKey", "in": "header", "name": "Authorization"},
+            },
+            "schemas": {
+                "Req": {
+                    "type": "object",
+                    "required": ["name"],
+                    "properties": {
+                        "name": {"type": "string", "maxLength": 64, "pattern": "^[a-z]+$"},
+                        "mode": {"type": "string", "enum": ["a", "b"], "default": "a"},
+                        "count": {"type": "integer", "format": "int32", "minimum": 1},
+                        "tags": {"type": "array", "items": {"type": "string"}},
+                        "note": {"type": "string"},
+                    },
+                },
+                "Resp": {
+                    "type": "object",
+                    "required": ["id"],
+                    "properties": {
+                        "id": {"type": "string"},
+                        "phase": {"type": "string", "enum": ["Running", "Failed"]},
+                        "start_time": {"type": "integer", "format": "int64"},
+                        "extra": {"type": "string"},
+                        "child": {"$ref": "#/components/schemas/Node"},
+                    },
+                },
+                # A recursive schema: the walk must terminate.
+                "Node": {
+                    "type": "object",
+                    "properties": {"next": {"$ref": "#/components/schemas/Node"}},
+                },
+            },
+        },
+    }
+
+
+REQ = "/components/schemas/Req"
+RESP = "/components/schemas/Resp"
+OP = ("paths", PATH, "post")
+
+
+def at(document: JSON, pointer: str) -> JSON:
+    node = document
+    for token in pointer.strip("/").split("/"):
+        node = node[token]
+    return node
+
+
+def edit(pointer: str, key: str, value: JSON = ...) -> Callable[[JSON], None]:
+    """Set ``key`` under ``pointer`` (delete it when no value is given)."""
+
+    def mutate(document: JSON) -> None:
+        node = (
+            at(document, pointer) if pointer.startswith("/components") else _op(document, pointer)
+        )
+        if value is ...:
+            del node[key]
+        else:
+            node[key] = value
+
+    return mutate
+
+
+def _op(document: JSON, rest: str) -> JSON:
+    node = document["paths"][PATH]["post"]
+    for token in rest.strip("/").split("/") if rest.strip("/") else []:
+        node = node[int(token)] if isinstance(node, list) else node[token]
+    return node
+
+
+def both(*mutations: Callable[[JSON], None]) -> Callable[[JSON], None]:
+    def mutate(document: JSON) -> None:
+        for mutation in mutations:
+            mutation(document)
+
+    return mutate
+
+
+def add_operation(document: JSON) -> None:
+    document["paths"]["/v2/{project_id}/other"] = {
+        "get": {"operationId": "Other", "responses": {"200": {"description": "ok"}}}
+    }
+
+
+P = REQ + "/properties"
+R = RESP + "/properties"
+
+# (case id, mutation applied to NEW, rule, breaks_clients, breaks_servers)
+CASES: list[tuple[str, Callable[[JSON], None], str, bool, bool]] = [
+    ("operation added", add_operation, "operation-added", False, True),
+    (
+        "operationId changed",
+        edit("", "operationId", "ChangeJob"),
+        "operation-id-changed",
+        True,
+        False,
+    ),
+    (
+        "required request field added",
+        both(edit(P, "age", {"type": "integer"}), edit(REQ, "required", ["name", "age"])),
+        "property-added",
+        True,
+        True,
+    ),
+    (
+        "optional request field added",
+        edit(P, "age", {"type": "integer"}),
+        "property-added",
+        False,
+        True,
+    ),
+    ("request field removed", edit(P, "note"), "property-removed", True, False),
+    (
+        "request optional -> required",
+        edit(REQ, "required", ["name", "note"]),
+        "required-added",
+        True,
+        False,
+    ),
+    ("request required -> optional", edit(REQ, "required", []), "required-removed", False, True),
+    ("response field removed", edit(R, "extra"), "property-removed", True, False),
+    (
+        "optional response field added",
+        edit(R, "more", {"type": "string"}),
+        "property-added",
+        False,
+        False,
+    ),
+    (
+        "required response field added",
+        both(edit(R, "more", {"type": "string"}), edit(RESP, "required", ["id", "more"])),
+        "property-added",
+        False,
+        True,
+    ),
+    (
+        "response optional -> required",
+        edit(RESP, "required", ["id", "extra"]),
+        "required-added",
+        False,
+        True,
+    ),
+    ("response required -> optional", edit(RESP, "required", []), "required-removed", True, False),
+    ("type changed", edit(P + "/note", "type", "integer"), "type-changed", True, True),
+    (
+        "response type widened",
+        edit(R + "/extra", "type", ["string", "integer"]),
+        "type-changed",
+        True,
+        False,
+    ),
+    (
+        "response nullable",
+        edit(R + "/extra", "type", ["string", "null"]),
+        "nullable-changed",
+        True,
+        False,
+    ),
+    (
+        "request nullable",
+        edit(P + "/note", "type", ["string", "null"]),
+        "nullable-changed",
+        False,
+        True,
+    ),
+    (
+        "request format widened",
+        edit(P + "/count", "format", "int64"),
+        "format-changed",
+        False,
+        True,
+    ),
+    (
+        "response format widened",
+        edit(R + "/start_time", "format", "int32"),
+        "format-changed",
+        False,
+        True,
+    ),
+    (
+        "request enum value added",
+        edit(P + "/mode", "enum", ["a", "b", "c"]),
+        "enum-value-added",
+        False,
+        True,
+    ),
+    (
+        "request enum value removed",
+        edit(P + "/mode", "enum", ["a"]),
+        "enum-value-removed",
+        True,
+        False,
+    ),
+    (
+        "response enum value added",
+        edit(R + "/phase", "enum", ["Running", "Failed", "Gone"]),
+        "enum-value-added",
+        True,
+        False,
+    ),
+    (
+        "response open enum value added",
+        both(
+            edit(R + "/phase", "enum", ["Running", "Failed", "Gone"]),
+            edit(R + "/phase", "x-open-enum", True),
+        ),
+        "enum-value-added",
+        False,
+        False,
+    ),
+    (
+        "response enum value removed",
+        edit(R + "/phase", "enum", ["Running"]),
+        "enum-value-removed",
+        False,
+        True,
+    ),
+    (
+        "request maxLength tightened",
+        edit(P + "/name", "maxLength", 32),
+        "constraint-tightened",
+        True,
+        False,
+    ),
+    (
+        "request maxLength loosened",
+        edit(P + "/name", "maxLength", 128),
+        "constraint-loosened",
+        False,
+        True,
+    ),
+    (
+        "request minimum tightened",
+        edit(P + "/count", "minimum", 2),
+        "constraint-tightened",
+        True,
+        False,
+    ),
+    (
+        "request pattern changed",
+        edit(P + "/name", "pattern", "^[A-Z]+$"),
+        "constraint-changed",
+        True,
+        True,
+    ),
+    ("request pattern removed", edit(P + "/name", "pattern"), "constraint-loosened", False, True),
+    (
+        "response maxLength added",
+        edit(R + "/extra", "maxLength", 5),
+        "constraint-tightened",
+        False,
+        True,
+    ),
+    (
+        "request closed",
+        edit(REQ, "additionalProperties", False),
+        "additional-properties-changed",
+        True,
+        False,
+    ),
+    ("request default changed", edit(P + "/mode", "default", "b"), "default-changed", True, True),
+    (
+        "request oneOf variant added",
+        edit(P + "/note", "oneOf", [{"maxLength": 1}]),
+        "variants-changed",
+        False,
+        True,
+    ),
+    (
+        "array items type changed",
+        edit(P + "/tags/items", "type", "integer"),
+        "type-changed",
+        True,
+        True,
+    ),
+    (
+        "status added (success)",
+        edit("/responses", "202", {"description": "later"}),
+        "response-status-added",
+        True,
+        False,
+    ),
+    (
+        "status added (error)",
+        edit("/responses", "429", {"description": "slow"}),
+        "response-status-added",
+        False,
+        False,
+    ),
+    ("status removed", edit("/responses", "400"), "response-status-removed", False, True),
+    (
+        "response header removed",
+        edit("/responses/200/headers", "X-Request-Id"),
+        "response-header-removed",
+        True,
+        False,
+    ),
+    (
+        "required response header added",
+        edit(
+            "/responses/200/headers",
+            "Retry-After",
+            {"required": True, "schema": {"type": "integer"}},
+        ),
+        "response-header-added",
+        False,
+        True,
+    ),
+    (
+        "required parameter added",
+        edit("/parameters/0", "required", True),
+        "parameter-required-changed",
+        True,
+        False,
+    ),
+    (
+        "parameter added",
+        edit(
+            "",
+            "parameters",
+            [
+                {"name": "limit", "in": "query", "schema": {"type": "integer", "maximum": 10}},
+                {"name": "q", "in": "query", "required": True, "schema": {"type": "string"}},
+            ],
+        ),
+        "parameter-added",
+        True,
+        True,
+    ),
+    ("parameter removed", edit("", "parameters", []), "parameter-removed", True, False),
+    (
+        "parameter schema tightened",
+        edit("/parameters/0/schema", "maximum", 5),
+        "constraint-tightened",
+        True,
+        False,
+    ),
+    (
+        "request body made optional",
+        edit("/requestBody", "required", False),
+        "request-body-required-changed",
+        False,
+        True,
+    ),
+    (
+        "request media type removed",
+        edit("/requestBody", "content", {"text/plain": {}}),
+        "media-type-removed",
+        True,
+        False,
+    ),
+    (
+        "security alternative added",
+        edit("", "security", [{"token": []}, {"aksk": []}]),
+        "security-changed",
+        False,
+        True,
+    ),
+    (
+        "security alternative removed",
+        edit("", "security", [{"aksk": []}]),
+        "security-changed",
+        True,
+        False,
+    ),
+    (
+        "security scheme changed",
+        edit("/components/securitySchemes/token", "name", "X-Token"),
+        "security-scheme-changed",
+        True,
+        True,
+    ),
+]
+
+
+def changes_for(mutate: Callable[[JSON], None], *, reverse: bool = False) -> list[Change]:
+    old, new = base(), base()
+    mutate(new)
+    if reverse:
+        old, new = new, old
+    return diff_documents(old, new)
+
+
+@pytest.mark.parametrize(
+    ("mutate", "rule", "clients", "servers"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_rule(mutate: Callable[[JSON], None], rule: str, clients: bool, servers: bool) -> None:
+    found = [(c.rule, c.breaks_clients, c.breaks_servers) for c in changes_for(mutate)]
+    assert (rule, clients, servers) in found, found
+
+
+def test_every_rule_id_is_covered() -> None:
+    covered = {c[2] for c in CASES} | {
+        "operation-removed",
+        "request-body-added",
+        "request-body-removed",
+        "media-type-added",
+    }
+    assert covered == set(RULES)
+
+
+def test_operation_removed_breaks_clients_only() -> None:
+    found = changes_for(add_operation, reverse=True)
+    assert [(c.rule, c.operation, c.breaks_clients, c.breaks_servers) for c in found] == [
+        ("operation-removed", "Other", True, False)
+    ]
+
+
+def test_request_body_added_and_removed() -> None:
+    removed = changes_for(edit("", "requestBody"))
+    assert [(c.rule, c.breaks_clients, c.breaks_servers) for c in removed] == [
+        ("request-body-removed", True, False)
+    ]
+    added = changes_for(edit("", "requestBody"), reverse=True)
+    assert [(c.rule, c.breaks_clients, c.breaks_servers) for c in added] == [
+        ("request-body-added", True, True)
+    ]
+
+
+def test_media_type_added_to_response_breaks_clients() -> None:
+    mutate = edit("/responses/200/content", "text/plain", {"schema": {"type": "string"}})
+    found = [(c.rule, c.breaks_clients, c.breaks_servers) for c in changes_for(mutate)]
+    assert found == [("media-type-added", True, False)]
+
+
+def test_a_shared_component_change_is_reported_per_operation_at_its_place() -> None:
+    def second_operation(document: JSON) -> None:
+        document["paths"]["/v2/{project_id}/copies"] = {
+            "post": {
+                "operationId": "CopyJob",
+                "requestBody": copy.deepcopy(document["paths"][PATH]["post"]["requestBody"]),
+                "responses": {"200": {"description": "ok"}},
+            }
+        }
+
+    old, new = base(), base()
+    second_operation(old)
+    second_operation(new)
+    del new["components"]["schemas"]["Req"]["properties"]["note"]
+    found = sorted((c.operation, c.pointer) for c in diff_documents(old, new))
+    suffix = "/requestBody/content/application~1json/schema/properties/note"
+    assert found == [
+        ("CopyJob", "/paths/~1v2~1{project_id}~1copies/post" + suffix),
+        ("UpdateJob", "/paths/~1v2~1{project_id}~1jobs~1{job_id}/post" + suffix),
+    ]
+
+
+def test_renamed_path_parameter_matches_the_same_operation() -> None:
+    old, new = base(), base()
+    item = new["paths"].pop(PATH)
+    item["parameters"][1]["name"] = "id"
+    new["paths"]["/v2/{project_id}/jobs/{id}"] = item
+    rules = {c.rule for c in diff_documents(old, new)}
+    assert "operation-added" not in rules
+    assert "operation-removed" not in rules
+
+
+def test_identical_documents_have_no_changes() -> None:
+    assert diff_documents(base(), base()) == []
+
+
+def _write(path: Path, document: JSON) -> str:
+    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    return str(path)
+
+
+def test_cli_markdown_lists_breaking_first_and_exits_1(tmp_path: Path) -> None:
+    new = base()
+    del new["components"]["schemas"]["Resp"]["properties"]["extra"]  # breaks clients
+    new["components"]["schemas"]["Resp"]["properties"]["more"] = {"type": "string"}  # breaks none
+    args = [_write(tmp_path / "old.yaml", base()), _write(tmp_path / "new.yaml", new)]
+    result = CliRunner().invoke(diff, args)
+    assert result.exit_code == 1, result.output
+    text = result.output
+    assert text.index("## Breaking changes") < text.index("## Non-breaking changes")
+    assert "response field `extra`: removed — **breaks clients**" in text
+
+
+def test_cli_json_and_out_file(tmp_path: Path) -> None:
+    new = base()
+    new["components"]["schemas"]["Resp"]["properties"]["more"] = {"type": "string"}
+    out = tmp_path / "diff.json"
+    args = [_write(tmp_path / "o.yaml", base()), _write(tmp_path / "n.yaml", new)]
+    result = CliRunner().invoke(diff, [*args, "--format", "json", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(out.read_text(encoding="utf-8"))
+    assert payload["summary"] == {"changes": 1, "breaks_clients": 0, "breaks_servers": 0}
+    (change,) = payload["changes"]
+    assert set(change) == {
+        "rule",
+        "operation",
+        "endpoint",
+        "pointer",
+        "old",
+        "new",
+        "breaks_clients",
+        "breaks_servers",
+        "message",
+    }
+    assert change["operation"] == "UpdateJob"
+
+
+def test_cli_usage_errors_exit_2(tmp_path: Path) -> None:
+    good = _write(tmp_path / "good.yaml", base())
+    assert CliRunner().invoke(diff, [good, str(tmp_path / "missing.yaml")]).exit_code == 2
+    (tmp_path / "bad.yaml").write_text("openapi: [", encoding="utf-8")
+    result = CliRunner().invoke(diff, [good, str(tmp_path / "bad.yaml")])
+    assert result.exit_code == 2
+    assert "bad.yaml:2:1: invalid YAML" in result.output
+    assert CliRunner().invoke(diff, [good, "git:no-such-rev:x.yaml"]).exit_code == 2
+
+
+def test_git_source(tmp_path: Path) -> None:
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    git("init", "-q")
+    _write(tmp_path / "spec.yaml", base())
+    git("add", "spec.yaml")
+    git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "v1")
+    git("tag", "v1")
+    source = read_source("git:v1:spec.yaml", cwd=tmp_path)
+    assert source.document == base()
+    with pytest.raises(SpecError, match=r"git:v1:nope\.yaml"):
+        read_source("git:v1:nope.yaml", cwd=tmp_path)
+    with pytest.raises(SpecError, match="expected git:REV:PATH"):
+        read_source("git:v1", cwd=tmp_path)
