@@ -1,0 +1,560 @@
+"""ModelArts training jobs: the synchronous and the asynchronous client.
+
+Both classes come from one template; they differ only in ``def``/``async def`` and
+``await``. One method per operation of the spec.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Self
+
+import httpx
+
+from ._http import (
+    DEFAULT_TIMEOUT,
+    Call,
+    RetryPolicy,
+    build_request,
+    decode_response,
+    encode_body,
+    raise_for_status,
+    resolve_base_url,
+    transport_error,
+    validate_parameters,
+)
+from .models import (
+    CreateTrainingJobParameters,
+    Job,
+    JobActionType,
+    JobResponse,
+    ShowTrainingJobDetailsParameters,
+    StopTrainingJobParameters,
+)
+
+__all__ = [
+    "AsyncTrainingJobsClient",
+    "TrainingJobsClient",
+]
+
+_CREATE_TRAINING_JOB = Call(
+    operation="create_training_job",
+    method="POST",
+    path="/v2/{project_id}/training-jobs",
+    path_names=("project_id",),
+    query_names=(),
+    header_names=(),
+    retryable=False,
+)
+_SHOW_TRAINING_JOB_DETAILS = Call(
+    operation="show_training_job_details",
+    method="GET",
+    path="/v2/{project_id}/training-jobs/{training_job_id}",
+    path_names=("project_id", "training_job_id"),
+    query_names=(),
+    header_names=(),
+    retryable=True,
+)
+_STOP_TRAINING_JOB = Call(
+    operation="stop_training_job",
+    method="POST",
+    path="/v2/{project_id}/training-jobs/{training_job_id}/actions",
+    path_names=("project_id", "training_job_id"),
+    query_names=(),
+    header_names=(),
+    retryable=False,
+)
+
+
+class TrainingJobsClient:
+    """Synchronous client; use it as a context manager (``with``) or call close().
+
+    Args:
+        project_id: Project ID. See "Obtaining a Project ID and Name" in the API reference.
+        auth: an ``httpx.Auth``: ``TokenAuth(token)`` or ``AkSkAuth(ak, sk)``.
+        base_url: the endpoint; by default built from the spec's server URL
+            (https://modelarts.{region}.myhuaweicloud.com).
+        region: Region ID, for example cn-north-4. (default 'cn-north-4').
+        timeout: seconds or an ``httpx.Timeout``; on by default.
+        retry: when idempotent requests are retried (``RetryPolicy()`` by default).
+        http_client: an ``httpx.Client`` to send through (not closed by this client).
+        transport: an ``httpx.BaseTransport`` for a client this object creates and closes.
+        sleep: how to wait between retries (injectable for tests).
+        headers: extra headers sent with every request.
+    """
+
+    def __init__(
+        self,
+        *,
+        project_id: str,
+        auth: httpx.Auth | None = None,
+        base_url: str | None = None,
+        region: str | None = None,
+        timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
+        retry: RetryPolicy | None = None,
+        http_client: httpx.Client | None = None,
+        transport: httpx.BaseTransport | None = None,
+        sleep: Callable[[float], None] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        if http_client is not None and transport is not None:
+            raise ValueError("pass either http_client or transport, not both")
+        self._base_url = resolve_base_url(
+            base_url,
+            {
+                "region": region,
+            },
+        )
+        self._project_id = project_id
+        self._auth = auth
+        self._retry = retry or RetryPolicy()
+        self._sleep = sleep or time.sleep
+        self._headers = dict(headers or {})
+        self._owns_http = http_client is None
+        self._http = http_client or httpx.Client(transport=transport, timeout=timeout)
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(base_url={self._base_url!r}, "
+            f"project_id={self._project_id!r}, "
+            f"auth={self._auth!r})"
+        )
+
+    @property
+    def base_url(self) -> str:
+        return self._base_url
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the HTTP client if this object created it."""
+        if self._owns_http:
+            self._http.close()
+
+    def _send(
+        self, call: Call, parameters: Mapping[str, Any], content: bytes | None
+    ) -> httpx.Response:
+        request = build_request(
+            self._http, self._base_url, call, parameters, content, self._headers
+        )
+        attempt = 1
+        while True:
+            try:
+                response = self._http.send(request, auth=self._auth or httpx.USE_CLIENT_DEFAULT)
+            except httpx.TransportError as exc:
+                if not (call.retryable and attempt < self._retry.max_attempts):
+                    raise transport_error(call, request, exc, attempt) from exc
+                delay = self._retry.delay(attempt, None)
+            else:
+                if not (
+                    call.retryable
+                    and self._retry.should_retry(response.status_code)
+                    and attempt < self._retry.max_attempts
+                ):
+                    raise_for_status(call.operation, response)
+                    return response
+                delay = self._retry.delay(attempt, response.headers.get("Retry-After"))
+            self._sleep(delay)
+            attempt += 1
+
+    def create_training_job(
+        self,
+        body: Job | Mapping[str, Any],
+    ) -> JobResponse:
+        """Create a training job.
+
+        Creates a training job. The response echoes the job as ModelArts stored it.
+
+        ``POST /v2/{project_id}/training-jobs``
+
+        Args:
+            body: The request body, a ``Job`` or a mapping validated into one before
+                anything is sent.
+
+        Returns:
+            The ``201`` response, as ``JobResponse``.
+
+        Raises:
+            BadRequestError: HTTP 400, The request is invalid: malformed JSON
+                (ModelArts.2787), a parameter fails validation (ModelArts.2788), the job name is
+                already used (ModelArts.2751), or a referenced resource such as the algorithm
+                does not exist (for example ModelArts.2755).
+            AuthenticationError: HTTP 401, The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+            PermissionDeniedError: HTTP 403, The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+            NotFoundError: HTTP 404, The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+            RateLimitError: HTTP 429, Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+            ServerError: HTTP 500, An internal error (for example ModelArts.0010).
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        parameters = validate_parameters(
+            "create_training_job",
+            CreateTrainingJobParameters,
+            {
+                "project_id": self._project_id,
+            },
+        )
+        content = encode_body("create_training_job", Job, body)
+        response = self._send(_CREATE_TRAINING_JOB, parameters, content)
+        return decode_response("create_training_job", response, JobResponse)
+
+    def show_training_job_details(
+        self,
+        training_job_id: str,
+    ) -> JobResponse:
+        """Query the details of a training job.
+
+        Returns the training job with its current status.
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+
+        Returns:
+            The ``200`` response, as ``JobResponse``.
+
+        Raises:
+            BadRequestError: HTTP 400, The training job does not exist (ModelArts.2775) or a
+                parameter is invalid (ModelArts.2788).
+            AuthenticationError: HTTP 401, The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+            PermissionDeniedError: HTTP 403, The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+            NotFoundError: HTTP 404, The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+            RateLimitError: HTTP 429, Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+            ServerError: HTTP 500, An internal error (for example ModelArts.0010).
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        parameters = validate_parameters(
+            "show_training_job_details",
+            ShowTrainingJobDetailsParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+            },
+        )
+        content = None
+        response = self._send(_SHOW_TRAINING_JOB_DETAILS, parameters, content)
+        return decode_response("show_training_job_details", response, JobResponse)
+
+    def stop_training_job(
+        self,
+        training_job_id: str,
+        body: JobActionType | Mapping[str, Any],
+    ) -> JobResponse:
+        """Terminate a training job.
+
+        Terminates a training job. Only jobs in the Creating, Pending (waiting) or Running phase
+        can be terminated; any other phase gives 409 ModelArts.2796.
+
+        ``POST /v2/{project_id}/training-jobs/{training_job_id}/actions``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+            body: The request body, a ``JobActionType`` or a mapping validated into one
+                before anything is sent.
+
+        Returns:
+            The ``202`` response, as ``JobResponse``.
+
+        Raises:
+            BadRequestError: HTTP 400, Malformed JSON (ModelArts.2787), an invalid parameter
+                (ModelArts.2788), an unsupported action_type (ModelArts.2812), or the training
+                job does not exist (ModelArts.2775).
+            AuthenticationError: HTTP 401, The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+            PermissionDeniedError: HTTP 403, The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+            NotFoundError: HTTP 404, The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+            ConflictError: HTTP 409, The job is in a phase in which it cannot be terminated
+                (ModelArts.2796).
+            RateLimitError: HTTP 429, Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+            ServerError: HTTP 500, An internal error (for example ModelArts.0010).
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        parameters = validate_parameters(
+            "stop_training_job",
+            StopTrainingJobParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+            },
+        )
+        content = encode_body("stop_training_job", JobActionType, body)
+        response = self._send(_STOP_TRAINING_JOB, parameters, content)
+        return decode_response("stop_training_job", response, JobResponse)
+
+
+class AsyncTrainingJobsClient:
+    """Asynchronous client; use it with ``async with`` or await aclose().
+
+    Args:
+        project_id: Project ID. See "Obtaining a Project ID and Name" in the API reference.
+        auth: an ``httpx.Auth``: ``TokenAuth(token)`` or ``AkSkAuth(ak, sk)``.
+        base_url: the endpoint; by default built from the spec's server URL
+            (https://modelarts.{region}.myhuaweicloud.com).
+        region: Region ID, for example cn-north-4. (default 'cn-north-4').
+        timeout: seconds or an ``httpx.Timeout``; on by default.
+        retry: when idempotent requests are retried (``RetryPolicy()`` by default).
+        http_client: an ``httpx.AsyncClient`` to send through (not closed by this client).
+        transport: an ``httpx.AsyncBaseTransport`` for a client this object creates and closes.
+        sleep: how to wait between retries (injectable for tests).
+        headers: extra headers sent with every request.
+    """
+
+    def __init__(
+        self,
+        *,
+        project_id: str,
+        auth: httpx.Auth | None = None,
+        base_url: str | None = None,
+        region: str | None = None,
+        timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
+        retry: RetryPolicy | None = None,
+        http_client: httpx.AsyncClient | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        sleep: Callable[[float], Awaitable[None]] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        if http_client is not None and transport is not None:
+            raise ValueError("pass either http_client or transport, not both")
+        self._base_url = resolve_base_url(
+            base_url,
+            {
+                "region": region,
+            },
+        )
+        self._project_id = project_id
+        self._auth = auth
+        self._retry = retry or RetryPolicy()
+        self._sleep = sleep or asyncio.sleep
+        self._headers = dict(headers or {})
+        self._owns_http = http_client is None
+        self._http = http_client or httpx.AsyncClient(transport=transport, timeout=timeout)
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(base_url={self._base_url!r}, "
+            f"project_id={self._project_id!r}, "
+            f"auth={self._auth!r})"
+        )
+
+    @property
+    def base_url(self) -> str:
+        return self._base_url
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the HTTP client if this object created it."""
+        if self._owns_http:
+            await self._http.aclose()
+
+    async def _send(
+        self, call: Call, parameters: Mapping[str, Any], content: bytes | None
+    ) -> httpx.Response:
+        request = build_request(
+            self._http, self._base_url, call, parameters, content, self._headers
+        )
+        attempt = 1
+        while True:
+            try:
+                response = await self._http.send(
+                    request, auth=self._auth or httpx.USE_CLIENT_DEFAULT
+                )
+            except httpx.TransportError as exc:
+                if not (call.retryable and attempt < self._retry.max_attempts):
+                    raise transport_error(call, request, exc, attempt) from exc
+                delay = self._retry.delay(attempt, None)
+            else:
+                if not (
+                    call.retryable
+                    and self._retry.should_retry(response.status_code)
+                    and attempt < self._retry.max_attempts
+                ):
+                    raise_for_status(call.operation, response)
+                    return response
+                delay = self._retry.delay(attempt, response.headers.get("Retry-After"))
+            await self._sleep(delay)
+            attempt += 1
+
+    async def create_training_job(
+        self,
+        body: Job | Mapping[str, Any],
+    ) -> JobResponse:
+        """Create a training job.
+
+        Creates a training job. The response echoes the job as ModelArts stored it.
+
+        ``POST /v2/{project_id}/training-jobs``
+
+        Args:
+            body: The request body, a ``Job`` or a mapping validated into one before
+                anything is sent.
+
+        Returns:
+            The ``201`` response, as ``JobResponse``.
+
+        Raises:
+            BadRequestError: HTTP 400, The request is invalid: malformed JSON
+                (ModelArts.2787), a parameter fails validation (ModelArts.2788), the job name is
+                already used (ModelArts.2751), or a referenced resource such as the algorithm
+                does not exist (for example ModelArts.2755).
+            AuthenticationError: HTTP 401, The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+            PermissionDeniedError: HTTP 403, The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+            NotFoundError: HTTP 404, The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+            RateLimitError: HTTP 429, Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+            ServerError: HTTP 500, An internal error (for example ModelArts.0010).
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        parameters = validate_parameters(
+            "create_training_job",
+            CreateTrainingJobParameters,
+            {
+                "project_id": self._project_id,
+            },
+        )
+        content = encode_body("create_training_job", Job, body)
+        response = await self._send(_CREATE_TRAINING_JOB, parameters, content)
+        return decode_response("create_training_job", response, JobResponse)
+
+    async def show_training_job_details(
+        self,
+        training_job_id: str,
+    ) -> JobResponse:
+        """Query the details of a training job.
+
+        Returns the training job with its current status.
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+
+        Returns:
+            The ``200`` response, as ``JobResponse``.
+
+        Raises:
+            BadRequestError: HTTP 400, The training job does not exist (ModelArts.2775) or a
+                parameter is invalid (ModelArts.2788).
+            AuthenticationError: HTTP 401, The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+            PermissionDeniedError: HTTP 403, The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+            NotFoundError: HTTP 404, The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+            RateLimitError: HTTP 429, Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+            ServerError: HTTP 500, An internal error (for example ModelArts.0010).
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        parameters = validate_parameters(
+            "show_training_job_details",
+            ShowTrainingJobDetailsParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+            },
+        )
+        content = None
+        response = await self._send(_SHOW_TRAINING_JOB_DETAILS, parameters, content)
+        return decode_response("show_training_job_details", response, JobResponse)
+
+    async def stop_training_job(
+        self,
+        training_job_id: str,
+        body: JobActionType | Mapping[str, Any],
+    ) -> JobResponse:
+        """Terminate a training job.
+
+        Terminates a training job. Only jobs in the Creating, Pending (waiting) or Running phase
+        can be terminated; any other phase gives 409 ModelArts.2796.
+
+        ``POST /v2/{project_id}/training-jobs/{training_job_id}/actions``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+            body: The request body, a ``JobActionType`` or a mapping validated into one
+                before anything is sent.
+
+        Returns:
+            The ``202`` response, as ``JobResponse``.
+
+        Raises:
+            BadRequestError: HTTP 400, Malformed JSON (ModelArts.2787), an invalid parameter
+                (ModelArts.2788), an unsupported action_type (ModelArts.2812), or the training
+                job does not exist (ModelArts.2775).
+            AuthenticationError: HTTP 401, The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+            PermissionDeniedError: HTTP 403, The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+            NotFoundError: HTTP 404, The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+            ConflictError: HTTP 409, The job is in a phase in which it cannot be terminated
+                (ModelArts.2796).
+            RateLimitError: HTTP 429, Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+            ServerError: HTTP 500, An internal error (for example ModelArts.0010).
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        parameters = validate_parameters(
+            "stop_training_job",
+            StopTrainingJobParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+            },
+        )
+        content = encode_body("stop_training_job", JobActionType, body)
+        response = await self._send(_STOP_TRAINING_JOB, parameters, content)
+        return decode_response("stop_training_job", response, JobResponse)

@@ -1,0 +1,105 @@
+"""``modelarts-kit generate``: write (or check) the typed client package.
+
+Exit codes: 0 generated / up to date, 1 ``--check`` found the output stale (the diff is
+printed), 2 the client cannot be generated (bad spec, bad option, broken output).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from modelarts_kit_generator.ir import GeneratorOptions
+from modelarts_kit_generator.pipeline import GenerationError, check
+from modelarts_kit_generator.pipeline import generate as generate_package
+
+__all__ = ["default_output", "generate", "generate_command"]
+
+_REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def default_output() -> Path:
+    """``generated/`` of the repository this package runs from, else of the current directory."""
+    if (_REPO_ROOT / "generator").is_dir() and (_REPO_ROOT / "pyproject.toml").is_file():
+        return _REPO_ROOT / "generated"
+    return Path.cwd() / "generated"
+
+
+@click.command(name="generate")
+@click.option(
+    "--spec",
+    "spec_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="OpenAPI document to generate from (default: the curated ModelArts spec).",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Output directory (default: the repository's generated/).",
+)
+@click.option("--check", "check_only", is_flag=True, help="Only compare; exit 1 with a diff.")
+@click.option(
+    "--package", default=GeneratorOptions.package, show_default=True, help="Import package name."
+)
+@click.option(
+    "--distribution",
+    default=GeneratorOptions.distribution,
+    show_default=True,
+    help="Distribution (project) name.",
+)
+@click.option(
+    "--client-name",
+    default=GeneratorOptions.client_name,
+    show_default=True,
+    help="Client class stem: <stem>Client and Async<stem>Client.",
+)
+@click.option(
+    "--error-base",
+    default=GeneratorOptions.error_base,
+    show_default=True,
+    help="Name of the base exception class.",
+)
+def generate_command(
+    spec_path: Path | None,
+    out: Path | None,
+    check_only: bool,
+    package: str,
+    distribution: str,
+    client_name: str,
+    error_base: str,
+) -> None:
+    """Generate the typed client package from the spec into generated/."""
+    try:
+        options = GeneratorOptions(
+            package=package,
+            distribution=distribution,
+            client_name=client_name,
+            error_base=error_base,
+        )
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
+    target = out if out is not None else default_output()
+    try:
+        if check_only:
+            diff = check(target, spec_path, options)
+            if diff:
+                click.echo(diff, nl=False)
+                click.echo(
+                    f"{target.name}/ is stale: run `modelarts-kit generate` and commit it.",
+                    err=True,
+                )
+                sys.exit(1)
+            click.echo(f"{target.name}/ is up to date.")
+            return
+        files = generate_package(target, spec_path, options)
+    except GenerationError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    click.echo(f"generated {len(files)} files into {target}")
+
+
+generate = generate_command

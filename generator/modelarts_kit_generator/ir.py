@@ -1,0 +1,589 @@
+"""The intermediate representation: every decision about the generated client, as data.
+
+``build_ir(spec, options)`` reads the loaded spec (operations, parameters, bodies,
+responses, servers, security schemes) and decides names, signatures, docstrings, model
+names, retry eligibility and error classes. The templates only print these values.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from modelarts_kit_spec import Operation, Spec, SpecError
+
+from modelarts_kit_generator.naming import pascal_case, snake_case
+from modelarts_kit_generator.schemas import ModelPlan, Side, is_object_schema
+
+__all__ = [
+    "BodyIR",
+    "ClientIR",
+    "ClientParameterIR",
+    "ClientVariantIR",
+    "ErrorClassIR",
+    "GeneratorOptions",
+    "OperationIR",
+    "ParameterIR",
+    "ServerVariableIR",
+    "build_ir",
+]
+
+JSON = Any
+DOC_WIDTH = 88  # docstring text width inside a method body (line length 100, indent 8)
+
+# Methods HTTP defines as idempotent: only these are retried automatically; a create
+# (POST) is never retried blindly.
+IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+
+
+@dataclass(frozen=True)
+class GeneratorOptions:
+    """Names of the generated distribution; the defaults are the ModelArts client's."""
+
+    package: str = "modelarts_training_client"
+    distribution: str = "modelarts-training-client"
+    client_name: str = "TrainingJobs"
+    error_base: str = "ModelArtsError"
+
+    def __post_init__(self) -> None:
+        for label, value in (
+            ("package", self.package),
+            ("client_name", self.client_name),
+            ("error_base", self.error_base),
+        ):
+            if not value.isidentifier():
+                raise ValueError(f"{label}: {value!r} is not a Python identifier")
+        if not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?", self.distribution):
+            raise ValueError(f"distribution: {self.distribution!r} is not a valid project name")
+
+
+@dataclass(frozen=True)
+class ParameterIR:
+    wire_name: str
+    python_name: str
+    location: str  # path | query | header
+    required: bool
+    annotation: str
+    description: str
+
+
+@dataclass(frozen=True)
+class BodyIR:
+    model: str
+    annotation: str
+    required: bool
+
+
+@dataclass(frozen=True)
+class OperationIR:
+    operation_id: str
+    python_name: str
+    method: str
+    path: str
+    docstring: tuple[str, ...]
+    signature: tuple[str, ...]
+    arguments: tuple[tuple[str, str], ...]  # (wire name, python expression)
+    params_model: str
+    call_constant: str
+    body_expression: str
+    response_target: str
+    result_expression: str
+    path_names: tuple[str, ...]
+    query_names: tuple[str, ...]
+    header_names: tuple[str, ...]
+    body: BodyIR | None
+    return_model: str | None
+    return_annotation: str
+    retryable: bool
+
+
+@dataclass(frozen=True)
+class ServerVariableIR:
+    name: str
+    python_name: str
+    default: str | None
+    description: str
+
+
+@dataclass(frozen=True)
+class ClientParameterIR:
+    wire_name: str
+    python_name: str
+    description: str
+
+
+@dataclass(frozen=True)
+class ErrorClassIR:
+    name: str
+    base: str
+    status: int | None
+    doc: str
+
+
+@dataclass(frozen=True)
+class ClientVariantIR:
+    """What differs between the sync and the async client: printed, never decided, by
+    the one client template."""
+
+    class_name: str
+    is_async: bool
+    def_: str
+    await_: str
+    with_: str
+    http_client_type: str
+    transport_type: str
+    sleep_type: str
+    default_sleep: str
+    enter: str
+    exit: str
+    close_name: str
+    close_http: str
+    summary: str
+
+
+@dataclass(frozen=True)
+class ClientIR:
+    options: GeneratorOptions
+    title: str
+    version: str
+    package_version: str
+    description: tuple[str, ...]
+    base_url_template: str | None
+    server_variables: tuple[ServerVariableIR, ...]
+    client_parameters: tuple[ClientParameterIR, ...]
+    token_header: str
+    operations: tuple[OperationIR, ...]
+    variants: tuple[ClientVariantIR, ...]
+    error_classes: tuple[ErrorClassIR, ...]
+    status_errors: tuple[ErrorClassIR, ...]
+    error_exports: tuple[str, ...]
+    models: tuple[str, ...]
+    request_models: tuple[str, ...]
+    response_models: tuple[str, ...]
+    model_schemas: Mapping[str, JSON]
+    exports: tuple[str, ...]
+    client_model_imports: tuple[str, ...]
+    readme_arguments: str
+
+
+def error_classes() -> tuple[ErrorClassIR, ...]:
+    """The subclasses of ``ApiError``, most general first (a base precedes its children)."""
+    return (
+        ErrorClassIR("ClientError", "ApiError", None, "A 4xx answer: the request was refused."),
+        ErrorClassIR("BadRequestError", "ClientError", 400, "400: the request is invalid."),
+        ErrorClassIR(
+            "AuthenticationError", "ClientError", 401, "401: missing or invalid credentials."
+        ),
+        ErrorClassIR(
+            "PermissionDeniedError", "ClientError", 403, "403: the credentials may not do this."
+        ),
+        ErrorClassIR("NotFoundError", "ClientError", 404, "404: the resource does not exist."),
+        ErrorClassIR(
+            "ConflictError", "ClientError", 409, "409: the resource's state forbids this."
+        ),
+        ErrorClassIR(
+            "UnprocessableEntityError",
+            "ClientError",
+            422,
+            "422: the request was understood but not processed.",
+        ),
+        ErrorClassIR("RateLimitError", "ClientError", 429, "429: too many requests."),
+        ErrorClassIR("ServerError", "ApiError", None, "A 5xx answer: the server failed."),
+    )
+
+
+def _variants(client_name: str) -> tuple[ClientVariantIR, ...]:
+    return (
+        ClientVariantIR(
+            class_name=f"{client_name}Client",
+            is_async=False,
+            def_="def",
+            await_="",
+            with_="with",
+            http_client_type="httpx.Client",
+            transport_type="httpx.BaseTransport",
+            sleep_type="Callable[[float], None]",
+            default_sleep="time.sleep",
+            enter="__enter__",
+            exit="__exit__",
+            close_name="close",
+            close_http="self._http.close()",
+            summary="Synchronous client; use it as a context manager (``with``) or call close().",
+        ),
+        ClientVariantIR(
+            class_name=f"Async{client_name}Client",
+            is_async=True,
+            def_="async def",
+            await_="await ",
+            with_="async with",
+            http_client_type="httpx.AsyncClient",
+            transport_type="httpx.AsyncBaseTransport",
+            sleep_type="Callable[[float], Awaitable[None]]",
+            default_sleep="asyncio.sleep",
+            enter="__aenter__",
+            exit="__aexit__",
+            close_name="aclose",
+            close_http="await self._http.aclose()",
+            summary="Asynchronous client; use it with ``async with`` or await aclose().",
+        ),
+    )
+
+
+def wrap_text(text: str, width: int = DOC_WIDTH) -> list[str]:
+    """Paragraph-preserving wrap; escapes what would end or corrupt a docstring."""
+    text = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"').strip()
+    lines: list[str] = []
+    for paragraph in re.split(r"\n\s*\n", text):
+        if lines:
+            lines.append("")
+        if re.search(r"^\s*[-*] ", paragraph, re.MULTILINE):
+            # Keep list items on their own lines.
+            for item in paragraph.splitlines():
+                lines.extend(textwrap.wrap(item.strip(), width, subsequent_indent="  ") or [""])
+        else:
+            lines.extend(textwrap.wrap(" ".join(paragraph.split()), width) or [""])
+    return lines
+
+
+def _annotation(schema: JSON, spec: Spec) -> str:
+    """The Python type a parameter is passed as (validation happens in the params model)."""
+    schema = spec.deref(schema) if isinstance(schema, Mapping) else {}
+    if "enum" in schema:
+        return "Literal[" + ", ".join(repr(v) for v in schema["enum"]) + "]"
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kinds = [k for k in kind if k != "null"]
+        kind = kinds[0] if len(kinds) == 1 else None
+    scalar = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
+    if kind in scalar:
+        return scalar[kind]
+    if kind == "array":
+        return f"list[{_annotation(schema.get('items', {}), spec)}]"
+    return "Any"
+
+
+def _client_parameters(spec: Spec) -> dict[str, str]:
+    """Path parameters every operation has (ModelArts' ``project_id``) belong to the client."""
+    operations = spec.operations
+    if len(operations) < 2:
+        return {}
+    common: dict[str, str] | None = None
+    for op in operations:
+        names = {p.name: p.description for p in op.parameters if p.location == "path"}
+        common = names if common is None else {k: v for k, v in common.items() if k in names}
+    return dict(sorted((common or {}).items()))
+
+
+def _success_status(op: Operation) -> tuple[str, JSON | None]:
+    for response in op.responses:
+        if response.status.startswith("2"):
+            return response.status, response.schema
+    raise SpecError(f"{op.pointer}/responses: no 2xx response (rule: every operation needs one)")
+
+
+def _docstring(
+    op: Operation,
+    params: list[ParameterIR],
+    body: BodyIR | None,
+    return_model: str | None,
+    errors: tuple[ErrorClassIR, ...],
+    success: str,
+) -> tuple[str, ...]:
+    lines = wrap_text(op.summary or op.operation_id)
+    if op.description.strip():
+        lines += ["", *wrap_text(op.description)]
+    lines += ["", f"``{op.method.upper()} {op.path}``"]
+    args = [
+        (p.python_name, p.description or f"The {p.location} parameter ``{p.wire_name}``.")
+        for p in params
+    ]
+    if body is not None:
+        args.append(
+            (
+                "body",
+                f"The request body, a ``{body.model}`` or a mapping validated "
+                "into one before anything is sent.",
+            )
+        )
+    if args:
+        lines += ["", "Args:"]
+        for name, text in args:
+            wrapped = wrap_text(f"{name}: {text}", DOC_WIDTH - 8)
+            lines += ["    " + wrapped[0], *("        " + line for line in wrapped[1:])]
+    lines += ["", "Returns:"]
+    returned = (
+        f"The ``{success}`` response, as ``{return_model}``."
+        if return_model
+        else (f"Nothing (``{success}``).")
+    )
+    lines.append("    " + returned)
+    documented = sorted(
+        {
+            int(r.status)
+            for r in op.responses
+            if r.status.isdigit() and not r.status.startswith(("1", "2", "3"))
+        }
+    )
+    by_status = {e.status: e.name for e in errors if e.status is not None}
+    lines += ["", "Raises:"]
+    for status in documented:
+        family = "ClientError" if status < 500 else "ServerError"
+        description = next((r.description for r in op.responses if r.status == str(status)), "")
+        text = f"{by_status.get(status, family)}: HTTP {status}" + (
+            f", {description.strip().rstrip('.')}." if description.strip() else "."
+        )
+        wrapped = wrap_text(text, DOC_WIDTH - 8)
+        lines += ["    " + wrapped[0], *("        " + line for line in wrapped[1:])]
+    lines += [
+        "    RequestValidationError: an argument breaks a rule of the spec (nothing is sent).",
+        "    TransportError: the request could not be sent or no answer arrived.",
+        "    DecodeError: the answer is not the documented JSON.",
+    ]
+    return tuple(lines)
+
+
+def _operation(
+    op: Operation,
+    spec: Spec,
+    plan: ModelPlan,
+    client_params: Mapping[str, str],
+    errors: tuple[ErrorClassIR, ...],
+    taken: set[str],
+) -> OperationIR:
+    python_name = snake_case(op.operation_id)
+    if python_name in taken or python_name.startswith("_"):
+        raise SpecError(
+            f"{op.pointer}/operationId: {op.operation_id!r} gives method name {python_name!r}, "
+            "which is already used (rule: operation method names must be unique)"
+        )
+    taken.add(python_name)
+    prefix = pascal_case(op.operation_id)
+    params: list[ParameterIR] = []
+    used_names = {"self", "body"}
+    for param in op.parameters:
+        if param.location == "cookie":
+            raise SpecError(
+                f"{op.pointer}/parameters: cookie parameter {param.name!r} is not supported"
+            )
+        name = snake_case(param.name)
+        if param.location == "path" and param.name in client_params:
+            name = f"self._{snake_case(param.name)}"
+        elif name in used_names:
+            name = f"{name}_{param.location}"
+        used_names.add(name)
+        params.append(
+            ParameterIR(
+                wire_name=param.name,
+                python_name=name,
+                location=param.location,
+                required=param.required,
+                annotation=_annotation(param.schema, spec),
+                description=" ".join(param.description.split()),
+            )
+        )
+
+    params_model = "None"
+    if params:
+        properties = {p.name: p.schema for p in op.parameters}
+        required = [p.name for p in op.parameters if p.required]
+        params_model = plan.model(
+            {
+                "type": "object",
+                "properties": properties,
+                "required": required,
+                "description": f"The parameters of ``{snake_case(op.operation_id)}``.",
+            },
+            Side.REQUEST,
+            f"{prefix}Parameters",
+            op.pointer + "/parameters",
+        )
+
+    body: BodyIR | None = None
+    if op.request_schema is not None:
+        model = plan.model(
+            op.request_schema, Side.REQUEST, f"{prefix}Request", op.pointer + "/requestBody"
+        )
+        raw = "Mapping[str, Any]" if is_object_schema(spec.deref(op.request_schema)) else "Any"
+        body = BodyIR(model=model, annotation=f"{model} | {raw}", required=op.request_required)
+
+    success, success_schema = _success_status(op)
+    return_model: str | None = None
+    if success_schema is not None:
+        return_model = plan.model(
+            success_schema, Side.RESPONSE, f"{prefix}Response", op.pointer + f"/responses/{success}"
+        )
+
+    call_params = [p for p in params if not p.python_name.startswith("self.")]
+    positional = [p for p in call_params if p.location == "path"]
+    keyword = [p for p in call_params if p.location != "path"]
+    signature: list[str] = [f"{p.python_name}: {p.annotation}" for p in positional]
+    if body is not None and body.required:
+        signature.append(f"body: {body.annotation}")
+    if keyword or (body is not None and not body.required):
+        signature.append("*")
+    if body is not None and not body.required:
+        signature.append(f"body: {body.annotation} | None = None")
+    for p in keyword:
+        signature.append(
+            f"{p.python_name}: {p.annotation}"
+            if p.required
+            else f"{p.python_name}: {p.annotation} | None = None"
+        )
+    # Required keyword-only parameters may follow optional ones in Python; no reordering needed.
+
+    body_expression = (
+        "None" if body is None else f"encode_body({python_name!r}, {body.model}, body)"
+    )
+    result_expression = (
+        "None"
+        if return_model is None
+        else f"decode_response({python_name!r}, response, {return_model})"
+    )
+    return OperationIR(
+        operation_id=op.operation_id,
+        call_constant=f"_{python_name.upper()}",
+        body_expression=body_expression,
+        response_target="" if return_model is None else "response = ",
+        result_expression=result_expression,
+        python_name=python_name,
+        method=op.method.upper(),
+        path=op.path,
+        docstring=_docstring(op, call_params, body, return_model, errors, success),
+        signature=tuple(signature),
+        arguments=tuple((p.wire_name, p.python_name) for p in params),
+        params_model=params_model,
+        path_names=tuple(p.wire_name for p in params if p.location == "path"),
+        query_names=tuple(p.wire_name for p in params if p.location == "query"),
+        header_names=tuple(p.wire_name for p in params if p.location == "header"),
+        body=body,
+        return_model=return_model,
+        return_annotation=return_model or "None",
+        retryable=op.method.upper() in IDEMPOTENT_METHODS,
+    )
+
+
+def _servers(spec: Spec) -> tuple[str | None, tuple[ServerVariableIR, ...]]:
+    servers = spec.document.get("servers") or []
+    if not servers:
+        return None, ()
+    server = servers[0]
+    url = str(server.get("url", ""))
+    if not re.match(r"https?://", url):
+        # A relative server URL says nothing usable about the host.
+        return None, ()
+    variables = []
+    for name in re.findall(r"\{([^}]+)\}", url):
+        declared = (server.get("variables") or {}).get(name) or {}
+        default = declared.get("default")
+        variables.append(
+            ServerVariableIR(
+                name=name,
+                python_name=snake_case(name),
+                default=None if default is None else str(default),
+                description=" ".join(str(declared.get("description", "")).split()),
+            )
+        )
+    return url.rstrip("/"), tuple(variables)
+
+
+def _token_header(spec: Spec) -> str:
+    schemes = (spec.document.get("components") or {}).get("securitySchemes") or {}
+    for scheme in schemes.values():
+        scheme = spec.deref(scheme)
+        if (
+            scheme.get("type") == "apiKey"
+            and scheme.get("in") == "header"
+            and str(scheme.get("name", "")).lower() != "authorization"
+        ):
+            return str(scheme["name"])
+    return "Authorization"
+
+
+def _package_version(version: str) -> str:
+    return version if re.fullmatch(r"\d+(\.\d+){0,3}", version) else "0.0.0"
+
+
+def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
+    """Decide everything about the generated package for ``spec``."""
+    if not spec.operations:
+        raise SpecError("/paths: no operations (rule: the client needs at least one)")
+    plan = ModelPlan(spec)
+    plan.prepare(
+        request_roots=[
+            *(op.request_schema for op in spec.operations if op.request_schema is not None),
+            *(p.schema for op in spec.operations for p in op.parameters),
+        ],
+        response_roots=[_success_status(op)[1] for op in spec.operations],
+    )
+    client_params = _client_parameters(spec)
+    errors = error_classes()
+    taken: set[str] = set()
+    operations = tuple(
+        _operation(op, spec, plan, client_params, errors, taken) for op in spec.operations
+    )
+    base_url, variables = _servers(spec)
+    variants = _variants(options.client_name)
+    info = spec.document.get("info") or {}
+    exceptions = (
+        options.error_base,
+        "ApiError",
+        *(e.name for e in errors),
+        "DecodeError",
+        "RequestValidationError",
+        "ResponseValidationError",
+        "TransportError",
+    )
+    exports = sorted(
+        {
+            *(v.class_name for v in variants),
+            *exceptions,
+            "AkSkAuth",
+            "RetryPolicy",
+            "TokenAuth",
+            *plan.all_names,
+        }
+    )
+    return ClientIR(
+        options=options,
+        title=spec.title or options.package,
+        version=spec.version,
+        package_version=_package_version(spec.version),
+        description=tuple(wrap_text(str(info.get("description", "")), 96)),
+        base_url_template=base_url,
+        server_variables=variables,
+        client_parameters=tuple(
+            ClientParameterIR(name, snake_case(name), " ".join(text.split()))
+            for name, text in client_params.items()
+        ),
+        token_header=_token_header(spec),
+        operations=operations,
+        variants=variants,
+        error_classes=errors,
+        status_errors=tuple(e for e in errors if e.status is not None),
+        error_exports=tuple(sorted(exceptions)),
+        models=tuple(plan.all_names),
+        request_models=tuple(sorted(plan.request_models)),
+        response_models=tuple(sorted(plan.response_models)),
+        model_schemas=dict(sorted(plan.schemas.items())),
+        exports=tuple(exports),
+        client_model_imports=tuple(
+            sorted(
+                {
+                    name
+                    for op in operations
+                    for name in (
+                        op.params_model,
+                        op.return_model,
+                        op.body.model if op.body else None,
+                    )
+                    if name and name != "None"
+                }
+            )
+        ),
+        readme_arguments="".join(
+            f'{p}="<{p}>", ' for p in (snake_case(name) for name in client_params)
+        ),
+    )

@@ -1,0 +1,200 @@
+"""Spec -> IR -> files -> staging directory -> verified -> swapped into place.
+
+A generation that fails at any step (bad spec, template error, code that does not pass
+ruff, compile or import) leaves the output directory exactly as it was.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import jinja2
+from modelarts_kit_spec import SpecError, load_spec
+
+from modelarts_kit_generator.ir import ClientIR, GeneratorOptions, build_ir
+from modelarts_kit_generator.modelgen import ModelGenerationError
+from modelarts_kit_generator.render import TEMPLATE_DIR, render_files
+
+__all__ = ["GenerationError", "check", "generate", "render_to"]
+
+# Files the tools around the package create; they are not part of the generated output.
+IGNORED_PARTS = frozenset(
+    {"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", "build", "dist"}
+)
+
+
+class GenerationError(Exception):
+    """The client could not be generated; the message says which input and which rule."""
+
+
+def _load_ir(spec_path: Path | None, options: GeneratorOptions) -> ClientIR:
+    try:
+        return build_ir(load_spec(spec_path), options)
+    except SpecError as exc:
+        raise GenerationError(f"spec: {exc}") from exc
+    except KeyError as exc:
+        raise GenerationError(f"spec: unresolvable reference: {exc.args[0]}") from exc
+
+
+def render_to(
+    directory: Path,
+    spec_path: Path | None = None,
+    options: GeneratorOptions | None = None,
+    template_dir: Path = TEMPLATE_DIR,
+) -> list[str]:
+    """Render, format and verify the package into ``directory`` (which must be empty or
+    absent). Returns the relative paths written."""
+    ir = _load_ir(spec_path, options or GeneratorOptions())
+    try:
+        files = render_files(ir, template_dir)
+    except jinja2.TemplateError as exc:
+        where = getattr(exc, "filename", None) or getattr(exc, "name", None) or "template"
+        line = getattr(exc, "lineno", None)
+        raise GenerationError(f"{Path(str(where)).name}:{line}: template error: {exc}") from exc
+    except ModelGenerationError as exc:
+        raise GenerationError(str(exc)) from exc
+    directory.mkdir(parents=True, exist_ok=True)
+    for relative, text in files.items():
+        target = directory / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8", newline="\n")
+    _format(directory)
+    _verify(directory, ir.options.package)
+    return list(files)
+
+
+def _ruff(directory: Path, *arguments: str) -> None:
+    config = directory / "pyproject.toml"
+    command = [
+        sys.executable,
+        "-m",
+        "ruff",
+        *arguments,
+        "--no-cache",
+        "--config",
+        str(config),
+        str(directory),
+    ]
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        output = (result.stdout + result.stderr).replace(str(directory) + os.sep, "")
+        raise GenerationError(f"generated code fails `ruff {arguments[0]}`:\n{output.strip()}")
+
+
+def _format(directory: Path) -> None:
+    # Fix first (import order, modern syntax), then format; both pinned by the rendered
+    # pyproject.toml, so the result does not depend on where generation runs.
+    _ruff(directory, "format", "--quiet")
+    _ruff(directory, "check", "--fix", "--quiet")
+    _ruff(directory, "format", "--quiet")
+
+
+def _verify(directory: Path, package: str) -> None:
+    """Compile every module and import the package under a private name."""
+    package_dir = directory / package
+    for path in sorted(package_dir.rglob("*.py")):
+        try:
+            compile(path.read_text(encoding="utf-8"), str(path.relative_to(directory)), "exec")
+        except SyntaxError as exc:
+            raise GenerationError(f"generated code does not compile: {exc}") from exc
+    alias = f"_modelarts_kit_verify_{uuid.uuid4().hex}"
+    spec = importlib.util.spec_from_file_location(
+        alias, package_dir / "__init__.py", submodule_search_locations=[str(package_dir)]
+    )
+    if spec is None or spec.loader is None:
+        raise GenerationError(f"{package_dir}: cannot be imported")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[alias] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # any import failure means broken output; cause kept
+        raise GenerationError(
+            f"generated package does not import: {type(exc).__name__}: {exc}"
+        ) from exc
+    finally:
+        for name in [n for n in sys.modules if n == alias or n.startswith(alias + ".")]:
+            del sys.modules[name]
+
+
+@contextmanager
+def _staging(parent: Path) -> Iterator[Path]:
+    parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".generate-staging-", dir=parent))
+    try:
+        yield staging
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def generate(
+    out: Path,
+    spec_path: Path | None = None,
+    options: GeneratorOptions | None = None,
+    template_dir: Path = TEMPLATE_DIR,
+) -> list[str]:
+    """Generate into ``out`` atomically: staging, verify, then swap."""
+    out = out.resolve()
+    with _staging(out.parent) as staging:
+        rendered = staging / "package"
+        files = render_to(rendered, spec_path, options, template_dir)
+        backup = staging / "previous"
+        if out.exists():
+            os.replace(out, backup)
+        try:
+            os.replace(rendered, out)
+        except OSError:
+            if backup.exists():
+                os.replace(backup, out)
+            raise
+    return files
+
+
+def _tree(directory: Path) -> dict[str, bytes]:
+    if not directory.is_dir():
+        return {}
+    files = {}
+    for path in sorted(directory.rglob("*")):
+        relative = path.relative_to(directory)
+        if path.is_file() and not IGNORED_PARTS.intersection(relative.parts):
+            if relative.suffix in (".pyc", ".pyo") or relative.parts[0].endswith(".egg-info"):
+                continue
+            files[relative.as_posix()] = path.read_bytes()
+    return files
+
+
+def check(
+    out: Path,
+    spec_path: Path | None = None,
+    options: GeneratorOptions | None = None,
+    template_dir: Path = TEMPLATE_DIR,
+) -> str:
+    """Render to a temporary directory and diff against ``out``; "" when they match."""
+    with tempfile.TemporaryDirectory(prefix="modelarts-kit-check-") as temp:
+        rendered = Path(temp) / "package"
+        render_to(rendered, spec_path, options, template_dir)
+        expected, actual = _tree(rendered), _tree(out)
+    label = out.name
+    chunks: list[str] = []
+    for name in sorted(expected.keys() | actual.keys()):
+        old, new = actual.get(name), expected.get(name)
+        if old == new:
+            continue
+        chunks.extend(
+            difflib.unified_diff(
+                [] if old is None else old.decode("utf-8", "replace").splitlines(keepends=True),
+                [] if new is None else new.decode("utf-8", "replace").splitlines(keepends=True),
+                fromfile=f"a/{label}/{name}" if old is not None else "/dev/null",
+                tofile=f"b/{label}/{name}" if new is not None else "/dev/null",
+            )
+        )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in chunks)

@@ -1,0 +1,266 @@
+"""Split the spec's schemas into request-side and response-side model schemas.
+
+The generated client validates what it sends strictly and reads what it receives
+tolerantly, so one spec schema can need two models. This module decides, for every schema
+the operations reach, which model it becomes on which side and under what name; the
+result is a plain ``components/schemas`` mapping that datamodel-code-generator turns into
+code without further decisions:
+
+* every object schema is a named model (inline objects are hoisted and named after their
+  parent model and property, so names never depend on the order of unrelated schemas);
+* non-object ``$ref`` targets (enums, constrained strings, arrays) are inlined;
+* request side: ``additionalProperties: false`` (unknown fields are a mistake), readOnly
+  properties removed, enums closed;
+* response side: ``additionalProperties: true`` (unknown fields are kept), writeOnly
+  properties removed, enums open (a value the spec does not know is still accepted and
+  visible), OpenAPI 3.0 ``nullable`` turned into JSON Schema ``null``;
+* a component used on both sides gets the plain name on the response side and an
+  ``Input`` suffix on the request side.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from modelarts_kit_spec import Spec, SpecError
+
+from modelarts_kit_generator.naming import pascal_case
+
+__all__ = ["ModelPlan", "Side"]
+
+JSON = Any
+
+# Keys that only document a schema; datamodel-code-generator needs none of them and some
+# (examples, discriminator mappings naming components) would leak spec internals.
+_DROPPED_KEYS = frozenset(
+    {"example", "examples", "xml", "externalDocs", "discriminator", "$comment", "deprecated"}
+)
+_COMBINATORS = ("allOf", "anyOf", "oneOf")
+DESCRIPTION_WIDTH = 84  # docstrings of nested fields stay under the 100-column limit
+
+
+class Side(Enum):
+    REQUEST = "request"
+    RESPONSE = "response"
+
+
+def is_object_schema(node: JSON) -> bool:
+    """An object with declared properties becomes a model; a bare map stays ``dict``."""
+    if not isinstance(node, Mapping):
+        return False
+    if "properties" in node:
+        return True
+    return any(key in node for key in _COMBINATORS) and node.get("type") in (None, "object")
+
+
+@dataclass
+class ModelPlan:
+    """The model schemas for one spec, named per side, ready for datamodel-code-generator."""
+
+    spec: Spec
+    schemas: dict[str, JSON] = field(default_factory=dict)
+    request_models: set[str] = field(default_factory=set)
+    response_models: set[str] = field(default_factory=set)
+    _component_names: dict[tuple[str, Side], str] = field(default_factory=dict)
+    _shared_components: frozenset[str] = frozenset()
+
+    def prepare(self, request_roots: list[JSON], response_roots: list[JSON]) -> None:
+        """Record which components each side reaches (decides the ``Input`` suffix)."""
+        request_refs = set(self._reachable_components(request_roots))
+        response_refs = set(self._reachable_components(response_roots))
+        self._shared_components = frozenset(request_refs & response_refs)
+
+    def model(self, node: JSON, side: Side, name: str, pointer: str) -> str:
+        """Register ``node`` as a top-level model (named ``name`` unless it is a component
+        ref, which keeps the component's name) and return the model's name."""
+        target = self._follow(node, pointer)
+        if isinstance(node, Mapping) and "$ref" in node and is_object_schema(target):
+            return self._component(str(node["$ref"]), side)
+        converted = self._convert(node, side, name, pointer, top=True)
+        return self._register(name, converted, side)
+
+    @property
+    def all_names(self) -> list[str]:
+        return sorted(self.schemas)
+
+    # -- internals -------------------------------------------------------------------
+
+    def _follow(self, node: JSON, pointer: str) -> JSON:
+        try:
+            return self.spec.deref(node)
+        except (KeyError, SpecError) as exc:
+            raise SpecError(f"{pointer}: unresolvable $ref: {exc}") from exc
+
+    def _reachable_components(self, roots: list[JSON]) -> Iterator[str]:
+        seen: set[str] = set()
+        stack = list(roots)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, Mapping):
+                ref = node.get("$ref")
+                if isinstance(ref, str) and ref not in seen:
+                    seen.add(ref)
+                    if is_object_schema(self.spec.deref(node)):
+                        yield ref
+                    stack.append(self.spec.at(ref))
+                stack.extend(value for key, value in node.items() if key != "$ref")
+            elif isinstance(node, list):
+                stack.extend(node)
+
+    def _component(self, ref: str, side: Side) -> str:
+        key = (ref, side)
+        name = self._component_names.get(key)
+        if name is not None:
+            return name
+        base = pascal_case(ref.rsplit("/", 1)[-1])
+        if side is Side.REQUEST and ref in self._shared_components:
+            base += "Input"
+        name = self._unique(base)
+        self._component_names[key] = name
+        # Reserve the name before converting: a recursive schema refers to itself.
+        self.schemas[name] = {}
+        converted = self._convert(self.spec.at(ref), side, name, ref.removeprefix("#"), top=True)
+        self.schemas[name] = converted
+        self._side_set(side).add(name)
+        return name
+
+    def _register(self, name: str, schema: JSON, side: Side) -> str:
+        unique = self._unique(name)
+        self.schemas[unique] = schema
+        self._side_set(side).add(unique)
+        return unique
+
+    def _unique(self, name: str) -> str:
+        candidate, number = name, 2
+        while candidate in self.schemas:
+            candidate = f"{name}{number}"
+            number += 1
+        return candidate
+
+    def _side_set(self, side: Side) -> set[str]:
+        return self.request_models if side is Side.REQUEST else self.response_models
+
+    def _convert(self, node: JSON, side: Side, name: str, pointer: str, *, top: bool) -> JSON:
+        if isinstance(node, bool):
+            return node
+        if not isinstance(node, Mapping):
+            raise SpecError(f"{pointer}: a schema must be an object, got {type(node).__name__}")
+        if "$ref" in node:
+            ref = str(node["$ref"])
+            target = self._follow(node, pointer)
+            siblings = {k: v for k, v in node.items() if k != "$ref"}
+            if is_object_schema(target):
+                result: JSON = {"$ref": f"#/components/schemas/{self._component(ref, side)}"}
+                if "description" in siblings:
+                    result = {"allOf": [result], "description": siblings["description"]}
+                return result
+            merged = {**target, **siblings}
+            return self._convert(merged, side, name, ref.removeprefix("#"), top=top)
+        if not top and is_object_schema(node):
+            hoisted = self._convert(node, side, name, pointer, top=True)
+            return {"$ref": f"#/components/schemas/{self._register(name, hoisted, side)}"}
+
+        out: dict[str, JSON] = {}
+        for key, value in node.items():
+            if key in _DROPPED_KEYS or key == "nullable":
+                continue
+            if key == "properties":
+                out[key] = self._properties(value, side, name, pointer)
+            elif key == "items":
+                out[key] = self._convert(value, side, name + "Item", pointer + "/items", top=False)
+            elif key == "additionalProperties" and isinstance(value, Mapping):
+                out[key] = self._convert(
+                    value, side, name + "Value", pointer + "/additionalProperties", top=False
+                )
+            elif key in _COMBINATORS:
+                out[key] = [
+                    self._combinator_part(key, index, part, side, name, pointer)
+                    for index, part in enumerate(value)
+                ]
+            elif key == "description" and isinstance(value, str):
+                out[key] = _wrap_description(value)
+            elif key == "required" and "properties" in node:
+                out[key] = [
+                    prop for prop in value if not self._dropped(node["properties"].get(prop), side)
+                ]
+            else:
+                out[key] = value
+        if "properties" in node or out.get("type") == "object":
+            if side is Side.REQUEST and "additionalProperties" not in node:
+                out["additionalProperties"] = False
+            elif side is Side.RESPONSE and not isinstance(
+                node.get("additionalProperties"), Mapping
+            ):
+                out["additionalProperties"] = True
+        if "enum" in out and side is Side.RESPONSE:
+            out = self._open_enum(out)
+        if node.get("nullable") is True:
+            out = {"anyOf": [out, {"type": "null"}]}
+        return out
+
+    def _combinator_part(
+        self, key: str, index: int, part: JSON, side: Side, name: str, pointer: str
+    ) -> JSON:
+        part_pointer = f"{pointer}/{key}/{index}"
+        if key == "allOf":
+            # Inline allOf parts extend the model itself; referenced parts stay models.
+            return self._convert(part, side, name, part_pointer, top=True)
+        return self._convert(part, side, f"{name}Option{index + 1}", part_pointer, top=False)
+
+    def _properties(
+        self, properties: Mapping[str, JSON], side: Side, name: str, pointer: str
+    ) -> dict[str, JSON]:
+        return {
+            prop: self._convert(
+                schema, side, name + pascal_case(prop), f"{pointer}/properties/{prop}", top=False
+            )
+            for prop, schema in properties.items()
+            if not self._dropped(schema, side)
+        }
+
+    def _dropped(self, schema: JSON, side: Side) -> bool:
+        if not isinstance(schema, Mapping):
+            return False
+        flag = "readOnly" if side is Side.REQUEST else "writeOnly"
+        return schema.get(flag) is True
+
+    @staticmethod
+    def _open_enum(schema: dict[str, JSON]) -> JSON:
+        """An enum the client reads: known values stay typed, unknown values of the same
+        JSON type are accepted as they are (a new job phase must not break parsing)."""
+        values = schema["enum"]
+        types = sorted({_json_type(v) for v in values if v is not None})
+        closed = {k: v for k, v in schema.items() if k not in ("description", "title", "default")}
+        opened: dict[str, JSON] = {"anyOf": [closed, *({"type": t} for t in types)]}
+        for key in ("description", "title", "default"):
+            if key in schema:
+                opened[key] = schema[key]
+        if None in values:
+            opened["anyOf"].append({"type": "null"})
+        return opened
+
+
+def _wrap_description(text: str, width: int = DESCRIPTION_WIDTH) -> str:
+    """Wrap prose so generated docstrings stay within the line length."""
+    paragraphs = re.split(r"\n\s*\n", text.strip())
+    return "\n\n".join(
+        "\n".join(textwrap.wrap(" ".join(p.split()), width, break_on_hyphens=False))
+        for p in paragraphs
+    )
+
+
+def _json_type(value: JSON) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "object" if isinstance(value, Mapping) else "array"
