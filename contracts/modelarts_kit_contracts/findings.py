@@ -56,6 +56,9 @@ class RunReport:
     tallies: dict[str, CheckTally] = field(default_factory=dict)
     failures: list[Failure] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # usage/connection problems (exit 2)
+    notes: list[str] = field(
+        default_factory=list
+    )  # checks not evaluated, and why (no effect on exit)
     response_times_ms: dict[str, list[float]] = field(default_factory=dict)
     duration_s: float = 0.0
     seed: int | None = None

@@ -153,6 +153,7 @@ def to_json(report: RunReport) -> dict[str, Any]:
         ],
         "failures": [_failure_dict(f) for f in report.failures],
         "errors": [redact(e) for e in report.errors],
+        "notes": [redact(n) for n in report.notes],
         "response_times": {
             op: _timing_summary(samples)
             for op, samples in sorted(report.response_times_ms.items())
@@ -248,6 +249,8 @@ def render_text(
             for line in redact(failure.reproduce).splitlines():
                 console.print(Text(f"     {line}", style="cyan"))
 
+    for note in report.notes:
+        console.print(Text(f"note: {redact(note)}", style="yellow"))
     for error in report.errors:
         console.print(Text(f"error: {redact(error)}", style="bold red"))
 

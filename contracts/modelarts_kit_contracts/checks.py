@@ -1,0 +1,804 @@
+"""The ModelArts checks: every rule of our own, registered in one place.
+
+Two kinds of check report into the same :class:`~modelarts_kit_contracts.findings.RunReport`:
+
+- **response checks** look at one exchange (request + response). They run on every response
+  schemathesis gets (registered as schemathesis custom checks by
+  :func:`register_schemathesis_checks`) and on every response of the scenarios below.
+- **scenario checks** drive a short conversation with the server themselves (create -> show ->
+  terminate -> terminate, cross-project reads, requests without credentials) through a
+  :class:`Probe`, which the runner gives them.
+
+Every check is a small named function returning a :class:`Violation` (a typed failure: a
+one-line title and "expected ... / got ..."), or ``None`` when the rule holds. The registries
+:data:`RESPONSE_CHECKS` and :data:`SCENARIOS` are the only lists; :data:`CHECK_DESCRIPTIONS`
+documents every check name a report can show.
+
+The three operations are found through the spec (:class:`ApiMap`), by what they do (create:
+POST on the collection; show: GET on a job; terminate: POST on a job's ``actions``), never by
+hard-coded paths or component names.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+from modelarts_kit_spec import Operation, Spec, load_spec
+
+__all__ = [
+    "CHECK_DESCRIPTIONS",
+    "MODELARTS_FAILURE_CODE",
+    "RESPONSE_CHECKS",
+    "SCENARIOS",
+    "ApiMap",
+    "Exchange",
+    "Probe",
+    "ProbeResponse",
+    "Role",
+    "Scenario",
+    "Violation",
+    "register_schemathesis_checks",
+]
+
+JSON = Any
+TERMINATE_ACCEPTED_PHASES = ("Terminating", "Terminated")
+FINAL_PHASES = ("Completed", "Failed", "Terminated")
+# Error codes from the vendor's error-code table (see /work/shared/reference/error_codes.rst).
+TRAINING_JOB_NOT_FOUND = "ModelArts.2775"
+NOT_ALLOWED_TO_TERMINATE = "ModelArts.2796"
+DUPLICATE_TRAINING_JOB_NAME = "ModelArts.2751"
+STATE_DEPENDENT_REJECTIONS = (TRAINING_JOB_NOT_FOUND, DUPLICATE_TRAINING_JOB_NAME)
+# The failure code our checks report under inside schemathesis (its custom-check range is ST9xx).
+MODELARTS_FAILURE_CODE = "MA901"
+AUTH_REJECTION_STATUSES = (401, 403)
+
+
+class Role(StrEnum):
+    CREATE = "create"
+    SHOW = "show"
+    TERMINATE = "terminate"
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A broken rule: ``title`` names it; the message is "expected ..." then "got ..."."""
+
+    title: str
+    expected: str
+    got: str
+    pointer: str = ""
+
+    @property
+    def message(self) -> str:
+        return f"expected {self.expected}\ngot {_clip(self.got)}"
+
+
+def _clip(text: str, limit: int = 300) -> str:
+    one_line = " ".join(text.split())
+    return one_line if len(one_line) <= limit else one_line[: limit - 3] + "..."
+
+
+# --- the API, as the spec describes it ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ApiMap:
+    """The three training-job operations of the spec, found by what they do."""
+
+    spec: Spec
+    create: Operation
+    show: Operation
+    terminate: Operation
+    project_param: str
+    job_param: str
+
+    @classmethod
+    def from_spec(cls, spec: Spec | None = None) -> ApiMap:
+        spec = spec if spec is not None else load_spec()
+        creates = [
+            op
+            for op in spec.operations
+            if op.method == "post" and op.request_schema is not None and op.path.count("{") == 1
+        ]
+        shows = [op for op in spec.operations if op.method == "get" and op.path.count("{") == 2]
+        terminates = [
+            op
+            for op in spec.operations
+            if op.method == "post" and op.path.count("{") == 2 and op.path.endswith("/actions")
+        ]
+        for role, found in (("create", creates), ("show", shows), ("terminate", terminates)):
+            if len(found) != 1:
+                raise LookupError(
+                    f"the spec must have exactly one {role} operation, found "
+                    f"{[op.operation_id for op in found]}"
+                )
+        create, show, terminate = creates[0], shows[0], terminates[0]
+        (project_param,) = [p.name for p in create.parameters if p.location == "path"]
+        job_params = [
+            p.name for p in show.parameters if p.location == "path" and p.name != project_param
+        ]
+        if len(job_params) != 1:
+            raise LookupError(f"{show.operation_id}: expected one job id path parameter")
+        return cls(spec, create, show, terminate, project_param, job_params[0])
+
+    def role_of(self, method: str, path_template: str) -> Role | None:
+        for role, op in self.roles():
+            if op.method == method.lower() and op.path == path_template:
+                return role
+        return None
+
+    def roles(self) -> Iterator[tuple[Role, Operation]]:
+        yield Role.CREATE, self.create
+        yield Role.SHOW, self.show
+        yield Role.TERMINATE, self.terminate
+
+    def operation(self, role: Role) -> Operation:
+        return {Role.CREATE: self.create, Role.SHOW: self.show, Role.TERMINATE: self.terminate}[
+            role
+        ]
+
+    def path(self, role: Role, project_id: str, job_id: str | None = None) -> str:
+        values = {self.project_param: project_id, self.job_param: job_id or ""}
+        return self.operation(role).path.format(**values)
+
+    def example_body(self, role: Role) -> JSON:
+        """The first request example the spec gives for ``role`` (a deep copy)."""
+        op = self.operation(role)
+        body = self.spec.deref(self.spec.at(op.pointer + "/requestBody"))
+        media = body["content"]["application/json"]
+        examples = media.get("examples") or {}
+        for example in examples.values():
+            example = self.spec.deref(example)
+            if "value" in example:
+                return json.loads(json.dumps(example["value"]))
+        if "example" in media:
+            return json.loads(json.dumps(media["example"]))
+        raise LookupError(f"{op.operation_id}: the spec gives no request example")
+
+    @property
+    def error_schema(self) -> JSON:
+        """The schema of the error body, as documented for the show operation's 4xx."""
+        for status in (400, 401, 403, 404):
+            response = self.show.response_for(status)
+            if response is not None and response.schema is not None:
+                return response.schema
+        raise LookupError(f"{self.show.operation_id}: no documented error body")
+
+
+# --- response checks --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One request and its response, as a response check sees it."""
+
+    role: Role | None
+    method: str
+    path_params: Mapping[str, str]
+    status: int
+    content_type: str
+    body: bytes
+    positive: bool | None = None  # the request was generated valid for the schema (None: unknown)
+
+    def json(self) -> tuple[bool, JSON]:
+        try:
+            return True, json.loads(self.body)
+        except ValueError:
+            return False, None
+
+
+def _get(document: JSON, *path: str) -> JSON:
+    for key in path:
+        if not isinstance(document, Mapping):
+            return None
+        document = document.get(key)
+    return document
+
+
+def returned_job_matches_path(api: ApiMap, exchange: Exchange) -> Violation | None:
+    """A job returned for /{project}/training-jobs/{id} (show or terminate) is job {id}."""
+    if exchange.role not in (Role.SHOW, Role.TERMINATE) or not 200 <= exchange.status < 300:
+        return None
+    requested = exchange.path_params.get(api.job_param)
+    ok, body = exchange.json()
+    returned = _get(body, "metadata", "id") if ok else None
+    if requested is None or returned == requested:
+        return None
+    return Violation(
+        title="The job returned is not the job in the path",
+        expected=f"metadata.id == {requested!r}",
+        got=f"metadata.id == {returned!r}",
+        pointer="/metadata/id",
+    )
+
+
+def terminate_accepted_phase(api: ApiMap, exchange: Exchange) -> Violation | None:
+    """An accepted terminate answers 202 with the job in phase Terminating or Terminated."""
+    if exchange.role is not Role.TERMINATE or not 200 <= exchange.status < 300:
+        return None
+    documented = int(api.terminate.success.status)
+    ok, body = exchange.json()
+    phase = _get(body, "status", "phase") if ok else None
+    if exchange.status != documented:
+        return Violation(
+            title="Terminate accepted with the wrong status code",
+            expected=f"HTTP {documented}",
+            got=f"HTTP {exchange.status}",
+        )
+    if phase not in TERMINATE_ACCEPTED_PHASES:
+        return Violation(
+            title="Terminate accepted but the job is not terminating",
+            expected=f"status.phase in {list(TERMINATE_ACCEPTED_PHASES)}",
+            got=f"status.phase == {phase!r}",
+            pointer="/status/phase",
+        )
+    return None
+
+
+def vendor_error_body(api: ApiMap, exchange: Exchange) -> Violation | None:
+    """Every error response (4xx/5xx) is JSON in the vendor's error shape."""
+    if exchange.status < 400:
+        return None
+    ok, body = exchange.json()
+    if not ok:
+        return Violation(
+            title="Error response without the vendor error body",
+            expected='a JSON body {"error_code": "ModelArts.NNNN", "error_msg": ...}',
+            got=f"HTTP {exchange.status} {exchange.content_type or 'no content type'}: "
+            f"{exchange.body[:120]!r}",
+        )
+    if not exchange.content_type.split(";")[0].strip().lower().endswith("json"):
+        return Violation(
+            title="Error response is not declared as JSON",
+            expected="Content-Type: application/json",
+            got=f"Content-Type: {exchange.content_type or '(none)'}",
+        )
+    errors = sorted(
+        api.spec.validator(api.error_schema).iter_errors(body), key=lambda e: list(e.path)
+    )
+    if errors:
+        first = errors[0]
+        pointer = "".join(f"/{part}" for part in first.absolute_path)
+        return Violation(
+            title="Error body does not follow the vendor error shape",
+            expected=f"{first.validator} {first.validator_value!r} at {pointer or '/'}",
+            got=f"HTTP {exchange.status}: {json.dumps(body)[:200]}",
+            pointer=pointer,
+        )
+    return None
+
+
+def valid_request_accepted(api: ApiMap, exchange: Exchange) -> Violation | None:
+    """A schema-valid request is not refused with 400, except for the state it depends on.
+
+    ModelArts answers 400 for an unknown job (ModelArts.2775) and for a name already in use
+    (ModelArts.2751): a valid request can meet both, so those codes are not a rejection of its
+    data. Any other 400 (ModelArts.2788 invalid parameter, 2787 invalid JSON, ...) is.
+    """
+    if exchange.positive is not True or exchange.role is None or exchange.status != 400:
+        return None
+    ok, body = exchange.json()
+    code = _get(body, "error_code") if ok else None
+    if code in STATE_DEPENDENT_REJECTIONS:
+        return None
+    return Violation(
+        title="Schema-valid request rejected",
+        expected=f"acceptance, or a 400 only with {' / '.join(STATE_DEPENDENT_REJECTIONS)}",
+        got=f"HTTP 400 {code!r}: {_clip(exchange.body.decode('utf-8', 'replace'), 160)}",
+    )
+
+
+ResponseCheck = Callable[[ApiMap, Exchange], Violation | None]
+
+RESPONSE_CHECKS: dict[str, ResponseCheck] = {
+    "returned_job_matches_path": returned_job_matches_path,
+    "terminate_accepted_phase": terminate_accepted_phase,
+    "vendor_error_body": vendor_error_body,
+    "valid_request_accepted": valid_request_accepted,
+}
+
+
+# --- scenario checks ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProbeResponse:
+    """What a scenario gets back from :meth:`Probe.send`."""
+
+    status: int
+    body: bytes
+    content_type: str
+    curl: str  # reproduces the request, credentials redacted
+
+    def json(self) -> JSON:
+        try:
+            return json.loads(self.body)
+        except ValueError:
+            return None
+
+
+class Probe(Protocol):
+    """What a scenario may do: send requests and record check outcomes."""
+
+    api: ApiMap
+    project_id: str
+    other_project_id: str
+    final_phase_wait_s: float
+    state: dict[str, JSON]  # scenario-shared memo (the job template chosen)
+
+    def send(
+        self,
+        role: Role,
+        *,
+        project_id: str | None = None,
+        job_id: str | None = None,
+        body: JSON = None,
+        credentials: str = "valid",  # "valid" | "none" | "invalid"
+    ) -> ProbeResponse: ...
+
+    def record(
+        self, check: str, violation: Violation | None, *, role: Role, reproduce: str = ""
+    ) -> None: ...
+
+    def note(self, text: str) -> None: ...
+
+
+def _unique_name(prefix: str = "contract") -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:12]}"
+
+
+def minimal_instance(spec: Spec, schema: JSON) -> JSON:
+    """The smallest instance of ``schema``: required properties only, first enum value."""
+    schema = spec.deref(schema)
+    if not isinstance(schema, Mapping):
+        return None
+    if "enum" in schema:
+        return schema["enum"][0]
+    if "default" in schema:
+        return json.loads(json.dumps(schema["default"]))
+    kind = schema.get("type")
+    kind = next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
+    if kind == "object" or "properties" in schema:
+        properties = schema.get("properties") or {}
+        return {
+            name: minimal_instance(spec, properties.get(name, {}))
+            for name in schema.get("required") or []
+        }
+    if kind == "array":
+        return []
+    if kind in ("integer", "number"):
+        return schema.get("minimum", 1)
+    if kind == "boolean":
+        return False
+    return "contract"
+
+
+def _job_templates(api: ApiMap) -> Iterator[JSON]:
+    """Bodies to create jobs from: the spec's examples, then its minimal valid body."""
+    op = api.create
+    media = api.spec.deref(api.spec.at(op.pointer + "/requestBody"))["content"]["application/json"]
+    for example in (media.get("examples") or {}).values():
+        example = api.spec.deref(example)
+        if "value" in example:
+            yield example["value"]
+    yield minimal_instance(api.spec, op.request_schema)
+
+
+def _new_job_body(probe: Probe) -> JSON:
+    """A fresh job body (unique name) from the first template the server accepts.
+
+    The choice is made once per probe: a template the server refuses is reported by the
+    schemathesis phases (the examples phase sends every spec example), so the scenarios can
+    still test the lifecycle with a body the server takes.
+    """
+    template = probe.state.get("job_template")
+    if template is None:
+        template = next(iter(_job_templates(probe.api)))
+        for candidate in _job_templates(probe.api):
+            body = json.loads(json.dumps(candidate))
+            body.setdefault("metadata", {})["name"] = _unique_name()
+            response = probe.send(Role.CREATE, body=body)
+            if response.status == int(probe.api.create.success.status):
+                template = candidate
+                break
+        probe.state["job_template"] = template
+    body = json.loads(json.dumps(template))
+    body.setdefault("metadata", {})["name"] = _unique_name()
+    return body
+
+
+def _first_difference(sent: JSON, returned: JSON, pointer: str = "") -> tuple[str, JSON] | None:
+    """The first leaf of ``sent`` that ``returned`` reports differently (None: all match).
+
+    A field the response leaves out is not compared: the response schema decides what is
+    echoed; a field it does return must carry the value that was sent.
+    """
+    if isinstance(sent, Mapping | list) and not isinstance(returned, type(sent)):
+        # A different JSON container is a representation the response schema defines (the
+        # spec echoes a request map as a list of maps, for example); response_schema_conformance
+        # judges it, value comparison cannot.
+        return None
+    if isinstance(sent, Mapping):
+        for key, value in sent.items():
+            if key not in returned:
+                continue
+            found = _first_difference(value, returned[key], f"{pointer}/{key}")
+            if found is not None:
+                return found
+        return None
+    if isinstance(sent, list):
+        if len(returned) != len(sent):
+            return pointer, returned
+        for index, (a, b) in enumerate(zip(sent, returned, strict=True)):
+            found = _first_difference(a, b, f"{pointer}/{index}")
+            if found is not None:
+                return found
+        return None
+    return None if sent == returned else (pointer, returned)
+
+
+def _expect_status(
+    response: ProbeResponse, expected: int | tuple[int, ...], title: str, what: str
+) -> Violation | None:
+    allowed = (expected,) if isinstance(expected, int) else expected
+    if response.status in allowed:
+        return None
+    return Violation(
+        title=title,
+        expected=f"HTTP {' or '.join(map(str, allowed))} ({what})",
+        got=f"HTTP {response.status}: {response.body[:160].decode('utf-8', 'replace')}",
+    )
+
+
+def _create(probe: Probe, check: str) -> tuple[str | None, JSON]:
+    """Create a job; record ``check`` failed if the spec's own example is refused."""
+    body = _new_job_body(probe)
+    response = probe.send(Role.CREATE, body=body)
+    expected = int(probe.api.create.success.status)
+    violation = _expect_status(response, expected, "Creating a valid job failed", "job created")
+    job_id = _get(response.json(), "metadata", "id")
+    if violation is None and not isinstance(job_id, str):
+        violation = Violation(
+            title="Created job has no id",
+            expected="metadata.id: a string",
+            got=f"metadata.id == {job_id!r}",
+            pointer="/metadata/id",
+        )
+    if violation is not None:
+        probe.record(check, violation, role=Role.CREATE, reproduce=response.curl)
+        return None, body
+    return str(job_id), body
+
+
+def create_then_show_returns_sent(probe: Probe) -> None:
+    """create -> show returns what was sent (both responses echo every field they carry)."""
+    check = "create_then_show_returns_sent"
+    job_id, sent = _create(probe, check)
+    if job_id is None:
+        return
+    shown = probe.send(Role.SHOW, job_id=job_id)
+    violation = _expect_status(
+        shown, int(probe.api.show.success.status), "A created job cannot be shown", "job found"
+    )
+    if violation is None:
+        difference = _first_difference(sent, shown.json())
+        if difference is not None:
+            pointer, got = difference
+            violation = Violation(
+                title="Show does not return what was sent to create",
+                expected=f"{pointer} == {json.dumps(_at(sent, pointer))}",
+                got=f"{pointer} == {json.dumps(got)}",
+                pointer=pointer,
+            )
+    probe.record(check, violation, role=Role.SHOW, reproduce=shown.curl)
+
+
+def _at(document: JSON, pointer: str) -> JSON:
+    for token in pointer.strip("/").split("/") if pointer.strip("/") else []:
+        document = document[int(token)] if isinstance(document, list) else document[token]
+    return document
+
+
+def job_ids_unique(probe: Probe, count: int = 3) -> None:
+    """Every created job gets an id no other job has."""
+    check = "job_ids_unique"
+    seen: dict[str, str] = {}
+    for _ in range(count):
+        job_id, sent = _create(probe, check)
+        if job_id is None:
+            return
+        name = sent["metadata"]["name"]
+        if job_id in seen:
+            probe.record(
+                check,
+                Violation(
+                    title="Two created jobs share an id",
+                    expected=f"a new id for job {name!r}",
+                    got=f"id {job_id!r}, already given to job {seen[job_id]!r}",
+                    pointer="/metadata/id",
+                ),
+                role=Role.CREATE,
+            )
+            return
+        seen[job_id] = name
+    probe.record(check, None, role=Role.CREATE)
+
+
+def terminate_lifecycle(probe: Probe) -> None:
+    """terminate -> 202 Terminating/Terminated; terminate again -> 409; final job -> 409."""
+    job_id, _ = _create(probe, "terminate_accepted_phase")
+    if job_id is None:
+        return
+    first = probe.send(Role.TERMINATE, job_id=job_id, body=probe.api.example_body(Role.TERMINATE))
+    violation = _expect_status(
+        first,
+        int(probe.api.terminate.success.status),
+        "Terminating a fresh job was refused",
+        "termination accepted",
+    )
+    probe.record("terminate_accepted_phase", violation, role=Role.TERMINATE, reproduce=first.curl)
+    if violation is not None:
+        return
+    shown = probe.send(Role.SHOW, job_id=job_id)
+    phase = _get(shown.json(), "status", "phase")
+    probe.record(
+        "terminate_takes_effect",
+        None
+        if phase in TERMINATE_ACCEPTED_PHASES
+        else Violation(
+            title="Terminate was accepted but the job was not terminated",
+            expected=f"show: status.phase in {list(TERMINATE_ACCEPTED_PHASES)}",
+            got=f"status.phase == {phase!r} (HTTP {shown.status})",
+            pointer="/status/phase",
+        ),
+        role=Role.SHOW,
+        reproduce=shown.curl,
+    )
+
+    second = probe.send(Role.TERMINATE, job_id=job_id, body=probe.api.example_body(Role.TERMINATE))
+    probe.record(
+        "second_terminate_rejected",
+        _not_terminable(second, "A second terminate of the same job was accepted"),
+        role=Role.TERMINATE,
+        reproduce=second.curl,
+    )
+
+    deadline = time.monotonic() + probe.final_phase_wait_s
+    while phase not in FINAL_PHASES and time.monotonic() < deadline:
+        time.sleep(0.05)
+        phase = _get(probe.send(Role.SHOW, job_id=job_id).json(), "status", "phase")
+    if phase not in FINAL_PHASES:
+        probe.note(
+            f"final_phase_not_terminable: not evaluated, job {job_id} was still {phase!r} after "
+            f"{probe.final_phase_wait_s:g}s (raise --final-phase-wait)"
+        )
+        return
+    final = probe.send(Role.TERMINATE, job_id=job_id, body=probe.api.example_body(Role.TERMINATE))
+    probe.record(
+        "final_phase_not_terminable",
+        _not_terminable(final, f"A job in final phase {phase} was terminated"),
+        role=Role.TERMINATE,
+        reproduce=final.curl,
+    )
+
+
+def _not_terminable(response: ProbeResponse, title: str) -> Violation | None:
+    code = _get(response.json(), "error_code")
+    if response.status == 409 and code == NOT_ALLOWED_TO_TERMINATE:
+        return None
+    return Violation(
+        title=title,
+        expected=f"HTTP 409 with error_code {NOT_ALLOWED_TO_TERMINATE}",
+        got=f"HTTP {response.status}, error_code {code!r}",
+    )
+
+
+def unknown_job_documented_error(probe: Probe) -> None:
+    """show/terminate of a job that does not exist -> 400 ModelArts.2775."""
+    missing = str(uuid.uuid4())
+    for role in (Role.SHOW, Role.TERMINATE):
+        body = probe.api.example_body(Role.TERMINATE) if role is Role.TERMINATE else None
+        response = probe.send(role, job_id=missing, body=body)
+        code = _get(response.json(), "error_code")
+        violation = None
+        if response.status != 400 or code != TRAINING_JOB_NOT_FOUND:
+            violation = Violation(
+                title=f"{role.value} of an unknown job does not give the documented error",
+                expected=f"HTTP 400 with error_code {TRAINING_JOB_NOT_FOUND}",
+                got=f"HTTP {response.status}, error_code {code!r}",
+            )
+        probe.record("unknown_job_documented_error", violation, role=role, reproduce=response.curl)
+
+
+def credentials_required(probe: Probe) -> None:
+    """Requests without credentials, or with invalid ones, are refused (401/403), and do nothing."""
+    job_id, _ = _create(probe, "credentials_required")
+    if job_id is None:
+        return
+    for kind in ("none", "invalid"):
+        attempts: list[tuple[Role, str | None, JSON]] = [
+            (Role.CREATE, None, _new_job_body(probe)),
+            (Role.SHOW, job_id, None),
+            (Role.TERMINATE, job_id, probe.api.example_body(Role.TERMINATE)),
+        ]
+        for role, target, body in attempts:
+            response = probe.send(role, job_id=target, body=body, credentials=kind)
+            violation = _expect_status(
+                response,
+                AUTH_REJECTION_STATUSES,
+                f"A request with {'no' if kind == 'none' else 'invalid'} credentials "
+                "was not refused",
+                "credentials refused",
+            )
+            probe.record("credentials_required", violation, role=role, reproduce=response.curl)
+    shown = probe.send(Role.SHOW, job_id=job_id)
+    phase = _get(shown.json(), "status", "phase")
+    probe.record(
+        "credentials_required",
+        None
+        if phase not in TERMINATE_ACCEPTED_PHASES
+        else Violation(
+            title="An unauthenticated terminate took effect",
+            expected="the job keeps running after refused terminate requests",
+            got=f"status.phase == {phase!r}",
+            pointer="/status/phase",
+        ),
+        role=Role.SHOW,
+        reproduce=shown.curl,
+    )
+
+
+def invisible_from_other_project(probe: Probe) -> None:
+    """A job of one project cannot be seen or terminated through another project's path."""
+    check = "invisible_from_other_project"
+    job_id, sent = _create(probe, check)
+    if job_id is None:
+        return
+    other = probe.other_project_id
+    shown = probe.send(Role.SHOW, project_id=other, job_id=job_id)
+    # The id may be echoed in a "not found" message; the (unique) name may not appear at all.
+    leaked = 200 <= shown.status < 300 or sent["metadata"]["name"].encode() in shown.body
+    probe.record(
+        check,
+        Violation(
+            title="A job is visible from another project",
+            expected=f"show in project {other!r}: an error, without the job",
+            got=f"HTTP {shown.status}: {shown.body[:160].decode('utf-8', 'replace')}",
+        )
+        if leaked
+        else None,
+        role=Role.SHOW,
+        reproduce=shown.curl,
+    )
+    stopped = probe.send(
+        Role.TERMINATE, project_id=other, job_id=job_id, body=probe.api.example_body(Role.TERMINATE)
+    )
+    after = probe.send(Role.SHOW, job_id=job_id)
+    phase = _get(after.json(), "status", "phase")
+    touched = 200 <= stopped.status < 300 or phase in TERMINATE_ACCEPTED_PHASES
+    probe.record(
+        check,
+        Violation(
+            title="A job was terminated from another project",
+            expected=f"terminate in project {other!r} refused, the job untouched",
+            got=f"HTTP {stopped.status}; afterwards status.phase == {phase!r}",
+        )
+        if touched
+        else None,
+        role=Role.TERMINATE,
+        reproduce=stopped.curl,
+    )
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    run: Callable[[Probe], None]
+    reports: tuple[str, ...] = field(default=())
+
+
+SCENARIOS: tuple[Scenario, ...] = (
+    Scenario("create_then_show", create_then_show_returns_sent, ("create_then_show_returns_sent",)),
+    Scenario("unique_ids", job_ids_unique, ("job_ids_unique",)),
+    Scenario(
+        "terminate_lifecycle",
+        terminate_lifecycle,
+        (
+            "terminate_accepted_phase",
+            "terminate_takes_effect",
+            "second_terminate_rejected",
+            "final_phase_not_terminable",
+        ),
+    ),
+    Scenario("unknown_job", unknown_job_documented_error, ("unknown_job_documented_error",)),
+    Scenario("credentials", credentials_required, ("credentials_required",)),
+    Scenario("project_isolation", invisible_from_other_project, ("invisible_from_other_project",)),
+)
+
+CHECK_DESCRIPTIONS: dict[str, str] = {
+    "returned_job_matches_path": "show/terminate return the job whose id is in the path",
+    "terminate_accepted_phase": "terminate answers 202 with phase Terminating or Terminated",
+    "vendor_error_body": "every error response is JSON with error_code ModelArts.NNNN, error_msg",
+    "valid_request_accepted": "a schema-valid request gets no 400 but not-found/duplicate-name",
+    "create_then_show_returns_sent": "create -> show returns the fields that were sent",
+    "job_ids_unique": "every created job gets a new id",
+    "terminate_takes_effect": "after an accepted terminate, show reports Terminating/Terminated",
+    "second_terminate_rejected": "terminating a job twice gives 409 ModelArts.2796",
+    "final_phase_not_terminable": "a job in a final phase cannot be terminated (409 2796)",
+    "unknown_job_documented_error": "show/terminate of an unknown job give 400 ModelArts.2775",
+    "credentials_required": "requests without or with invalid credentials get 401/403",
+    "invisible_from_other_project": "a job cannot be seen or terminated from another project",
+}
+
+
+# --- schemathesis adapter -------------------------------------------------------------------
+
+
+def _is_positive(case: Any) -> bool | None:
+    meta = getattr(case, "meta", None)
+    if meta is None:
+        return None
+    return bool(meta.generation.mode.is_positive)
+
+
+_REGISTERED: set[str] = set()
+
+
+def register_schemathesis_checks(api: ApiMap | None = None) -> tuple[str, ...]:
+    """Register every response check as a schemathesis custom check (idempotent).
+
+    Returns the check names, for the run's ``checks`` selection. Schemathesis's registry is
+    process-wide; the checks only act on the three ModelArts operations, so they are inert
+    for any other API a process happens to test.
+    """
+    import schemathesis
+    from schemathesis.core.failures import Failure as SchemathesisFailure
+
+    resolved = api if api is not None else ApiMap.from_spec()
+
+    class ModelArtsViolation(SchemathesisFailure):
+        code = MODELARTS_FAILURE_CODE
+        kind_title = "ModelArts contract violated"
+
+        @property
+        def _unique_key(self) -> str:
+            return self.title
+
+    def adapter(name: str, check: ResponseCheck) -> Callable[..., bool | None]:
+        def run(ctx: Any, response: Any, case: Any) -> bool | None:
+            operation = case.operation
+            role = resolved.role_of(operation.method, operation.path)
+            if role is None:
+                return None
+            exchange = Exchange(
+                role=role,
+                method=operation.method,
+                path_params={k: str(v) for k, v in (case.path_parameters or {}).items()},
+                status=response.status_code,
+                content_type=(response.headers.get("content-type") or [""])[0],
+                body=response.content or b"",
+                positive=_is_positive(case),
+            )
+            violation = check(resolved, exchange)
+            if violation is None:
+                return True
+            raise ModelArtsViolation(
+                operation=operation.label, title=violation.title, message=violation.message
+            )
+
+        run.__name__ = name
+        run.__qualname__ = name
+        run.__doc__ = CHECK_DESCRIPTIONS[name]
+        return run
+
+    for name, check in RESPONSE_CHECKS.items():
+        if name not in _REGISTERED:
+            schemathesis.check(adapter(name, check))
+            _REGISTERED.add(name)
+    return tuple(RESPONSE_CHECKS)

@@ -1,0 +1,227 @@
+"""Credentials for a contract run, applied at the transport.
+
+An IAM token is a plain ``X-Auth-Token`` header. An AK/SK pair signs every request with
+``SDK-HMAC-SHA256`` (the algorithm of ``huaweicloudsdkcore.signer.Signer``, which the tests use
+as the oracle). Signing must see the final request: method, path, query, headers and the exact
+body bytes. Schemathesis's auth hook runs before the body is serialised, so the signature is
+computed by a ``requests`` auth object (for the schemathesis engine, which sends through a
+``requests.Session`` for both real HTTP and in-process ASGI) and by an ``httpx.Auth`` (for the
+scenario checks), both thin adapters over :func:`sign_request`.
+
+Secrets never appear in a ``repr``, a log line or an exception message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Generator, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from urllib.parse import quote, unquote, urlsplit
+
+import httpx
+import requests
+import requests.auth
+
+__all__ = [
+    "ALGORITHM",
+    "AkSkHttpxAuth",
+    "AkSkRequestsAuth",
+    "CredentialError",
+    "Credentials",
+    "sign_request",
+]
+
+ALGORITHM = "SDK-HMAC-SHA256"
+DATE_HEADER = "X-Sdk-Date"
+DATE_FORMAT = "%Y%m%dT%H%M%SZ"
+TOKEN_HEADER = "X-Auth-Token"
+EMPTY_BODY_SHA256 = hashlib.sha256(b"").hexdigest()
+# Headers covered by the signature when present. A fixed set keeps the signature stable
+# across HTTP stacks (user agents, connection and encoding headers differ); the receiver
+# verifies exactly the headers named in SignedHeaders.
+SIGNED_HEADER_CANDIDATES = ("content-type", "host", "x-project-id", "x-sdk-date")
+
+
+class CredentialError(ValueError):
+    """Credentials given in a combination that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """Either a token or an AK/SK pair (or nothing, for anonymous requests)."""
+
+    token: str | None = field(default=None, repr=False)
+    ak: str | None = field(default=None, repr=False)
+    sk: str | None = field(default=None, repr=False)
+    project_id: str | None = None  # sent as X-Project-Id with AK/SK
+
+    def __post_init__(self) -> None:
+        if self.token is not None and (self.ak is not None or self.sk is not None):
+            raise CredentialError("--token and --ak/--sk: give one kind of credentials, not both")
+        if (self.ak is None) != (self.sk is None):
+            missing = "--sk" if self.sk is None else "--ak"
+            raise CredentialError(f"{missing} is required: AK/SK signing needs both --ak and --sk")
+        for name in ("token", "ak", "sk"):
+            value = getattr(self, name)
+            if value is not None and (value == "" or value != value.strip()):
+                raise CredentialError(f"--{name}: must be non-empty without surrounding spaces")
+
+    @property
+    def kind(self) -> str:
+        if self.token is not None:
+            return "token"
+        if self.ak is not None:
+            return "aksk"
+        return "none"
+
+    def __repr__(self) -> str:
+        return f"Credentials(kind={self.kind!r}, project_id={self.project_id!r})"
+
+    def headers(self) -> dict[str, str]:
+        """Static headers to send (the token; the project id for signed requests)."""
+        if self.token is not None:
+            return {TOKEN_HEADER: self.token}
+        if self.ak is not None and self.project_id:
+            return {"X-Project-Id": self.project_id}
+        return {}
+
+    def requests_auth(self) -> AkSkRequestsAuth | None:
+        if self.ak is None or self.sk is None:
+            return None
+        return AkSkRequestsAuth(self.ak, self.sk)
+
+    def httpx_auth(self) -> AkSkHttpxAuth | None:
+        if self.ak is None or self.sk is None:
+            return None
+        return AkSkHttpxAuth(self.ak, self.sk)
+
+
+def _canonical_uri(path: str) -> str:
+    encoded = "/".join(quote(segment, safe="~") for segment in unquote(path).split("/"))
+    return encoded if encoded.endswith("/") else encoded + "/"
+
+
+def _canonical_query(query: str) -> str:
+    pairs: list[tuple[str, str]] = []
+    for item in query.split("&"):
+        if not item:
+            continue
+        key, _, value = item.partition("=")
+        pairs.append((unquote(key.replace("+", " ")), unquote(value.replace("+", " "))))
+    pairs.sort()
+    return "&".join(f"{quote(k, safe='~')}={quote(v, safe='~')}" for k, v in pairs)
+
+
+def sign_request(
+    method: str,
+    url: str,
+    headers: Mapping[str, str],
+    body: bytes | None,
+    *,
+    ak: str,
+    sk: str,
+    now: datetime | None = None,
+) -> dict[str, str]:
+    """The headers to add so the request carries a valid ``SDK-HMAC-SHA256`` signature.
+
+    Returns ``X-Sdk-Date`` (unless ``headers`` already has one, which is then signed as is),
+    ``Host`` (when absent) and ``Authorization``.
+    """
+    parts = urlsplit(url)
+    lowered = {k.lower(): str(v).strip() for k, v in headers.items()}
+    added: dict[str, str] = {}
+    if DATE_HEADER.lower() in lowered:
+        date_value = lowered[DATE_HEADER.lower()]
+    else:
+        date_value = (now or datetime.now(UTC)).strftime(DATE_FORMAT)
+        added[DATE_HEADER] = date_value
+        lowered[DATE_HEADER.lower()] = date_value
+    if "host" not in lowered:
+        added["Host"] = parts.netloc
+        lowered["host"] = parts.netloc
+    signed = sorted(name for name in SIGNED_HEADER_CANDIDATES if name in lowered)
+    canonical_headers = "".join(f"{name}:{lowered[name]}\n" for name in signed)
+    payload_hash = hashlib.sha256(body).hexdigest() if body else EMPTY_BODY_SHA256
+    canonical_request = "\n".join(
+        [
+            method.upper(),
+            _canonical_uri(parts.path or "/"),
+            _canonical_query(parts.query),
+            canonical_headers,
+            ";".join(signed),
+            payload_hash,
+        ]
+    )
+    string_to_sign = "\n".join(
+        [ALGORITHM, date_value, hashlib.sha256(canonical_request.encode("utf-8")).hexdigest()]
+    )
+    signature = hmac.new(
+        sk.encode("utf-8"), string_to_sign.encode("utf-8"), hashlib.sha256
+    ).hexdigest()
+    added["Authorization"] = (
+        f"{ALGORITHM} Access={ak}, SignedHeaders={';'.join(signed)}, Signature={signature}"
+    )
+    return added
+
+
+def _body_bytes(body: object) -> bytes | None:
+    if body is None:
+        return None
+    if isinstance(body, bytes):
+        return body
+    if isinstance(body, str):
+        return body.encode("utf-8")
+    raise TypeError(
+        f"AK/SK signing needs the whole body in memory; got a streamed {type(body).__name__}"
+    )
+
+
+class AkSkRequestsAuth(requests.auth.AuthBase):
+    """Signs a prepared ``requests`` request (what schemathesis sends) just before it leaves."""
+
+    def __init__(self, ak: str, sk: str) -> None:
+        self._ak = ak
+        self._sk = sk
+
+    def __repr__(self) -> str:
+        return "AkSkRequestsAuth(***)"
+
+    def __call__(self, request: requests.PreparedRequest) -> requests.PreparedRequest:
+        headers = {k: str(v) for k, v in request.headers.items()}
+        added = sign_request(
+            str(request.method),
+            str(request.url),
+            headers,
+            _body_bytes(request.body),
+            ak=self._ak,
+            sk=self._sk,
+        )
+        request.headers.update(added)
+        return request
+
+
+class AkSkHttpxAuth(httpx.Auth):
+    """Signs an ``httpx`` request (what the scenario checks send)."""
+
+    requires_request_body = True
+
+    def __init__(self, ak: str, sk: str) -> None:
+        self._ak = ak
+        self._sk = sk
+
+    def __repr__(self) -> str:
+        return "AkSkHttpxAuth(***)"
+
+    def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        added = sign_request(
+            request.method,
+            str(request.url),
+            dict(request.headers),
+            request.content,
+            ak=self._ak,
+            sk=self._sk,
+        )
+        request.headers.update(added)
+        yield request
