@@ -1,0 +1,131 @@
+"""``modelarts-kit contract mock``: serve the spec-driven mock on loopback.
+
+Every request a client sends is validated against the spec; each violation is printed as it
+happens and listed at the end (also at ``GET /__mock__/violations`` while it runs). Exit code:
+0 when no request broke the spec, 1 when one did, 2 on a usage error (bad scenario, busy port).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from modelarts_kit_spec.load import SpecError
+
+from modelarts_kit_contracts.findings import ExitCode, RunReport
+from modelarts_kit_contracts.mock import (
+    MockServer,
+    ScenarioError,
+    load_scenario,
+    run_until_stopped,
+)
+from modelarts_kit_contracts.reporters import ReportSpecError, parse_report_spec, write_report
+from modelarts_kit_contracts.wire_validation import REQUEST_CHECKS, Violation, record_violations
+
+__all__ = ["mock"]
+
+
+@click.command(name="mock")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option(
+    "--port",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="Port to bind (0: any free port; the URL is printed).",
+)
+@click.option(
+    "--seed",
+    "seed_value",
+    default=0,
+    show_default=True,
+    type=int,
+    help="Seed of the generated answers: the same seed answers the same way.",
+)
+@click.option(
+    "--scenario",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="YAML/JSON file with a fixed sequence of responses (see docs).",
+)
+@click.option(
+    "--error-rate",
+    default=0.2,
+    show_default=True,
+    type=click.FloatRange(0.0, 1.0),
+    help="Share of valid requests answered with a documented error.",
+)
+@click.option(
+    "--max-requests",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Stop after this many requests.",
+)
+@click.option(
+    "--max-time", type=click.FloatRange(min=0.1), default=None, help="Stop after this many seconds."
+)
+@click.option(
+    "--report",
+    "report_spec",
+    default=None,
+    metavar="FORMAT:PATH",
+    help="Also write the violations as junit:PATH or json:PATH.",
+)
+def mock(
+    host: str,
+    port: int,
+    seed_value: int,
+    scenario: Path | None,
+    error_rate: float,
+    max_requests: int | None,
+    max_time: float | None,
+    report_spec: str | None,
+) -> None:
+    """Run the spec-driven mock server: validates requests, answers what the spec allows."""
+    if report_spec is not None:
+        try:
+            parse_report_spec(report_spec)
+        except ReportSpecError as exc:
+            raise click.UsageError(str(exc)) from exc
+    try:
+        loaded = load_scenario(scenario) if scenario is not None else None
+    except (ScenarioError, SpecError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(ExitCode.USAGE_OR_CONNECTION_ERROR)
+
+    def live(violation: Violation) -> None:
+        click.echo(f"violation: {violation}", err=True)
+
+    server = MockServer(
+        seed_value=seed_value, scenario=loaded, error_rate=error_rate, on_violation=live
+    )
+
+    def started(url: str) -> None:
+        click.echo(f"modelarts-kit mock serving on {url} (seed {seed_value})", err=True)
+
+    def enough() -> bool:
+        return max_requests is not None and len(server.exchanges) >= max_requests
+
+    try:
+        run_until_stopped(
+            server,
+            host=host,
+            port=port,
+            on_started=started,
+            should_stop=enough,
+            max_time_s=max_time,
+        )
+    except OSError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(ExitCode.USAGE_OR_CONNECTION_ERROR)
+    report = RunReport(target=f"client talking to the mock on {host}", seed=seed_value)
+    for exchange in server.exchanges:
+        record_violations(report, REQUEST_CHECKS, exchange.violations)
+    violations = server.violations
+    click.echo(f"{len(server.exchanges)} request(s), {len(violations)} violation(s)", err=True)
+    for violation in violations:
+        click.echo(f"  {violation}", err=True)
+    if report_spec is not None:
+        write_report(report, report_spec)
+    sys.exit(report.exit_code)
