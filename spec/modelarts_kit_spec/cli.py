@@ -17,8 +17,8 @@ from modelarts_kit_spec.diff import (
     render_json,
     render_markdown,
 )
-from modelarts_kit_spec.load import LEDGER_PATH, SPEC_PATH, SpecError, load_ledger, read_yaml
-from modelarts_kit_spec.validate import RULES, validate_document
+from modelarts_kit_spec.load import SPEC_PATH, SpecError, load_ledger, read_yaml
+from modelarts_kit_spec.validate import RULES, ledger_for, validate_document
 
 __all__ = ["diff", "validate"]
 
@@ -28,14 +28,6 @@ EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 def _fail_usage(message: str) -> None:
     click.echo(f"error: {message}", err=True)
     raise SystemExit(EXIT_USAGE)
-
-
-def _default_ledger(spec_path: Path) -> Path | None:
-    """The ledger that belongs to a spec: the curated one, or ``ledger.yaml`` beside it."""
-    if spec_path.resolve() == SPEC_PATH.resolve():
-        return LEDGER_PATH
-    beside = spec_path.parent / "ledger.yaml"
-    return beside if beside.is_file() else None
 
 
 @click.command()
@@ -65,7 +57,7 @@ def validate(spec_file: Path | None, ledger_file: Path | None, output_format: st
 
     Rules:"""
     spec_path = spec_file if spec_file is not None else SPEC_PATH
-    ledger_path = ledger_file if ledger_file is not None else _default_ledger(spec_path)
+    ledger_path = ledger_file if ledger_file is not None else ledger_for(spec_path)
     try:
         document = read_yaml(spec_path)
         ledger = load_ledger(ledger_path) if ledger_path is not None else None

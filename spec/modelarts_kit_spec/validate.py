@@ -20,6 +20,8 @@ from referencing.exceptions import Unresolvable
 
 from modelarts_kit_spec.load import (
     JSON,
+    LEDGER_PATH,
+    SPEC_PATH,
     Spec,
     SpecError,
     escape_pointer_token,
@@ -36,6 +38,7 @@ __all__ = [
     "Finding",
     "Rule",
     "iter_schemas",
+    "ledger_for",
     "subset_mismatch",
     "validate_document",
 ]
@@ -606,6 +609,14 @@ def _path_parameter_names(document: JSON, parameters: JSON) -> set[str]:
 
 
 # --------------------------------------------------------------------------- entry point
+
+
+def ledger_for(spec_path: Path) -> Path | None:
+    """The ledger that belongs to a spec: the curated one, or ``ledger.yaml`` beside it."""
+    if spec_path.resolve() == SPEC_PATH.resolve():
+        return LEDGER_PATH
+    beside = spec_path.parent / "ledger.yaml"
+    return beside if beside.is_file() else None
 
 
 def validate_document(

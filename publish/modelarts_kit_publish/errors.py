@@ -1,0 +1,27 @@
+"""The one exception tree of the publisher."""
+
+from __future__ import annotations
+
+__all__ = ["InvalidBundleError", "PreviousSpecError", "PublishError", "VersionReusedError"]
+
+
+class PublishError(Exception):
+    """Publishing cannot proceed; nothing in the output directory was changed."""
+
+    exit_code = 2
+
+
+class PreviousSpecError(PublishError):
+    """The previous published version cannot be read (bad file, git ref or tag)."""
+
+
+class InvalidBundleError(PublishError):
+    """The bundled spec is not a valid OpenAPI document."""
+
+    exit_code = 1
+
+
+class VersionReusedError(PublishError):
+    """``info.version`` was already published with different content."""
+
+    exit_code = 1

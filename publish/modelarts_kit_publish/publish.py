@@ -1,0 +1,197 @@
+"""Publishing: bundle, changelog, HTML reference and the manifest of published versions.
+
+The output directory holds ``openapi.yaml``, ``openapi.json``, ``index.html``,
+``CHANGELOG.md`` and ``published.json`` (version -> sha256 of the bundled JSON). Publishing
+is deterministic (no timestamps): the same spec, ledger and previous version give
+byte-identical files. A version already in ``published.json`` (or equal to the previous
+version given) with different content is refused.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from modelarts_kit_spec.diff import Change, SpecSource, diff_documents, read_source
+from modelarts_kit_spec.load import JSON, SPEC_PATH, SpecError, load_ledger, parse_spec, read_yaml
+from modelarts_kit_spec.validate import ledger_for
+
+from modelarts_kit_publish.bundle import Bundle, bundle_document, content_digest
+from modelarts_kit_publish.changelog import merge_changelog, section_for, split_sections
+from modelarts_kit_publish.errors import PreviousSpecError, PublishError, VersionReusedError
+from modelarts_kit_publish.reference import build_page, render_page
+
+__all__ = ["MANIFEST", "PublishResult", "publish_spec"]
+
+MANIFEST = "published.json"
+DEFAULT_OUT = Path("dist/spec")
+
+
+@dataclass(frozen=True)
+class PublishResult:
+    out_dir: Path
+    version: str
+    sha256: str
+    previous_version: str | None
+    changes: tuple[Change, ...]
+    files: tuple[str, ...]
+
+
+def _read_manifest(out_dir: Path) -> dict[str, str]:
+    path = out_dir / MANIFEST
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise PublishError(f"{path}: cannot read the publication manifest: {exc}") from exc
+    versions = data.get("published") if isinstance(data, dict) else None
+    if not isinstance(versions, dict) or not all(isinstance(v, str) for v in versions.values()):
+        raise PublishError(f"{path}: expected {{'published': {{version: sha256}}}}")
+    return {str(k): v for k, v in versions.items()}
+
+
+def _git_prefix(directory: Path) -> str:
+    """The path of ``directory`` inside its git work tree ('' at the top)."""
+    try:
+        result = subprocess.run(
+            ["git", "rev-parse", "--show-prefix"],
+            cwd=directory,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    except OSError as exc:
+        raise PreviousSpecError(f"cannot run git: {exc.strerror}") from exc
+    if result.returncode != 0:
+        raise PreviousSpecError(f"{directory} is not in a git work tree: {result.stderr.strip()}")
+    return result.stdout.strip()
+
+
+def resolve_previous(previous: str | None, out_dir: Path, spec_path: Path) -> SpecSource | None:
+    """The previous published version: a file, ``git:REV:path``, a tag/ref, or the last
+    ``openapi.yaml`` published into ``out_dir``."""
+    try:
+        if previous is None:
+            last = out_dir / "openapi.yaml"
+            return read_source(str(last)) if last.is_file() else None
+        if previous.startswith("git:"):
+            return read_source(previous, cwd=spec_path.parent)
+        if Path(previous).is_file():
+            return read_source(previous)
+        # A tag or ref: the spec's own path at that revision.
+        path = _git_prefix(spec_path.parent) + spec_path.name
+        return read_source(f"git:{previous}:{path}", cwd=spec_path.parent)
+    except SpecError as exc:
+        raise PreviousSpecError(f"previous version {previous or out_dir}: {exc}") from exc
+
+
+def _version_of(document: JSON) -> str:
+    return str((document.get("info") or {}).get("version", ""))
+
+
+def _check_version(bundle: Bundle, manifest: dict[str, str], previous: SpecSource | None) -> None:
+    known = manifest.get(bundle.version)
+    if known is not None and known != bundle.sha256:
+        raise VersionReusedError(
+            f"version {bundle.version} was already published with different content "
+            f"(sha256 {known[:12]}..., now {bundle.sha256[:12]}...); bump info.version"
+        )
+    same_version = previous is not None and _version_of(previous.document) == bundle.version
+    if same_version and previous is not None and content_digest(previous.document) != bundle.sha256:
+        raise VersionReusedError(
+            f"version {bundle.version} is also the version of {previous.label}, whose content "
+            "differs; bump info.version"
+        )
+
+
+def _changelog(
+    out_dir: Path, bundle: Bundle, previous: SpecSource | None
+) -> tuple[str, str | None, tuple[Change, ...]]:
+    path = out_dir / "CHANGELOG.md"
+    existing = path.read_text(encoding="utf-8") if path.is_file() else None
+    if previous is None:
+        return (
+            merge_changelog(existing, bundle.version, section_for(bundle.version, None, None)),
+            None,
+            (),
+        )
+    previous_version = _version_of(previous.document)
+    if previous_version == bundle.version:
+        # A republication of identical content keeps the section written the first time.
+        kept = split_sections(existing or "").get(bundle.version)
+        section = kept or section_for(bundle.version, previous_version, [])
+        return merge_changelog(existing, bundle.version, section), previous_version, ()
+    changes = diff_documents(previous.document, bundle.document)
+    section = section_for(bundle.version, previous_version, changes)
+    return merge_changelog(existing, bundle.version, section), previous_version, tuple(changes)
+
+
+def _write_all(out_dir: Path, contents: dict[str, str]) -> None:
+    """Write every file to a temporary name first, then move them all into place."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for name, text in contents.items():
+            temporary = out_dir / f".{name}.partial"
+            temporary.write_text(text, encoding="utf-8", newline="\n")
+            staged.append((temporary, out_dir / name))
+    except OSError as exc:
+        for temporary, _ in staged:
+            temporary.unlink(missing_ok=True)
+        raise PublishError(f"{out_dir}: cannot write: {exc.strerror}") from exc
+    for temporary, final in staged:
+        os.replace(temporary, final)
+
+
+def publish_spec(
+    out_dir: Path = DEFAULT_OUT,
+    *,
+    spec_path: Path | None = None,
+    ledger_path: Path | None = None,
+    previous: str | None = None,
+) -> PublishResult:
+    """Publish the spec into ``out_dir``; raises a :class:`PublishError` and writes nothing
+    when the spec is invalid, the previous version unreadable, or the version reused."""
+    source = spec_path if spec_path is not None else SPEC_PATH
+    try:
+        # The raw document first: the bundle check reports a malformed spec precisely,
+        # where indexing it would only fail somewhere inside.
+        document = read_yaml(source)
+        ledger_file = ledger_path if ledger_path is not None else ledger_for(source)
+        ledger = load_ledger(ledger_file) if ledger_file is not None else []
+    except SpecError as exc:
+        raise PublishError(str(exc)) from exc
+    if not isinstance(document, dict):
+        raise PublishError(f"{source}: the document must be a mapping")
+    bundle = bundle_document(copy.deepcopy(document), source)
+    if not bundle.version:
+        raise PublishError(f"{source}: /info/version is empty; a publication needs a version")
+    spec = parse_spec(bundle.document, source)
+    manifest = _read_manifest(out_dir)
+    previous_source = resolve_previous(previous, out_dir, source)
+    _check_version(bundle, manifest, previous_source)
+    changelog, previous_version, changes = _changelog(out_dir, bundle, previous_source)
+    page = build_page(spec, ledger, changelog, bundle.sha256)
+    manifest[bundle.version] = bundle.sha256
+    manifest_text = json.dumps({"published": manifest}, indent=2, sort_keys=True) + "\n"
+    contents = {
+        "openapi.yaml": bundle.yaml_text,
+        "openapi.json": bundle.json_text,
+        "index.html": render_page(page),
+        "CHANGELOG.md": changelog,
+        MANIFEST: manifest_text,
+    }
+    _write_all(out_dir, contents)
+    return PublishResult(
+        out_dir=out_dir,
+        version=bundle.version,
+        sha256=bundle.sha256,
+        previous_version=previous_version,
+        changes=changes,
+        files=tuple(contents),
+    )

@@ -1,0 +1,273 @@
+"""``publish``: determinism, version-reuse refusal, changelog, and the page in real Chromium."""
+
+from __future__ import annotations
+
+import copy
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from modelarts_kit_publish import PublishError, VersionReusedError, publish_spec
+from modelarts_kit_publish.cli import publish
+from modelarts_kit_spec import load_spec
+
+JSON = Any
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+FIXTURE: JSON = {
+    "openapi": "3.1.0",
+    "info": {"title": "Fixture", "version": "1.0.0"},
+    "paths": {
+        "/jobs": {
+            "post": {
+                "operationId": "CreateJob",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {"schema": {"$ref": "#/components/schemas/Job"}}
+                    },
+                },
+                "responses": {
+                    "201": {
+                        "description": "Created.",
+                        "content": {
+                            "application/json": {"schema": {"$ref": "#/components/schemas/Job"}}
+                        },
+                    }
+                },
+            }
+        }
+    },
+    "components": {
+        "schemas": {
+            "Job": {
+                "type": "object",
+                "description": "A job.",
+                "properties": {
+                    "name": {"type": "string", "description": "Name.", "maxLength": 64},
+                    "mode": {"type": "string", "description": "Mode.", "enum": ["a", "b"]},
+                },
+            }
+        }
+    },
+}
+
+
+def write_spec(directory: Path, document: JSON) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "openapi.yaml"
+    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def snapshot(directory: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(directory.iterdir())}
+
+
+@pytest.fixture(scope="module")
+def published(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The curated spec, published once for the page checks."""
+    out = tmp_path_factory.mktemp("published")
+    publish_spec(out)
+    return out
+
+
+def test_publish_writes_the_bundle_page_changelog_and_manifest(published: Path) -> None:
+    assert sorted(p.name for p in published.iterdir()) == [
+        "CHANGELOG.md",
+        "index.html",
+        "openapi.json",
+        "openapi.yaml",
+        "published.json",
+    ]
+    spec = load_spec()
+    bundled = load_spec(published / "openapi.yaml")
+    assert bundled.document == spec.document  # key order preserved too:
+    assert list(bundled.document) == list(spec.document)
+    assert (published / "CHANGELOG.md").read_text(encoding="utf-8") == (
+        f"# Changelog\n\n## {spec.version}\n\nInitial release.\n"
+    )
+    html = (published / "index.html").read_text(encoding="utf-8")
+    assert "http://" not in html.replace('"http://www.w3.org', "")
+    assert "<script src" not in html
+    assert '<link rel="stylesheet"' not in html
+
+
+def test_publishing_twice_is_byte_identical(tmp_path: Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    publish_spec(first)
+    publish_spec(second)
+    assert snapshot(first) == snapshot(second)
+    before = snapshot(first)
+    publish_spec(first)  # again into the same directory: a republication
+    assert snapshot(first) == before
+
+
+def test_changed_spec_under_a_published_version_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    spec = write_spec(tmp_path / "v1", FIXTURE)
+    assert CliRunner().invoke(publish, ["--out", str(out), "--spec", str(spec)]).exit_code == 0
+    before = snapshot(out)
+    changed = copy.deepcopy(FIXTURE)
+    changed["components"]["schemas"]["Job"]["properties"]["name"]["maxLength"] = 32
+    spec = write_spec(tmp_path / "v1-changed", changed)
+    result = CliRunner().invoke(publish, ["--out", str(out), "--spec", str(spec)])
+    assert result.exit_code == 1
+    assert "version 1.0.0 was already published with different content" in result.output
+    assert snapshot(out) == before  # nothing half-written
+    # The same refusal against an explicitly given previous version, into a fresh directory.
+    with pytest.raises(VersionReusedError, match=r"bump info\.version"):
+        publish_spec(tmp_path / "fresh", spec_path=spec, previous=str(out / "openapi.yaml"))
+
+
+def test_changelog_lists_breaking_changes_first_and_keeps_history(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    publish_spec(out, spec_path=write_spec(tmp_path / "v1", FIXTURE))
+    v2 = copy.deepcopy(FIXTURE)
+    v2["info"]["version"] = "1.1.0"
+    job = v2["components"]["schemas"]["Job"]
+    job["properties"]["mode"]["enum"] = ["a"]  # request narrowed: breaks clients
+    job["properties"]["note"] = {"type": "string", "description": "Note."}
+    result = publish_spec(out, spec_path=write_spec(tmp_path / "v2", v2))
+    assert result.previous_version == "1.0.0"
+    changelog = (out / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert changelog.startswith("# Changelog\n\n## 1.1.0 (changes since 1.0.0)\n\n")
+    assert changelog.index("### Breaking changes") < changelog.index("## 1.0.0\n\nInitial release.")
+    assert 'enum value "b" removed — **breaks clients**' in changelog
+    assert "published.json" in result.files
+    manifest = (out / "published.json").read_text(encoding="utf-8")
+    assert '"1.0.0"' in manifest
+    assert '"1.1.0"' in manifest
+    html = (out / "index.html").read_text(encoding="utf-8")
+    assert "Breaking changes" in html
+
+
+def test_previous_version_from_a_git_tag(tmp_path: Path) -> None:
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    git("init", "-q")
+    spec = write_spec(tmp_path / "spec", FIXTURE)
+    git("add", "spec/openapi.yaml")
+    git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "v1")
+    git("tag", "v1.0.0")
+    v2 = copy.deepcopy(FIXTURE)
+    v2["info"]["version"] = "2.0.0"
+    del v2["components"]["schemas"]["Job"]["properties"]["mode"]
+    write_spec(tmp_path / "spec", v2)
+    result = publish_spec(tmp_path / "out", spec_path=spec, previous="v1.0.0")
+    assert result.previous_version == "1.0.0"
+    assert [c.rule for c in result.changes] == ["property-removed", "property-removed"]
+    with pytest.raises(PublishError, match="previous version no-such-tag"):
+        publish_spec(tmp_path / "out2", spec_path=spec, previous="no-such-tag")
+
+
+def test_usage_and_invalid_bundle_exit_codes(tmp_path: Path) -> None:
+    missing = CliRunner().invoke(publish, ["--out", str(tmp_path / "o"), "--spec", "nope.yaml"])
+    assert missing.exit_code == 2
+    invalid = copy.deepcopy(FIXTURE)
+    invalid["paths"]["/jobs"]["post"]["responses"] = "none"
+    spec = write_spec(tmp_path / "bad", invalid)
+    result = CliRunner().invoke(publish, ["--out", str(tmp_path / "o"), "--spec", str(spec)])
+    assert result.exit_code == 1
+    assert "not valid OpenAPI" in result.output
+    assert not (tmp_path / "o").exists()
+
+
+# --------------------------------------------------------------------------- real Chromium
+
+
+@pytest.fixture(scope="module")
+def browser_page(published: Path) -> Iterator[tuple[Any, list[str], list[str]]]:
+    if not CHROMIUM.exists() or shutil.which("chromium") is None:
+        pytest.fail(
+            "Debian's chromium is required for the publish proof test: "
+            "apt-get install -y chromium (expected at /usr/bin/chromium)"
+        )
+    from playwright.sync_api import sync_playwright
+
+    console_errors: list[str] = []
+    requests: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.on(
+            "console",
+            lambda m: console_errors.append(m.text) if m.type in ("error", "warning") else None,
+        )
+        page.on("pageerror", lambda e: console_errors.append(str(e)))
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto((published / "index.html").as_uri())
+        page.wait_for_load_state("load")
+        yield page, console_errors, requests
+        browser.close()
+
+
+def test_page_shows_every_operation_and_its_schemas(
+    browser_page: tuple[Any, list[str], list[str]],
+) -> None:
+    page, _, _ = browser_page
+    spec = load_spec()
+    assert len(spec.operations) == 3
+    for op in spec.operations:
+        article = page.locator(f"#op-{op.operation_id}")
+        assert article.is_visible(), op.operation_id
+        text = article.inner_text()
+        assert op.path in text
+        assert op.method.upper() in text
+        schemas = [op.request_schema, op.success.schema]
+        for schema in schemas:
+            if isinstance(schema, dict) and "$ref" in schema:
+                name = schema["$ref"].rsplit("/", 1)[1]
+                link = article.locator(f'a[href="#schema-{name}"]').first
+                assert link.is_visible(), (op.operation_id, name)
+                assert page.locator(f"#schema-{name}").is_visible()
+    for name in spec.schemas:
+        assert page.locator(f"#schema-{name}").count() == 1, name
+
+
+def test_every_internal_link_resolves(browser_page: tuple[Any, list[str], list[str]]) -> None:
+    page, _, _ = browser_page
+    broken = page.evaluate(
+        """() => Array.from(document.querySelectorAll('a[href^="#"]'))
+              .map(a => a.getAttribute('href').slice(1))
+              .filter(id => !document.getElementById(decodeURIComponent(id)))"""
+    )
+    total = page.evaluate("() => document.querySelectorAll('a[href^=\"#\"]').length")
+    assert total > 20
+    assert broken == []
+    # Following a link to a schema scrolls it into view.
+    page.locator('#toc a[href^="#schema-"]').first.click()
+    target = page.evaluate("() => location.hash")
+    assert page.locator(target).is_visible()
+
+
+def test_page_is_offline_and_console_clean(
+    browser_page: tuple[Any, list[str], list[str]],
+) -> None:
+    page, console_errors, requests = browser_page
+    page.fill("#filter", "Status")  # exercise the page's script
+    page.fill("#filter", "")
+    assert console_errors == []
+    assert all(url.startswith(("file://", "data:")) for url in requests), requests
+    page.evaluate("() => window.scrollTo(0, 0)")
+    ARTIFACTS.mkdir(exist_ok=True)
+    screenshot = ARTIFACTS / "publish-reference.png"
+    page.screenshot(path=str(screenshot), full_page=False)
+    assert screenshot.stat().st_size > 10_000
