@@ -513,10 +513,22 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
     plan = ModelPlan(spec)
     plan.prepare(
         request_roots=[
-            *(op.request_schema for op in spec.operations if op.request_schema is not None),
-            *(p.schema for op in spec.operations for p in op.parameters),
+            *(
+                (op.pointer + "/requestBody/content/application~1json/schema", op.request_schema)
+                for op in spec.operations
+                if op.request_schema is not None
+            ),
+            *(
+                (f"{op.pointer}/parameters/{p.name}/schema", p.schema)
+                for op in spec.operations
+                for p in op.parameters
+            ),
         ],
-        response_roots=[_success_status(op)[1] for op in spec.operations],
+        response_roots=[
+            (f"{op.pointer}/responses/{status}/content/application~1json/schema", schema)
+            for op in spec.operations
+            for status, schema in [_success_status(op)]
+        ],
     )
     client_params = _client_parameters(spec)
     errors = error_classes()

@@ -9,11 +9,16 @@ output silently.
 from __future__ import annotations
 
 import json
+import tempfile
 import warnings
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 __all__ = ["ModelGenerationError", "render_models"]
+
+
+LINE_LENGTH = 100
 
 
 class ModelGenerationError(Exception):
@@ -37,7 +42,13 @@ def render_models(schemas: Mapping[str, Any], *, title: str, header: str) -> str
         "paths": {},
         "components": {"schemas": dict(schemas)},
     }
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), tempfile.TemporaryDirectory() as settings:
+        # datamodel-code-generator reads formatter settings from the nearest pyproject.toml
+        # of the current directory; a private one makes the output independent of where
+        # generation runs.
+        Path(settings, "pyproject.toml").write_text(
+            f"[tool.ruff]\nline-length = {LINE_LENGTH}\n", encoding="utf-8"
+        )
         # Deprecation notices about future defaults: every option below is pinned.
         warnings.simplefilter("ignore", FutureWarning)
         warnings.simplefilter("ignore", DeprecationWarning)
@@ -49,6 +60,8 @@ def render_models(schemas: Mapping[str, Any], *, title: str, header: str) -> str
                 output_model_type=DataModelType.PydanticV2BaseModel,
                 target_python_version=PythonVersion.PY_311,
                 formatters=[Formatter.BUILTIN],
+                builtin_format_line_length=LINE_LENGTH,
+                settings_path=Path(settings),
                 disable_timestamp=True,
                 enable_version_header=False,
                 enable_command_header=False,

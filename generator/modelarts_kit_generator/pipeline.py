@@ -18,12 +18,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import jinja2
 from modelarts_kit_spec import SpecError, load_spec
 
 from modelarts_kit_generator.ir import ClientIR, GeneratorOptions, build_ir
 from modelarts_kit_generator.modelgen import ModelGenerationError
-from modelarts_kit_generator.render import TEMPLATE_DIR, render_files
+from modelarts_kit_generator.render import TEMPLATE_DIR, TemplateRenderError, render_files
 
 __all__ = ["GenerationError", "check", "generate", "render_to"]
 
@@ -57,10 +56,8 @@ def render_to(
     ir = _load_ir(spec_path, options or GeneratorOptions())
     try:
         files = render_files(ir, template_dir)
-    except jinja2.TemplateError as exc:
-        where = getattr(exc, "filename", None) or getattr(exc, "name", None) or "template"
-        line = getattr(exc, "lineno", None)
-        raise GenerationError(f"{Path(str(where)).name}:{line}: template error: {exc}") from exc
+    except TemplateRenderError as exc:
+        raise GenerationError(str(exc)) from exc
     except ModelGenerationError as exc:
         raise GenerationError(str(exc)) from exc
     directory.mkdir(parents=True, exist_ok=True)

@@ -69,8 +69,14 @@ class ModelPlan:
     _component_names: dict[tuple[str, Side], str] = field(default_factory=dict)
     _shared_components: frozenset[str] = frozenset()
 
-    def prepare(self, request_roots: list[JSON], response_roots: list[JSON]) -> None:
-        """Record which components each side reaches (decides the ``Input`` suffix)."""
+    def prepare(
+        self, request_roots: list[tuple[str, JSON]], response_roots: list[tuple[str, JSON]]
+    ) -> None:
+        """Record which components each side reaches (decides the ``Input`` suffix).
+
+        Roots are ``(JSON pointer, schema)`` pairs; a ``$ref`` that does not resolve is
+        reported with the pointer of the schema that holds it.
+        """
         request_refs = set(self._reachable_components(request_roots))
         response_refs = set(self._reachable_components(response_roots))
         self._shared_components = frozenset(request_refs & response_refs)
@@ -96,21 +102,40 @@ class ModelPlan:
         except (KeyError, SpecError) as exc:
             raise SpecError(f"{pointer}: unresolvable $ref: {exc}") from exc
 
-    def _reachable_components(self, roots: list[JSON]) -> Iterator[str]:
+    def _reachable_components(self, roots: list[tuple[str, JSON]]) -> Iterator[str]:
         seen: set[str] = set()
         stack = list(roots)
         while stack:
-            node = stack.pop()
+            pointer, node = stack.pop()
             if isinstance(node, Mapping):
                 ref = node.get("$ref")
                 if isinstance(ref, str) and ref not in seen:
                     seen.add(ref)
-                    if is_object_schema(self.spec.deref(node)):
+                    target = self._resolve(ref, pointer)
+                    if is_object_schema(self.spec.deref(target)):
                         yield ref
-                    stack.append(self.spec.at(ref))
-                stack.extend(value for key, value in node.items() if key != "$ref")
+                    stack.append((ref.removeprefix("#"), target))
+                stack.extend(
+                    (f"{pointer}/{_escape(str(key))}", value)
+                    for key, value in node.items()
+                    if key != "$ref"
+                )
             elif isinstance(node, list):
-                stack.extend(node)
+                stack.extend((f"{pointer}/{index}", value) for index, value in enumerate(node))
+
+    def _resolve(self, ref: str, pointer: str) -> JSON:
+        if not ref.startswith("#/"):
+            raise SpecError(
+                f"{pointer}/$ref: {ref!r} is not a local reference (rule: the generator "
+                "reads one self-contained document)"
+            )
+        try:
+            return self.spec.at(ref)
+        except KeyError as exc:
+            raise SpecError(
+                f"{pointer}/$ref: {ref!r} does not resolve ({exc.args[0]}; rule: every $ref "
+                "must point into the document)"
+            ) from None
 
     def _component(self, ref: str, side: Side) -> str:
         key = (ref, side)
@@ -252,6 +277,10 @@ def _wrap_description(text: str, width: int = DESCRIPTION_WIDTH) -> str:
         "\n".join(textwrap.wrap(" ".join(p.split()), width, break_on_hyphens=False))
         for p in paragraphs
     )
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
 
 
 def _json_type(value: JSON) -> str:
