@@ -171,6 +171,8 @@ class Anchors:
 
 
 def _inline(text: str) -> tuple[Inline, ...]:
+    """Prose with `code` spans; single line breaks (YAML folding) join, blank lines stay."""
+    text = re.sub(r"(?<!\n)\n(?!\n)", " ", text.strip())
     parts: list[Inline] = []
     position = 0
     for match in CODE_SPAN.finditer(text):

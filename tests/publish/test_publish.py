@@ -193,6 +193,15 @@ def test_usage_and_invalid_bundle_exit_codes(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- real Chromium
 
 
+@pytest.mark.chromium
+def test_chromium_is_installed() -> None:
+    """CI must install Debian's chromium; without it the proof cannot run, so this fails."""
+    assert CHROMIUM.exists(), (
+        "Debian's chromium is required for the publish proof test: "
+        "apt-get install -y chromium (expected at /usr/bin/chromium)"
+    )
+
+
 @pytest.fixture(scope="module")
 def browser_page(published: Path) -> Iterator[tuple[Any, list[str], list[str]]]:
     if not CHROMIUM.exists() or shutil.which("chromium") is None:
@@ -219,6 +228,7 @@ def browser_page(published: Path) -> Iterator[tuple[Any, list[str], list[str]]]:
         browser.close()
 
 
+@pytest.mark.chromium
 def test_page_shows_every_operation_and_its_schemas(
     browser_page: tuple[Any, list[str], list[str]],
 ) -> None:
@@ -242,6 +252,7 @@ def test_page_shows_every_operation_and_its_schemas(
         assert page.locator(f"#schema-{name}").count() == 1, name
 
 
+@pytest.mark.chromium
 def test_every_internal_link_resolves(browser_page: tuple[Any, list[str], list[str]]) -> None:
     page, _, _ = browser_page
     broken = page.evaluate(
@@ -258,6 +269,7 @@ def test_every_internal_link_resolves(browser_page: tuple[Any, list[str], list[s
     assert page.locator(target).is_visible()
 
 
+@pytest.mark.chromium
 def test_page_is_offline_and_console_clean(
     browser_page: tuple[Any, list[str], list[str]],
 ) -> None:
