@@ -58,11 +58,14 @@ def publish(
         click.echo(f"error: {exc}", err=True)
         raise SystemExit(exc.exit_code) from exc
     breaking = sum(c.breaks_clients or c.breaks_servers for c in result.changes)
-    since = (
-        f"{len(result.changes)} change(s) since {result.previous_version} ({breaking} breaking)"
-        if result.previous_version is not None
-        else "initial release"
-    )
+    if result.republished:
+        since = "republished unchanged"
+    elif result.previous_version is not None:
+        since = (
+            f"{len(result.changes)} change(s) since {result.previous_version} ({breaking} breaking)"
+        )
+    else:
+        since = "initial release"
     click.echo(
         f"published {result.version} to {result.out_dir} ({', '.join(result.files)}); {since}; "
         f"sha256 {result.sha256}"

@@ -39,6 +39,7 @@ class PublishResult:
     previous_version: str | None
     changes: tuple[Change, ...]
     files: tuple[str, ...]
+    republished: bool  # this exact version and content was already published here
 
 
 def _read_manifest(out_dir: Path) -> dict[str, str]:
@@ -110,10 +111,14 @@ def _check_version(bundle: Bundle, manifest: dict[str, str], previous: SpecSourc
 
 
 def _changelog(
-    out_dir: Path, bundle: Bundle, previous: SpecSource | None
+    out_dir: Path, bundle: Bundle, previous: SpecSource | None, manifest: dict[str, str]
 ) -> tuple[str, str | None, tuple[Change, ...]]:
     path = out_dir / "CHANGELOG.md"
     existing = path.read_text(encoding="utf-8") if path.is_file() else None
+    kept = split_sections(existing or "").get(bundle.version)
+    if existing is not None and kept is not None and manifest.get(bundle.version) == bundle.sha256:
+        # Republishing a version this directory already holds: the history stays as written.
+        return existing, None, ()
     if previous is None:
         return (
             merge_changelog(existing, bundle.version, section_for(bundle.version, None, None)),
@@ -122,8 +127,6 @@ def _changelog(
         )
     previous_version = _version_of(previous.document)
     if previous_version == bundle.version:
-        # A republication of identical content keeps the section written the first time.
-        kept = split_sections(existing or "").get(bundle.version)
         section = kept or section_for(bundle.version, previous_version, [])
         return merge_changelog(existing, bundle.version, section), previous_version, ()
     changes = diff_documents(previous.document, bundle.document)
@@ -175,8 +178,9 @@ def publish_spec(
     manifest = _read_manifest(out_dir)
     previous_source = resolve_previous(previous, out_dir, source)
     _check_version(bundle, manifest, previous_source)
-    changelog, previous_version, changes = _changelog(out_dir, bundle, previous_source)
+    changelog, previous_version, changes = _changelog(out_dir, bundle, previous_source, manifest)
     page = build_page(spec, ledger, changelog, bundle.sha256)
+    republished = manifest.get(bundle.version) == bundle.sha256
     manifest[bundle.version] = bundle.sha256
     manifest_text = json.dumps({"published": manifest}, indent=2, sort_keys=True) + "\n"
     contents = {
@@ -194,4 +198,5 @@ def publish_spec(
         previous_version=previous_version,
         changes=changes,
         files=tuple(contents),
+        republished=republished,
     )

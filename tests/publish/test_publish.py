@@ -156,6 +156,11 @@ def test_changelog_lists_breaking_changes_first_and_keeps_history(tmp_path: Path
     assert '"1.1.0"' in manifest
     html = (out / "index.html").read_text(encoding="utf-8")
     assert "Breaking changes" in html
+    # Republishing the older version keeps the history and the manifest as they were.
+    again = publish_spec(out, spec_path=tmp_path / "v1" / "openapi.yaml")
+    assert again.republished
+    assert (out / "CHANGELOG.md").read_text(encoding="utf-8") == changelog
+    assert (out / "published.json").read_text(encoding="utf-8") == manifest
 
 
 def test_previous_version_from_a_git_tag(tmp_path: Path) -> None:
