@@ -225,13 +225,20 @@ class ResponseGenerator:
 
     def __init__(self, spec: Spec) -> None:
         self.spec = spec
+        self._strategies: dict[tuple[str, Variant], st.SearchStrategy[JSON]] = {}
+        self._refs: dict[tuple[str, Variant], st.SearchStrategy[JSON]] = {}
 
     # -- public API
 
     def strategy(self, schema: JSON, variant: Variant) -> st.SearchStrategy[JSON]:
         """Spec-valid values of ``schema`` covering ``variant``."""
-        validator = self.spec.validator(schema)
-        return self._build(schema, variant, 0).filter(validator.is_valid)
+        key = (json.dumps(schema, sort_keys=True), variant)
+        cached = self._strategies.get(key)
+        if cached is None:
+            validator = self.spec.validator(schema)
+            cached = self._build(schema, variant, 0).filter(validator.is_valid)
+            self._strategies[key] = cached
+        return cached
 
     def draw(
         self,
@@ -288,11 +295,17 @@ class ResponseGenerator:
             raise SpecError(f"not a schema: {short(schema)}")
         if "$ref" in schema:
             target = self.spec.deref(schema)
-            siblings = {k: v for k, v in schema.items() if k != "$ref"}
-            merged = {**target, **siblings}
+            siblings = {k: v for k, v in schema.items() if k not in ("$ref", "description")}
             if depth > MAX_DEPTH:
                 raise SpecError(f"schema nests deeper than {MAX_DEPTH} levels at {schema['$ref']}")
-            return self._build(merged, variant, depth + 1)
+            if siblings:
+                return self._build({**target, **siblings}, variant, depth + 1)
+            ref_key = (str(schema["$ref"]), variant)
+            built = self._refs.get(ref_key)
+            if built is None:
+                built = self._build(target, variant, depth + 1)
+                self._refs[ref_key] = built
+            return built
         if "allOf" in schema:
             return self._build(self._merge_all_of(schema), variant, depth)
         if "const" in schema:

@@ -1,0 +1,105 @@
+"""How the client check drives a Python client: a small adapter protocol.
+
+An adapter wraps one client library. The check calls ``create``/``show``/``stop`` with the
+inputs it generated, reads what the client hands its caller through ``to_dict``, and reads a
+raised error through ``error_info``. A factory builds an adapter for a :class:`ClientTarget`
+(where the mock listens and which credentials to use).
+
+Built-in adapters: ``generated`` (the generated ``modelarts_training_client``) and
+``huaweicloudsdk`` (the vendor's ``huaweicloudsdkmodelarts``). Any other client is checked by
+naming its factory as ``MODULE:FACTORY``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+import httpx
+
+__all__ = [
+    "BUILTIN_ADAPTERS",
+    "AdapterError",
+    "AdapterFactory",
+    "ClientAdapter",
+    "ClientTarget",
+    "ErrorInfo",
+    "load_adapter_factory",
+]
+
+JSON = Any
+ErrorInfo = tuple[int | None, str | None, str | None]  # (status, error_code, error_msg)
+
+BUILTIN_ADAPTERS = {
+    "generated": "modelarts_kit_contracts.adapters.generated:create_adapter",
+    "huaweicloudsdk": "modelarts_kit_contracts.adapters.huaweicloudsdk:create_adapter",
+}
+
+
+class AdapterError(Exception):
+    """An adapter cannot be found, imported or built (a usage error: exit 2)."""
+
+
+@dataclass(frozen=True)
+class ClientTarget:
+    """Where the client under check must send its requests, and as whom.
+
+    The credentials are throw-away values the mock accepts; they are never printed.
+    """
+
+    base_url: str
+    token: str = field(repr=False)
+    access_key: str = field(repr=False)
+    secret_key: str = field(repr=False)
+    auth: Literal["token", "aksk"] = "token"
+    timeout_s: float = 10.0
+    # In-process transport to the mock, for httpx-based clients; None means loopback only.
+    transport: httpx.BaseTransport | None = None
+
+
+@runtime_checkable
+class ClientAdapter(Protocol):
+    """The calls the client check makes; each maps to one call of the client under check."""
+
+    name: str
+
+    def create(self, project_id: str, body: JSON) -> object:
+        """Create a training job from ``body`` (a JSON object) and return the client's result."""
+
+    def show(self, project_id: str, job_id: str) -> object:
+        """Query a training job and return the client's result."""
+
+    def stop(self, project_id: str, job_id: str) -> object:
+        """Terminate a training job and return the client's result."""
+
+    def to_dict(self, result: object) -> JSON:
+        """What the client hands its caller, as JSON values (nothing added, nothing lost)."""
+
+    def error_info(self, exc: BaseException) -> ErrorInfo | None:
+        """(status, error_code, error_msg) of an API error the client raised; None otherwise."""
+
+    def close(self) -> None:
+        """Release the client's resources."""
+
+
+AdapterFactory = Callable[[ClientTarget], ClientAdapter]
+
+
+def load_adapter_factory(name: str) -> AdapterFactory:
+    """The factory named by a built-in adapter name or ``MODULE:FACTORY``."""
+    target = BUILTIN_ADAPTERS.get(name, name)
+    module_name, sep, attribute = target.partition(":")
+    if not sep or not module_name or not attribute:
+        raise AdapterError(
+            f"--adapter {name!r}: expected one of {', '.join(BUILTIN_ADAPTERS)} or MODULE:FACTORY"
+        )
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise AdapterError(f"--adapter {name!r}: cannot import {module_name}: {exc}") from exc
+    factory = getattr(module, attribute, None)
+    if not callable(factory):
+        raise AdapterError(f"--adapter {name!r}: {module_name} has no callable {attribute!r}")
+    return factory  # type: ignore[no-any-return]

@@ -1,0 +1,78 @@
+"""Adapter for the generated client, ``modelarts_training_client`` (httpx + pydantic)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from modelarts_training_client import (
+    AkSkAuth,
+    ApiError,
+    TokenAuth,
+    TrainingJobsClient,
+)
+from pydantic import BaseModel
+
+from modelarts_kit_contracts.adapters import ClientTarget, ErrorInfo
+
+__all__ = ["GeneratedClientAdapter", "create_adapter"]
+
+JSON = Any
+TERMINATE = {"action_type": "terminate"}
+
+
+class GeneratedClientAdapter:
+    """Drives :class:`TrainingJobsClient`; one client per project (it is bound at creation)."""
+
+    name = "generated"
+
+    def __init__(self, target: ClientTarget) -> None:
+        self.target = target
+        self._clients: dict[str, TrainingJobsClient] = {}
+
+    def client(self, project_id: str) -> TrainingJobsClient:
+        client = self._clients.get(project_id)
+        if client is None:
+            target = self.target
+            auth = (
+                TokenAuth(target.token)
+                if target.auth == "token"
+                else AkSkAuth(target.access_key, target.secret_key, project_id=project_id)
+            )
+            client = TrainingJobsClient(
+                project_id=project_id,
+                auth=auth,
+                base_url=target.base_url,
+                timeout=target.timeout_s,
+                transport=target.transport,
+            )
+            self._clients[project_id] = client
+        return client
+
+    def create(self, project_id: str, body: JSON) -> object:
+        return self.client(project_id).create_training_job(body)
+
+    def show(self, project_id: str, job_id: str) -> object:
+        return self.client(project_id).show_training_job_details(job_id)
+
+    def stop(self, project_id: str, job_id: str) -> object:
+        return self.client(project_id).stop_training_job(job_id, TERMINATE)
+
+    def to_dict(self, result: object) -> JSON:
+        if not isinstance(result, BaseModel):
+            raise TypeError(f"expected a pydantic model; got {type(result).__name__}")
+        # exclude_unset keeps the difference between an absent field and a null one.
+        return result.model_dump(mode="json", by_alias=True, exclude_unset=True)
+
+    def error_info(self, exc: BaseException) -> ErrorInfo | None:
+        if isinstance(exc, ApiError):
+            return (exc.status, exc.error_code, exc.error_msg)
+        return None
+
+    def close(self) -> None:
+        for client in self._clients.values():
+            client.close()
+        self._clients.clear()
+
+
+def create_adapter(target: ClientTarget) -> GeneratedClientAdapter:
+    return GeneratedClientAdapter(target)

@@ -1,0 +1,103 @@
+"""``modelarts-kit contract client``: check that a Python client honours the spec.
+
+Same report formats and exit codes as the server check: a text table on stdout, optional
+``--report junit:PATH`` / ``json:PATH``; exit 0 when the client passes, 1 on findings, 2 when
+the adapter cannot be loaded or the run cannot complete.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from modelarts_kit_spec.load import SpecError
+
+from modelarts_kit_contracts.adapters import AdapterError, load_adapter_factory
+from modelarts_kit_contracts.client_check import ClientCheckSettings, run_client_check
+from modelarts_kit_contracts.findings import ExitCode, RunReport
+from modelarts_kit_contracts.reporters import (
+    ReportSpecError,
+    parse_report_spec,
+    render_text,
+    write_report,
+)
+
+__all__ = ["client"]
+
+
+@click.command(name="client")
+@click.option(
+    "--adapter",
+    "adapter_name",
+    default="generated",
+    show_default=True,
+    metavar="NAME|MODULE:FACTORY",
+    help="The client to check: 'generated', 'huaweicloudsdk', or a factory MODULE:FACTORY.",
+)
+@click.option(
+    "--seed",
+    "seed_value",
+    default=0,
+    show_default=True,
+    type=int,
+    help="Seed of the generated cases: the same seed runs the same cases.",
+)
+@click.option(
+    "--max-examples",
+    default=20,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Generated success responses per operation (at least one per edge variant).",
+)
+@click.option(
+    "--auth",
+    type=click.Choice(["token", "aksk"]),
+    default="token",
+    show_default=True,
+    help="Credentials the adapter is given (an adapter may support only one).",
+)
+@click.option(
+    "--in-process",
+    is_flag=True,
+    default=False,
+    help="Serve the mock through an httpx transport instead of loopback.",
+)
+@click.option(
+    "--report",
+    "report_specs",
+    multiple=True,
+    metavar="FORMAT:PATH",
+    help="Also write the report as junit:PATH or json:PATH (repeatable).",
+)
+@click.option("--no-color", is_flag=True, default=False, help="Plain text output.")
+def client(
+    adapter_name: str,
+    seed_value: int,
+    max_examples: int,
+    auth: str,
+    in_process: bool,
+    report_specs: tuple[str, ...],
+    no_color: bool,
+) -> None:
+    """Check that a Python client honours the spec, against the spec-driven mock."""
+    for spec_text in report_specs:
+        try:
+            parse_report_spec(spec_text)
+        except ReportSpecError as exc:
+            raise click.UsageError(str(exc)) from exc
+    settings = ClientCheckSettings(
+        seed=seed_value,
+        max_examples=max_examples,
+        auth="aksk" if auth == "aksk" else "token",
+        in_process=in_process,
+    )
+    try:
+        factory = load_adapter_factory(adapter_name)
+        report = run_client_check(factory, settings=settings, target_name=f"client {adapter_name}")
+    except (AdapterError, SpecError, OSError) as exc:
+        report = RunReport(target=f"client {adapter_name}", seed=seed_value)
+        report.errors.append(str(exc))
+    render_text(report, color=False if no_color else None)
+    for spec_text in report_specs:
+        write_report(report, spec_text)
+    sys.exit(ExitCode(report.exit_code))
