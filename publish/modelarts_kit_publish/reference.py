@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib.resources import files
 
 import jinja2
@@ -567,11 +567,12 @@ def build_page(spec: Spec, ledger: list[JSON], changelog_markdown: str, sha256: 
     operations = tuple(builder.operation(op) for op in spec.operations)
     schemas = tuple(builder.schema(name) for name in builder.schema_names)
     schemas = tuple(
-        SchemaView(**{**s.__dict__, "used_by": tuple(
-            TypePart(op_id, builder.op_anchor[op_id]) for op_id in builder.used_by[s.name]
-        )})
+        # "Used by" is known only once every operation has been walked.
+        replace(
+            s, used_by=tuple(TypePart(op, builder.op_anchor[op]) for op in builder.used_by[s.name])
+        )
         for s in schemas
-    )  # fmt: skip
+    )
     info = spec.document.get("info") or {}
     return Page(
         title=spec.title,
