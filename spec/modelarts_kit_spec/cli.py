@@ -112,12 +112,19 @@ validate.help = (validate.help or "") + ", ".join(r.id for r in RULES) + "."
     default=None,
     help="Write the report here instead of stdout.",
 )
-def diff(old: str, new: str, output_format: str, out_file: Path | None) -> None:
+@click.option(
+    "--fail-on",
+    type=click.Choice(["any", "clients", "servers"]),
+    default="any",
+    show_default=True,
+    help="Which breakage makes the exit code 1 (e.g. 'clients' to gate on client compatibility).",
+)
+def diff(old: str, new: str, output_format: str, out_file: Path | None, fail_on: str) -> None:
     """Classify every change between two spec versions as breaking or not.
 
     OLD and NEW are files or git:REV:PATH (read with `git show REV:PATH`). Each change says
     whether it breaks clients (built for OLD, talking to a NEW server) and servers (built for
-    OLD, serving NEW clients). Exit 1 when anything breaks either side.
+    OLD, serving NEW clients). Exit 1 when something breaks the side(s) --fail-on names.
     """
     try:
         old_source: SpecSource = read_source(old)
@@ -137,5 +144,9 @@ def diff(old: str, new: str, output_format: str, out_file: Path | None) -> None:
             _fail_usage(f"{out_file}: cannot write: {exc.strerror}")
     else:
         click.echo(text, nl=False)
-    breaking = any(c.breaks_clients or c.breaks_servers for c in changes)
+    breaking = any(
+        (c.breaks_clients and fail_on in ("any", "clients"))
+        or (c.breaks_servers and fail_on in ("any", "servers"))
+        for c in changes
+    )
     raise SystemExit(EXIT_FINDINGS if breaking else EXIT_OK)

@@ -600,3 +600,12 @@ def test_git_source(tmp_path: Path) -> None:
         read_source("git:v1:nope.yaml", cwd=tmp_path)
     with pytest.raises(SpecError, match="expected git:REV:PATH"):
         read_source("git:v1", cwd=tmp_path)
+
+
+def test_cli_fail_on_chooses_the_side(tmp_path: Path) -> None:
+    new = base()
+    new["components"]["schemas"]["Req"]["properties"]["age"] = {"type": "integer"}  # servers
+    args = [_write(tmp_path / "old.yaml", base()), _write(tmp_path / "new.yaml", new)]
+    assert CliRunner().invoke(diff, args).exit_code == 1
+    assert CliRunner().invoke(diff, [*args, "--fail-on", "servers"]).exit_code == 1
+    assert CliRunner().invoke(diff, [*args, "--fail-on", "clients"]).exit_code == 0
