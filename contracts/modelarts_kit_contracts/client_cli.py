@@ -8,12 +8,17 @@ the adapter cannot be loaded or the run cannot complete.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 from modelarts_kit_spec.load import SpecError
 
 from modelarts_kit_contracts.adapters import AdapterError, load_adapter_factory
-from modelarts_kit_contracts.client_check import ClientCheckSettings, run_client_check
+from modelarts_kit_contracts.client_check import (
+    ClientCheckSettings,
+    render_markdown,
+    run_client_check,
+)
 from modelarts_kit_contracts.findings import ExitCode, RunReport
 from modelarts_kit_contracts.reporters import (
     ReportSpecError,
@@ -69,6 +74,13 @@ __all__ = ["client"]
     metavar="FORMAT:PATH",
     help="Also write the report as junit:PATH or json:PATH (repeatable).",
 )
+@click.option(
+    "--markdown",
+    "markdown_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write the findings as Markdown, without timings (deterministic per seed).",
+)
 @click.option("--no-color", is_flag=True, default=False, help="Plain text output.")
 def client(
     adapter_name: str,
@@ -77,6 +89,7 @@ def client(
     auth: str,
     in_process: bool,
     report_specs: tuple[str, ...],
+    markdown_path: Path | None,
     no_color: bool,
 ) -> None:
     """Check that a Python client honours the spec, against the spec-driven mock."""
@@ -100,4 +113,11 @@ def client(
     render_text(report, color=False if no_color else None)
     for spec_text in report_specs:
         write_report(report, spec_text)
+    if markdown_path is not None:
+        command = (
+            f"modelarts-kit contract client --adapter {adapter_name} --seed {seed_value} "
+            f"--max-examples {max_examples} --markdown {markdown_path}"
+        )
+        markdown_path.parent.mkdir(parents=True, exist_ok=True)
+        markdown_path.write_text(render_markdown(report, command=command), encoding="utf-8")
     sys.exit(ExitCode(report.exit_code))
