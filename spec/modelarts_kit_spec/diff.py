@@ -633,10 +633,27 @@ def _operations(document: JSON) -> dict[tuple[str, str], OperationView]:
                 continue
             pointer = pointer_join("/paths", path, method)
             params = {**shared, **_parameter_index(document, op.get("parameters"), pointer)}
+            params = _key_path_parameters_by_position(str(path), params)
             security = op.get("security", document.get("security") or [])
             key = (method, TEMPLATE.sub("{}", str(path)))
             views[key] = OperationView(method, str(path), pointer, op, params, list(security))
     return views
+
+
+def _key_path_parameters_by_position(
+    path: str, params: dict[tuple[str, str], tuple[str, Mapping[str, JSON]]]
+) -> dict[tuple[str, str], tuple[str, Mapping[str, JSON]]]:
+    """Path parameters are matched by their place in the template: renaming {id} to {job_id}
+    changes nothing on the wire."""
+    names = [m.group(0)[1:-1] for m in TEMPLATE.finditer(path)]
+    return {
+        (
+            ("path", f"{{{names.index(name)}}}")
+            if where == "path" and name in names
+            else (where, name)
+        ): value
+        for (where, name), value in params.items()
+    }
 
 
 def _parameter_index(
@@ -698,7 +715,7 @@ def _param_required(param: Mapping[str, JSON]) -> bool:
 @operation_rule
 def parameters_changed(walk: Walk, old: OperationView, new: OperationView) -> None:
     for key, (pointer, param) in new.parameters.items():
-        where, name = key
+        where, name = key[0], str(param.get("name"))
         required = _param_required(param)
         if key not in old.parameters:
             walk.emit(
@@ -727,15 +744,16 @@ def parameters_changed(walk: Walk, old: OperationView, new: OperationView) -> No
         ):
             place = Place("request", pointer_join(pointer, "schema"), f"{where}:{name}")
             compare_schema(walk, old_param["schema"], param["schema"], place)
-    for key, (pointer, _) in old.parameters.items():
+    for key, (pointer, param) in old.parameters.items():
         if key not in new.parameters:
+            name = str(param.get("name"))
             walk.emit(
                 "parameter-removed",
                 pointer,
-                {"in": key[0], "name": key[1]},
+                {"in": key[0], "name": name},
                 None,
                 (True, False),
-                f"{key[0]} parameter `{key[1]}` removed",
+                f"{key[0]} parameter `{name}` removed",
             )
 
 

@@ -525,9 +525,7 @@ def test_renamed_path_parameter_matches_the_same_operation() -> None:
     item = new["paths"].pop(PATH)
     item["parameters"][1]["name"] = "id"
     new["paths"]["/v2/{project_id}/jobs/{id}"] = item
-    rules = {c.rule for c in diff_documents(old, new)}
-    assert "operation-added" not in rules
-    assert "operation-removed" not in rules
+    assert diff_documents(old, new) == []
 
 
 def test_identical_documents_have_no_changes() -> None:
