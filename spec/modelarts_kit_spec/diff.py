@@ -22,7 +22,8 @@ Consequences worth stating: a new optional request field breaks servers, not cli
 optional response field breaks nothing (responses are open: clients must ignore unknown
 fields) unless the old response object was closed (``additionalProperties: false``); an enum
 value added to a response breaks clients unless the schema says the enum is open
-(``x-open-enum: true``); a new operation breaks servers only; a new error status breaks
+(``x-open-enum: true``); a value removed from a response enum breaks nobody (the one
+exception, as issue #3 and oasdiff rate it); a new operation breaks servers only; a new error status breaks
 nobody (clients handle unknown errors generically) while a new success status breaks clients.
 """
 
@@ -389,12 +390,20 @@ def enum_changed(walk: Walk, old: Mapping[str, JSON], new: Mapping[str, JSON], a
             )
     for value in before:
         if value not in after:
+            # The one exception to the principle: a value dropped from a response enum breaks
+            # nobody (issue #3, as oasdiff rates it): clients just stop seeing it, and a server
+            # that still sends it is caught by the contract kit, not by a changelog.
+            impact = (
+                (False, False)
+                if at.side == "response"
+                else _impact(at.side, widened=False, narrowed=True)
+            )
             walk.emit(
                 "enum-value-removed",
                 pointer,
                 value,
                 None,
-                _impact(at.side, widened=False, narrowed=True),
+                impact,
                 f"{at.label}: enum value {_fmt(value)} removed",
             )
 

@@ -288,7 +288,7 @@ CASES: list[tuple[str, Callable[[JSON], None], str, bool, bool]] = [
         edit(R + "/phase", "enum", ["Running"]),
         "enum-value-removed",
         False,
-        True,
+        False,
     ),
     (
         "request maxLength tightened",
