@@ -43,6 +43,11 @@ def default_output() -> Path:
 )
 @click.option("--check", "check_only", is_flag=True, help="Only compare; exit 1 with a diff.")
 @click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Do not reuse or store results (the cache is content-addressed; see the docs).",
+)
+@click.option(
     "--package", default=GeneratorOptions.package, show_default=True, help="Import package name."
 )
 @click.option(
@@ -67,6 +72,7 @@ def generate_command(
     spec_path: Path | None,
     out: Path | None,
     check_only: bool,
+    no_cache: bool,
     package: str,
     distribution: str,
     client_name: str,
@@ -85,7 +91,7 @@ def generate_command(
     target = out if out is not None else default_output()
     try:
         if check_only:
-            diff = check(target, spec_path, options)
+            diff = check(target, spec_path, options, use_cache=not no_cache)
             if diff:
                 click.echo(diff, nl=False)
                 click.echo(
@@ -95,7 +101,7 @@ def generate_command(
                 sys.exit(1)
             click.echo(f"{target.name}/ is up to date.")
             return
-        files = generate_package(target, spec_path, options)
+        files = generate_package(target, spec_path, options, use_cache=not no_cache)
     except GenerationError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)

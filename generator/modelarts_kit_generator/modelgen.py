@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from modelarts_kit_generator import cache
+
 __all__ = ["ModelGenerationError", "render_models"]
 
 
@@ -25,8 +27,21 @@ class ModelGenerationError(Exception):
     """datamodel-code-generator rejected the model plan."""
 
 
-def render_models(schemas: Mapping[str, Any], *, title: str, header: str) -> str:
+def render_models(
+    schemas: Mapping[str, Any], *, title: str, header: str, use_cache: bool = True
+) -> str:
     """Return the source of the models module for ``schemas`` (name -> JSON Schema)."""
+    key = cache.fingerprint("models", {"schemas": schemas, "title": title, "header": header})
+    cached = cache.load(key) if use_cache else None
+    if cached is not None and "models.py" in cached:
+        return cached["models.py"]
+    output = _run_datamodel_code_generator(schemas, title=title, header=header)
+    if use_cache:
+        cache.store(key, {"models.py": output})
+    return output
+
+
+def _run_datamodel_code_generator(schemas: Mapping[str, Any], *, title: str, header: str) -> str:
     from datamodel_code_generator import LiteralType, PythonVersion, generate
     from datamodel_code_generator.enums import (
         DataModelType,
@@ -34,7 +49,6 @@ def render_models(schemas: Mapping[str, Any], *, title: str, header: str) -> str
         OpenAPIScope,
         StrictTypes,
     )
-    from datamodel_code_generator.format import Formatter
 
     document = {
         "openapi": "3.1.0",
@@ -59,7 +73,8 @@ def render_models(schemas: Mapping[str, Any], *, title: str, header: str) -> str
                 openapi_scopes=[OpenAPIScope.Schemas],
                 output_model_type=DataModelType.PydanticV2BaseModel,
                 target_python_version=PythonVersion.PY_311,
-                formatters=[Formatter.BUILTIN],
+                # ruff formats the whole package afterwards; formatting twice costs time.
+                formatters=[],
                 builtin_format_line_length=LINE_LENGTH,
                 settings_path=Path(settings),
                 disable_timestamp=True,

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from modelarts_kit_spec import SpecError, load_spec
 
+from modelarts_kit_generator import cache
 from modelarts_kit_generator.ir import ClientIR, GeneratorOptions, build_ir
 from modelarts_kit_generator.modelgen import ModelGenerationError
 from modelarts_kit_generator.render import TEMPLATE_DIR, TemplateRenderError, render_files
@@ -50,50 +51,74 @@ def render_to(
     spec_path: Path | None = None,
     options: GeneratorOptions | None = None,
     template_dir: Path = TEMPLATE_DIR,
+    *,
+    use_cache: bool = True,
 ) -> list[str]:
     """Render, format and verify the package into ``directory`` (which must be empty or
-    absent). Returns the relative paths written."""
+    absent). Returns the relative paths written.
+
+    With ``use_cache``, a package whose rendered sources were formatted and verified
+    before is taken from the cache (see :mod:`modelarts_kit_generator.cache`).
+    """
     ir = _load_ir(spec_path, options or GeneratorOptions())
     try:
-        files = render_files(ir, template_dir)
+        files = render_files(ir, template_dir, use_cache=use_cache)
     except TemplateRenderError as exc:
         raise GenerationError(str(exc)) from exc
     except ModelGenerationError as exc:
         raise GenerationError(str(exc)) from exc
+    key = cache.fingerprint("package", files)
+    finished = cache.load(key) if use_cache else None
+    if finished is not None and finished.keys() == files.keys():
+        _write(directory, finished)
+        return list(files)
+    _write(directory, files)
+    _format(directory)
+    _verify(directory, ir.options.package)
+    if use_cache:
+        cache.store(key, {name: (directory / name).read_text(encoding="utf-8") for name in files})
+    return list(files)
+
+
+def _write(directory: Path, files: dict[str, str]) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     for relative, text in files.items():
         target = directory / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8", newline="\n")
-    _format(directory)
-    _verify(directory, ir.options.package)
-    return list(files)
+
+
+def _ruff_command() -> list[str]:
+    """The ruff executable (the binary itself: a Python wrapper would cost a startup)."""
+    try:
+        from ruff.__main__ import find_ruff_bin  # type: ignore[import-untyped]
+    except ImportError:
+        return [sys.executable, "-m", "ruff"]
+    return [str(find_ruff_bin())]
 
 
 def _ruff(directory: Path, *arguments: str) -> None:
     config = directory / "pyproject.toml"
-    command = [
-        sys.executable,
-        "-m",
-        "ruff",
-        *arguments,
-        "--no-cache",
-        "--config",
-        str(config),
-        str(directory),
-    ]
+    command = [*_ruff_command(), *arguments, "--no-cache", "--config", str(config), str(directory)]
     result = subprocess.run(command, capture_output=True, text=True, check=False)
     if result.returncode != 0:
         output = (result.stdout + result.stderr).replace(str(directory) + os.sep, "")
         raise GenerationError(f"generated code fails `ruff {arguments[0]}`:\n{output.strip()}")
 
 
+def _sources(directory: Path) -> dict[Path, bytes]:
+    return {path: path.read_bytes() for path in sorted(directory.rglob("*.py"))}
+
+
 def _format(directory: Path) -> None:
-    # Fix first (import order, modern syntax), then format; both pinned by the rendered
-    # pyproject.toml, so the result does not depend on where generation runs.
+    """Format, then lint with fixes (import order, modern syntax), then format again only if
+    a fix changed anything. Settings come from the rendered pyproject.toml, so the result
+    does not depend on where generation runs."""
     _ruff(directory, "format", "--quiet")
+    formatted = _sources(directory)
     _ruff(directory, "check", "--fix", "--quiet")
-    _ruff(directory, "format", "--quiet")
+    if _sources(directory) != formatted:
+        _ruff(directory, "format", "--quiet")
 
 
 def _verify(directory: Path, package: str) -> None:
@@ -138,12 +163,14 @@ def generate(
     spec_path: Path | None = None,
     options: GeneratorOptions | None = None,
     template_dir: Path = TEMPLATE_DIR,
+    *,
+    use_cache: bool = True,
 ) -> list[str]:
     """Generate into ``out`` atomically: staging, verify, then swap."""
     out = out.resolve()
     with _staging(out.parent) as staging:
         rendered = staging / "package"
-        files = render_to(rendered, spec_path, options, template_dir)
+        files = render_to(rendered, spec_path, options, template_dir, use_cache=use_cache)
         backup = staging / "previous"
         if out.exists():
             os.replace(out, backup)
@@ -174,11 +201,13 @@ def check(
     spec_path: Path | None = None,
     options: GeneratorOptions | None = None,
     template_dir: Path = TEMPLATE_DIR,
+    *,
+    use_cache: bool = True,
 ) -> str:
     """Render to a temporary directory and diff against ``out``; "" when they match."""
     with tempfile.TemporaryDirectory(prefix="modelarts-kit-check-") as temp:
         rendered = Path(temp) / "package"
-        render_to(rendered, spec_path, options, template_dir)
+        render_to(rendered, spec_path, options, template_dir, use_cache=use_cache)
         expected, actual = _tree(rendered), _tree(out)
     label = out.name
     chunks: list[str] = []

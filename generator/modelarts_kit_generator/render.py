@@ -70,7 +70,9 @@ def environment(template_dir: Path = TEMPLATE_DIR) -> jinja2.Environment:
     return env
 
 
-def render_files(ir: ClientIR, template_dir: Path = TEMPLATE_DIR) -> dict[str, str]:
+def render_files(
+    ir: ClientIR, template_dir: Path = TEMPLATE_DIR, *, use_cache: bool = True
+) -> dict[str, str]:
     """Every output file's relative path and text, in a stable order."""
     env = environment(template_dir)
     package = ir.options.package
@@ -86,6 +88,6 @@ def render_files(ir: ClientIR, template_dir: Path = TEMPLATE_DIR) -> dict[str, s
         'unknown fields and accept enum values the spec does not know yet."""'
     )
     files[MODELS_FILE.format(package=package)] = render_models(
-        ir.model_schemas, title=ir.title, header=header
+        ir.model_schemas, title=ir.title, header=header, use_cache=use_cache
     )
     return dict(sorted(files.items()))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -83,6 +84,19 @@ class FakeSleep:
 class FakeAsyncSleep(FakeSleep):
     async def __call__(self, seconds: float) -> None:  # type: ignore[override]
         self.delays.append(seconds)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def private_generation_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Keep the tests' generation cache out of the user's cache directory."""
+    directory = tmp_path_factory.mktemp("generate-cache")
+    previous = os.environ.get("MODELARTS_KIT_CACHE_DIR")
+    os.environ["MODELARTS_KIT_CACHE_DIR"] = str(directory)
+    yield directory
+    if previous is None:
+        del os.environ["MODELARTS_KIT_CACHE_DIR"]
+    else:
+        os.environ["MODELARTS_KIT_CACHE_DIR"] = previous
 
 
 @pytest.fixture

@@ -11,7 +11,14 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
-from modelarts_kit_generator import GenerationError, GeneratorOptions, build_ir, check, generate
+from modelarts_kit_generator import (
+    GenerationError,
+    GeneratorOptions,
+    build_ir,
+    check,
+    generate,
+    pipeline,
+)
 from modelarts_kit_generator.cli import default_output, generate_command
 from modelarts_kit_generator.naming import pascal_case, snake_case
 from modelarts_kit_generator.render import TEMPLATE_DIR
@@ -33,7 +40,7 @@ def tree(directory: Path) -> dict[str, bytes]:
 def test_committed_output_matches_the_spec_and_templates() -> None:
     """The golden record: regenerating gives exactly the committed generated/."""
     assert default_output() == GENERATED
-    diff = check(GENERATED)
+    diff = check(GENERATED, use_cache=False)
     assert diff == "", f"generated/ is stale; run `modelarts-kit generate`:\n{diff[:4000]}"
 
 
@@ -41,7 +48,7 @@ def test_output_is_identical_under_different_hash_seeds(tmp_path: Path) -> None:
     outputs = []
     for seed in ("0", "4242"):
         out = tmp_path / f"seed-{seed}"
-        env = {**os.environ, "PYTHONHASHSEED": seed}
+        env = {**os.environ, "PYTHONHASHSEED": seed, "MODELARTS_KIT_CACHE_DIR": "off"}
         subprocess.run(
             [sys.executable, "-m", "modelarts_kit", "generate", "--out", str(out)],
             check=True,
@@ -199,3 +206,27 @@ def test_ir_for_the_modelarts_spec() -> None:
     assert ir.token_header == "X-Auth-Token"
     assert [v.class_name for v in ir.variants] == ["TrainingJobsClient", "AsyncTrainingJobsClient"]
     assert not set(ir.request_models) & set(ir.response_models)
+
+
+def test_cache_gives_the_same_output_and_survives_corruption(
+    tmp_path: Path, private_generation_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    options = GeneratorOptions(package="pet_cached", distribution="pet-cached", client_name="Pc")
+    fresh = tmp_path / "fresh"
+    generate(fresh, PETSTORE_SPEC, options, use_cache=False)
+    before = set(private_generation_cache.iterdir())
+    generate(tmp_path / "first", PETSTORE_SPEC, options)  # fills the cache
+    added = set(private_generation_cache.iterdir()) - before
+    assert added  # at least the finished package (the models may be cached already)
+
+    def not_expected(directory: Path) -> None:
+        raise AssertionError("a cache hit must not format again")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(pipeline, "_format", not_expected)
+        generate(tmp_path / "second", PETSTORE_SPEC, options)  # served from the cache
+    assert tree(tmp_path / "first") == tree(fresh) == tree(tmp_path / "second")
+    for entry in private_generation_cache.iterdir():
+        entry.write_text("{not json")
+    generate(tmp_path / "third", PETSTORE_SPEC, options)
+    assert tree(tmp_path / "third") == tree(fresh)
