@@ -366,13 +366,18 @@ def run_client_check(
     settings: ClientCheckSettings | None = None,
     spec: Spec | None = None,
     target_name: str = "client",
+    cases: Sequence[Case] | None = None,
 ) -> RunReport:
-    """Run every case against the client the factory builds; the findings in a RunReport."""
+    """Run every case against the client the factory builds; the findings in a RunReport.
+
+    ``cases`` defaults to :func:`build_cases` for ``settings``; pass them to reuse one set.
+    """
     settings = settings or ClientCheckSettings()
     spec = spec or load_spec()
     started = time.monotonic()
     report = RunReport(target=target_name, seed=settings.seed)
-    cases = build_cases(spec, settings)
+    if cases is None:
+        cases = build_cases(spec, settings)
     mock = MockServer(spec, seed_value=settings.seed, error_rate=0.0)
     if settings.in_process:
         target = _target(settings, "http://modelarts-mock.invalid", mock)

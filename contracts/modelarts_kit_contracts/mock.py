@@ -1148,7 +1148,7 @@ def run_until_stopped(
     """
     import uvicorn
 
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off")
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     stop_at = None if max_time_s is None else time.monotonic() + max_time_s
 

@@ -1,0 +1,209 @@
+"""The validating proxy: forward traffic unchanged, report what breaks the spec.
+
+:class:`ValidatingProxy` is an ASGI app. Each request is forwarded to the upstream server as it
+came (method, path, query, headers - ``Host`` included, so AK/SK signatures stay valid - and
+body bytes), except the hop-by-hop headers; the upstream's answer goes back the same way
+(status, headers except hop-by-hop, raw body bytes, still compressed if they were). Both
+directions are validated against the spec
+(:mod:`~modelarts_kit_contracts.wire_validation`); every violation is passed to
+``on_violation`` as it happens and recorded in :attr:`ValidatingProxy.report`, a
+:class:`~modelarts_kit_contracts.findings.RunReport`. An upstream that cannot be reached is
+answered with 502 and recorded as a run error (exit 2).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+import httpx
+from modelarts_kit_spec import load_spec
+from modelarts_kit_spec.load import Spec
+
+from modelarts_kit_contracts.findings import RunReport
+from modelarts_kit_contracts.wire_validation import (
+    REQUEST_CHECKS,
+    RESPONSE_CHECKS,
+    Headers,
+    Violation,
+    WireRequest,
+    WireResponse,
+    record_violations,
+    validate_request,
+    validate_response,
+)
+
+__all__ = ["HOP_BY_HOP", "ValidatingProxy"]
+
+ASGIReceive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+ASGISend = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+
+# RFC 9110 section 7.6.1: meaningful for one connection only, never forwarded.
+HOP_BY_HOP = frozenset(
+    {
+        "connection",
+        "keep-alive",
+        "proxy-authenticate",
+        "proxy-authorization",
+        "proxy-connection",
+        "te",
+        "trailer",
+        "transfer-encoding",
+        "upgrade",
+    }
+)
+
+
+BAD_GATEWAY_BODY = (
+    b'{"error_code": "ModelArts.0010", "error_msg": "Bad gateway: the upstream did not answer."}'
+)
+
+
+def _forwardable(headers: Headers) -> list[tuple[str, str]]:
+    named = {
+        token.strip().lower()
+        for value in headers.get_all("connection")
+        for token in value.split(",")
+        if token.strip()
+    }
+    dropped = HOP_BY_HOP | named | {"content-length"}  # recomputed from the same bytes
+    return [(k, v) for k, v in headers.items if k.lower() not in dropped]
+
+
+class ValidatingProxy:
+    """Forward to ``upstream``; validate both directions against the spec."""
+
+    def __init__(
+        self,
+        upstream: str,
+        spec: Spec | None = None,
+        *,
+        on_violation: Callable[[Violation], None] | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        timeout_s: float = 60.0,
+    ) -> None:
+        parsed = httpx.URL(upstream)
+        if parsed.scheme not in ("http", "https") or not parsed.host:
+            raise ValueError(f"--upstream {upstream!r}: expected an http(s) URL with a host")
+        self.upstream = parsed
+        self.spec = spec or load_spec()
+        self.on_violation = on_violation
+        self.transport = transport
+        self.timeout_s = timeout_s
+        self.report = RunReport(target=f"traffic to {upstream}")
+        self.requests = 0
+        self._started = time.monotonic()
+        self._client: httpx.AsyncClient | None = None
+
+    def _http(self) -> httpx.AsyncClient:
+        if self._client is None:
+            self._client = httpx.AsyncClient(
+                transport=self.transport,
+                timeout=self.timeout_s,
+                follow_redirects=False,
+                trust_env=False,
+            )
+        return self._client
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+    def finish(self) -> RunReport:
+        """The report of everything seen so far, with its duration."""
+        self.report.duration_s = time.monotonic() - self._started
+        return self.report
+
+    async def __call__(
+        self, scope: MutableMapping[str, Any], receive: ASGIReceive, send: ASGISend
+    ) -> None:
+        if scope["type"] == "lifespan":
+            while True:
+                message = await receive()
+                if message["type"] == "lifespan.startup":
+                    await send({"type": "lifespan.startup.complete"})
+                elif message["type"] == "lifespan.shutdown":
+                    await self.aclose()
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
+        if scope["type"] != "http":
+            return
+        body = bytearray()
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body", False):
+                break
+        raw_path = (scope.get("raw_path") or scope["path"].encode("utf-8")).decode("latin-1")
+        path = raw_path.split("?", 1)[0]
+        query = scope.get("query_string", b"").decode("latin-1")
+        headers = Headers(
+            (k.decode("latin-1"), v.decode("latin-1")) for k, v in scope.get("headers", [])
+        )
+        request = WireRequest(scope["method"], path, headers, bytes(body), query)
+        self.requests += 1
+        began = time.monotonic()
+        answer = await self._forward(request)
+        if answer is None:
+            answer = WireResponse(
+                502, Headers([("Content-Type", "application/json")]), BAD_GATEWAY_BODY
+            )
+        else:
+            self._validate(request, answer, (time.monotonic() - began) * 1000)
+        await send(
+            {
+                "type": "http.response.start",
+                "status": answer.status,
+                "headers": [
+                    (k.lower().encode("latin-1"), v.encode("latin-1"))
+                    for k, v in [
+                        *_forwardable(answer.headers),
+                        ("content-length", str(len(answer.body))),
+                    ]
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": answer.body})
+
+    async def _forward(self, request: WireRequest) -> WireResponse | None:
+        """The upstream's answer, or None (recorded as a run error) when it gave none."""
+        base_path = self.upstream.raw_path.decode("ascii").split("?", 1)[0].rstrip("/")
+        query = f"?{request.query}" if request.query else ""
+        target = self.upstream.copy_with(
+            raw_path=(base_path + request.path + query).encode("latin-1")
+        )
+        outgoing = self._http().build_request(
+            request.method, target, headers=_forwardable(request.headers), content=request.body
+        )
+        try:
+            response = await self._http().send(outgoing, stream=True)
+            try:
+                raw = b"".join([chunk async for chunk in response.aiter_raw()])
+            finally:
+                await response.aclose()
+        except httpx.HTTPError as exc:
+            problem = (
+                f"upstream {self.upstream} did not answer {request.method} {request.path}: "
+                f"{type(exc).__name__}: {exc}"
+            )
+            if problem not in self.report.errors:
+                self.report.errors.append(problem)
+            return None
+        return WireResponse(response.status_code, Headers(response.headers.multi_items()), raw)
+
+    def _validate(self, request: WireRequest, response: WireResponse, elapsed_ms: float) -> None:
+        op, _params, request_violations = validate_request(self.spec, request)
+        response_violations = validate_response(self.spec, op, response) if op else []
+        query = f"?{request.query}" if request.query else ""
+        reproduce = f"{request.method} {request.path}{query} -> {response.status}"
+        record_violations(self.report, REQUEST_CHECKS, request_violations, reproduce=reproduce)
+        if op is not None:
+            self.report.record_time(op.operation_id, elapsed_ms)
+            record_violations(
+                self.report, RESPONSE_CHECKS, response_violations, reproduce=reproduce
+            )
+        if self.on_violation is not None:
+            for violation in [*request_violations, *response_violations]:
+                self.on_violation(violation)

@@ -1,0 +1,50 @@
+"""Each deliberately broken client variant is caught by the check named for its fault."""
+
+from __future__ import annotations
+
+import pytest
+from modelarts_kit_contracts.client_check import (
+    Case,
+    ClientCheckSettings,
+    build_cases,
+    run_client_check,
+)
+from modelarts_kit_spec import load_spec
+
+from contracts_client.broken_clients import BROKEN_CLIENTS, BrokenAdapter
+
+# One generated success response per edge variant per operation, in-process: enough to
+# exercise every check, small enough for 18 variants within the time budget.
+SETTINGS = ClientCheckSettings(seed=3, max_examples=10, in_process=True)
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[Case]:
+    return build_cases(load_spec(), SETTINGS)
+
+
+def test_there_are_at_least_twelve_broken_variants() -> None:
+    assert len(BROKEN_CLIENTS) >= 12
+
+
+@pytest.mark.parametrize(
+    ("variant", "expected_check"),
+    list(BROKEN_CLIENTS.items()),
+    ids=[variant.__name__ for variant in BROKEN_CLIENTS],
+)
+def test_broken_client_is_detected(
+    variant: type[BrokenAdapter], expected_check: str, cases: list[Case]
+) -> None:
+    report = run_client_check(variant, settings=SETTINGS, cases=cases, target_name=variant.__name__)
+    failed = {failure.check for failure in report.failures}
+    assert expected_check in failed, f"{variant.__name__}: found only {sorted(failed)}"
+    assert int(report.exit_code) == 1
+    assert not report.errors
+
+
+def test_the_unbroken_base_adapter_passes_the_same_cases(cases: list[Case]) -> None:
+    # The variants differ from this adapter by their one fault only: its findings (if any)
+    # must not be what the variants are credited with.
+    report = run_client_check(BrokenAdapter, settings=SETTINGS, cases=cases)
+    failed = {failure.check for failure in report.failures}
+    assert failed <= {"error_msg_intact"}, failed
