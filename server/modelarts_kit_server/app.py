@@ -39,7 +39,7 @@ import re
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import unquote
 
@@ -63,6 +63,7 @@ from modelarts_kit_server.lifecycle import (
     render_status,
     snapshot_at,
 )
+from modelarts_kit_server.rendering import conform_to_schema
 from modelarts_kit_server.settings import ServerSettings
 from modelarts_kit_server.store import DuplicateJobName, JobRecord, JobStore
 from modelarts_kit_server.validation import (
@@ -84,6 +85,7 @@ __all__ = [
     "build_job",
     "create_app",
     "create_job",
+    "echo_as_stored",
     "inject_faults",
     "match_route",
     "read_body",
@@ -332,21 +334,24 @@ def render_job(server: ReferenceServer, record: JobRecord, now_ms: int | None = 
     return rendered
 
 
-def _check_renderable(context: RequestContext, record: JobRecord, status: int) -> None:
-    """Refuse a job whose echo would break the documented response schema."""
-    response = context.operation.response_for(status)
-    if response is None or response.schema is None:
-        return
+def echo_as_stored(context: RequestContext, record: JobRecord) -> JobRecord:
+    """The job as the server stores it: shaped to the documented success response schema."""
+    schema = context.operation.success.schema
+    if schema is None:
+        return record
     rendered = render_job(context.server, record, record.timeline.created_ms)
-    violation = validate_instance(context.server.spec, response.schema, rendered)
-    if violation is not None:
-        raise ApiError(errors.INVALID_PARAM, describe_violation(violation))
+    try:
+        shaped = conform_to_schema(context.server.spec, schema, rendered)
+    except ValueError:
+        logger.error("job %s cannot be shaped to the response schema", record.job_id)
+        raise
+    document = {key: value for key, value in shaped.items() if key != "status"}
+    return replace(record, document=document)
 
 
 def create_job(context: RequestContext) -> JsonResponse:
     document = validate_body(context)
-    record = build_job(context, document)
-    _check_renderable(context, record, 201)
+    record = echo_as_stored(context, build_job(context, document))
     try:
         context.server.store.insert(record)
     except DuplicateJobName:

@@ -29,7 +29,10 @@ SHUTDOWN_TIMEOUT_S = 10.0
 def bind_socket(host: str, port: int) -> socket.socket:
     """A listening TCP socket on ``host:port`` (``port=0``: a free one)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # proto must be IPPROTO_TCP explicitly: asyncio only disables Nagle (TCP_NODELAY) on
+    # accepted sockets whose proto says TCP; with proto 0 every keep-alive response waits
+    # ~40 ms for a delayed ACK.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))

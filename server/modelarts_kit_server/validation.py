@@ -21,7 +21,9 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from jsonschema import FormatChecker
 from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.protocols import Validator
 from modelarts_kit_spec import Operation, Spec
 
 from modelarts_kit_server import errors
@@ -32,6 +34,7 @@ __all__ = [
     "best_violation",
     "describe_violation",
     "is_json_media_type",
+    "openapi_validator",
     "parse_json_body",
     "pointer",
     "redacted_value",
@@ -219,11 +222,42 @@ def best_violation(errors_: Iterable[ValidationError]) -> ValidationError | None
     return best_match(collected) if collected else None
 
 
-def validate_instance(
-    spec: Spec, schema: Any, instance: Any, prefix: Iterable[str | int] = ()
-) -> ValidationError | None:
+# The OpenAPI format registry gives int32/int64 their ranges; jsonschema's checker does not
+# know them, so the spec's validators are evolved with a checker that does.
+OPENAPI_FORMATS = FormatChecker()
+INTEGER_RANGES = {"int32": 2**31, "int64": 2**63}
+
+
+def _integer_format(name: str) -> None:
+    bound = INTEGER_RANGES[name]
+
+    def check(instance: object) -> bool:
+        if isinstance(instance, bool) or not isinstance(instance, int | float):
+            return True
+        return -bound <= instance < bound
+
+    OPENAPI_FORMATS.checks(name)(check)
+
+
+for _name in INTEGER_RANGES:
+    _integer_format(_name)
+
+_validators: dict[int, tuple[Validator, Validator]] = {}
+
+
+def openapi_validator(spec: Spec, schema: Any) -> Validator:
+    """``spec.validator(schema)``, also checking the OpenAPI integer formats."""
+    base = spec.validator(schema)
+    cached = _validators.get(id(base))
+    if cached is None or cached[0] is not base:
+        cached = (base, base.evolve(format_checker=OPENAPI_FORMATS))
+        _validators[id(base)] = cached
+    return cached[1]
+
+
+def validate_instance(spec: Spec, schema: Any, instance: Any) -> ValidationError | None:
     """The best violation of ``schema`` by ``instance``, or None when it is valid."""
-    return best_violation(spec.validator(schema).iter_errors(instance))
+    return best_violation(openapi_validator(spec, schema).iter_errors(instance))
 
 
 def validate_path_parameters(spec: Spec, operation: Operation, values: Mapping[str, str]) -> None:

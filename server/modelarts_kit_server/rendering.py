@@ -1,0 +1,102 @@
+"""Shaping a stored job into the spec's response schema.
+
+The request and response schemas of the spec do not always agree (for example
+``algorithm.environments`` is a map in a create request and a list of maps in a response, as
+in the vendor's pages). :func:`conform_to_schema` walks a value along the response schema and
+keeps everything that already fits unchanged; where it does not fit it converts the one shape
+change the vendor documents (a map where a list of maps is expected becomes one single-entry map
+per key, in order) and leaves out what the response cannot carry (a value of another type, a
+property the schema forbids). So what the client sent comes back unchanged wherever the
+response schema allows it, and every response validates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from modelarts_kit_spec import Spec
+
+from modelarts_kit_server.validation import openapi_validator
+
+__all__ = ["conform_to_schema"]
+
+_DROP: Any = object()
+
+
+def _resolve(spec: Spec, schema: Any) -> Mapping[str, Any]:
+    """The schema with $ref followed and allOf branches' properties merged (shallow)."""
+    node = spec.deref(schema) if isinstance(schema, Mapping) else schema
+    if not isinstance(node, Mapping):
+        return {}
+    if "allOf" not in node:
+        return node
+    merged: dict[str, Any] = {k: v for k, v in node.items() if k != "allOf"}
+    properties = dict(merged.get("properties") or {})
+    for branch in node["allOf"]:
+        resolved = _resolve(spec, branch)
+        properties.update(resolved.get("properties") or {})
+        for key, value in resolved.items():
+            if key != "properties":
+                merged.setdefault(key, value)
+    merged["properties"] = properties
+    return merged
+
+
+def _types(schema: Mapping[str, Any]) -> set[str]:
+    declared = schema.get("type")
+    if isinstance(declared, str):
+        return {declared}
+    if isinstance(declared, list):
+        return {str(t) for t in declared}
+    return set()
+
+
+def _conform(spec: Spec, schema: Any, value: Any) -> Any:
+    if schema is True or schema is None:
+        return value
+    if schema is False:
+        return _DROP
+    if openapi_validator(spec, schema).is_valid(value):
+        return value
+    node = _resolve(spec, schema)
+    types = _types(node)
+    result: Any = _DROP
+    if isinstance(value, dict):
+        if types and "object" not in types and "array" in types:
+            items = node.get("items", True)
+            result = [_conform(spec, items, {key: item}) for key, item in value.items()]
+            result = [item for item in result if item is not _DROP]
+        elif not types or "object" in types:
+            result = _conform_object(spec, node, value)
+    elif isinstance(value, list) and (not types or "array" in types):
+        items = node.get("items", True)
+        conformed = [_conform(spec, items, item) for item in value]
+        result = [item for item in conformed if item is not _DROP]
+    if result is _DROP or not openapi_validator(spec, schema).is_valid(result):
+        return _DROP
+    return result
+
+
+def _conform_object(spec: Spec, node: Mapping[str, Any], value: dict[str, Any]) -> Any:
+    properties = node.get("properties") or {}
+    extra = node.get("additionalProperties", True)
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        subschema = properties.get(key, extra)
+        conformed = _conform(spec, subschema, item)
+        if conformed is not _DROP:
+            out[key] = conformed
+    return out
+
+
+def conform_to_schema(spec: Spec, schema: Any, value: Any) -> Any:
+    """``value`` shaped to validate against ``schema`` (unchanged when it already does).
+
+    Raises ValueError when no shaping can make it valid (a server bug: the server-owned
+    fields are always valid).
+    """
+    result = _conform(spec, schema, value)
+    if result is _DROP:
+        raise ValueError("the job cannot be rendered in the response schema")
+    return result
