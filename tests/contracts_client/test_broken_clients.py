@@ -11,7 +11,7 @@ from modelarts_kit_contracts.client_check import (
 )
 from modelarts_kit_spec import load_spec
 
-from contracts_client.broken_clients import BROKEN_CLIENTS, BrokenAdapter
+from .broken_clients import BROKEN_CLIENTS, BrokenAdapter
 
 # One generated success response per edge variant per operation, in-process: enough to
 # exercise every check, small enough for 18 variants within the time budget.

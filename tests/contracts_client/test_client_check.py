@@ -1,0 +1,182 @@
+"""The client check on real clients: the generated client passes, the vendor SDK does not."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from modelarts_kit_contracts.adapters import AdapterError, load_adapter_factory
+from modelarts_kit_contracts.client_check import (
+    ClientCheckSettings,
+    compare_json,
+    render_markdown,
+    run_client_check,
+)
+from modelarts_kit_contracts.client_cli import client
+from modelarts_kit_contracts.findings import RunReport
+from modelarts_kit_spec import load_spec
+
+REPO = Path(__file__).resolve().parents[2]
+VENDOR_REPORT = REPO / "docs" / "vendor-sdk-report.md"
+
+
+@pytest.fixture(scope="module")
+def vendor_report() -> RunReport:
+    # Loopback: the SDK sends through requests, like it would to the real service.
+    return run_client_check(
+        load_adapter_factory("huaweicloudsdk"),
+        settings=ClientCheckSettings(seed=0, max_examples=20),
+        target_name="client huaweicloudsdk",
+    )
+
+
+# Known finding in the generated client (reported to the lead): for an error body whose
+# error_msg is "" (the spec allows it: a string, no minLength) the client substitutes the HTTP
+# reason phrase (`if not fields.get("error_msg")` in generated _http.raise_for_status). Strict:
+# once the generator keeps "" these tests pass and the marker must go.
+GENERATED_EMPTY_ERROR_MSG = pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="generated client replaces an empty error_msg with the reason phrase",
+)
+
+
+@GENERATED_EMPTY_ERROR_MSG
+def test_generated_client_passes_on_loopback_and_in_process() -> None:
+    for in_process in (False, True):
+        report = run_client_check(
+            load_adapter_factory("generated"),
+            settings=ClientCheckSettings(seed=1, max_examples=20, in_process=in_process),
+        )
+        assert report.failures == [], [f.check + ": " + f.message for f in report.failures]
+        assert int(report.exit_code) == 0
+        # Every family of checks actually ran.
+        for check in (
+            "request_body",
+            "fidelity_unknown_field",
+            "error_code_intact",
+            "retry_safe",
+            "no_blind_retry",
+            "request_body_fidelity",
+        ):
+            assert report.tallies[check].passed > 0, check
+
+
+@GENERATED_EMPTY_ERROR_MSG
+def test_generated_client_passes_with_aksk_signing() -> None:
+    report = run_client_check(
+        load_adapter_factory("generated"),
+        settings=ClientCheckSettings(seed=2, max_examples=10, auth="aksk", in_process=True),
+    )
+    assert report.failures == []
+    assert report.tallies["request_auth"].passed > 0
+
+
+def test_generated_client_only_finding_is_the_empty_error_msg() -> None:
+    report = run_client_check(
+        load_adapter_factory("generated"),
+        settings=ClientCheckSettings(seed=1, max_examples=20, in_process=True),
+    )
+    assert {(f.check, f.message.splitlines()[0]) for f in report.failures} <= {
+        ("error_msg_intact", 'expected ""; got "Bad Request"')
+    }
+
+
+def test_vendor_sdk_findings(vendor_report: RunReport) -> None:
+    failed = {failure.check for failure in vendor_report.failures}
+    # What the issue says the vendor SDK gets wrong: nulls dropped, unknown fields dropped,
+    # an integer handed back as a string; and the kit finds more.
+    assert {
+        "fidelity_null_to_absent",
+        "fidelity_unknown_field",
+        "fidelity_coerced_type",
+        "fidelity_dropped_field",
+        "retry_safe",
+    } <= failed
+    coerced = next(f for f in vendor_report.failures if f.check == "fidelity_coerced_type")
+    assert "(integer); got" in coerced.message
+    assert "(string)" in coerced.message
+    assert int(vendor_report.exit_code) == 1
+
+
+def test_vendor_report_is_deterministic_for_a_seed(vendor_report: RunReport) -> None:
+    again = run_client_check(
+        load_adapter_factory("huaweicloudsdk"),
+        settings=ClientCheckSettings(seed=0, max_examples=20),
+        target_name="client huaweicloudsdk",
+    )
+    command = "modelarts-kit contract client --adapter huaweicloudsdk --seed 0"
+    assert render_markdown(again, command=command) == render_markdown(
+        vendor_report, command=command
+    )
+
+
+def test_saved_vendor_report_names_the_headline_findings() -> None:
+    text = VENDOR_REPORT.read_text(encoding="utf-8")
+    assert "modelarts-kit contract client --adapter huaweicloudsdk" in text
+    for check in ("fidelity_null_to_absent", "fidelity_unknown_field", "fidelity_coerced_type"):
+        assert f"`{check}`" in text
+
+
+def test_compare_json_is_strict_about_types() -> None:
+    spec = load_spec()
+    schema = spec.operation("ShowTrainingJobDetails").success.schema
+    sent = {"kind": "job", "status": {"phase": "Running", "duration": 5, "tasks": None}}
+    found = {
+        check: pointer
+        for check, pointer, _ in compare_json(
+            spec,
+            schema,
+            {**sent, "x_new": 1},
+            {"status": {"phase": "Running", "duration": "5"}, "metadata": None},
+        )
+    }
+    assert found == {
+        "fidelity_dropped_field": "/kind",
+        "fidelity_unknown_field": "/x_new",
+        "fidelity_coerced_type": "/status/duration",
+        "fidelity_null_to_absent": "/status/tasks",
+        "fidelity_absent_to_null": "/metadata",
+    }
+    assert (
+        next(iter(compare_json(spec, schema, {"a": 1}, {"a": 1.0})))[0] == "fidelity_coerced_type"
+    )
+    assert (
+        next(iter(compare_json(spec, schema, {"a": 1}, {"a": True})))[0] == "fidelity_coerced_type"
+    )
+    assert list(compare_json(spec, schema, sent, json.loads(json.dumps(sent)))) == []
+
+
+def test_unknown_adapter_is_a_usage_error() -> None:
+    with pytest.raises(AdapterError, match="MODULE:FACTORY"):
+        load_adapter_factory("nonsense")
+    result = CliRunner().invoke(client, ["--adapter", "no_such_module:factory", "--no-color"])
+    assert result.exit_code == 2
+    assert "cannot import no_such_module" in result.output
+
+
+def test_cli_writes_reports_and_exits_with_findings(tmp_path: Path) -> None:
+    out = tmp_path / "report.json"
+    markdown = tmp_path / "report.md"
+    result = CliRunner().invoke(
+        client,
+        [
+            "--adapter",
+            "contracts_client.broken_clients:NullToAbsent",
+            "--max-examples",
+            "10",
+            "--in-process",
+            "--no-color",
+            "--report",
+            f"json:{out}",
+            "--markdown",
+            str(markdown),
+        ],
+    )
+    assert result.exit_code == 1, result.output
+    document = json.loads(out.read_text())
+    assert document["exit_code"] == 1
+    assert any(f["check"] == "fidelity_null_to_absent" for f in document["failures"])
+    assert "fidelity_null_to_absent" in markdown.read_text()
