@@ -1,0 +1,194 @@
+"""The validating proxy between the generated client and the reference server."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+import pytest
+from modelarts_kit_contracts.mock import serve_in_thread as serve_app
+from modelarts_kit_contracts.proxy import HOP_BY_HOP, ValidatingProxy
+from modelarts_kit_contracts.wire_validation import Violation
+from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN, create_app, serve_in_thread
+from modelarts_training_client import ApiError, ModelArtsError, TokenAuth, TrainingJobsClient
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+JOB = {
+    "kind": "job",
+    "metadata": {"name": "proxy-check", "description": "through the proxy"},
+    "algorithm": {
+        "engine": {"image_url": "swr.example.com/team/train:1.0"},
+        "command": "python train.py",
+    },
+    "spec": {"resource": {"flavor_id": "modelarts.vm.cpu.2u", "node_count": 1}},
+}
+
+
+class Recorder:
+    """ASGI middleware: records what the server received and sent; may break responses."""
+
+    def __init__(self, app: ASGIApp, breaks: Callable[[Scope, Any], Any] | None = None) -> None:
+        self.app = app
+        self.breaks = breaks
+        self.requests: list[tuple[str, list[tuple[bytes, bytes]], bytes]] = []
+        self.responses: list[tuple[int, list[tuple[bytes, bytes]], bytes]] = []
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        body = bytearray()
+        messages: list[MutableMapping[str, Any]] = []
+        while True:
+            message = await receive()
+            messages.append(message)
+            body += message.get("body", b"")
+            if not message.get("more_body", False):
+                break
+        self.requests.append((scope["path"], list(scope["headers"]), bytes(body)))
+
+        async def replay() -> MutableMapping[str, Any]:
+            return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+        start: MutableMapping[str, Any] = {}
+        chunks = bytearray()
+
+        async def capture(message: MutableMapping[str, Any]) -> None:
+            nonlocal start
+            if message["type"] == "http.response.start":
+                start = message
+            elif message["type"] == "http.response.body":
+                chunks.extend(message.get("body", b""))
+
+        await self.app(scope, replay, capture)
+        content = bytes(chunks)
+        headers = [(k, v) for k, v in start.get("headers", [])]
+        if self.breaks is not None and content:
+            broken = self.breaks(scope, json.loads(content))
+            if broken is not None:
+                content = json.dumps(broken).encode()
+                headers = [(k, v) for k, v in headers if k.lower() != b"content-length"]
+                headers.append((b"content-length", str(len(content)).encode()))
+        self.responses.append((start["status"], headers, content))
+        await send({"type": "http.response.start", "status": start["status"], "headers": headers})
+        await send({"type": "http.response.body", "body": content})
+
+
+def drop_kind_from_show(scope: Scope, body: Any) -> Any:
+    if scope["method"] == "GET" and isinstance(body, dict):
+        return {k: v for k, v in body.items() if k != "kind"}
+    return None
+
+
+@contextmanager
+def proxied(recorder: Recorder) -> Iterator[tuple[str, ValidatingProxy, list[Violation]]]:
+    seen: list[Violation] = []
+    with serve_in_thread(app=recorder) as upstream:
+        proxy = ValidatingProxy(upstream, on_violation=seen.append)
+        with serve_app(proxy) as url:
+            yield url, proxy, seen
+
+
+def client(url: str) -> TrainingJobsClient:
+    return TrainingJobsClient(project_id=DEV_PROJECT_ID, auth=TokenAuth(DEV_TOKEN), base_url=url)
+
+
+def test_correct_traffic_passes_and_is_forwarded_unchanged() -> None:
+    recorder = Recorder(create_app())
+    with proxied(recorder) as (url, proxy, seen), client(url) as api:
+        created = api.create_training_job(JOB)
+        job_id = created.metadata.id
+        shown = api.show_training_job_details(job_id)
+        api.stop_training_job(job_id, {"action_type": "terminate"})
+        # A raw exchange, to compare bytes on both sides of the proxy.
+        raw = httpx.get(
+            f"{url}/v2/{DEV_PROJECT_ID}/training-jobs/{job_id}",
+            headers={"X-Auth-Token": DEV_TOKEN, "X-Trace": "kept"},
+        )
+    assert shown.metadata.id == job_id
+    assert seen == []
+    report = proxy.finish()
+    assert report.failures == []
+    assert report.errors == []
+    assert report.tallies["response_body"].passed == 4
+    # Request: the server got the client's body bytes and headers (hop-by-hop aside).
+    path, headers, body = recorder.requests[0]
+    assert path.endswith("/training-jobs")
+    assert json.loads(body) == JOB
+    assert (b"x-auth-token", DEV_TOKEN.encode()) in headers
+    assert (b"x-trace", b"kept") in recorder.requests[-1][1]
+    # Response: the client got the server's status, headers and bytes.
+    status, sent_headers, content = recorder.responses[-1]
+    assert raw.status_code == status
+    assert raw.content == content
+    forwarded = {(k.decode().lower(), v.decode()) for k, v in sent_headers}
+    forwarded = {(k, v) for k, v in forwarded if k not in HOP_BY_HOP}
+    received = {(k.lower(), v) for k, v in raw.headers.multi_items()}
+    assert forwarded <= received
+
+
+def test_a_broken_server_is_reported_with_pointer_and_rule() -> None:
+    recorder = Recorder(create_app(), breaks=drop_kind_from_show)
+    with proxied(recorder) as (url, proxy, seen), client(url) as api:
+        created = api.create_training_job(JOB)
+        with pytest.raises(ModelArtsError) as raised:
+            api.show_training_job_details(created.metadata.id)
+    assert not isinstance(raised.value, ApiError)  # the client refused the response
+    report = proxy.finish()
+    assert [(f.check, f.operation, f.pointer) for f in report.failures] == [
+        ("response_body", "ShowTrainingJobDetails", "/kind")
+    ]
+    assert "required" in report.failures[0].title
+    assert [(v.check, v.pointer, v.rule) for v in seen] == [("response_body", "/kind", "required")]
+    assert int(report.exit_code) == 1
+
+
+def test_unreachable_upstream_is_a_run_error() -> None:
+    proxy = ValidatingProxy("http://127.0.0.1:9")
+    with serve_app(proxy) as url:
+        answer = httpx.get(f"{url}/v2/{DEV_PROJECT_ID}/training-jobs/abc")
+    assert answer.status_code == 502
+    assert int(proxy.finish().exit_code) == 2
+
+
+def test_proxy_cli_bounded_by_max_requests(tmp_path: Any) -> None:
+    report = tmp_path / "proxy.json"
+    with serve_in_thread() as upstream:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "modelarts_kit",
+                "contract",
+                "proxy",
+                "--upstream",
+                upstream,
+                "--max-requests",
+                "1",
+                "--max-time",
+                "60",
+                "--report",
+                f"json:{report}",
+                "--no-color",
+            ],
+            stderr=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert process.stderr is not None
+        line = process.stderr.readline()
+        url = line.split(" on ", 1)[1].split(" -> ", 1)[0]
+        httpx.put(f"{url}/v2/{DEV_PROJECT_ID}/training-jobs/abc", headers={"X-Auth-Token": "t"})
+        out, _ = process.communicate(timeout=60)
+    assert process.returncode == 1, out
+    document = json.loads(report.read_text())
+    assert [f["check"] for f in document["failures"]] == ["request_method"]
