@@ -59,8 +59,9 @@ _MAX_VALUE_CHARS = 80
 class Headers:
     """Case-insensitive, multi-valued HTTP headers, kept in wire order."""
 
-    def __init__(self, items: Iterable[tuple[str, str]] = ()) -> None:
-        self.items: list[tuple[str, str]] = [(str(k), str(v)) for k, v in items]
+    def __init__(self, items: Mapping[str, str] | Iterable[tuple[str, str]] = ()) -> None:
+        pairs = items.items() if isinstance(items, Mapping) else items
+        self.items: list[tuple[str, str]] = [(str(k), str(v)) for k, v in pairs]
 
     @classmethod
     def of(cls, value: Headers | Mapping[str, str] | Iterable[tuple[str, str]]) -> Headers:

@@ -1,0 +1,166 @@
+"""Request and response validation shared by the mock, the client check and the proxy."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+from modelarts_kit_contracts.findings import RunReport
+from modelarts_kit_contracts.wire_validation import (
+    REQUEST_CHECKS,
+    Headers,
+    WireRequest,
+    WireResponse,
+    match_route,
+    record_violations,
+    validate_request,
+    validate_response,
+)
+from modelarts_kit_spec import load_spec
+from modelarts_training_client import AkSkAuth
+
+PROJECT = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+TOKEN = "secret-token-value-123"
+JOBS = f"/v2/{PROJECT}/training-jobs"
+
+
+def request(
+    method: str, path: str, body: object = None, headers: dict[str, str] | None = None
+) -> WireRequest:
+    sent = {"X-Auth-Token": TOKEN} if headers is None else headers
+    content = b"" if body is None else json.dumps(body).encode()
+    if body is not None:
+        sent = {"Content-Type": "application/json", **sent}
+    return WireRequest(method, path, Headers(sent), content)
+
+
+def problems(req: WireRequest) -> list[tuple[str, str, str]]:
+    _, _, violations = validate_request(load_spec(), req)
+    return [(v.check, v.pointer, v.rule) for v in violations]
+
+
+def test_routing_prefers_literal_segments_and_names_the_method() -> None:
+    spec = load_spec()
+    stop = match_route(spec, "POST", f"{JOBS}/abc/actions")
+    assert stop is not None
+    assert stop.operation is not None
+    assert stop.operation.operation_id == "StopTrainingJob"
+    assert stop.path_params == {"project_id": PROJECT, "training_job_id": "abc"}
+    wrong = match_route(spec, "DELETE", f"{JOBS}/abc")
+    assert wrong is not None
+    assert wrong.operation is None
+    assert wrong.allowed_methods == ("GET",)
+    assert match_route(spec, "GET", "/v1/whatever") is None
+
+
+def test_valid_requests_have_no_violation() -> None:
+    assert problems(request("GET", f"{JOBS}/abc")) == []
+    assert problems(request("POST", f"{JOBS}/abc/actions", {"action_type": "terminate"})) == []
+    assert problems(request("POST", JOBS, {"kind": "job", "metadata": {"name": "a-b_1"}})) == []
+
+
+@pytest.mark.parametrize(
+    ("req", "expected"),
+    [
+        (request("GET", "/v2/p/training_jobs/abc"), ("request_path", "", "path")),
+        (request("PUT", f"{JOBS}/abc"), ("request_method", "", "method")),
+        (request("GET", f"{JOBS}/a%20b"), ("request_path_params", "", "pattern")),
+        (request("GET", f"{JOBS}/abc", headers={}), ("request_auth", "", "auth")),
+        (
+            request("POST", f"{JOBS}/abc/actions", {"action_type": "stop"}),
+            ("request_body", "/action_type", "enum"),
+        ),
+        (
+            request("POST", f"{JOBS}/abc/actions", {"action_type": "terminate", "x": 1}),
+            ("request_body", "/x", "additionalProperties"),
+        ),
+        (request("POST", JOBS, {"metadata": {"name": "n"}}), ("request_body", "/kind", "required")),
+        (
+            request("POST", JOBS, {"kind": "job", "metadata": {"name": "bad name!"}}),
+            ("request_body", "/metadata/name", "pattern"),
+        ),
+        (request("POST", JOBS), ("request_body", "", "required")),
+    ],
+)
+def test_each_request_problem_names_check_pointer_and_rule(
+    req: WireRequest, expected: tuple[str, str, str]
+) -> None:
+    assert expected in problems(req)
+
+
+def test_content_type_and_json_are_checked() -> None:
+    form = WireRequest(
+        "POST",
+        f"{JOBS}/abc/actions",
+        Headers({"X-Auth-Token": TOKEN, "Content-Type": "text/plain"}),
+        b"{not json",
+    )
+    assert ("request_headers", "", "content-type") in problems(form)
+    assert ("request_body", "", "json") in problems(form)
+
+
+def signed(headers_change: dict[str, str | None]) -> WireRequest:
+    outgoing = httpx.Request(
+        "POST",
+        f"http://127.0.0.1:1{JOBS}/abc/actions",
+        json={"action_type": "terminate"},
+    )
+    flow = AkSkAuth("AKEXAMPLE", "sk-secret", project_id=PROJECT).auth_flow(outgoing)
+    signed_request = next(flow)
+    headers = dict(signed_request.headers)
+    for name, value in headers_change.items():
+        headers.pop(name, None)
+        if value is not None:
+            headers[name] = value
+    return WireRequest("POST", signed_request.url.path, Headers(headers), signed_request.read())
+
+
+def test_sdk_hmac_sha256_signatures_are_checked_for_form() -> None:
+    assert problems(signed({})) == []
+    assert ("request_auth", "", "auth") in problems(signed({"x-sdk-date": None}))
+    assert ("request_auth", "", "auth") in problems(signed({"x-sdk-date": "yesterday"}))
+    assert ("request_auth", "", "auth") in problems(
+        signed({"authorization": "SDK-HMAC-SHA256 Credential=AK/2019, Signature=abc"})
+    )
+
+
+def test_violations_never_carry_credentials() -> None:
+    bad = signed({"authorization": "Basic sk-secret-in-the-wrong-place"})
+    _, _, violations = validate_request(load_spec(), bad)
+    assert violations
+    assert all("sk-secret" not in str(v) for v in violations)
+    empty = request("GET", f"{JOBS}/abc", headers={"X-Auth-Token": " "})
+    assert problems(empty) == [("request_auth", "", "auth")]
+    assert TOKEN not in repr(Headers({"X-Auth-Token": TOKEN}))
+
+
+def test_responses_are_checked_against_their_status() -> None:
+    spec = load_spec()
+    show = spec.operation("ShowTrainingJobDetails")
+    json_headers = Headers({"Content-Type": "application/json"})
+    undocumented = WireResponse(418, json_headers, b"{}")
+    assert [(v.check, v.rule) for v in validate_response(spec, show, undocumented)] == [
+        ("response_status", "status")
+    ]
+    missing = WireResponse(200, json_headers, json.dumps({"kind": "job"}).encode())
+    pointers = {(v.pointer, v.rule) for v in validate_response(spec, show, missing)}
+    assert pointers == {("/metadata", "required"), ("/status", "required")}
+    error = {"error_code": "ModelArts.2799", "error_msg": "slow down"}
+    too_many = WireResponse(
+        429,
+        Headers({"Content-Type": "application/json", "Retry-After": "soon"}),
+        json.dumps(error).encode(),
+    )
+    assert [(v.check, v.rule) for v in validate_response(spec, show, too_many)] == [
+        ("response_headers", "type")
+    ]
+
+
+def test_record_violations_counts_every_check_once_per_exchange() -> None:
+    report = RunReport(target="t")
+    _, _, violations = validate_request(load_spec(), request("PUT", f"{JOBS}/abc"))
+    record_violations(report, REQUEST_CHECKS, violations)
+    assert report.tallies["request_method"].failed == 1
+    assert report.tallies["request_auth"].passed == 1
+    assert int(report.exit_code) == 1
