@@ -788,11 +788,8 @@ def _scenario_step(
                 base_pointer=f"/steps/{index}/body",
             )
             if problems:
-                first = problems[0]
-                raise ScenarioError(
-                    f"{source}: {first.pointer}: {first.message} "
-                    "(set off_spec: true to send it anyway)"
-                )
+                listed = "; ".join(f"{p.pointer}: {p.message}" for p in problems[:5])
+                raise ScenarioError(f"{source}: {listed} (set off_spec: true to send it anyway)")
     return PlannedResponse(
         status=status,
         body=body,

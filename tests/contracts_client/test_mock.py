@@ -1,0 +1,244 @@
+"""The spec-driven mock: generated answers, request validation, scenarios, CLI."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from modelarts_kit_contracts.mock import (
+    INT64_MAX,
+    INT64_MIN,
+    MockServer,
+    ResponseGenerator,
+    ScenarioError,
+    Variant,
+    load_scenario,
+)
+from modelarts_kit_contracts.wire_validation import Headers, WireResponse, validate_response
+from modelarts_kit_spec import load_spec
+
+PROJECT = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+JOBS = f"/v2/{PROJECT}/training-jobs"
+AUTH = {"X-Auth-Token": "any-token"}
+SECONDARY_PHASES = {
+    "Creating", "Queuing", "Running", "Failed", "Completed", "Terminating", "Terminated",
+    "CreateFailed", "TerminatedFailed", "Unknown", "Lost",
+}  # fmt: skip
+
+
+def leaves(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [leaf for item in value.values() for leaf in leaves(item)]
+    if isinstance(value, list):
+        return [leaf for item in value for leaf in leaves(item)]
+    return [value]
+
+
+def keys(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        return set(value) | {k for item in value.values() for k in keys(item)}
+    if isinstance(value, list):
+        return {k for item in value for k in keys(item)}
+    return set()
+
+
+@pytest.fixture(scope="module")
+def drawn() -> dict[Variant, list[Any]]:
+    spec = load_spec()
+    schema = spec.operation("ShowTrainingJobDetails").success.schema
+    generator = ResponseGenerator(spec)
+    return {v: generator.draw(schema, v, count=3, seed_value=11) for v in Variant}
+
+
+def test_every_variant_draws_spec_valid_bodies(drawn: dict[Variant, list[Any]]) -> None:
+    spec = load_spec()
+    validator = spec.validator(spec.operation("ShowTrainingJobDetails").success.schema)
+    for variant, bodies in drawn.items():
+        assert len(bodies) == 3, variant
+        for body in bodies:
+            assert list(validator.iter_errors(body)) == [], variant
+
+
+def test_variants_cover_their_edge_case(drawn: dict[Variant, list[Any]]) -> None:
+    assert all(set(b) == {"kind", "metadata", "status"} for b in drawn[Variant.MINIMAL])
+    assert all(b["status"]["node_count_metrics"] is None for b in drawn[Variant.NULLS])
+    assert all(b["status"]["tasks"] == [] for b in drawn[Variant.EMPTY_ARRAYS])
+    assert all(len(b["status"]["tasks"]) == 40 for b in drawn[Variant.LONG_ARRAYS])
+    assert all(any(k.startswith("x_future_") for k in b) for b in drawn[Variant.EXTRA_FIELDS])
+    for body in drawn[Variant.UNKNOWN_ENUMS]:
+        assert body["status"]["secondary_phase"] not in SECONDARY_PHASES  # open: may grow
+        assert body["status"]["phase"] in {
+            "Creating",
+            "Pending",
+            "Running",
+            "Failed",
+            "Completed",
+            "Terminating",
+            "Terminated",
+            "Abnormal",
+        }
+    for body in drawn[Variant.INT64_EXTREMES]:
+        numbers = {x for x in leaves(body) if isinstance(x, int) and not isinstance(x, bool)}
+        assert numbers & {INT64_MAX, INT64_MIN, 2**53 + 1, -(2**53) - 1}
+    for body in drawn[Variant.UNICODE]:
+        assert any(isinstance(x, str) and not x.isascii() for x in leaves(body))
+    full_keys = keys(drawn[Variant.FULL][0])
+    assert {"workspace_id", "user_name", "secondary_phase", "duration"} <= full_keys
+
+
+def test_generation_is_deterministic_for_a_seed() -> None:
+    spec = load_spec()
+    schema = spec.operation("CreateTrainingJob").request_schema
+    first = ResponseGenerator(spec).draw(schema, Variant.TYPICAL, count=4, seed_value=5)
+    again = ResponseGenerator(spec).draw(schema, Variant.TYPICAL, count=4, seed_value=5)
+    other = ResponseGenerator(spec).draw(schema, Variant.TYPICAL, count=4, seed_value=6)
+    assert first == again
+    assert first != other
+
+
+async def test_mock_validates_requests_and_answers_from_the_spec() -> None:
+    spec = load_spec()
+    mock = MockServer(spec, seed_value=4, error_rate=0.0)
+    transport = httpx.ASGITransport(app=mock)
+    async with httpx.AsyncClient(transport=transport, base_url="http://mock") as client:
+        for _ in range(5):
+            answer = await client.get(f"{JOBS}/job-1", headers=AUTH)
+            assert answer.status_code == 200
+            show = spec.operation("ShowTrainingJobDetails")
+            wire = WireResponse(200, Headers(answer.headers.multi_items()), answer.content)
+            assert validate_response(spec, show, wire) == []
+        bad = await client.post(f"{JOBS}/job-1/actions", json={"action_type": "restart"})
+        assert bad.status_code == 401  # no credentials: the documented 401, vendor body
+        assert re.fullmatch(r"ModelArts\.\d{4}", bad.json()["error_code"])
+        recorded = (await client.get("/__mock__/violations")).json()
+        assert recorded["requests"] == 6
+        assert {(v["check"], v["pointer"], v["rule"]) for v in recorded["violations"]} == {
+            ("request_auth", "", "auth"),
+            ("request_body", "/action_type", "enum"),
+        }
+        assert (await client.delete("/__mock__/violations")).status_code == 204
+        assert mock.violations == []
+        unknown = await client.get("/v3/nothing", headers=AUTH)
+        assert unknown.status_code == 404
+        assert unknown.json()["error_code"] == "APIGW.0101"
+
+
+async def test_documented_errors_carry_vendor_body_and_retry_after() -> None:
+    spec = load_spec()
+    mock = MockServer(spec, seed_value=2, error_rate=1.0)
+    statuses: dict[int, httpx.Response] = {}
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=mock), base_url="http://m") as c:
+        for n in range(40):
+            answer = await c.post(
+                f"{JOBS}/job-{n}/actions", json={"action_type": "terminate"}, headers=AUTH
+            )
+            statuses.setdefault(answer.status_code, answer)
+    assert set(statuses) == {400, 401, 403, 404, 409, 429, 500}
+    assert int(statuses[429].headers["Retry-After"]) >= 0
+    for answer in statuses.values():
+        assert set(answer.json()) <= {"error_code", "error_msg", "error_solution"}
+        assert answer.json()["error_msg"]
+
+
+def write(tmp_path: Path, document: object) -> Path:
+    path = tmp_path / "scenario.yaml"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+def test_scenario_answers_in_order_then_reports_exhaustion(tmp_path: Path) -> None:
+    spec = load_spec()
+    body = {"kind": "job", "metadata": {"id": "j1", "name": "n", "create_time": 1},
+            "status": {"phase": "Running"}}  # fmt: skip
+    scenario = load_scenario(
+        write(
+            tmp_path,
+            {
+                "steps": [
+                    {"operation": "ShowTrainingJobDetails", "status": 429,
+                     "headers": {"Retry-After": "0"}},
+                    {"operation": "ShowTrainingJobDetails", "status": 200, "body": body},
+                    {"operation": "StopTrainingJob", "status": 202, "generate": "nulls"},
+                ]
+            },
+        ),
+        spec,
+    )  # fmt: skip
+    mock = MockServer(spec, scenario=scenario)
+    transport = mock.httpx_transport()
+    with httpx.Client(transport=transport, base_url="http://mock", headers=AUTH) as client:
+        first = client.get(f"{JOBS}/j1")
+        assert (first.status_code, first.headers["Retry-After"]) == (429, "0")
+        assert first.json()["error_code"] == "ModelArts.2799"  # the spec's example
+        assert client.get(f"{JOBS}/j1").json() == body
+        # Step 3 expects a stop; a show arrives: answered, and recorded as out of order.
+        third = client.get(f"{JOBS}/j1")
+        assert third.status_code == 202
+        assert third.json()["status"]["node_count_metrics"] is None
+        assert client.get(f"{JOBS}/j1").status_code == 500
+    assert [v.check for v in mock.violations] == ["scenario_order", "scenario_exhausted"]
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        ({"steps": []}, "/steps: expected a non-empty list"),
+        ({"steps": [{"status": 99}]}, "/steps/0/status: expected an HTTP status"),
+        ({"steps": [{"status": 200, "generate": "full"}]}, "/steps/0/generate: needs 'operation'"),
+        (
+            {"steps": [{"operation": "StopTrainingJob", "status": 202, "generate": "weird"}]},
+            "/steps/0/generate: expected one of typical",
+        ),
+        (
+            {"steps": [{"operation": "StopTrainingJob", "status": 202, "body": {"kind": 5}}]},
+            "/steps/0/body/kind: expected type",
+        ),
+        ({"steps": [{"status": 200, "colour": "red"}]}, "/steps/0/colour: unknown key"),
+        ({"steps": [{"status": 200}], "on_exhausted": "x"}, "/on_exhausted: expected one of"),
+    ],
+)
+def test_scenario_errors_name_the_pointer(tmp_path: Path, document: object, message: str) -> None:
+    with pytest.raises(ScenarioError, match=re.escape(message)):
+        load_scenario(write(tmp_path, document))
+
+
+def test_off_spec_steps_are_allowed_when_marked(tmp_path: Path) -> None:
+    step = {"operation": "StopTrainingJob", "status": 202, "body": {"kind": 5}, "off_spec": True}
+    scenario = load_scenario(write(tmp_path, {"steps": [step]}))
+    assert len(scenario.steps) == 1
+
+
+def test_mock_cli_prints_violations_and_exits_1(tmp_path: Path) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "modelarts_kit", "contract", "mock", "--seed", "3",
+         "--max-requests", "1", "--max-time", "60"],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    assert process.stderr is not None
+    url = process.stderr.readline().split(" on ", 1)[1].split(" ", 1)[0]
+    answer = httpx.post(f"{url}{JOBS}", json={"metadata": {"name": "x"}}, headers=AUTH)
+    _, err = process.communicate(timeout=60)
+    assert answer.status_code == 400
+    assert process.returncode == 1
+    assert "request_body [CreateTrainingJob] /kind (required)" in err
+
+
+def test_mock_cli_rejects_a_bad_scenario(tmp_path: Path) -> None:
+    bad = write(tmp_path, {"steps": [{"status": 1000}]})
+    result = subprocess.run(
+        [sys.executable, "-m", "modelarts_kit", "contract", "mock", "--scenario", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "/steps/0/status" in result.stderr
