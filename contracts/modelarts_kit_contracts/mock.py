@@ -35,12 +35,14 @@ import json
 import math
 import random
 import re
+import signal
 import threading
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any, cast
 
 import httpx
@@ -973,6 +975,11 @@ class MockServer:
             raise SpecError(f"{op.operation_id} {status}: no value generated within the budget")
         return values[0]
 
+    def warm(self) -> None:
+        """Generate the answer pools now rather than on each operation's first request."""
+        for op in self.spec.operations:
+            self._success_pool(op)
+
     def _success_pool(self, op: Operation) -> list[JSON]:
         pool = self._pools.get(op.operation_id)
         if pool is None:
@@ -1145,8 +1152,16 @@ def run_until_stopped(
     """
     import uvicorn
 
+    class OrderlyStop(uvicorn.Server):
+        # uvicorn re-raises SIGINT/SIGTERM after shutting down, which would kill the process
+        # before the caller writes its report: here a signal is an orderly end of the run.
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            if self.should_exit and sig == signal.SIGINT:
+                self.force_exit = True
+            self.should_exit = True
+
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
-    server = uvicorn.Server(config)
+    server = OrderlyStop(config)
     stop_at = None if max_time_s is None else time.monotonic() + max_time_s
 
     def watch() -> None:

@@ -100,6 +100,11 @@ def mock(
     server = MockServer(
         seed_value=seed_value, scenario=loaded, error_rate=error_rate, on_violation=live
     )
+    try:
+        server.warm()
+    except SpecError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(ExitCode.USAGE_OR_CONNECTION_ERROR)
 
     def started(url: str) -> None:
         click.echo(f"modelarts-kit mock serving on {url} (seed {seed_value})", err=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping
@@ -192,3 +193,25 @@ def test_proxy_cli_bounded_by_max_requests(tmp_path: Any) -> None:
     assert process.returncode == 1, out
     document = json.loads(report.read_text())
     assert [f["check"] for f in document["failures"]] == ["request_method"]
+
+
+def test_proxy_cli_writes_its_report_on_sigterm(tmp_path: Any) -> None:
+    report = tmp_path / "proxy.xml"
+    with serve_in_thread() as upstream:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "modelarts_kit", "contract", "proxy", "--upstream", upstream,
+             "--max-time", "60", "--report", f"junit:{report}", "--no-color"],
+            stderr=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        assert process.stderr is not None
+        url = process.stderr.readline().split(" on ", 1)[1].split(" -> ", 1)[0]
+        answer = httpx.get(
+            f"{url}/v2/{DEV_PROJECT_ID}/training-jobs/missing", headers={"X-Auth-Token": DEV_TOKEN}
+        )
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=60)
+    assert answer.status_code == 400  # the documented "not found" answer, valid traffic
+    assert process.returncode == 0
+    assert 'name="response_body"' in report.read_text()
