@@ -1,0 +1,521 @@
+"""Mutants of the reference server: realistic single-fault breaks the contract kit must catch.
+
+Each :class:`Mutant` is a switch with exactly one fault. It never edits the server: it either
+wraps the reference server's ASGI app in a middleware that rewrites responses
+(:class:`ResponseRewrite`), or replaces one of the server's small named functions
+(``modelarts_kit_server.app`` resolves handlers and steps by name at call time, for this
+purpose) or one method of the app's store instance, for the duration of a ``with`` block.
+
+:func:`mutated_app` builds a fresh reference server, applies the mutant (or none: the correct
+server) and yields the ASGI app to test; every patch is undone on exit.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, replace
+from typing import Any
+from unittest import mock
+
+from modelarts_kit_server import LifecycleTimings, ServerSettings, create_app
+from modelarts_kit_server import app as server_app
+from modelarts_kit_server.app import ReferenceServer
+from modelarts_kit_server.auth import Principal
+from modelarts_kit_server.store import JobRecord
+
+__all__ = ["MUTANTS", "Mutant", "ResponseRewrite", "mutant_names", "mutated_app"]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+JOBS_SUFFIX = "/training-jobs"
+ACTIONS_SUFFIX = "/actions"
+# Jobs stay Terminating briefly, so the final-phase check has a final job to try.
+MUTANT_TIMINGS = LifecycleTimings(terminating_s=0.3)
+
+
+@dataclass
+class Exchange:
+    """A buffered response the middleware may rewrite (request fields are read-only)."""
+
+    method: str
+    path: str
+    status: int
+    headers: list[tuple[bytes, bytes]]
+    body: bytes
+
+    @property
+    def role(self) -> str:
+        if self.path.endswith(JOBS_SUFFIX) and self.method == "POST":
+            return "create"
+        if self.path.endswith(ACTIONS_SUFFIX) and self.method == "POST":
+            return "terminate"
+        if JOBS_SUFFIX + "/" in self.path and self.method == "GET":
+            return "show"
+        return "other"
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+    def set_json(self, document: Any) -> None:
+        self.body = json.dumps(document).encode("utf-8")
+
+    def set_header(self, name: bytes, value: bytes) -> None:
+        self.headers = [(k, v) for k, v in self.headers if k.lower() != name] + [(name, value)]
+
+
+class ResponseRewrite:
+    """ASGI middleware: buffer each HTTP response, let ``rewrite`` change it, send it on."""
+
+    def __init__(self, app: ASGIApp, rewrite: Callable[[Exchange], None]) -> None:
+        self.app = app
+        self.rewrite = rewrite
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start: dict[str, Any] = {}
+        chunks: list[bytes] = []
+
+        async def capture(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                start.update(message)
+            elif message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+
+        await self.app(scope, receive, capture)
+        exchange = Exchange(
+            method=str(scope["method"]),
+            path=str(scope["path"]),
+            status=int(start["status"]),
+            headers=list(start.get("headers", [])),
+            body=b"".join(chunks),
+        )
+        self.rewrite(exchange)
+        exchange.set_header(b"content-length", str(len(exchange.body)).encode())
+        await send(
+            {"type": "http.response.start", "status": exchange.status, "headers": exchange.headers}
+        )
+        await send({"type": "http.response.body", "body": exchange.body})
+
+
+Install = Callable[[ReferenceServer, ExitStack], ASGIApp]
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    category: str
+    fault: str
+    install: Install
+
+
+def _rewriting(rewrite: Callable[[Exchange], None]) -> Install:
+    def install(app: ReferenceServer, stack: ExitStack) -> ASGIApp:
+        return ResponseRewrite(app, rewrite)
+
+    return install
+
+
+def _patching(attribute: str, make: Callable[[Any], Any]) -> Install:
+    """Replace ``modelarts_kit_server.app.<attribute>`` by ``make(original)``."""
+
+    def install(app: ReferenceServer, stack: ExitStack) -> ASGIApp:
+        original = getattr(server_app, attribute)
+        stack.enter_context(mock.patch.object(server_app, attribute, make(original)))
+        return app
+
+    return install
+
+
+# --- response rewrites -------------------------------------------------------------------------
+
+
+def _status_swap(role: str, documented: int, wrong: int) -> Callable[[Exchange], None]:
+    def rewrite(exchange: Exchange) -> None:
+        if exchange.role == role and exchange.status == documented:
+            exchange.status = wrong
+
+    return rewrite
+
+
+def _on_success(role: str | None, change: Callable[[Any], None]) -> Callable[[Exchange], None]:
+    def rewrite(exchange: Exchange) -> None:
+        if 200 <= exchange.status < 300 and (role is None or exchange.role == role):
+            document = exchange.json()
+            change(document)
+            exchange.set_json(document)
+
+    return rewrite
+
+
+def _create_time_as_text(job: Any) -> None:
+    job["metadata"]["create_time"] = str(job["metadata"]["create_time"])
+
+
+def _phase_lower_case(job: Any) -> None:
+    job["status"]["phase"] = job["status"]["phase"].lower()
+
+
+def _drop_job_id(job: Any) -> None:
+    del job["metadata"]["id"]
+
+
+def _node_metrics_as_text(job: Any) -> None:
+    job["status"]["node_count_metrics"] = [[job["metadata"]["create_time"], "1"]]
+
+
+def _terminate_shows_running(job: Any) -> None:
+    job["status"]["phase"] = "Running"
+
+
+def _error_without_code(exchange: Exchange) -> None:
+    if exchange.status >= 400:
+        document = exchange.json()
+        document.pop("error_code", None)
+        exchange.set_json(document)
+
+
+def _auth_errors_as_text(exchange: Exchange) -> None:
+    if exchange.status in (401, 403):
+        exchange.body = b"Unauthorized"
+        exchange.set_header(b"content-type", b"text/plain; charset=utf-8")
+
+
+def _plain_text_success(exchange: Exchange) -> None:
+    if 200 <= exchange.status < 300:
+        exchange.set_header(b"content-type", b"text/plain; charset=utf-8")
+
+
+def _validation_as_422(exchange: Exchange) -> None:
+    if exchange.status == 400 and b"ModelArts.2788" in exchange.body:
+        exchange.status = 422
+
+
+def _truncated_json(exchange: Exchange) -> None:
+    if 200 <= exchange.status < 300:
+        exchange.body = exchange.body[:-1]
+
+
+def _unknown_job_as_404(exchange: Exchange) -> None:
+    if exchange.status == 400 and b"ModelArts.2775" in exchange.body:
+        exchange.status = 404
+
+
+# --- patched server steps ------------------------------------------------------------------------
+
+
+def _ignoring(pointer: tuple[str, ...], valid: Any) -> Callable[[Any], Any]:
+    """validate_instance that skips the rules at ``pointer`` (it judges ``valid`` there instead)."""
+
+    def make(original: Callable[..., Any]) -> Callable[..., Any]:
+        def validate_instance(spec: Any, schema: Any, instance: Any) -> Any:
+            return original(spec, schema, _with_value(instance, pointer, valid))
+
+        return validate_instance
+
+    return make
+
+
+def _with_value(document: Any, pointer: tuple[str, ...], value: Any) -> Any:
+    """A copy of ``document`` with ``value`` at ``pointer``, when every parent exists."""
+    node = document
+    for key in pointer[:-1]:
+        if not isinstance(node, dict) or not isinstance(node.get(key), dict):
+            return document
+        node = node[key]
+    if not isinstance(node, dict) or pointer[-1] not in node:
+        return document
+    patched = copy.deepcopy(document)
+    target = patched
+    for key in pointer[:-1]:
+        target = target[key]
+    target[pointer[-1]] = value
+    return patched
+
+
+def _required_metadata_not_checked(original: Callable[..., Any]) -> Callable[..., Any]:
+    def validate_instance(spec: Any, schema: Any, instance: Any) -> Any:
+        if isinstance(instance, dict) and "metadata" not in instance and "kind" in instance:
+            instance = {**instance, "metadata": {"name": "unchecked-required"}}
+        return original(spec, schema, instance)
+
+    return validate_instance
+
+
+def _no_credentials_accepted(original: Callable[..., Any]) -> Callable[..., Any]:
+    def authenticate(settings: Any, request: Any) -> Any:
+        headers = request.headers
+        if not headers.get("x-auth-token") and not headers.get("authorization"):
+            return Principal("token", None)
+        return original(settings, request)
+
+    return authenticate
+
+
+def _any_token_accepted(original: Callable[..., Any]) -> Callable[..., Any]:
+    def authenticate(settings: Any, request: Any) -> Any:
+        if request.headers.get("x-auth-token"):
+            return Principal("token", None)
+        return original(settings, request)
+
+    return authenticate
+
+
+def _always_terminable(original: Callable[..., Any]) -> Callable[..., Any]:
+    return lambda snapshot: True
+
+
+def _terminate_not_stored(original: Callable[..., Any]) -> Callable[..., Any]:
+    def terminate_job(context: Any) -> Any:
+        server = context.server
+        real_request = server.store.request_termination
+
+        def dry_run(project_id: str, job_id: str, now_ms: int, allowed: Any) -> Any:
+            record = server.store.get(project_id, job_id)
+            if record is None or not allowed(record):
+                return real_request(project_id, job_id, now_ms, lambda _: False)
+            stopped = replace(record.timeline, terminate_requested_ms=now_ms)
+            return replace(record, timeline=stopped), True
+
+        with mock.patch.object(server.store, "request_termination", dry_run):
+            return original(context)
+
+    return terminate_job
+
+
+def _store_wrapping(wrap: Callable[[ReferenceServer, dict[str, JobRecord]], None]) -> Install:
+    """Patch the app's store instance; ``wrap`` sees every job inserted so far, by id."""
+
+    def install(app: ReferenceServer, stack: ExitStack) -> ASGIApp:
+        inserted: dict[str, JobRecord] = {}
+        real_insert = app.store.insert
+
+        def insert(record: JobRecord) -> None:
+            real_insert(record)
+            inserted[record.job_id] = record
+
+        stack.enter_context(mock.patch.object(app.store, "insert", insert))
+        wrap(app, inserted)
+        return app
+
+    return install
+
+
+def _not_persisted(app: ReferenceServer, inserted: dict[str, JobRecord]) -> None:
+    app.store.insert = lambda record: None  # type: ignore[method-assign]
+
+
+def _another_job(app: ReferenceServer, inserted: dict[str, JobRecord]) -> None:
+    real_get = app.store.get
+
+    def get(project_id: str, job_id: str) -> JobRecord | None:
+        record = real_get(project_id, job_id)
+        if record is None:
+            return None
+        ids = [i for i, r in inserted.items() if r.project_id == project_id]
+        if job_id in ids and ids.index(job_id) > 0:
+            return real_get(project_id, ids[ids.index(job_id) - 1])
+        return record
+
+    app.store.get = get  # type: ignore[method-assign]
+
+
+def _any_project(app: ReferenceServer, inserted: dict[str, JobRecord]) -> None:
+    real_get = app.store.get
+
+    def get(project_id: str, job_id: str) -> JobRecord | None:
+        record = real_get(project_id, job_id)
+        if record is None and job_id in inserted:
+            return inserted[job_id]
+        return record
+
+    app.store.get = get  # type: ignore[method-assign]
+
+
+MUTANTS: tuple[Mutant, ...] = (
+    # wrong success status codes
+    Mutant(
+        "create_200",
+        "status code",
+        "create answers 200 instead of 201",
+        _rewriting(_status_swap("create", 201, 200)),
+    ),
+    Mutant(
+        "terminate_200",
+        "status code",
+        "terminate answers 200 instead of 202",
+        _rewriting(_status_swap("terminate", 202, 200)),
+    ),
+    Mutant(
+        "show_201",
+        "status code",
+        "show answers 201 instead of 200",
+        _rewriting(_status_swap("show", 200, 201)),
+    ),
+    # schema breaks in responses
+    Mutant(
+        "create_time_string",
+        "response schema",
+        "metadata.create_time rendered as a string (type)",
+        _rewriting(_on_success(None, _create_time_as_text)),
+    ),
+    Mutant(
+        "phase_lower_case",
+        "response schema",
+        "status.phase outside its enum ('running')",
+        _rewriting(_on_success("show", _phase_lower_case)),
+    ),
+    Mutant(
+        "missing_job_id",
+        "response schema",
+        "required metadata.id missing from show",
+        _rewriting(_on_success("show", _drop_job_id)),
+    ),
+    Mutant(
+        "node_metrics_strings",
+        "response schema",
+        "status.node_count_metrics inner arrays hold strings (nested arrays)",
+        _rewriting(_on_success(None, _node_metrics_as_text)),
+    ),
+    Mutant(
+        "error_without_code",
+        "response schema",
+        "error bodies lack error_code",
+        _rewriting(_error_without_code),
+    ),
+    # missing validation
+    Mutant(
+        "name_unchecked",
+        "validation",
+        "metadata.name pattern not validated",
+        _patching("validate_instance", _ignoring(("metadata", "name"), "valid-name")),
+    ),
+    Mutant(
+        "kind_enum_unchecked",
+        "validation",
+        "kind enum not validated",
+        _patching("validate_instance", _ignoring(("kind",), "job")),
+    ),
+    Mutant(
+        "action_type_unchecked",
+        "validation",
+        "action_type enum not validated (any action terminates)",
+        _patching("validate_instance", _ignoring(("action_type",), "terminate")),
+    ),
+    Mutant(
+        "metadata_required_unchecked",
+        "validation",
+        "required metadata not enforced on create",
+        _patching("validate_instance", _required_metadata_not_checked),
+    ),
+    Mutant(
+        "node_count_unchecked",
+        "validation",
+        "spec.resource.node_count minimum not validated",
+        _patching("validate_instance", _ignoring(("spec", "resource", "node_count"), 1)),
+    ),
+    # lifecycle bugs
+    Mutant(
+        "terminate_ignored",
+        "lifecycle",
+        "terminate answers 202 Terminating but the job keeps running",
+        _patching("terminate_job", _terminate_not_stored),
+    ),
+    Mutant(
+        "terminate_twice",
+        "lifecycle",
+        "a job in any phase can be terminated (second terminate accepted)",
+        _patching("can_terminate", _always_terminable),
+    ),
+    Mutant(
+        "terminate_reports_running",
+        "lifecycle",
+        "terminate answers 202 with phase Running",
+        _rewriting(_on_success("terminate", _terminate_shows_running)),
+    ),
+    Mutant(
+        "not_persisted",
+        "lifecycle",
+        "created jobs are not stored",
+        _store_wrapping(_not_persisted),
+    ),
+    Mutant(
+        "another_job",
+        "lifecycle",
+        "show returns the previously created job",
+        _store_wrapping(_another_job),
+    ),
+    # isolation and auth
+    Mutant(
+        "project_leak",
+        "isolation",
+        "a job is found through any project's path",
+        _store_wrapping(_any_project),
+    ),
+    Mutant(
+        "no_auth_accepted",
+        "auth",
+        "a request without credentials is accepted",
+        _patching("authenticate", _no_credentials_accepted),
+    ),
+    Mutant(
+        "any_token_accepted",
+        "auth",
+        "any X-Auth-Token value is accepted",
+        _patching("authenticate", _any_token_accepted),
+    ),
+    Mutant(
+        "auth_errors_text",
+        "error body",
+        "401/403 answered with a plain-text body",
+        _rewriting(_auth_errors_as_text),
+    ),
+    # wire format
+    Mutant(
+        "text_plain_success",
+        "content type",
+        "success responses declared text/plain",
+        _rewriting(_plain_text_success),
+    ),
+    Mutant(
+        "validation_422",
+        "status code",
+        "invalid parameters answered 422 (undocumented)",
+        _rewriting(_validation_as_422),
+    ),
+    Mutant(
+        "unknown_job_404",
+        "status code",
+        "unknown job answered 404 instead of 400 ModelArts.2775",
+        _rewriting(_unknown_job_as_404),
+    ),
+    Mutant(
+        "truncated_json",
+        "malformed JSON",
+        "success bodies lose their last byte",
+        _rewriting(_truncated_json),
+    ),
+)
+
+
+def mutant_names() -> list[str]:
+    return [mutant.name for mutant in MUTANTS]
+
+
+@contextmanager
+def mutated_app(mutant: Mutant | None) -> Iterator[ASGIApp]:
+    """A fresh reference server with ``mutant`` applied (None: the correct server)."""
+    app = create_app(ServerSettings(timings=MUTANT_TIMINGS))
+    try:
+        with ExitStack() as stack:
+            yield app if mutant is None else mutant.install(app, stack)
+    finally:
+        app.close()
