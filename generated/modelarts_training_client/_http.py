@@ -3,7 +3,6 @@ error mapping and response decoding. Nothing here does I/O."""
 
 from __future__ import annotations
 
-import email.utils
 import json
 import random
 from collections.abc import Callable, Mapping
@@ -93,6 +92,8 @@ def parse_retry_after(value: str | None) -> float | None:
     text = value.strip()
     if text.isdigit():
         return float(text)
+    import email.utils  # only an HTTP-date needs it; keeps the package import light
+
     try:
         when = email.utils.parsedate_to_datetime(text)
     except (TypeError, ValueError):
