@@ -696,6 +696,147 @@ def invisible_from_other_project(probe: Probe) -> None:
     )
 
 
+INVALID_PARAM = "ModelArts.2788"
+UNSUPPORTED_ACTION_TYPE = "ModelArts.2812"
+MAX_CONSTRAINT_BREAKS = 40
+_PATTERN_BREAKERS = ("", "not valid!", "x" * 300, "\u00e9\u00e8")
+
+
+def constraint_breaks(
+    spec: Spec, schema: JSON, path: tuple[str, ...] = (), depth: int = 0
+) -> Iterator[tuple[tuple[str, ...], JSON, str]]:
+    """(path, value, rule) for each single-field violation of the request schema's constraints.
+
+    Only leaves reachable through object properties are broken (enum, pattern, minimum,
+    maximum, maxLength, minLength, integer type); the caller checks that the body built around
+    each value is valid except at ``path``.
+    """
+    schema = spec.deref(schema)
+    if not isinstance(schema, Mapping) or depth > 5:
+        return
+    if "enum" in schema and path:
+        yield path, "not-a-listed-value", "enum"
+    if "pattern" in schema and path:
+        for candidate in _PATTERN_BREAKERS:
+            yield path, candidate, "pattern"
+    if "minimum" in schema and path:
+        yield path, schema["minimum"] - 1, "minimum"
+    if "maximum" in schema and path:
+        yield path, schema["maximum"] + 1, "maximum"
+    if "maxLength" in schema and path:
+        yield path, "x" * (int(schema["maxLength"]) + 1), "maxLength"
+    if schema.get("minLength", 0) > 0 and path:
+        yield path, "", "minLength"
+    if schema.get("type") == "integer" and path:
+        yield path, "1", "type"
+    for name, child in (schema.get("properties") or {}).items():
+        yield from constraint_breaks(spec, child, (*path, str(name)), depth + 1)
+
+
+def _set_path(spec: Spec, schema: JSON, document: JSON, path: tuple[str, ...], value: JSON) -> None:
+    node, node_schema = document, spec.deref(schema)
+    for key in path[:-1]:
+        child_schema = spec.deref((node_schema.get("properties") or {}).get(key, {}))
+        if not isinstance(node.get(key), dict):
+            node[key] = minimal_instance(spec, child_schema) or {}
+        node, node_schema = node[key], child_schema
+    node[path[-1]] = value
+
+
+def invalid_job_rejected(probe: Probe) -> None:
+    """A create body breaking one documented constraint gets 400 ModelArts.2788, no job."""
+    check = "invalid_job_rejected"
+    api = probe.api
+    schema = api.create.request_schema
+    validator = api.spec.validator(schema)
+    tried: set[str] = set()
+    for path, value, rule in constraint_breaks(api.spec, schema):
+        pointer = "/" + "/".join(path)
+        if pointer in tried or len(tried) >= MAX_CONSTRAINT_BREAKS:
+            continue
+        body = _new_job_body(probe)
+        base_ok = validator.is_valid(body)
+        broken = json.loads(json.dumps(body))
+        _set_path(api.spec, schema, broken, path, value)
+        fixed = json.loads(json.dumps(broken))
+        # The body must be invalid only at ``path``: valid with that one field restored.
+        original = _at(body, "/" + "/".join(path)) if _has_path(body, path) else _MISSING
+        if original is _MISSING:
+            _drop_path(fixed, path)
+        else:
+            _set_path(api.spec, schema, fixed, path, original)
+        if not base_ok or validator.is_valid(broken) or not validator.is_valid(fixed):
+            continue
+        tried.add(pointer)
+        response = probe.send(Role.CREATE, body=broken)
+        code = _get(response.json(), "error_code")
+        violation = None
+        if response.status != 400 or code != INVALID_PARAM:
+            violation = Violation(
+                title=f"A job breaking the {rule} rule at {pointer} was not rejected",
+                expected=f"HTTP 400 with error_code {INVALID_PARAM}",
+                got=f"HTTP {response.status}, error_code {code!r}",
+                pointer=pointer,
+            )
+        probe.record(check, violation, role=Role.CREATE, reproduce=response.curl)
+
+
+_MISSING = object()
+
+
+def _has_path(document: JSON, path: tuple[str, ...]) -> bool:
+    node = document
+    for key in path:
+        if not isinstance(node, Mapping) or key not in node:
+            return False
+        node = node[key]
+    return True
+
+
+def _drop_path(document: JSON, path: tuple[str, ...]) -> None:
+    node = document
+    for key in path[:-1]:
+        node = node[key]
+    node.pop(path[-1], None)
+
+
+def unsupported_action_rejected(probe: Probe) -> None:
+    """terminate with an action_type outside the enum -> 400 ModelArts.2812, job untouched."""
+    check = "unsupported_action_rejected"
+    job_id, _ = _create(probe, check)
+    if job_id is None:
+        return
+    body = probe.api.example_body(Role.TERMINATE)
+    action_key = next(iter(body))
+    body[action_key] = "restart"
+    response = probe.send(Role.TERMINATE, job_id=job_id, body=body)
+    code = _get(response.json(), "error_code")
+    violation = None
+    if response.status != 400 or code != UNSUPPORTED_ACTION_TYPE:
+        violation = Violation(
+            title="An unsupported action_type was not rejected",
+            expected=f"HTTP 400 with error_code {UNSUPPORTED_ACTION_TYPE}",
+            got=f"HTTP {response.status}, error_code {code!r}",
+            pointer=f"/{action_key}",
+        )
+    probe.record(check, violation, role=Role.TERMINATE, reproduce=response.curl)
+    shown = probe.send(Role.SHOW, job_id=job_id)
+    phase = _get(shown.json(), "status", "phase")
+    probe.record(
+        check,
+        None
+        if phase not in TERMINATE_ACCEPTED_PHASES
+        else Violation(
+            title="An unsupported action terminated the job",
+            expected="the job keeps its phase",
+            got=f"status.phase == {phase!r}",
+            pointer="/status/phase",
+        ),
+        role=Role.SHOW,
+        reproduce=shown.curl,
+    )
+
+
 @dataclass(frozen=True)
 class Scenario:
     name: str
@@ -719,6 +860,8 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("unknown_job", unknown_job_documented_error, ("unknown_job_documented_error",)),
     Scenario("credentials", credentials_required, ("credentials_required",)),
     Scenario("project_isolation", invisible_from_other_project, ("invisible_from_other_project",)),
+    Scenario("invalid_job", invalid_job_rejected, ("invalid_job_rejected",)),
+    Scenario("unsupported_action", unsupported_action_rejected, ("unsupported_action_rejected",)),
 )
 
 CHECK_DESCRIPTIONS: dict[str, str] = {
@@ -734,6 +877,8 @@ CHECK_DESCRIPTIONS: dict[str, str] = {
     "unknown_job_documented_error": "show/terminate of an unknown job give 400 ModelArts.2775",
     "credentials_required": "requests without or with invalid credentials get 401/403",
     "invisible_from_other_project": "a job cannot be seen or terminated from another project",
+    "invalid_job_rejected": "a create body breaking one spec constraint gets 400 ModelArts.2788",
+    "unsupported_action_rejected": "an action_type outside the enum gets 400 ModelArts.2812",
 }
 
 
