@@ -53,11 +53,14 @@ from modelarts_kit_spec import load_spec
 from modelarts_kit_spec.load import Operation, Response, Spec, SpecError
 
 from modelarts_kit_contracts.wire_validation import (
+    ASGIReceive,
+    ASGISend,
     Headers,
     Violation,
     WireRequest,
     WireResponse,
     schema_violations,
+    serve_asgi,
     short,
     validate_request,
 )
@@ -828,10 +831,6 @@ class Exchange:
     response: WireResponse
 
 
-ASGIReceive = Callable[[], Awaitable[MutableMapping[str, Any]]]
-ASGISend = Callable[[MutableMapping[str, Any]], Awaitable[None]]
-
-
 class MockServer:
     """A spec-driven mock of the training-job API (an ASGI app; see the module docstring)."""
 
@@ -1059,43 +1058,12 @@ class MockServer:
     async def __call__(
         self, scope: MutableMapping[str, Any], receive: ASGIReceive, send: ASGISend
     ) -> None:
-        if scope["type"] == "lifespan":
-            while True:
-                message = await receive()
-                if message["type"] == "lifespan.startup":
-                    await send({"type": "lifespan.startup.complete"})
-                elif message["type"] == "lifespan.shutdown":
-                    await send({"type": "lifespan.shutdown.complete"})
-                    return
-        if scope["type"] != "http":
-            return
-        body = bytearray()
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body", False):
-                break
-        raw_path = scope.get("raw_path") or scope["path"].encode("utf-8")
-        path = raw_path.decode("latin-1").split("?", 1)[0]
-        headers = Headers(
-            (k.decode("latin-1"), v.decode("latin-1")) for k, v in scope.get("headers", [])
-        )
-        request = WireRequest(
-            scope["method"], path, headers, bytes(body), scope.get("query_string", b"").decode()
-        )
-        control = path.startswith(MOCK_PREFIX)
-        answer = self._control(request) if control else self.handle(request)
-        await send(
-            {
-                "type": "http.response.start",
-                "status": answer.status,
-                "headers": [
-                    (k.lower().encode("latin-1"), v.encode("latin-1"))
-                    for k, v in answer.headers.items
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": answer.body})
+        async def answer(request: WireRequest) -> WireResponse:
+            if request.path.startswith(MOCK_PREFIX):
+                return self._control(request)
+            return self.handle(request)
+
+        await serve_asgi(scope, receive, send, answer)
 
     def _control(self, request: WireRequest) -> WireResponse:
         name = request.path[len(MOCK_PREFIX) :].rstrip("/")

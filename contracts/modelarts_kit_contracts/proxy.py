@@ -14,7 +14,7 @@ answered with 502 and recorded as a run error (exit 2).
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Callable, MutableMapping
 from typing import Any
 
 import httpx
@@ -25,19 +25,19 @@ from modelarts_kit_contracts.findings import RunReport
 from modelarts_kit_contracts.wire_validation import (
     REQUEST_CHECKS,
     RESPONSE_CHECKS,
+    ASGIReceive,
+    ASGISend,
     Headers,
     Violation,
     WireRequest,
     WireResponse,
     record_violations,
+    serve_asgi,
     validate_request,
     validate_response,
 )
 
 __all__ = ["HOP_BY_HOP", "ValidatingProxy"]
-
-ASGIReceive = Callable[[], Awaitable[MutableMapping[str, Any]]]
-ASGISend = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 # RFC 9110 section 7.6.1: meaningful for one connection only, never forwarded.
 HOP_BY_HOP = frozenset(
@@ -119,53 +119,20 @@ class ValidatingProxy:
     async def __call__(
         self, scope: MutableMapping[str, Any], receive: ASGIReceive, send: ASGISend
     ) -> None:
-        if scope["type"] == "lifespan":
-            while True:
-                message = await receive()
-                if message["type"] == "lifespan.startup":
-                    await send({"type": "lifespan.startup.complete"})
-                elif message["type"] == "lifespan.shutdown":
-                    await self.aclose()
-                    await send({"type": "lifespan.shutdown.complete"})
-                    return
-        if scope["type"] != "http":
-            return
-        body = bytearray()
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body", False):
-                break
-        raw_path = (scope.get("raw_path") or scope["path"].encode("utf-8")).decode("latin-1")
-        path = raw_path.split("?", 1)[0]
-        query = scope.get("query_string", b"").decode("latin-1")
-        headers = Headers(
-            (k.decode("latin-1"), v.decode("latin-1")) for k, v in scope.get("headers", [])
-        )
-        request = WireRequest(scope["method"], path, headers, bytes(body), query)
+        await serve_asgi(scope, receive, send, self.exchange, on_shutdown=self.aclose)
+
+    async def exchange(self, request: WireRequest) -> WireResponse:
+        """Forward ``request``, validate both directions, return the answer to send back."""
         self.requests += 1
         began = time.monotonic()
         answer = await self._forward(request)
         if answer is None:
-            answer = WireResponse(
+            return WireResponse(
                 502, Headers([("Content-Type", "application/json")]), BAD_GATEWAY_BODY
             )
-        else:
-            self._validate(request, answer, (time.monotonic() - began) * 1000)
-        await send(
-            {
-                "type": "http.response.start",
-                "status": answer.status,
-                "headers": [
-                    (k.lower().encode("latin-1"), v.encode("latin-1"))
-                    for k, v in [
-                        *_forwardable(answer.headers),
-                        ("content-length", str(len(answer.body))),
-                    ]
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": answer.body})
+        self._validate(request, answer, (time.monotonic() - began) * 1000)
+        headers = [*_forwardable(answer.headers), ("Content-Length", str(len(answer.body)))]
+        return WireResponse(answer.status, Headers(headers), answer.body)
 
     async def _forward(self, request: WireRequest) -> WireResponse | None:
         """The upstream's answer, or None (recorded as a run error) when it gave none."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 from urllib.parse import unquote
@@ -40,6 +40,7 @@ __all__ = [
     "match_route",
     "record_violations",
     "schema_violations",
+    "serve_asgi",
     "validate_request",
     "validate_response",
 ]
@@ -638,3 +639,63 @@ def record_violations(
             report.record(check, None)
         for violation in found or []:
             report.record(check, violation.to_failure(reproduce))
+
+
+# ---------------------------------------------------------------- ASGI plumbing
+
+ASGIReceive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+ASGISend = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+WireHandler = Callable[[WireRequest], Awaitable[WireResponse]]
+
+
+async def serve_asgi(
+    scope: MutableMapping[str, Any],
+    receive: ASGIReceive,
+    send: ASGISend,
+    handler: WireHandler,
+    on_shutdown: Callable[[], Awaitable[None]] | None = None,
+) -> None:
+    """Run one ASGI connection: read the whole request, answer with ``handler``'s response.
+
+    Lifespan events are acknowledged (``on_shutdown`` runs at shutdown); other scope types are
+    ignored. Header names go out in lower case, as ASGI requires.
+    """
+    if scope["type"] == "lifespan":
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                if on_shutdown is not None:
+                    await on_shutdown()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+    if scope["type"] != "http":
+        return
+    body = bytearray()
+    while True:
+        message = await receive()
+        body += message.get("body", b"")
+        if not message.get("more_body", False):
+            break
+    raw_path = (scope.get("raw_path") or scope["path"].encode("utf-8")).decode("latin-1")
+    request = WireRequest(
+        method=scope["method"],
+        path=raw_path.split("?", 1)[0],
+        headers=Headers(
+            (k.decode("latin-1"), v.decode("latin-1")) for k, v in scope.get("headers", [])
+        ),
+        body=bytes(body),
+        query=scope.get("query_string", b"").decode("latin-1"),
+    )
+    answer = await handler(request)
+    await send(
+        {
+            "type": "http.response.start",
+            "status": answer.status,
+            "headers": [
+                (k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in answer.headers.items
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": answer.body})
