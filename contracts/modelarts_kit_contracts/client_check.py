@@ -63,6 +63,7 @@ from modelarts_kit_contracts.wire_validation import (
 )
 
 __all__ = [
+    "CHECK_MEANINGS",
     "CLIENT_CHECKS",
     "Case",
     "ClientCheckSettings",
@@ -103,6 +104,33 @@ CLIENT_CHECKS = (
     "no_blind_retry",
     "client_returns",
 )
+
+CHECK_MEANINGS = {
+    "client_returns": "the client call returns within the time limit",
+    "request_sent": "the call puts a request on the wire",
+    "request_operation": "the request reaches the operation the caller asked for",
+    "request_path": "a documented path, carrying the caller's project and job ids",
+    "request_method": "the documented method for the path",
+    "request_path_params": "path parameters match their schema",
+    "request_query": "query parameters match their schema",
+    "request_headers": "documented headers; JSON bodies sent as application/json",
+    "request_auth": "X-Auth-Token, or a well-formed SDK-HMAC-SHA256 signature",
+    "request_body": "the body matches the request schema",
+    "request_body_fidelity": "the body on the wire is the caller's (defaults aside)",
+    "response_accepted": "a spec-valid response is not refused",
+    "fidelity_dropped_field": "no field the server sent goes missing",
+    "fidelity_null_to_absent": "a null stays a null",
+    "fidelity_absent_to_null": "an absent field stays absent",
+    "fidelity_coerced_type": "no value changes JSON type (5 stays 5, not '5')",
+    "fidelity_value_changed": "no value changes",
+    "fidelity_unknown_field": "fields the spec does not name (yet) are kept",
+    "error_surfaced": "a documented error raises the client's API error",
+    "error_status": "the error carries the HTTP status",
+    "error_code_intact": "the error carries the server's error_code",
+    "error_msg_intact": "the error carries the server's error_msg",
+    "retry_safe": "a GET answered 429/503 is retried",
+    "no_blind_retry": "a create answered 429/500/503 is not sent again",
+}
 
 # Statuses a client may retry a GET on, and how often the check repeats such an error.
 RETRIED = frozenset({429, 500, 502, 503, 504})
@@ -889,11 +917,12 @@ def render_markdown(report: RunReport, *, command: str) -> str:
         f"Verdict: **{'passed' if report.exit_code == 0 else 'failed'}** "
         f"({len(report.failures)} finding(s), exit code {int(report.exit_code)}).",
         "",
-        "| check | passed | failed |",
-        "| --- | ---: | ---: |",
+        "| check | what it requires | passed | failed |",
+        "| --- | --- | ---: | ---: |",
     ]
     for name, tally in sorted(report.tallies.items()):
-        lines.append(f"| `{name}` | {tally.passed} | {tally.failed} |")
+        meaning = CHECK_MEANINGS.get(name, "")
+        lines.append(f"| `{name}` | {meaning} | {tally.passed} | {tally.failed} |")
     if report.failures:
         lines += ["", "## Findings", ""]
     for index, failure in enumerate(report.failures, 1):

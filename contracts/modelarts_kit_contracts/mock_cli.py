@@ -47,7 +47,7 @@ __all__ = ["mock"]
     "--scenario",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="YAML/JSON file with a fixed sequence of responses (see docs).",
+    help="YAML/JSON file with a fixed sequence of responses (format below).",
 )
 @click.option(
     "--error-rate",
@@ -82,7 +82,24 @@ def mock(
     max_time: float | None,
     report_spec: str | None,
 ) -> None:
-    """Run the spec-driven mock server: validates requests, answers what the spec allows."""
+    """Run the spec-driven mock server: validates requests, answers what the spec allows.
+
+    \b
+    Without --scenario, valid requests get generated spec-valid answers (edge cases
+    included) or, at --error-rate, a documented error; invalid ones get the documented
+    400/401 or the gateway's 404. A scenario file (YAML or JSON) fixes the answers:
+      on_exhausted: error      # then: error (500), repeat, or generate
+      steps:
+        - operation: ShowTrainingJobDetails   # optional expected request
+          status: 200
+          generate: nulls       # a variant: typical, minimal, full, nulls,
+                                # empty_arrays, long_arrays, extra_fields,
+                                # unknown_enums, int64_extremes, unicode
+        - status: 429           # no body: the spec's documented example
+          headers: {Retry-After: "1"}
+        - status: 200
+          body: {...}           # checked against the spec unless off_spec: true
+    """
     if report_spec is not None:
         try:
             parse_report_spec(report_spec)

@@ -242,3 +242,16 @@ def test_mock_cli_rejects_a_bad_scenario(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert "/steps/0/status" in result.stderr
+
+
+def test_random_answers_are_deterministic_for_a_seed() -> None:
+    def answers(seed_value: int) -> list[tuple[int, bytes]]:
+        mock = MockServer(load_spec(), seed_value=seed_value, pool_size=4)
+        with httpx.Client(transport=mock.httpx_transport(), base_url="http://m") as client:
+            return [
+                (r.status_code, r.content)
+                for r in (client.get(f"{JOBS}/j{n}", headers=AUTH) for n in range(8))
+            ]
+
+    assert answers(7) == answers(7)
+    assert answers(7) != answers(8)
