@@ -483,7 +483,7 @@ def _servers(spec: Spec) -> tuple[str | None, tuple[ServerVariableIR, ...]]:
                 name=name,
                 python_name=snake_case(name),
                 default=None if default is None else str(default),
-                description=" ".join(str(declared.get("description", "")).split()),
+                description=" ".join(str(declared.get("description", "")).split()).rstrip("."),
             )
         )
     return url.rstrip("/"), tuple(variables)
@@ -500,6 +500,17 @@ def _token_header(spec: Spec) -> str:
         ):
             return str(scheme["name"])
     return "Authorization"
+
+
+def _parameter_pointer(spec: Spec, op: Operation, name: str, location: str) -> str:
+    """The JSON pointer of a parameter object: in the operation, else in its path item."""
+    path_item = op.pointer.rsplit("/", 1)[0]
+    for owner in (op.pointer, path_item):
+        for index, raw in enumerate(spec.at(owner).get("parameters") or []):
+            param = spec.deref(raw)
+            if param.get("name") == name and param.get("in") == location:
+                return f"{owner}/parameters/{index}"
+    return f"{op.pointer}/parameters"
 
 
 def _package_version(version: str) -> str:
@@ -519,7 +530,7 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
                 if op.request_schema is not None
             ),
             *(
-                (f"{op.pointer}/parameters/{p.name}/schema", p.schema)
+                (_parameter_pointer(spec, op, p.name, p.location) + "/schema", p.schema)
                 for op in spec.operations
                 for p in op.parameters
             ),

@@ -31,13 +31,14 @@ def render_models(
     schemas: Mapping[str, Any], *, title: str, header: str, use_cache: bool = True
 ) -> str:
     """Return the source of the models module for ``schemas`` (name -> JSON Schema)."""
+    if not use_cache or cache.cache_dir() is None:
+        return _run_datamodel_code_generator(schemas, title=title, header=header)
     key = cache.fingerprint("models", {"schemas": schemas, "title": title, "header": header})
-    cached = cache.load(key) if use_cache else None
+    cached = cache.load(key)
     if cached is not None and "models.py" in cached:
         return cached["models.py"]
     output = _run_datamodel_code_generator(schemas, title=title, header=header)
-    if use_cache:
-        cache.store(key, {"models.py": output})
+    cache.store(key, {"models.py": output})
     return output
 
 

@@ -67,7 +67,8 @@ def render_to(
         raise GenerationError(str(exc)) from exc
     except ModelGenerationError as exc:
         raise GenerationError(str(exc)) from exc
-    key = cache.fingerprint("package", files)
+    use_cache = use_cache and cache.cache_dir() is not None
+    key = cache.fingerprint("package", files) if use_cache else ""
     finished = cache.load(key) if use_cache else None
     if finished is not None and finished.keys() == files.keys():
         _write(directory, finished)

@@ -230,3 +230,16 @@ def test_cache_gives_the_same_output_and_survives_corruption(
         entry.write_text("{not json")
     generate(tmp_path / "third", PETSTORE_SPEC, options)
     assert tree(tmp_path / "third") == tree(fresh)
+
+
+def test_broken_parameter_schema_names_the_parameter_pointer(tmp_path: Path) -> None:
+    document = yaml.safe_load(PETSTORE_SPEC.read_text())
+    document["paths"]["/pet/{petId}"]["get"]["parameters"][0]["schema"] = {
+        "$ref": "#/components/schemas/NoSuchId"
+    }
+    spec = tmp_path / "bad-param.yaml"
+    spec.write_text(yaml.safe_dump(document))
+    code, output = _snapshot_then_fail(tmp_path / "absent", ["--spec", str(spec)])
+    assert code == 2
+    assert "/paths/~1pet~1{petId}/get/parameters/0/schema/$ref" in output
+    assert "does not resolve" in output
