@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from jsonschema import FormatChecker
-from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.exceptions import WEAK_MATCHES, ValidationError, best_match, by_relevance
 from jsonschema.protocols import Validator
 from modelarts_kit_spec import Operation, Spec
 
@@ -159,6 +159,11 @@ def redacted_value(value: Any, path: Iterable[str | int]) -> str:
     return text
 
 
+def _missing(error: ValidationError) -> str:
+    names = [n for n in error.validator_value if n not in error.instance]
+    return str(names[0]) if names else "?"
+
+
 def _rule(error: ValidationError) -> str:
     keyword = str(error.validator)
     expected = error.validator_value
@@ -193,6 +198,12 @@ def _rule(error: ValidationError) -> str:
         "format",
     ):
         return f"{keyword} {json.dumps(expected)}"
+    if keyword in ("oneOf", "anyOf") and error.context:
+        branches = [e for e in error.context if e.validator == "required"]
+        if len(branches) == len(error.context):
+            names = [repr(_missing(e)) for e in branches]
+            how = "exactly one" if keyword == "oneOf" else "at least one"
+            return f"must have {how} of the properties {' or '.join(dict.fromkeys(names))}"
     if keyword in ("oneOf", "anyOf"):
         how_many = "exactly one" if keyword == "oneOf" else "at least one"
         return f"must match {how_many} of the allowed shapes"
@@ -216,10 +227,14 @@ def describe_violation(error: ValidationError, prefix: Iterable[str | int] = ())
     return f"{where}: value {redacted_value(error.instance, path)} violates {_rule(error)}"
 
 
+# A wrong type explains more than the shapes it then fails to match ("not", "anyOf").
+RELEVANCE = by_relevance(weak=WEAK_MATCHES | {"not"}, strong=frozenset({"type"}))
+
+
 def best_violation(errors_: Iterable[ValidationError]) -> ValidationError | None:
     """The most relevant violation, chosen deterministically."""
     collected = sorted(errors_, key=lambda e: (list(map(str, e.absolute_path)), str(e.validator)))
-    return best_match(collected) if collected else None
+    return best_match(collected, key=RELEVANCE) if collected else None
 
 
 # The OpenAPI format registry gives int32/int64 their ranges; jsonschema's checker does not
