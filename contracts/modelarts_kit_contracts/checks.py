@@ -699,6 +699,7 @@ def invisible_from_other_project(probe: Probe) -> None:
 INVALID_PARAM = "ModelArts.2788"
 UNSUPPORTED_ACTION_TYPE = "ModelArts.2812"
 MAX_CONSTRAINT_BREAKS = 40
+DROP = object()  # constraint_breaks: "remove this (required) field"
 _PATTERN_BREAKERS = ("", "not valid!", "x" * 300, "\u00e9\u00e8")
 
 
@@ -707,6 +708,7 @@ def constraint_breaks(
 ) -> Iterator[tuple[tuple[str, ...], JSON, str]]:
     """(path, value, rule) for each single-field violation of the request schema's constraints.
 
+    ``value`` is :data:`DROP` for a required property left out.
     Only leaves reachable through object properties are broken (enum, pattern, minimum,
     maximum, maxLength, minLength, integer type); the caller checks that the body built around
     each value is valid except at ``path``.
@@ -729,6 +731,8 @@ def constraint_breaks(
         yield path, "", "minLength"
     if schema.get("type") == "integer" and path:
         yield path, "1", "type"
+    for name in schema.get("required") or []:
+        yield (*path, str(name)), DROP, "required"
     for name, child in (schema.get("properties") or {}).items():
         yield from constraint_breaks(spec, child, (*path, str(name)), depth + 1)
 
@@ -752,12 +756,17 @@ def invalid_job_rejected(probe: Probe) -> None:
     tried: set[str] = set()
     for path, value, rule in constraint_breaks(api.spec, schema):
         pointer = "/" + "/".join(path)
-        if pointer in tried or len(tried) >= MAX_CONSTRAINT_BREAKS:
+        if f"{pointer} {rule}" in tried or len(tried) >= MAX_CONSTRAINT_BREAKS:
             continue
         body = _new_job_body(probe)
         base_ok = validator.is_valid(body)
         broken = json.loads(json.dumps(body))
-        _set_path(api.spec, schema, broken, path, value)
+        if value is DROP:
+            if not _has_path(body, path):
+                continue
+            _drop_path(broken, path)
+        else:
+            _set_path(api.spec, schema, broken, path, value)
         fixed = json.loads(json.dumps(broken))
         # The body must be invalid only at ``path``: valid with that one field restored.
         original = _at(body, "/" + "/".join(path)) if _has_path(body, path) else _MISSING
@@ -767,7 +776,7 @@ def invalid_job_rejected(probe: Probe) -> None:
             _set_path(api.spec, schema, fixed, path, original)
         if not base_ok or validator.is_valid(broken) or not validator.is_valid(fixed):
             continue
-        tried.add(pointer)
+        tried.add(f"{pointer} {rule}")
         response = probe.send(Role.CREATE, body=broken)
         code = _get(response.json(), "error_code")
         violation = None
