@@ -48,6 +48,7 @@ from modelarts_kit_contracts.adapters import (
 )
 from modelarts_kit_contracts.findings import Failure, RunReport
 from modelarts_kit_contracts.mock import (
+    Exchange,
     MockServer,
     PlannedResponse,
     ResponseGenerator,
@@ -57,6 +58,7 @@ from modelarts_kit_contracts.mock import (
 )
 from modelarts_kit_contracts.wire_validation import (
     REQUEST_CHECKS,
+    Headers,
     decode_json_body,
     record_violations,
     short,
@@ -587,7 +589,7 @@ def _check_path_values(case: Case, params: Mapping[str, str], report: RunReport)
 
 
 def _check_request_body(
-    spec: Spec, case: Case, raw: bytes, headers: Any, report: RunReport
+    spec: Spec, case: Case, raw: bytes, headers: Headers, report: RunReport
 ) -> None:
     sent, problem = decode_json_body(raw, headers)
     if problem is not None:
@@ -614,7 +616,7 @@ def _check_request_body(
         )
 
 
-def _check_retries(case: Case, exchanges: Sequence[Any], report: RunReport) -> None:
+def _check_retries(case: Case, exchanges: Sequence[Exchange], report: RunReport) -> None:
     if case.retry == "required":
         retried = len(exchanges) >= 2
         report.record(

@@ -68,6 +68,7 @@ from modelarts_kit_contracts.wire_validation import (
 __all__ = [
     "INT64_MAX",
     "INT64_MIN",
+    "Exchange",
     "MockServer",
     "PlannedResponse",
     "ResponseGenerator",

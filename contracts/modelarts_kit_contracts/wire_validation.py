@@ -64,14 +64,6 @@ class Headers:
         pairs = items.items() if isinstance(items, Mapping) else items
         self.items: list[tuple[str, str]] = [(str(k), str(v)) for k, v in pairs]
 
-    @classmethod
-    def of(cls, value: Headers | Mapping[str, str] | Iterable[tuple[str, str]]) -> Headers:
-        if isinstance(value, Headers):
-            return value
-        if isinstance(value, Mapping):
-            return cls(value.items())
-        return cls(value)
-
     def get(self, name: str, default: str | None = None) -> str | None:
         lowered = name.lower()
         for key, value in self.items:
