@@ -1,0 +1,629 @@
+"""Compare page inventories with the spec, then set aside what the ledger already decided.
+
+Per operation (pages and spec operations are matched by method and path template):
+
+* ``presence`` -- a field the pages document that the spec lacks (``direction: docs``), or a
+  spec field that no page of the operation mentions (``direction: spec``). Only the topmost
+  missing path is reported; its children are implied.
+* ``type`` -- the vendor type, mapped through :mod:`modelarts_kit_vendordocs.types`, differs
+  from the spec's JSON Schema type (integers also by format, when the spec gives one).
+* ``mandatory`` -- the page's Mandatory column disagrees with the spec's ``required``.
+* ``enum`` -- the values the description lists differ from the spec's ``enum``.
+* ``name`` -- the page calls a nested table X where the spec's ``$ref`` names another schema
+  (compared without case, ``_`` and ``-``).
+* ``status-code`` -- a status code the pages list that the spec lacks, or the other way round.
+
+A finding is *reconciled* by a ledger entry with the same kind, the same field (array markers
+``[]`` ignored), a compatible side (``both`` matches either; path/query parameters are
+``request``) and the operation in its ``operations``. A ``name`` entry also reconciles the
+presence of a misspelt field it records in ``sources[].says``; a ``status-code`` entry whose
+field is ``(responses)`` covers every status code of its operations.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from modelarts_kit_spec import LEDGER_PATH, Operation, Spec, load_ledger, load_spec
+
+from modelarts_kit_vendordocs.errors import LedgerError
+from modelarts_kit_vendordocs.inventory import FieldEntry, Inventory
+
+__all__ = [
+    "Decision",
+    "DriftReport",
+    "Finding",
+    "OperationDrift",
+    "compare",
+    "load_decisions",
+    "normalise_field",
+]
+
+KINDS = ("presence", "type", "mandatory", "enum", "name", "status-code")
+_SIDES = ("request", "response", "both")
+_YES = frozenset({"yes", "是", "true", "mandatory", "必选"})
+_NO = frozenset({"no", "否", "false", "optional", "可选"})
+_ARRAY_MARKER_RE = re.compile(r"\[(?:\d*|\*)\]")
+
+
+def normalise_field(path: str) -> str:
+    """A field path without array markers: ``a.b[].c`` and ``a.b[*].c`` both become ``a.b.c``."""
+    return _ARRAY_MARKER_RE.sub("", path).strip()
+
+
+def _ledger_side(side: str) -> str:
+    return "response" if side == "response" else "request"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A ledger entry, reduced to what matching needs."""
+
+    id: str
+    kind: str
+    field: str
+    side: str
+    operations: frozenset[str] | None  # None: every operation
+    aliases: frozenset[str]  # field paths this entry accounts for (normalised)
+
+    def covers(self, finding: Finding) -> bool:
+        if self.operations is not None and finding.operation not in self.operations:
+            return False
+        if self.side != "both" and self.side != _ledger_side(finding.side):
+            return False
+        if finding.kind == "status-code":
+            return self.kind == "status-code" and (
+                self.field in ("", "(responses)") or self.field == finding.field
+            )
+        target = normalise_field(finding.field)
+        if self.kind == finding.kind:
+            return target == normalise_field(self.field)
+        return self.kind == "name" and finding.kind == "presence" and target in self.aliases
+
+
+@dataclass(frozen=True)
+class Finding:
+    operation: str
+    kind: str
+    side: str  # path | query | header | request | response
+    status: int | None
+    field: str
+    direction: str  # "docs": the pages say it; "spec": only the spec says it; "both": they differ
+    docs: str
+    spec: str
+    page: str | None
+    line: int | None
+    pointer: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "side": self.side,
+            "status": self.status,
+            "field": self.field,
+            "direction": self.direction,
+            "docs": self.docs,
+            "spec": self.spec,
+            "page": self.page,
+            "line": self.line,
+            "pointer": self.pointer,
+        }
+
+
+@dataclass
+class OperationDrift:
+    operation: str
+    method: str
+    path: str
+    pages: list[str]
+    findings: list[Finding] = field(default_factory=list)
+    reconciled: list[tuple[Finding, str]] = field(default_factory=list)
+
+
+@dataclass
+class DriftReport:
+    spec: str
+    operations: list[OperationDrift]
+    unmatched_pages: list[tuple[str, str, str]]  # (page, method, path) with no spec operation
+    notes: list[str]  # page facts worth knowing (missing tables, unattached tables)
+
+    @property
+    def unreconciled_count(self) -> int:
+        return sum(len(op.findings) for op in self.operations) + len(self.unmatched_pages)
+
+
+# --- the ledger ------------------------------------------------------------------------------
+
+
+def load_decisions(ledger_path: Path | None, spec_path: Path | None) -> list[Decision]:
+    """The ledger next to the spec (or the given one); a custom spec without one has none."""
+    if ledger_path is None:
+        candidate = LEDGER_PATH if spec_path is None else Path(spec_path).parent / "ledger.yaml"
+        if spec_path is not None and not candidate.exists():
+            return []
+        ledger_path = candidate
+    return decisions_from_entries(load_ledger(ledger_path), str(ledger_path))
+
+
+def decisions_from_entries(entries: Iterable[Any], where: str) -> list[Decision]:
+    out: list[Decision] = []
+    for number, entry in enumerate(entries):
+        label = f"{where}: /entries/{number}"
+        if not isinstance(entry, Mapping):
+            raise LedgerError(f"{label}: must be a mapping, got {type(entry).__name__}")
+        entry_id = str(entry.get("id", f"#{number}"))
+        kind = entry.get("kind")
+        side = entry.get("side", "both")
+        field_path = entry.get("field", "")
+        operations = entry.get("operations")
+        if not isinstance(kind, str) or not kind:
+            raise LedgerError(f"{label}/kind ({entry_id}): must be a string, got {kind!r}")
+        if side not in _SIDES:
+            raise LedgerError(f"{label}/side ({entry_id}): must be one of {_SIDES}, got {side!r}")
+        if not isinstance(field_path, str):
+            raise LedgerError(f"{label}/field ({entry_id}): must be a string, got {field_path!r}")
+        if operations is not None and not (
+            isinstance(operations, list) and all(isinstance(o, str) for o in operations)
+        ):
+            raise LedgerError(
+                f"{label}/operations ({entry_id}): must be a list of operationIds, "
+                f"got {operations!r}"
+            )
+        aliases = {normalise_field(field_path)}
+        parent = normalise_field(field_path).rpartition(".")[0]
+        for source in entry.get("sources") or []:
+            says = source.get("says") if isinstance(source, Mapping) else None
+            if isinstance(says, str) and re.fullmatch(r"[A-Za-z_][\w\-]*", says.strip()):
+                aliases.add(f"{parent}.{says.strip()}" if parent else says.strip())
+        out.append(
+            Decision(
+                id=entry_id,
+                kind=kind,
+                field=field_path,
+                side=side,
+                operations=None if operations is None else frozenset(operations),
+                aliases=frozenset(aliases),
+            )
+        )
+    return out
+
+
+# --- the spec side -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SpecField:
+    path: str
+    schema: Mapping[str, Any]  # dereferenced, allOf merged
+    required: bool
+    pointer: str
+    ref_name: str | None  # the component a $ref (or an array's items $ref) names
+
+
+def _base_type(schema: Mapping[str, Any]) -> str | None:
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kinds = [k for k in kind if k != "null"]
+        return str(kinds[0]) if kinds else None
+    if kind is None and "properties" in schema:
+        return "object"
+    return None if kind is None else str(kind)
+
+
+class _SpecWalker:
+    def __init__(self, spec: Spec) -> None:
+        self.spec = spec
+
+    def resolve(self, node: Any, pointer: str) -> tuple[Mapping[str, Any], str, str | None]:
+        """Follow $refs and merge allOf/oneOf/anyOf properties into one view."""
+        ref_name: str | None = None
+        seen: set[str] = set()
+        while isinstance(node, Mapping) and "$ref" in node:
+            ref = str(node["$ref"])
+            if ref in seen:
+                break
+            seen.add(ref)
+            ref_name = ref_name or ref.rsplit("/", 1)[-1]
+            pointer = ref.removeprefix("#")
+            node = self.spec.at(ref)
+        if not isinstance(node, Mapping):
+            return {}, pointer, ref_name
+        merged: dict[str, Any] = dict(node)
+        for combiner in ("allOf", "oneOf", "anyOf"):
+            for part in node.get(combiner) or []:
+                sub, _, _ = self.resolve(part, pointer)
+                props = dict(merged.get("properties") or {})
+                for key, value in (sub.get("properties") or {}).items():
+                    props.setdefault(key, value)
+                if props:
+                    merged["properties"] = props
+                if combiner == "allOf":
+                    merged["required"] = [*merged.get("required", []), *sub.get("required", [])]
+                for key in ("type", "enum", "format", "items"):
+                    if key in sub and key not in merged:
+                        merged[key] = sub[key]
+        return merged, pointer, ref_name
+
+    def fields(self, root: Any, pointer: str) -> dict[str, SpecField]:
+        out: dict[str, SpecField] = {}
+        schema, pointer, _ = self.resolve(root, pointer)
+        self._walk(schema, pointer, "", out, frozenset())
+        return out
+
+    def _walk(
+        self,
+        schema: Mapping[str, Any],
+        pointer: str,
+        prefix: str,
+        out: dict[str, SpecField],
+        stack: frozenset[str],
+    ) -> None:
+        if pointer in stack:
+            return
+        stack = stack | {pointer}
+        required = set(schema.get("required") or [])
+        for name, raw in (schema.get("properties") or {}).items():
+            child_pointer = f"{pointer}/properties/{name}"
+            child, resolved_pointer, ref_name = self.resolve(raw, child_pointer)
+            path = prefix + name
+            items_ref: str | None = None
+            node, item_pointer, markers = child, resolved_pointer, ""
+            while _base_type(node) == "array" and isinstance(node.get("items"), Mapping):
+                node, item_pointer, items_ref = self.resolve(node["items"], item_pointer + "/items")
+                markers += "[]"
+            out[path] = SpecField(
+                path=path,
+                schema=child,
+                required=name in required,
+                pointer=resolved_pointer if ref_name else child_pointer,
+                ref_name=ref_name or items_ref,
+            )
+            if node.get("properties"):
+                self._walk(node, item_pointer, f"{path}{markers}.", out, stack)
+
+
+# --- comparing -----------------------------------------------------------------------------
+
+
+def _describe(schema: Mapping[str, Any]) -> str:
+    kind = _base_type(schema) or "any"
+    if kind == "array" and isinstance(schema.get("items"), Mapping):
+        return f"array of {_describe(schema['items'])}"
+    fmt = schema.get("format")
+    return f"{kind}/{fmt}" if fmt else kind
+
+
+def _types_agree(docs: Mapping[str, Any], spec: Mapping[str, Any], walker: _SpecWalker) -> bool:
+    docs_kind = docs.get("type")
+    spec_kind = _base_type(spec)
+    if docs_kind is None or spec_kind is None:
+        return docs_kind is None and spec_kind is None
+    if docs_kind != spec_kind:
+        return False
+    if docs_kind == "integer":
+        spec_format = spec.get("format")
+        return spec_format is None or spec_format == docs.get("format")
+    if docs_kind == "array":
+        docs_items = docs.get("items") or {}
+        spec_items_raw = spec.get("items")
+        if not docs_items.get("type") or not isinstance(spec_items_raw, Mapping):
+            return True
+        spec_items, _, _ = walker.resolve(spec_items_raw, "")
+        return _types_agree(docs_items, spec_items, walker)
+    return True
+
+
+def _squash(name: str) -> str:
+    return re.sub(r"[_\-\s]", "", name).lower()
+
+
+def _mandatory(written: str | None) -> bool | None:
+    if written is None:
+        return None
+    word = written.strip().lower()
+    if word in _YES:
+        return True
+    if word in _NO:
+        return False
+    return None
+
+
+@dataclass
+class _Container:
+    """The fields of one side of an operation (parameters, request body, one response)."""
+
+    side: str
+    status: int | None
+    fields: dict[str, SpecField]
+    documented: bool = True  # False: the spec has no such response
+
+
+def _parameter_fields(operation: Operation, location: str, op_pointer: str) -> dict[str, SpecField]:
+    return {
+        p.name: SpecField(
+            path=p.name,
+            schema=p.schema if isinstance(p.schema, Mapping) else {},
+            required=p.required,
+            pointer=f"{op_pointer}/parameters",
+            ref_name=None,
+        )
+        for p in operation.parameters
+        if p.location == location
+    }
+
+
+def _containers(
+    walker: _SpecWalker, operation: Operation, pages: list[Inventory]
+) -> dict[tuple[str, int | None], _Container]:
+    containers: dict[tuple[str, int | None], _Container] = {}
+    for location in ("path", "query", "header"):
+        containers[(location, None)] = _Container(
+            location, None, _parameter_fields(operation, location, operation.pointer)
+        )
+    if operation.request_schema is not None:
+        containers[("request", None)] = _Container(
+            "request",
+            None,
+            walker.fields(operation.request_schema, f"{operation.pointer}/requestBody"),
+        )
+    else:
+        containers[("request", None)] = _Container("request", None, {})
+    statuses = {e.status for page in pages for e in page.fields if e.side == "response"}
+    for status in sorted(s for s in statuses if s is not None):
+        response = operation.response_for(status)
+        if response is None:
+            containers[("response", status)] = _Container("response", status, {}, False)
+            continue
+        spec_fields = (
+            {}
+            if response.schema is None
+            else walker.fields(response.schema, f"{response.pointer}/content")
+        )
+        containers[("response", status)] = _Container("response", status, spec_fields)
+    return containers
+
+
+def _has_missing_ancestor(path: str, missing: set[str]) -> bool:
+    parts = normalise_field(path).split(".")
+    return any(".".join(parts[:i]) in missing for i in range(1, len(parts)))
+
+
+def _compare_entry(
+    op_id: str,
+    entry: FieldEntry,
+    page: str,
+    spec_field: SpecField,
+    walker: _SpecWalker,
+) -> list[Finding]:
+    findings: list[Finding] = []
+    doc = entry.field
+    docs_schema = doc.vendor_type.schema()
+
+    def finding(kind: str, docs: str, spec: str) -> Finding:
+        return Finding(
+            operation=op_id,
+            kind=kind,
+            side=entry.side,
+            status=entry.status,
+            field=entry.path,
+            direction="both",
+            docs=docs,
+            spec=spec,
+            page=page,
+            line=doc.line,
+            pointer=spec_field.pointer,
+        )
+
+    if not docs_schema:
+        findings.append(
+            finding("type", f"{doc.type} (not a type this tool maps)", _describe(spec_field.schema))
+        )
+    elif not _types_agree(docs_schema, spec_field.schema, walker):
+        findings.append(finding("type", doc.type, _describe(spec_field.schema)))
+    mandatory = _mandatory(doc.mandatory)
+    if mandatory is not None and mandatory != spec_field.required:
+        findings.append(
+            finding(
+                "mandatory",
+                f"Mandatory: {doc.mandatory}",
+                "required" if spec_field.required else "optional",
+            )
+        )
+    if doc.enum:
+        spec_enum = spec_field.schema.get("enum")
+        if not isinstance(spec_enum, list):
+            findings.append(finding("enum", ", ".join(doc.enum), "no enum"))
+        else:
+            spec_values = [str(v) for v in spec_enum if v is not None]
+            docs_only = [v for v in doc.enum if v not in spec_values]
+            spec_only = [v for v in spec_values if v not in doc.enum]
+            if docs_only or spec_only:
+                findings.append(
+                    finding(
+                        "enum",
+                        ", ".join(doc.enum)
+                        + (f" (not in spec: {', '.join(docs_only)})" if docs_only else ""),
+                        ", ".join(spec_values)
+                        + (f" (not on page: {', '.join(spec_only)})" if spec_only else ""),
+                    )
+                )
+    docs_ref = doc.vendor_type.table_ref
+    if docs_ref and spec_field.ref_name and _squash(docs_ref) != _squash(spec_field.ref_name):
+        findings.append(finding("name", f"table {docs_ref}", f"schema {spec_field.ref_name}"))
+    return findings
+
+
+def _compare_operation(
+    walker: _SpecWalker, operation: Operation, pages: list[Inventory]
+) -> list[Finding]:
+    op_id = operation.operation_id
+    containers = _containers(walker, operation, pages)
+    findings: list[Finding] = []
+    mentioned: dict[tuple[str, int | None], set[str]] = {key: set() for key in containers}
+    for page in pages:
+        name = Path(page.source).name
+        missing: set[str] = set()
+        for entry in page.fields:
+            key = (entry.side, entry.status)
+            container = containers.get(key)
+            if container is None or not container.documented:
+                continue  # an undocumented status is reported once, as a status code
+            mentioned[key].add(normalise_field(entry.path))
+            if _has_missing_ancestor(entry.path, missing):
+                continue
+            spec_field = _lookup(container.fields, entry.path)
+            if spec_field is None:
+                missing.add(normalise_field(entry.path))
+                findings.append(
+                    Finding(
+                        operation=op_id,
+                        kind="presence",
+                        side=entry.side,
+                        status=entry.status,
+                        field=entry.path,
+                        direction="docs",
+                        docs=f"{entry.field.type} ({entry.table.label})",
+                        spec="absent",
+                        page=name,
+                        line=entry.field.line,
+                        pointer=None,
+                    )
+                )
+                continue
+            findings.extend(_compare_entry(op_id, entry, name, spec_field, walker))
+    documented_sides = {(e.side, e.status) for page in pages for e in page.fields}
+    for key, container in containers.items():
+        if key not in documented_sides or not container.documented:
+            continue
+        reported: set[str] = set()
+        for path, spec_field in container.fields.items():
+            plain = normalise_field(path)
+            if plain in mentioned[key] or _has_missing_ancestor(path, reported):
+                continue
+            reported.add(plain)
+            findings.append(
+                Finding(
+                    operation=op_id,
+                    kind="presence",
+                    side=container.side,
+                    status=container.status,
+                    field=path,
+                    direction="spec",
+                    docs="no page of this operation mentions it",
+                    spec=_describe(spec_field.schema),
+                    page=None,
+                    line=None,
+                    pointer=spec_field.pointer,
+                )
+            )
+    findings.extend(_status_findings(operation, pages))
+    return findings
+
+
+def _lookup(fields: Mapping[str, SpecField], path: str) -> SpecField | None:
+    found = fields.get(path)
+    if found is not None:
+        return found
+    plain = normalise_field(path)
+    for candidate, spec_field in fields.items():
+        if normalise_field(candidate) == plain:
+            return spec_field
+    return None
+
+
+def _status_findings(operation: Operation, pages: list[Inventory]) -> list[Finding]:
+    findings: list[Finding] = []
+    documented: dict[int, tuple[str, int]] = {}
+    for page in pages:
+        for status in page.status_codes:
+            documented.setdefault(status.code, (Path(page.source).name, status.line))
+    spec_codes = {r.status for r in operation.responses}
+    for code, (page_name, line) in sorted(documented.items()):
+        if operation.response_for(code) is None:
+            findings.append(
+                Finding(
+                    operation.operation_id,
+                    "status-code",
+                    "response",
+                    code,
+                    str(code),
+                    "docs",
+                    f"status {code} documented",
+                    "absent",
+                    page_name,
+                    line,
+                    f"{operation.pointer}/responses",
+                )
+            )
+    for spec_code in sorted(c for c in spec_codes if c.isdigit() and int(c) not in documented):
+        findings.append(
+            Finding(
+                operation.operation_id,
+                "status-code",
+                "response",
+                int(spec_code),
+                spec_code,
+                "spec",
+                "no page lists it",
+                f"response {spec_code}",
+                None,
+                None,
+                f"{operation.pointer}/responses/{spec_code}",
+            )
+        )
+    return findings
+
+
+def _path_key(method: str, path: str) -> tuple[str, str]:
+    # Match path templates regardless of parameter names: {id} and {training_job_id} align.
+    return method.lower(), re.sub(r"\{[^}]*\}", "{}", path.rstrip("/"))
+
+
+def compare(
+    inventories: list[Inventory], spec_path: Path | None, decisions: list[Decision]
+) -> DriftReport:
+    spec = load_spec(spec_path)
+    walker = _SpecWalker(spec)
+    by_key = {_path_key(op.method, op.path): op for op in spec.operations}
+    grouped: dict[str, list[Inventory]] = {}
+    unmatched: list[tuple[str, str, str]] = []
+    notes: list[str] = []
+    for inventory in inventories:
+        name = Path(inventory.source).name
+        for ref in inventory.unresolved:
+            notes.append(
+                f"{name}:{ref.line}: {ref.table} field {ref.field!r} refers to table "
+                f"{ref.target!r}, which the page does not print"
+            )
+        for table in inventory.unattached:
+            notes.append(f"{name}:{table.line}: {table.label} is not referenced by any field")
+        operation = by_key.get(_path_key(inventory.method, inventory.path))
+        if operation is None:
+            unmatched.append((name, inventory.method, inventory.path))
+            continue
+        grouped.setdefault(operation.operation_id, []).append(inventory)
+    results: list[OperationDrift] = []
+    for operation in spec.operations:
+        pages = grouped.get(operation.operation_id)
+        if not pages:
+            continue
+        drift = OperationDrift(
+            operation=operation.operation_id,
+            method=operation.method.upper(),
+            path=operation.path,
+            pages=[Path(p.source).name for p in pages],
+        )
+        for finding in _compare_operation(walker, operation, pages):
+            decision = next((d for d in decisions if d.covers(finding)), None)
+            if decision is None:
+                drift.findings.append(finding)
+            else:
+                drift.reconciled.append((finding, decision.id))
+        results.append(drift)
+    return DriftReport(
+        spec=str(spec.path), operations=results, unmatched_pages=unmatched, notes=notes
+    )
