@@ -7,11 +7,13 @@ serve an already-built (or wrapped) app instead of one built from ``settings``.
 
 from __future__ import annotations
 
+import signal
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import FrameType
 from typing import Any
 
 import uvicorn
@@ -50,6 +52,27 @@ def base_url(sock: socket.socket) -> str:
     return f"http://{shown}:{port}"
 
 
+class StoppableServer(uvicorn.Server):
+    """uvicorn, but SIGINT/SIGTERM end ``run`` normally (exit 0) instead of being re-raised."""
+
+    @contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+
+        def stop(signum: int, frame: FrameType | None) -> None:
+            self.force_exit = self.should_exit  # a second signal skips the graceful wait
+            self.should_exit = True
+
+        previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            yield
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+
 def uvicorn_server(app: ASGIApp | Any, *, log_level: str = "warning") -> uvicorn.Server:
     config = uvicorn.Config(
         app,
@@ -58,7 +81,7 @@ def uvicorn_server(app: ASGIApp | Any, *, log_level: str = "warning") -> uvicorn
         access_log=False,
         timeout_graceful_shutdown=2,
     )
-    return uvicorn.Server(config)
+    return StoppableServer(config)
 
 
 @contextmanager

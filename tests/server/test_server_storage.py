@@ -139,7 +139,7 @@ def test_kill_9_mid_requests_keeps_every_acknowledged_job_and_no_torn_one(
         assert server.stdout is not None
         url = server.stdout.readline().split()[-1]
         acknowledged = tmp_path / "acknowledged.txt"
-        clients = [
+        loaders = [
             subprocess.Popen(
                 [sys.executable, "-c", CRASH_CLIENT, f"{url}{JOBS}", str(acknowledged)]
             )
@@ -152,8 +152,8 @@ def test_kill_9_mid_requests_keeps_every_acknowledged_job_and_no_torn_one(
             time.sleep(0.05)
         os.kill(server.pid, signal.SIGKILL)
         server.wait(10)
-        for client in clients:
-            client.wait(10)
+        for loader in loaders:
+            loader.wait(10)
     finally:
         if server.poll() is None:
             server.kill()

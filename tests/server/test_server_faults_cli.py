@@ -1,0 +1,154 @@
+"""Fault injection (seeded, off by default) and the ``modelarts-kit serve`` command."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections import Counter
+
+import httpx
+import pytest
+from click.testing import CliRunner
+from modelarts_kit_server import (
+    DEV_PROJECT_ID,
+    DEV_TOKEN,
+    ConfigError,
+    FaultPlan,
+    ServerSettings,
+    create_app,
+    serve_in_thread,
+)
+from modelarts_kit_server.app import ConnectionDropped
+from modelarts_kit_server.cli import serve
+
+from .server_support import SyncASGITransport, check_error
+
+SHOW = f"/v2/{DEV_PROJECT_ID}/training-jobs/nope"
+HEADERS = {"X-Auth-Token": DEV_TOKEN}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("", "no fault given"),
+        ("boom=0.1", "unknown fault 'boom'"),
+        ("429", "must be KIND=RATE"),
+        ("503=2", "between 0 and 1"),
+        ("503=x", "not a number"),
+        ("503=0.1:3", "takes no parameter"),
+        ("latency=0.1:-1", "between 0 and 3600"),
+        ("drop=0.1,drop=0.2", "given twice"),
+    ],
+)
+def test_fault_spec_errors_name_the_problem(text: str, expected: str) -> None:
+    with pytest.raises(ConfigError, match=expected):
+        FaultPlan.parse(text)
+
+
+def statuses(plan: FaultPlan, count: int) -> Counter[int]:
+    app = create_app(ServerSettings(faults=plan))
+    seen: Counter[int] = Counter()
+    with httpx.Client(transport=SyncASGITransport(app), base_url="http://t") as client:
+        for _ in range(count):
+            response = client.get(SHOW, headers=HEADERS)
+            seen[response.status_code] += 1
+            if response.status_code == 429:
+                check_error(response, 429, "ModelArts.2799")
+                assert response.headers["retry-after"] == "2"
+            elif response.status_code == 503:
+                check_error(response, 503, "ModelArts.4700")
+            assert "x-request-id" in response.headers
+    app.close()
+    return seen
+
+
+def test_faults_follow_their_rates_and_the_seed() -> None:
+    first = statuses(FaultPlan.parse("429=0.3:2,503=0.2", seed=7), 200)
+    again = statuses(FaultPlan.parse("429=0.3:2,503=0.2", seed=7), 200)
+    assert first == again  # reproducible
+    assert 40 <= first[429] <= 80
+    assert 20 <= first[503] <= 60
+    assert first[400] == 200 - first[429] - first[503]  # the rest reach the server
+    assert statuses(FaultPlan.parse("429=0,503=0"), 20) == Counter({400: 20})
+
+
+def test_latency_fault_delays() -> None:
+    started = time.perf_counter()
+    assert statuses(FaultPlan.parse("latency=1:0.05"), 4) == Counter({400: 4})
+    assert time.perf_counter() - started >= 0.2
+
+
+def test_dropped_connection_in_process_and_over_http() -> None:
+    app = create_app(ServerSettings(faults=FaultPlan.parse("drop=1")))
+    transport = SyncASGITransport(app)
+    with (
+        httpx.Client(transport=transport, base_url="http://t") as client,
+        pytest.raises(ConnectionDropped),
+    ):
+        client.get(SHOW, headers=HEADERS)
+    with serve_in_thread(app=app) as url, pytest.raises(httpx.RemoteProtocolError):
+        httpx.get(f"{url}{SHOW}", headers=HEADERS)
+    app.close()
+
+
+def test_serve_port_0_prints_the_url_and_serves(tmp_path: object) -> None:
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from modelarts_kit.main import cli; cli()",
+            "serve",
+            "--port",
+            "0",
+            "--clock-speed",
+            "50",
+            "--log-level",
+            "warning",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline()
+        assert first.startswith("modelarts-kit reference server listening on http://127.0.0.1:")
+        url = first.split()[-1]
+        banner = "".join(process.stdout.readline() for _ in range(3))
+        assert DEV_TOKEN in banner
+        response = httpx.get(f"{url}{SHOW}", headers=HEADERS, timeout=5)
+        assert response.json()["error_code"] == "ModelArts.2775"
+    finally:
+        process.terminate()
+        assert process.wait(10) == 0
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["--token", "a b"],
+        ["--aksk", "only:two"],
+        ["--faults", "nope=1"],
+        ["--clock-speed", "0"],
+        ["--port", "70000"],
+    ],
+)
+def test_serve_usage_errors_exit_2(arguments: list[str]) -> None:
+    result = CliRunner().invoke(serve, arguments)
+    assert result.exit_code == 2, result.output
+
+
+def test_serve_busy_port_exits_2() -> None:
+    with serve_in_thread(ServerSettings()) as url:
+        port = url.rsplit(":", 1)[1]
+        result = CliRunner().invoke(serve, ["--port", port])
+    assert result.exit_code == 2
+    assert "cannot listen" in result.output
+
+
+def test_serve_help_documents_the_test_hook_and_faults() -> None:
+    result = CliRunner().invoke(serve, ["--help"])
+    assert result.exit_code == 0
+    assert "modelarts-kit/simulate" in result.output
+    assert "--faults" in result.output
+    assert DEV_TOKEN in result.output
