@@ -16,7 +16,8 @@ Per operation (pages and spec operations are matched by method and path template
 A finding is *reconciled* by a ledger entry with the same kind, the same field (array markers
 ``[]`` ignored), a compatible side (``both`` matches either; path/query parameters are
 ``request``) and the operation in its ``operations``. A ``name`` entry also reconciles the
-presence of a misspelt field it records in ``sources[].says``; a ``status-code`` entry whose
+presence of a misspelt field it records in ``sources[].says``, and every ``name`` finding on
+the schema its ``pointer`` names (one schema, one naming decision); a ``status-code`` entry whose
 field is ``(responses)`` covers every status code of its operations.
 """
 
@@ -69,6 +70,7 @@ class Decision:
     side: str
     operations: frozenset[str] | None  # None: every operation
     aliases: frozenset[str]  # field paths this entry accounts for (normalised)
+    pointer: str | None = None
 
     def covers(self, finding: Finding) -> bool:
         if self.operations is not None and finding.operation not in self.operations:
@@ -80,6 +82,8 @@ class Decision:
                 self.field in ("", "(responses)") or self.field == finding.field
             )
         target = normalise_field(finding.field)
+        if self.kind == finding.kind == "name" and self.pointer and self.pointer == finding.pointer:
+            return True  # a schema's name is one decision wherever the schema is used
         if self.kind == finding.kind:
             return target == normalise_field(self.field)
         return self.kind == "name" and finding.kind == "presence" and target in self.aliases
@@ -187,6 +191,7 @@ def decisions_from_entries(entries: Iterable[Any], where: str) -> list[Decision]
                 side=side,
                 operations=None if operations is None else frozenset(operations),
                 aliases=frozenset(aliases),
+                pointer=str(entry["pointer"]) if entry.get("pointer") else None,
             )
         )
     return out
@@ -496,6 +501,22 @@ def _compare_operation(
                 continue
             findings.extend(_compare_entry(op_id, entry, name, spec_field, walker))
     documented_sides = {(e.side, e.status) for page in pages for e in page.fields}
+    # A field whose table the page does not print says nothing about its children.
+    opaque: dict[tuple[str, int | None], set[str]] = {key: set() for key in containers}
+    for page in pages:
+        printed = {normalise_field(e.path) for e in page.fields}
+        for e in page.fields:
+            plain = normalise_field(e.path)
+            if (
+                (e.side, e.status) in opaque
+                and e.field.vendor_type.table_ref
+                and not any(p.startswith(plain + ".") for p in printed)
+            ):
+                opaque[(e.side, e.status)].add(plain)
+    for key, prefixes in opaque.items():
+        opaque[key] = {
+            o for o in prefixes if not any(m.startswith(o + ".") for m in mentioned[key])
+        }
     for key, container in containers.items():
         if key not in documented_sides or not container.documented:
             continue
@@ -503,6 +524,8 @@ def _compare_operation(
         for path, spec_field in container.fields.items():
             plain = normalise_field(path)
             if plain in mentioned[key] or _has_missing_ancestor(path, reported):
+                continue
+            if _has_missing_ancestor(path, opaque[key]):
                 continue
             reported.add(plain)
             findings.append(

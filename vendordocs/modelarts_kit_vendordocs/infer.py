@@ -20,6 +20,7 @@ field or type name shares a word with the table's columns or their descriptions 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -42,6 +43,7 @@ _STOP_WORDS = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def words(text: str) -> frozenset[str]:
     """Lower-case words of an identifier or sentence (camelCase split, plural 's' dropped)."""
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text).lower()
@@ -83,6 +85,7 @@ class _Search:
     def __init__(self, shapes: Sequence[TableShape]) -> None:
         self.shapes = shapes
 
+    @functools.cache  # noqa: B019 - one search object per body, dropped with it
     def affinity(self, index: int, name: str, field: str) -> float:
         wanted = words(name) | words(field)
         shape = self.shapes[index]
@@ -139,19 +142,15 @@ class _Search:
         # 2. The reference is satisfied elsewhere; this table explains a later reference.
         if skips >= MAX_SKIPS:
             return
-        earlier = [
-            i
-            for i, assigned in enumerate(state.names)
-            if i > 0 and assigned is not None and assigned.lower() == same
-        ]
-        if earlier:
+        earlier = _last_named(state.names, same)
+        if earlier is not None:
             yield from self._walk(
                 state,
                 index,
                 advanced,
                 owed,
                 extra + REUSE_COST,
-                [*reused, ((table, field), earlier[-1])],
+                [*reused, ((table, field), earlier)],
                 skips + 1,
             )
             return
@@ -164,6 +163,16 @@ class _Search:
             reused,
             skips + 1,
         )
+
+
+@functools.lru_cache(maxsize=65536)
+def _last_named(names: tuple[str | None, ...], name: str) -> int | None:
+    """The last table (after the root) explained as a reference to ``name``."""
+    for index in range(len(names) - 1, 0, -1):
+        assigned = names[index]
+        if assigned is not None and assigned.lower() == name:
+            return index
+    return None
 
 
 def _final_cost(state: _State, shapes: Sequence[TableShape]) -> float:

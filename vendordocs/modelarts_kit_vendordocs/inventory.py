@@ -75,6 +75,7 @@ class DocTable:
     line: int
     fields: list[DocField]
     used_by: list[tuple[int, int]] = field(default_factory=list)  # (table index, field index)
+    borrowed_from: int | None = None  # a copy of a table printed in another body of the page
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,11 @@ class Inventory:
                     "status": t.status,
                     "root": t.root,
                     "line": t.line,
+                    "borrowed_from": (
+                        None
+                        if t.borrowed_from is None
+                        else f"{labels[t.borrowed_from].label} ({labels[t.borrowed_from].side})"
+                    ),
                     "used_by": [
                         {"table": labels[ti].label, "field": labels[ti].fields[fi].name}
                         for ti, fi in t.used_by
@@ -283,6 +289,12 @@ def _doc_fields(page: RawPage, table: RawTable) -> list[DocField]:
                 vendor_type=vendor_type,
             )
         )
+    # Bullets naming the table's own fields ("id", "code_dir+boot_file") describe which
+    # fields to combine, not values of this one.
+    names = {f.name for f in out}
+    for doc_field in out:
+        if any(part in names for value in doc_field.enum for part in value.split("+")):
+            doc_field.enum = []
     return out
 
 
@@ -404,6 +416,7 @@ def _link_untitled(
     links: dict[tuple[int, int], int],
 ) -> None:
     """Infer names and parents for body sections whose tables carry no titles."""
+    inferred: dict[tuple[int, int], int] = {}
     for section, indices in zip(sections, members, strict=True):
         if section.side not in ("request", "response"):
             continue
@@ -418,6 +431,59 @@ def _link_untitled(
                 table.name = link.name or ""
             for parent, field_index in link.parents:
                 links[(indices[parent], field_index)] = table.index
+                inferred[(indices[parent], field_index)] = table.index
+    _restore_skipped_levels(tables, links, inferred)
+
+
+def _columns(table: DocTable) -> frozenset[str]:
+    return frozenset(f.name for f in table.fields)
+
+
+def _restore_skipped_levels(
+    tables: list[DocTable], links: dict[tuple[int, int], int], inferred: dict[tuple[int, int], int]
+) -> None:
+    """Re-insert a table a body skipped but another body of the page prints.
+
+    The create page's response omits the ``volumes`` table ({nfs}) yet prints its ``nfs``
+    table; the request prints both. When a reference to X got a table whose columns are those
+    of the child of X elsewhere on the page (and not those of X), a copy of that X is put back
+    between them, so the paths keep their level (``spec.volumes[].nfs.nfs_server_path``).
+    """
+    for (parent, field_index), target in list(inferred.items()):
+        name = (tables[parent].fields[field_index].vendor_type.table_ref or "").lower()
+        child = tables[target]
+        for source in list(tables):
+            if (
+                source.name.lower() != name
+                or (source.side, source.status) == (child.side, child.status)
+                or _columns(source) == _columns(child)
+            ):
+                continue
+            refs = [i for i, f in enumerate(source.fields) if f.vendor_type.table_ref]
+            nested = [links.get((source.index, i)) for i in refs]
+            if len(refs) != 1 or nested[0] is None:
+                continue
+            if _columns(tables[nested[0]]) != _columns(child):
+                continue
+            copy = DocTable(
+                index=len(tables),
+                label=source.label,
+                name=source.name,
+                name_inferred=source.name_inferred,
+                side=child.side,
+                status=child.status,
+                root=False,
+                line=source.line,
+                fields=source.fields,
+                borrowed_from=source.index,
+            )
+            tables.append(copy)
+            links[(parent, field_index)] = copy.index
+            links[(copy.index, refs[0])] = target
+            child.used_by.append((copy.index, refs[0]))
+            if child.name_inferred:
+                child.name = tables[nested[0]].name
+            break
 
 
 def _template_names(path: str) -> set[str]:
