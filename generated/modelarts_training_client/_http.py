@@ -231,13 +231,14 @@ def raise_for_status(operation: str, response: httpx.Response) -> None:
         for name in ("error_code", "error_msg", "error_solution"):
             value = body.get(name)
             fields[name] = None if value is None else str(value)
-    if not fields.get("error_msg"):
-        fields["error_msg"] = response.reason_phrase or None
+    # The body's fields are kept exactly (an empty error_msg stays ""); the reason phrase
+    # only completes the message.
     raise error_class_for(response.status_code)(
         operation=operation,
         status=response.status_code,
         request_id=response.headers.get(REQUEST_ID_HEADER),
         body=body,
+        reason=response.reason_phrase or None,
         **fields,
     )
 

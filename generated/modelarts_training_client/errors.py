@@ -93,7 +93,8 @@ class ApiError(ModelArtsError):
 
     Carries the HTTP ``status``, the API's ``error_code``, ``error_msg`` and
     ``error_solution`` (when the body has them), the ``request_id`` from the
-    ``X-Request-Id`` header, the ``operation`` that failed and the decoded ``body``.
+    ``X-Request-Id`` header, the ``operation`` that failed, the decoded ``body`` and the
+    HTTP ``reason`` phrase (used in the message when the body has no ``error_msg``).
     """
 
     def __init__(
@@ -106,8 +107,10 @@ class ApiError(ModelArtsError):
         error_solution: str | None = None,
         request_id: str | None = None,
         body: Any = None,
+        reason: str | None = None,
     ) -> None:
         self.operation = operation
+        self.reason = reason
         self.status = status
         self.error_code = error_code
         self.error_msg = error_msg
@@ -121,8 +124,8 @@ class ApiError(ModelArtsError):
         if self.error_code:
             parts.append(self.error_code)
         detail = " ".join(parts)
-        if self.error_msg:
-            detail += f": {self.error_msg}"
+        if self.error_msg or self.reason:
+            detail += f": {self.error_msg or self.reason}"
         if self.error_solution:
             detail += f" (solution: {self.error_solution})"
         if self.request_id:

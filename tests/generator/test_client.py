@@ -163,8 +163,19 @@ def test_error_without_json_body_still_has_status_and_reason(recorder: Any) -> N
     with make_client(mock) as client, pytest.raises(NotFoundError) as caught:
         client.stop_training_job(JOB_ID, {"action_type": "terminate"})
     assert caught.value.error_code is None
-    assert caught.value.error_msg == "Not Found"
+    assert caught.value.error_msg is None
+    assert caught.value.reason == "Not Found"
+    assert "HTTP 404: Not Found" in str(caught.value)
     assert caught.value.body == "<html>gone</html>"
+
+
+def test_empty_error_msg_is_kept_exactly(recorder: Any) -> None:
+    mock = recorder(json_response(400, error_body("ModelArts.2788", "")))
+    with make_client(mock) as client, pytest.raises(BadRequestError) as caught:
+        client.stop_training_job(JOB_ID, {"action_type": "terminate"})
+    assert caught.value.error_msg == ""
+    assert caught.value.error_code == "ModelArts.2788"
+    assert "ModelArts.2788: Bad Request" in str(caught.value)
 
 
 def test_undecodable_success_body_is_a_decode_error(recorder: Any) -> None:
