@@ -1,0 +1,57 @@
+"""The mutation suite: the kit passes the correct reference server and kills every mutant.
+
+Runs in-process (ASGI) with a CI-sized budget; the full-budget, real-HTTP kill table is
+``benchmarks/mutants_kill_table.py``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from modelarts_kit_contracts.findings import ExitCode, RunReport
+from modelarts_kit_contracts.server_run import Budget, RunOptions, ServerTarget, run_server_contract
+from modelarts_kit_contracts.transport_auth import Credentials
+from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN
+
+from .mutants import MUTANTS, Mutant, mutated_app
+
+# CI-sized: the coverage phase (about a thousand requests) is left to the benchmark.
+CI_PHASES = ("examples", "fuzzing", "stateful")
+CI_MAX_EXAMPLES = 3
+SEED = 20261121
+
+
+def run_against(mutant: Mutant | None) -> RunReport:
+    options = RunOptions(
+        credentials=Credentials(token=DEV_TOKEN),
+        project_id=DEV_PROJECT_ID,
+        other_project_id=DEV_PROJECT_ID[::-1],
+        budget=Budget(max_examples=CI_MAX_EXAMPLES, seed=SEED),
+        phases=CI_PHASES,
+        final_phase_wait_s=5.0,
+    )
+    with mutated_app(mutant) as app:
+        return run_server_contract(ServerTarget.asgi(app), options)
+
+
+def test_at_least_twenty_independent_mutants() -> None:
+    names = [m.name for m in MUTANTS]
+    assert len(names) >= 20
+    assert len(set(names)) == len(names)
+
+
+def test_correct_server_passes_without_false_positives() -> None:
+    report = run_against(None)
+    assert report.errors == []
+    assert report.failures == [], [f"{f.check}: {f.title}" for f in report.failures]
+    assert report.exit_code is ExitCode.PASSED
+    assert sum(t.passed for t in report.tallies.values()) > 100
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
+def test_mutant_is_killed(mutant: Mutant) -> None:
+    report = run_against(mutant)
+    assert report.errors == []
+    assert report.exit_code is ExitCode.CONTRACT_VIOLATION, (
+        f"{mutant.name} survived: {mutant.fault}"
+    )
+    assert all(f.title and f.message.startswith("expected") for f in report.failures)
