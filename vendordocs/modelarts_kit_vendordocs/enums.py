@@ -34,7 +34,8 @@ def _bullet_value(item: str) -> str | None:
     if match is None:
         return None
     token, rest = match.group(1), match.group(2).strip()
-    if not rest or rest[0] in _FOLLOWERS or not rest[0].isascii():
+    # "job: ...", "CPU;", "learner(...)", or a Chinese gloss ("mrs_job mrs作业;").
+    if not rest or rest[0] in _FOLLOWERS or not rest.split()[0].isascii():
         return token.rstrip(".")
     return None
 
