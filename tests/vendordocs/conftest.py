@@ -6,7 +6,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from modelarts_kit_vendordocs import Inventory, extract_page
 
 from .support import SMALL_SPEC, seed_path

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from modelarts_kit_vendordocs import Inventory, PageError, extract_page, extract_text
 from modelarts_kit_vendordocs.cli import extract
 from modelarts_kit_vendordocs.inventory import FieldEntry
@@ -398,7 +397,7 @@ def test_a_page_without_an_operation_line_fails() -> None:
         (SEED_002, "   | id           | String             |", 83, "does not line up"),
         (
             SEED_002,
-            "created.                                                                                |\n",
+            "created." + " " * 80 + "|\n",
             83,
             "not closed by a border",
         ),
