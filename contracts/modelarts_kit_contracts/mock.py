@@ -1089,7 +1089,16 @@ def serve_in_thread(
     """Serve an ASGI ``app`` with uvicorn in a daemon thread; yields its base URL."""
     import uvicorn
 
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off")
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        lifespan="off",
+        # A proxy must not add headers the upstream did not send.
+        server_header=False,
+        date_header=False,
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="modelarts-kit-mock", daemon=True)
     thread.start()
@@ -1129,7 +1138,16 @@ def run_until_stopped(
                 self.force_exit = True
             self.should_exit = True
 
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        lifespan="on",
+        # A proxy must not add headers the upstream did not send.
+        server_header=False,
+        date_header=False,
+    )
     server = OrderlyStop(config)
     stop_at = None if max_time_s is None else time.monotonic() + max_time_s
 

@@ -32,18 +32,6 @@ def vendor_report() -> RunReport:
     )
 
 
-# Known finding in the generated client (reported to the lead): for an error body whose
-# error_msg is "" (the spec allows it: a string, no minLength) the client substitutes the HTTP
-# reason phrase (`if not fields.get("error_msg")` in generated _http.raise_for_status). Strict:
-# once the generator keeps "" these tests pass and the marker must go.
-GENERATED_EMPTY_ERROR_MSG = pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="generated client replaces an empty error_msg with the reason phrase",
-)
-
-
-@GENERATED_EMPTY_ERROR_MSG
 def test_generated_client_passes_on_loopback_and_in_process() -> None:
     for in_process in (False, True):
         report = run_client_check(
@@ -64,7 +52,6 @@ def test_generated_client_passes_on_loopback_and_in_process() -> None:
             assert report.tallies[check].passed > 0, check
 
 
-@GENERATED_EMPTY_ERROR_MSG
 def test_generated_client_passes_with_aksk_signing() -> None:
     report = run_client_check(
         load_adapter_factory("generated"),
@@ -72,16 +59,6 @@ def test_generated_client_passes_with_aksk_signing() -> None:
     )
     assert report.failures == []
     assert report.tallies["request_auth"].passed > 0
-
-
-def test_generated_client_only_finding_is_the_empty_error_msg() -> None:
-    report = run_client_check(
-        load_adapter_factory("generated"),
-        settings=ClientCheckSettings(seed=1, max_examples=20, in_process=True),
-    )
-    assert {(f.check, f.message.splitlines()[0]) for f in report.failures} <= {
-        ("error_msg_intact", 'expected ""; got "Bad Request"')
-    }
 
 
 def test_vendor_sdk_findings(vendor_report: RunReport) -> None:

@@ -215,9 +215,10 @@ def test_off_spec_steps_are_allowed_when_marked(tmp_path: Path) -> None:
 
 
 def test_mock_cli_prints_violations_and_exits_1(tmp_path: Path) -> None:
+    report = tmp_path / "mock.json"
     process = subprocess.Popen(
         [sys.executable, "-m", "modelarts_kit", "contract", "mock", "--seed", "3",
-         "--max-requests", "1", "--max-time", "60"],
+         "--max-requests", "1", "--max-time", "60", "--report", f"json:{report}"],
         stderr=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -229,6 +230,8 @@ def test_mock_cli_prints_violations_and_exits_1(tmp_path: Path) -> None:
     assert answer.status_code == 400
     assert process.returncode == 1
     assert "request_body [CreateTrainingJob] /kind (required)" in err
+    document = json.loads(report.read_text())
+    assert [(f["check"], f["pointer"]) for f in document["failures"]] == [("request_body", "/kind")]
 
 
 def test_mock_cli_rejects_a_bad_scenario(tmp_path: Path) -> None:
