@@ -12,6 +12,7 @@ from typing import Any
 
 import jinja2
 
+from modelarts_kit_generator import cache
 from modelarts_kit_generator.ir import ClientIR
 from modelarts_kit_generator.modelgen import render_models
 
@@ -57,9 +58,21 @@ def _pyrepr(value: Any) -> str:
     return repr(value)
 
 
-def environment(template_dir: Path = TEMPLATE_DIR) -> jinja2.Environment:
+def environment(
+    template_dir: Path = TEMPLATE_DIR, bytecode_dir: Path | None = None
+) -> jinja2.Environment:
+    """The Jinja environment; ``bytecode_dir`` keeps compiled templates between runs (Jinja
+    checks each template's source, so an edited template is recompiled)."""
+    bytecode_cache: jinja2.BytecodeCache | None = None
+    if bytecode_dir is not None:
+        try:
+            bytecode_dir.mkdir(parents=True, exist_ok=True)
+            bytecode_cache = jinja2.FileSystemBytecodeCache(str(bytecode_dir))
+        except OSError:
+            bytecode_cache = None  # an unwritable cache only costs speed
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(template_dir)),
+        bytecode_cache=bytecode_cache,
         undefined=jinja2.StrictUndefined,
         autoescape=False,  # the output is Python and TOML, not HTML
         trim_blocks=True,
@@ -74,7 +87,8 @@ def render_files(
     ir: ClientIR, template_dir: Path = TEMPLATE_DIR, *, use_cache: bool = True
 ) -> dict[str, str]:
     """Every output file's relative path and text, in a stable order."""
-    env = environment(template_dir)
+    cache_root = cache.cache_dir() if use_cache else None
+    env = environment(template_dir, None if cache_root is None else cache_root / "jinja")
     package = ir.options.package
     files: dict[str, str] = {}
     for target, template in TEMPLATES:

@@ -226,7 +226,7 @@ def test_cache_gives_the_same_output_and_survives_corruption(
         patch.setattr(pipeline, "_format", not_expected)
         generate(tmp_path / "second", PETSTORE_SPEC, options)  # served from the cache
     assert tree(tmp_path / "first") == tree(fresh) == tree(tmp_path / "second")
-    for entry in private_generation_cache.iterdir():
+    for entry in private_generation_cache.glob("*.json"):
         entry.write_text("{not json")
     generate(tmp_path / "third", PETSTORE_SPEC, options)
     assert tree(tmp_path / "third") == tree(fresh)
