@@ -181,21 +181,21 @@ class TrainingJobsClient:
             The ``201`` response, as ``JobResponse``.
 
         Raises:
-            BadRequestError: HTTP 400, The request is invalid: malformed JSON
+            BadRequestError: HTTP 400: The request is invalid: malformed JSON
                 (ModelArts.2787), a parameter fails validation (ModelArts.2788), the job name is
                 already used (ModelArts.2751), or a referenced resource such as the algorithm
                 does not exist (for example ModelArts.2755).
-            AuthenticationError: HTTP 401, The request carries no token or signature, or it
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
                 token cannot be parsed, ModelArts.0202 token expired).
-            PermissionDeniedError: HTTP 403, The token is not accepted for this operation
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
                 (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
                 the permission (ModelArts.2785).
-            NotFoundError: HTTP 404, The project ID in the path does not match the project
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
                 of the token (ModelArts.2786).
-            RateLimitError: HTTP 429, Too many requests (ModelArts.2799); retry after the
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
                 number of seconds in `Retry-After`.
-            ServerError: HTTP 500, An internal error (for example ModelArts.0010).
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
@@ -229,19 +229,19 @@ class TrainingJobsClient:
             The ``200`` response, as ``JobResponse``.
 
         Raises:
-            BadRequestError: HTTP 400, The training job does not exist (ModelArts.2775) or a
+            BadRequestError: HTTP 400: The training job does not exist (ModelArts.2775) or a
                 parameter is invalid (ModelArts.2788).
-            AuthenticationError: HTTP 401, The request carries no token or signature, or it
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
                 token cannot be parsed, ModelArts.0202 token expired).
-            PermissionDeniedError: HTTP 403, The token is not accepted for this operation
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
                 (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
                 the permission (ModelArts.2785).
-            NotFoundError: HTTP 404, The project ID in the path does not match the project
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
                 of the token (ModelArts.2786).
-            RateLimitError: HTTP 429, Too many requests (ModelArts.2799); retry after the
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
                 number of seconds in `Retry-After`.
-            ServerError: HTTP 500, An internal error (for example ModelArts.0010).
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
@@ -280,22 +280,22 @@ class TrainingJobsClient:
             The ``202`` response, as ``JobResponse``.
 
         Raises:
-            BadRequestError: HTTP 400, Malformed JSON (ModelArts.2787), an invalid parameter
+            BadRequestError: HTTP 400: Malformed JSON (ModelArts.2787), an invalid parameter
                 (ModelArts.2788), an unsupported action_type (ModelArts.2812), or the training
                 job does not exist (ModelArts.2775).
-            AuthenticationError: HTTP 401, The request carries no token or signature, or it
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
                 token cannot be parsed, ModelArts.0202 token expired).
-            PermissionDeniedError: HTTP 403, The token is not accepted for this operation
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
                 (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
                 the permission (ModelArts.2785).
-            NotFoundError: HTTP 404, The project ID in the path does not match the project
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
                 of the token (ModelArts.2786).
-            ConflictError: HTTP 409, The job is in a phase in which it cannot be terminated
+            ConflictError: HTTP 409: The job is in a phase in which it cannot be terminated
                 (ModelArts.2796).
-            RateLimitError: HTTP 429, Too many requests (ModelArts.2799); retry after the
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
                 number of seconds in `Retry-After`.
-            ServerError: HTTP 500, An internal error (for example ModelArts.0010).
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
@@ -428,21 +428,21 @@ class AsyncTrainingJobsClient:
             The ``201`` response, as ``JobResponse``.
 
         Raises:
-            BadRequestError: HTTP 400, The request is invalid: malformed JSON
+            BadRequestError: HTTP 400: The request is invalid: malformed JSON
                 (ModelArts.2787), a parameter fails validation (ModelArts.2788), the job name is
                 already used (ModelArts.2751), or a referenced resource such as the algorithm
                 does not exist (for example ModelArts.2755).
-            AuthenticationError: HTTP 401, The request carries no token or signature, or it
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
                 token cannot be parsed, ModelArts.0202 token expired).
-            PermissionDeniedError: HTTP 403, The token is not accepted for this operation
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
                 (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
                 the permission (ModelArts.2785).
-            NotFoundError: HTTP 404, The project ID in the path does not match the project
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
                 of the token (ModelArts.2786).
-            RateLimitError: HTTP 429, Too many requests (ModelArts.2799); retry after the
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
                 number of seconds in `Retry-After`.
-            ServerError: HTTP 500, An internal error (for example ModelArts.0010).
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
@@ -476,19 +476,19 @@ class AsyncTrainingJobsClient:
             The ``200`` response, as ``JobResponse``.
 
         Raises:
-            BadRequestError: HTTP 400, The training job does not exist (ModelArts.2775) or a
+            BadRequestError: HTTP 400: The training job does not exist (ModelArts.2775) or a
                 parameter is invalid (ModelArts.2788).
-            AuthenticationError: HTTP 401, The request carries no token or signature, or it
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
                 token cannot be parsed, ModelArts.0202 token expired).
-            PermissionDeniedError: HTTP 403, The token is not accepted for this operation
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
                 (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
                 the permission (ModelArts.2785).
-            NotFoundError: HTTP 404, The project ID in the path does not match the project
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
                 of the token (ModelArts.2786).
-            RateLimitError: HTTP 429, Too many requests (ModelArts.2799); retry after the
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
                 number of seconds in `Retry-After`.
-            ServerError: HTTP 500, An internal error (for example ModelArts.0010).
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
@@ -527,22 +527,22 @@ class AsyncTrainingJobsClient:
             The ``202`` response, as ``JobResponse``.
 
         Raises:
-            BadRequestError: HTTP 400, Malformed JSON (ModelArts.2787), an invalid parameter
+            BadRequestError: HTTP 400: Malformed JSON (ModelArts.2787), an invalid parameter
                 (ModelArts.2788), an unsupported action_type (ModelArts.2812), or the training
                 job does not exist (ModelArts.2775).
-            AuthenticationError: HTTP 401, The request carries no token or signature, or it
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
                 token cannot be parsed, ModelArts.0202 token expired).
-            PermissionDeniedError: HTTP 403, The token is not accepted for this operation
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
                 (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
                 the permission (ModelArts.2785).
-            NotFoundError: HTTP 404, The project ID in the path does not match the project
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
                 of the token (ModelArts.2786).
-            ConflictError: HTTP 409, The job is in a phase in which it cannot be terminated
+            ConflictError: HTTP 409: The job is in a phase in which it cannot be terminated
                 (ModelArts.2796).
-            RateLimitError: HTTP 429, Too many requests (ModelArts.2799); retry after the
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
                 number of seconds in `Retry-After`.
-            ServerError: HTTP 500, An internal error (for example ModelArts.0010).
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.

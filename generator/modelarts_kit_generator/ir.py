@@ -333,7 +333,7 @@ def _docstring(
         family = "ClientError" if status < 500 else "ServerError"
         description = next((r.description for r in op.responses if r.status == str(status)), "")
         text = f"{by_status.get(status, family)}: HTTP {status}" + (
-            f", {description.strip().rstrip('.')}." if description.strip() else "."
+            f": {description.strip().rstrip('.')}." if description.strip() else "."
         )
         wrapped = wrap_text(text, DOC_WIDTH - 8)
         lines += ["    " + wrapped[0], *("        " + line for line in wrapped[1:])]
