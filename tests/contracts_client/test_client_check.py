@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from modelarts_kit_contracts.adapters import AdapterError, load_adapter_factory
 from modelarts_kit_contracts.client_check import (
     ClientCheckSettings,
+    build_cases,
     compare_json,
     render_markdown,
     run_client_check,
@@ -33,10 +34,12 @@ def vendor_report() -> RunReport:
 
 
 def test_generated_client_passes_on_loopback_and_in_process() -> None:
+    cases = build_cases(load_spec(), ClientCheckSettings(seed=1, max_examples=20))
     for in_process in (False, True):
         report = run_client_check(
             load_adapter_factory("generated"),
             settings=ClientCheckSettings(seed=1, max_examples=20, in_process=in_process),
+            cases=cases,
         )
         assert report.failures == [], [f.check + ": " + f.message for f in report.failures]
         assert int(report.exit_code) == 0
