@@ -17,6 +17,10 @@ module-level function so tests and the contract kit's mutants can wrap or replac
 7. :func:`send_json` - the response, with ``X-Request-Id`` and
    ``Content-Type: application/json; charset=utf-8``.
 
+Steps are looked up as attributes of this module when a request runs, so to replace one
+(a mutant, a fault) patch it here, e.g. ``modelarts_kit_server.app.authenticate`` or
+``modelarts_kit_server.app.render_job``, not in the module that defines it.
+
 Any :class:`~modelarts_kit_server.errors.ApiError` becomes the vendor error body
 (:func:`render_error`); anything else is a server bug, logged with its traceback and answered
 with 500 ``ModelArts.0010``.
@@ -35,7 +39,9 @@ import asyncio
 import copy
 import json
 import logging
+import random
 import re
+import threading
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
@@ -298,7 +304,7 @@ def build_job(context: RequestContext, document: Mapping[str, Any]) -> JobRecord
     job.pop("status", None)  # the server owns the status
     metadata = dict(job.get("metadata") or {})
     now_ms = server.clock.now_ms()
-    metadata["id"] = str(uuid.uuid4())
+    metadata["id"] = server.new_job_id()
     metadata["create_time"] = now_ms
     metadata["user_name"] = server.settings.user_name
     job["metadata"] = metadata
@@ -451,6 +457,16 @@ class ReferenceServer:
         self.store = store
         self.clock = clock
         self.routes = build_routes(spec)
+        self._ids = random.Random(settings.id_seed) if settings.id_seed is not None else None
+        self._ids_lock = threading.Lock()
+
+    def new_job_id(self) -> str:
+        """A UUID4 job id: random, or from the ``id_seed`` generator (reproducible)."""
+        if self._ids is None:
+            return str(uuid.uuid4())
+        with self._ids_lock:
+            bits = self._ids.getrandbits(128)
+        return str(uuid.UUID(int=bits, version=4))
 
     def __repr__(self) -> str:
         return f"ReferenceServer(store={self.store!r}, clock={self.clock!r})"

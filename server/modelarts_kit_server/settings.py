@@ -96,6 +96,8 @@ class ServerSettings:
     :class:`~modelarts_kit_server.clock.ManualClock` for deterministic tests. ``faults``:
     fault injection plan (None: off). ``wall_clock``: seconds since the epoch, used to check
     ``X-Sdk-Date`` (real time, not the simulated clock). ``spec_path``: another spec file.
+    ``id_seed``: draw job ids (still UUID4-shaped) from a generator with this seed instead
+    of at random, for reproducible runs.
     """
 
     tokens: tuple[TokenGrant | str, ...] = ()
@@ -110,6 +112,7 @@ class ServerSettings:
     wall_clock: Callable[[], float] = time.time
     max_body_bytes: int = 12 * 1024 * 1024
     spec_path: Path | None = None
+    id_seed: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tokens", tuple(_grants(self.tokens)))

@@ -6,6 +6,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
+import httpx
 import pytest
 from modelarts_kit_server import (
     DEV_PROJECT_ID,
@@ -13,10 +14,12 @@ from modelarts_kit_server import (
     LifecycleTimings,
     ManualClock,
     ReferenceServer,
+    ServerSettings,
+    create_app,
 )
 from modelarts_kit_spec import Spec
 
-from .server_support import Api, check_error, job_body
+from .server_support import Api, SyncASGITransport, check_error, job_body
 
 OTHER_PROJECT = "f" * 32
 TIMINGS = LifecycleTimings()
@@ -218,3 +221,18 @@ def test_duplicate_name_within_a_project(api: Api, app: ReferenceServer) -> None
 def test_every_response_has_its_own_request_id(api: Api) -> None:
     ids = {api.show("nope").headers["x-request-id"] for _ in range(5)}
     assert len(ids) == 5
+
+
+def test_id_seed_and_manual_clock_make_runs_reproducible(spec: Spec) -> None:
+    def run() -> list[Any]:
+        app = create_app(ServerSettings(clock=ManualClock(), id_seed=3))
+        with httpx.Client(transport=SyncASGITransport(app), base_url="http://t") as client:
+            api = Api(client, spec)
+            bodies = [api.create(job_body(f"r{n}")).json() for n in range(3)]
+        app.close()
+        return bodies
+
+    first = run()
+    assert first == run()
+    assert len({job["metadata"]["id"] for job in first}) == 3
+    assert all(uuid.UUID(job["metadata"]["id"]).version == 4 for job in first)
