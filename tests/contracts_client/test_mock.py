@@ -23,6 +23,8 @@ from modelarts_kit_contracts.mock import (
 from modelarts_kit_contracts.wire_validation import Headers, WireResponse, validate_response
 from modelarts_kit_spec import load_spec
 
+from .cli_helpers import announced_url
+
 PROJECT = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
 JOBS = f"/v2/{PROJECT}/training-jobs"
 AUTH = {"X-Auth-Token": "any-token"}
@@ -224,7 +226,7 @@ def test_mock_cli_prints_violations_and_exits_1(tmp_path: Path) -> None:
         text=True,
     )  # fmt: skip
     assert process.stderr is not None
-    url = process.stderr.readline().split(" on ", 1)[1].split(" ", 1)[0]
+    url = announced_url(process.stderr)
     answer = httpx.post(f"{url}{JOBS}", json={"metadata": {"name": "x"}}, headers=AUTH)
     _, err = process.communicate(timeout=60)
     assert answer.status_code == 400

@@ -18,6 +18,8 @@ from modelarts_kit_contracts.wire_validation import Violation
 from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN, create_app, serve_in_thread
 from modelarts_training_client import ApiError, ModelArtsError, TokenAuth, TrainingJobsClient
 
+from .cli_helpers import announced_url
+
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
@@ -188,8 +190,7 @@ def test_proxy_cli_bounded_by_max_requests(tmp_path: Any) -> None:
             text=True,
         )
         assert process.stderr is not None
-        line = process.stderr.readline()
-        url = line.split(" on ", 1)[1].split(" -> ", 1)[0]
+        url = announced_url(process.stderr)
         httpx.put(f"{url}/v2/{DEV_PROJECT_ID}/training-jobs/abc", headers={"X-Auth-Token": "t"})
         out, _ = process.communicate(timeout=60)
     assert process.returncode == 1, out
@@ -208,7 +209,7 @@ def test_proxy_cli_writes_its_report_on_sigterm(tmp_path: Any) -> None:
             text=True,
         )  # fmt: skip
         assert process.stderr is not None
-        url = process.stderr.readline().split(" on ", 1)[1].split(" -> ", 1)[0]
+        url = announced_url(process.stderr)
         answer = httpx.get(
             f"{url}/v2/{DEV_PROJECT_ID}/training-jobs/missing", headers={"X-Auth-Token": DEV_TOKEN}
         )
