@@ -32,7 +32,7 @@ REUSE_COST = 0.5  # a reference to a table printed earlier in this body
 MISSING_COST = 3.0  # a reference whose table never comes
 ORPHAN_COST = 8.0  # a table that satisfies no reference at all
 AFFINITY_BONUS = 1.5  # the reference's name shares a word with the table's columns
-BEAM_WIDTH = 64
+BEAM_WIDTH = 32
 MAX_SKIPS = 6  # pending references one table may jump over
 
 # Words too common in this API's names and descriptions to tell tables apart.
@@ -73,12 +73,22 @@ class InferredLink:
 
 
 @dataclass(frozen=True)
+class _Step:
+    """How one table was explained; steps chain back to the root (shared between states)."""
+
+    index: int
+    name: str | None
+    parents: tuple[Parent, ...]
+    reused: tuple[tuple[Parent, int], ...]  # references resolved to an earlier table
+    previous: _Step | None
+
+
+@dataclass(frozen=True)
 class _State:
     stack: tuple[tuple[int, int], ...]  # (table, position of its next pending reference)
     owed: tuple[tuple[str, int, int], ...]  # deferred references: (name, table, field)
     cost: float
-    names: tuple[str | None, ...]
-    parents: tuple[tuple[Parent, ...], ...]
+    history: _Step
 
 
 class _Search:
@@ -104,8 +114,7 @@ class _Search:
             stack=(*state.stack, (index, 0)),
             owed=state.owed,
             cost=state.cost + ORPHAN_COST,
-            names=(*state.names, None),
-            parents=(*state.parents, ()),
+            history=_Step(index, None, (), (), state.history),
         )
 
     def _walk(
@@ -128,21 +137,17 @@ class _Search:
         # 1. This table is the referenced one (and the deferred references of that name).
         same = name.lower()
         satisfied = [(table, field)] + [(t, f) for n, t, f in owed if n.lower() == same]
-        parents = list(state.parents)
-        for parent, target in reused:
-            parents[target] = (*parents[target], parent)
         field_name = self.shapes[table].field_names[field]
         yield _State(
             stack=(*advanced, (index, 0)),
             owed=tuple(o for o in owed if o[0].lower() != same),
             cost=state.cost + extra + self.affinity(index, name, field_name),
-            names=(*state.names, name),
-            parents=(*parents, tuple(satisfied)),
+            history=_Step(index, name, tuple(satisfied), tuple(reused), state.history),
         )
         # 2. The reference is satisfied elsewhere; this table explains a later reference.
         if skips >= MAX_SKIPS:
             return
-        earlier = _last_named(state.names, same)
+        earlier = _last_named(state.history, same)
         if earlier is not None:
             yield from self._walk(
                 state,
@@ -165,13 +170,12 @@ class _Search:
         )
 
 
-@functools.lru_cache(maxsize=65536)
-def _last_named(names: tuple[str | None, ...], name: str) -> int | None:
+def _last_named(step: _Step | None, name: str) -> int | None:
     """The last table (after the root) explained as a reference to ``name``."""
-    for index in range(len(names) - 1, 0, -1):
-        assigned = names[index]
-        if assigned is not None and assigned.lower() == name:
-            return index
+    while step is not None and step.index > 0:
+        if step.name is not None and step.name.lower() == name:
+            return step.index
+        step = step.previous
     return None
 
 
@@ -185,7 +189,8 @@ def _final_cost(state: _State, shapes: Sequence[TableShape]) -> float:
 def infer_links(shapes: Sequence[TableShape], root_name: str) -> list[InferredLink]:
     """Explain every table after ``shapes[0]`` (the body root) by the reference it satisfies."""
     search = _Search(shapes)
-    beam = [_State(stack=((0, 0),), owed=(), cost=0.0, names=(root_name,), parents=((),))]
+    root = _Step(0, root_name, (), (), None)
+    beam = [_State(stack=((0, 0),), owed=(), cost=0.0, history=root)]
     for index in range(1, len(shapes)):
         best: dict[object, _State] = {}
         for state in beam:
@@ -197,7 +202,17 @@ def infer_links(shapes: Sequence[TableShape], root_name: str) -> list[InferredLi
         # Stable sort: among equal costs the explanation generated first (least skipping) wins.
         beam = sorted(best.values(), key=lambda s: s.cost)[:BEAM_WIDTH]
     winner = min(beam, key=lambda s: _final_cost(s, shapes))
+    steps: list[_Step] = []
+    step: _Step | None = winner.history
+    while step is not None:
+        steps.append(step)
+        step = step.previous
+    steps.reverse()
+    parents = [list(step.parents) for step in steps]
+    for step in steps:
+        for parent, target in step.reused:
+            parents[target].append(parent)
     return [
-        InferredLink(name=name, parents=parents)
-        for name, parents in zip(winner.names, winner.parents, strict=True)
+        InferredLink(name=step.name, parents=tuple(found))
+        for step, found in zip(steps, parents, strict=True)
     ]
