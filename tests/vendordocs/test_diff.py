@@ -373,3 +373,20 @@ def test_the_seeds_have_no_unreconciled_drift_against_the_curated_spec() -> None
     )
     assert result.exit_code == 0, result.output
     assert "no unreconciled drift" in result.output
+
+
+def test_cli_diff_exits_2_on_a_spec_ref_that_does_not_resolve(small_spec: Path) -> None:
+    text = small_spec.read_text(encoding="utf-8")
+    small_spec.write_text(
+        text.replace(
+            "items: {$ref: '#/components/schemas/TaskStatuses'}",
+            "items: {$ref: '#/components/schemas/Nope'}",
+        ),
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(diff, [str(seed_path(SEED_003)), "--spec", str(small_spec)])
+    assert result.exit_code == 2
+    assert (
+        "/components/schemas/Status/properties/task_statuses/items: "
+        "$ref '#/components/schemas/Nope' does not resolve" in result.output
+    )

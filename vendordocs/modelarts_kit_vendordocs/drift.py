@@ -31,7 +31,7 @@ from typing import Any
 
 from modelarts_kit_spec import LEDGER_PATH, Operation, Spec, load_ledger, load_spec
 
-from modelarts_kit_vendordocs.errors import LedgerError
+from modelarts_kit_vendordocs.errors import LedgerError, SpecShapeError
 from modelarts_kit_vendordocs.inventory import FieldEntry, Inventory
 
 __all__ = [
@@ -233,8 +233,13 @@ class _SpecWalker:
                 break
             seen.add(ref)
             ref_name = ref_name or ref.rsplit("/", 1)[-1]
+            try:
+                node = self.spec.at(ref)
+            except KeyError as exc:
+                raise SpecShapeError(
+                    f"{self.spec.path}: {pointer}: $ref {ref!r} does not resolve ({exc.args[0]})"
+                ) from exc
             pointer = ref.removeprefix("#")
-            node = self.spec.at(ref)
         if not isinstance(node, Mapping):
             return {}, pointer, ref_name
         merged: dict[str, Any] = dict(node)

@@ -19,3 +19,7 @@ class PageError(VendorDocsError):
 
 class LedgerError(VendorDocsError):
     """A ledger entry the diff cannot use; names the entry and the field."""
+
+
+class SpecShapeError(VendorDocsError):
+    """The spec has a ``$ref`` that does not resolve; names the pointer."""
