@@ -30,8 +30,8 @@ class SimulatedClock:
     """
 
     def __init__(self, speed: float = 1.0, *, not_before_ms: int = 0) -> None:
-        if not speed > 0:
-            raise ValueError(f"clock speed must be > 0, got {speed!r}")
+        if not 0 < speed < float("inf"):
+            raise ValueError(f"clock speed must be finite and > 0, got {speed!r}")
         self.speed = speed
         self._origin_ms = max(int(time.time() * 1000), not_before_ms)
         self._origin_monotonic = time.monotonic()

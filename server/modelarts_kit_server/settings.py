@@ -28,6 +28,7 @@ __all__ = [
 DEV_TOKEN = "modelarts-kit-dev-token"
 DEV_PROJECT_ID = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
 DEFAULT_USER_NAME = "modelarts-kit"
+MAX_CLOCK_SPEED = 1e6  # a simulated day in under 0.1 s; more serves no test and risks overflow
 
 # A project id is a path segment: no separators, no whitespace.
 PROJECT_ID_SHAPE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -119,8 +120,10 @@ class ServerSettings:
         object.__setattr__(self, "aksk", tuple(_credentials(self.aksk)))
         if self.db_path is not None:
             object.__setattr__(self, "db_path", Path(self.db_path))
-        if not self.clock_speed > 0:
-            raise ConfigError(f"--clock-speed must be > 0, got {self.clock_speed!r}")
+        if not 0 < self.clock_speed <= MAX_CLOCK_SPEED:
+            raise ConfigError(
+                f"--clock-speed must be > 0 and <= {MAX_CLOCK_SPEED:g}, got {self.clock_speed!r}"
+            )
         keys = [credential.access_key for credential in self.credentials]
         if len(set(keys)) != len(keys):
             raise ConfigError("--aksk: the same access key is given twice")

@@ -112,6 +112,8 @@ def test_credentials_never_appear_in_reprs() -> None:
         {"aksk": ("ak:sk",)},
         {"aksk": (f"{AK}:{SK}:p", f"{AK}:other:p")},
         {"clock_speed": 0},
+        {"clock_speed": float("inf")},
+        {"clock_speed": float("nan")},
     ],
 )
 def test_bad_settings_are_refused_without_echoing_secrets(bad: dict[str, Any]) -> None:

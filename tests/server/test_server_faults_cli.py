@@ -130,6 +130,7 @@ def test_serve_port_0_prints_the_url_and_serves(tmp_path: object) -> None:
         ["--aksk", "only:two"],
         ["--faults", "nope=1"],
         ["--clock-speed", "0"],
+        ["--clock-speed", "inf"],
         ["--port", "70000"],
     ],
 )
