@@ -1,0 +1,180 @@
+"""Kill table: every mutant of tests/contracts/mutants.py over real HTTP, full default budget.
+
+For each mutant (and the correct server first) the reference server is served on 127.0.0.1 and
+checked twice with the same spec, budget and seed: by ``modelarts-kit contract server`` (the
+library path, :func:`run_server_contract`) and by plain ``schemathesis run`` (its CLI in a
+subprocess, every built-in check, token header). Prints one row per mutant: killed or not, the
+checks that caught it, and the time each tool took; then totals.
+
+    .venv/bin/python benchmarks/mutants_kill_table.py [--max-examples N] [--only NAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from modelarts_kit_contracts.server_run import (  # noqa: E402
+    DEFAULT_MAX_EXAMPLES,
+    Budget,
+    RunOptions,
+    ServerTarget,
+    run_server_contract,
+)
+from modelarts_kit_contracts.transport_auth import Credentials  # noqa: E402
+from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN, serve_in_thread  # noqa: E402
+from modelarts_kit_spec import SPEC_PATH  # noqa: E402
+
+from tests.contracts.mutants import MUTANTS, Mutant, mutated_app  # noqa: E402
+
+SEED = 20261121
+SCHEMATHESIS = str(Path(sys.executable).with_name("schemathesis"))
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    kit_killed: bool
+    kit_checks: str
+    kit_s: float
+    plain_failures: frozenset[str]
+    plain_s: float
+
+
+def run_kit(url: str, max_examples: int) -> tuple[bool, str, float]:
+    options = RunOptions(
+        credentials=Credentials(token=DEV_TOKEN),
+        project_id=DEV_PROJECT_ID,
+        other_project_id=DEV_PROJECT_ID[::-1],
+        budget=Budget(max_examples=max_examples, seed=SEED),
+    )
+    started = time.perf_counter()
+    report = run_server_contract(ServerTarget(url), options)
+    elapsed = time.perf_counter() - started
+    if report.errors:
+        raise RuntimeError(f"{url}: {report.errors}")
+    checks = ",".join(sorted({f.check for f in report.failures}))
+    return bool(report.failures), checks, elapsed
+
+
+def run_plain_schemathesis(url: str, max_examples: int) -> tuple[frozenset[str], float]:
+    """The (code, operation) failures plain schemathesis reports, and its wall time."""
+    report_path = Path(tempfile.gettempdir()) / f"mutants-kill-table-{os.getpid()}.json"
+    command = [
+        SCHEMATHESIS,
+        "run",
+        str(SPEC_PATH),
+        "--url",
+        url,
+        "--header",
+        f"X-Auth-Token: {DEV_TOKEN}",
+        "--checks",
+        "all",
+        "--max-examples",
+        str(max_examples),
+        "--seed",
+        str(SEED),
+        "--workers",
+        "1",
+        "--no-color",
+        "--report",
+        "json",
+        "--report-json-path",
+        str(report_path),
+    ]
+    started = time.perf_counter()
+    report_path.unlink(missing_ok=True)
+    done = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+        cwd="/tmp",
+        env={**os.environ, "SCHEMATHESIS_HOOKS": ""},
+    )
+    elapsed = time.perf_counter() - started
+    if done.returncode not in (0, 1):
+        raise RuntimeError(f"schemathesis exited {done.returncode}: {done.stderr[-500:]}")
+    document = json.loads(report_path.read_text(encoding="utf-8"))
+    found = frozenset(
+        f"{failure['code']} {operation}"
+        for failure in document["failures"]
+        for operation in failure["operations"]
+    )
+    return found, elapsed
+
+
+def measure(mutant: Mutant | None, max_examples: int) -> Row:
+    with mutated_app(mutant) as app, serve_in_thread(app=app) as url:
+        kit_killed, checks, kit_s = run_kit(url, max_examples)
+    with mutated_app(mutant) as app, serve_in_thread(app=app) as url:
+        plain_failures, plain_s = run_plain_schemathesis(url, max_examples)
+    name = mutant.name if mutant is not None else "(correct server)"
+    return Row(name, kit_killed, checks, kit_s, plain_failures, plain_s)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--max-examples", type=int, default=DEFAULT_MAX_EXAMPLES)
+    parser.add_argument("--only", nargs="*", default=None)
+    args = parser.parse_args()
+    selected = [m for m in MUTANTS if args.only is None or m.name in args.only]
+    print(f"budget: --max-examples {args.max_examples}, seed {SEED}, all phases, real HTTP")
+    header = f"{'mutant':28} {'kit':>6} {'kit s':>6} {'plain':>6} {'plain s':>7}  kit checks"
+    print(header)
+    print("-" * len(header))
+    rows: list[Row] = []
+    baseline: frozenset[str] = frozenset()
+    plain_kills = 0
+    for mutant in [None, *selected]:
+        row = measure(mutant, args.max_examples)
+        rows.append(row)
+        if mutant is None:
+            # Plain schemathesis fails the correct server too (the vendor's 400 for unknown
+            # ids and duplicate names); a mutant counts as killed only by failures beyond these.
+            baseline = row.plain_failures
+            kit_verdict = "FAIL" if row.kit_killed else "pass"
+            plain_verdict = "FAIL" if row.plain_failures else "pass"
+        else:
+            plain_killed = bool(row.plain_failures - baseline)
+            plain_kills += plain_killed
+            kit_verdict = "KILL" if row.kit_killed else "-"
+            plain_verdict = "KILL" if plain_killed else "-"
+        print(
+            f"{row.name:28} {kit_verdict:>6} {row.kit_s:6.1f} "
+            f"{plain_verdict:>6} {row.plain_s:7.1f}  {row.kit_checks}",
+            flush=True,
+        )
+    mutant_rows = rows[1:]
+    kit = sum(r.kit_killed for r in mutant_rows)
+    plain = plain_kills
+    kit_time = sum(r.kit_s for r in mutant_rows)
+    plain_time = sum(r.plain_s for r in mutant_rows)
+    print("-" * len(header))
+    total = len(mutant_rows)
+    print(f"killed: modelarts-kit {kit}/{total}, plain schemathesis {plain}/{total}")
+    print(
+        f"time per mutant: modelarts-kit {kit_time / len(mutant_rows):.1f}s, "
+        f"plain schemathesis {plain_time / len(mutant_rows):.1f}s "
+        f"(ratio {kit_time / plain_time:.2f})"
+    )
+    print(
+        f"false positives on the correct server: kit {int(rows[0].kit_killed)}, "
+        f"plain schemathesis {sorted(baseline)}"
+    )
+    return 0 if kit == len(mutant_rows) and not rows[0].kit_killed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
