@@ -87,7 +87,12 @@ def diff(
 ) -> None:
     """Report drift between vendor pages and the spec, minus what the ledger already decided.
 
-    Exit 0 when nothing is unreconciled, 1 when drift is found, 2 on usage or parse errors.
+    Per operation (matched by method and path template): fields the pages document that the
+    spec lacks and spec fields no page mentions (presence), type, mandatory, enum and table
+    name disagreements, and status codes. A ledger entry with the same kind, field (array
+    markers ignored), a compatible side and the operation listed moves a finding to
+    "reconciled". Exit 0 when nothing is unreconciled, 1 when drift is found, 2 on usage or
+    parse errors.
     """
     from modelarts_kit_spec import SpecError
 
