@@ -45,7 +45,7 @@ def parse_yaml_text(text: str, source: str) -> JSON:
     """Parse YAML text read from ``source`` (a file name or ``git:REV:path``)."""
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        return yaml.load(text, Loader=loader)  # noqa: S506 - SafeLoader/CSafeLoader only
+        return yaml.load(text, Loader=loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f"{source}:{mark.line + 1}:{mark.column + 1}" if mark else source
