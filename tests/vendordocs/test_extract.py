@@ -457,3 +457,20 @@ def test_cli_extract_exits_2_on_a_missing_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(extract, [str(tmp_path / "nope.txt")])
     assert result.exit_code == 2
     assert "nope.txt" in result.output
+
+
+def test_a_description_reading_none_stays_in_its_table() -> None:
+    text = edit(
+        seed_text(SEED_003),
+        "Error message of a training job task.\n",
+        "Error message of a training job task.\n\nNone\n",
+    )
+    inv = extract_text("003.txt", text)
+    assert one(inv, "status.task_statuses[].message").field.description.endswith("\nNone")
+    assert one(inv, "status.running_records[].start_at").field.type == "Integer"
+
+
+def test_page_titles_skip_navigation_and_dates(inventory: Get) -> None:
+    assert inventory(SEED_000).title == "Terminating a Training Job"
+    assert inventory(SEED_001).title == "终止训练作业"
+    assert inventory(SEED_002).title == "Terminating a Training Job"

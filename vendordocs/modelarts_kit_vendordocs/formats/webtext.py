@@ -60,8 +60,12 @@ def read_webtext(source: str, text: str) -> RawPage:
             blocks.append(found)
             index += 1
             break
-        if cells.text(index) in ("Function", "功能介绍") and index > 0:
-            title = cells.text(index - 1)
+        if cells.text(index) in ("Function", "功能介绍"):
+            # The title is the paragraph before "Function", skipping the "Updated on" line.
+            back = index - 1
+            while back >= 0 and cells.text(back).startswith(("Updated on", "更新时间")):
+                back -= 1
+            title = cells.text(back) if back >= 0 else ""
         index += 1
     while index < len(cells):
         cell = cells.text(index)
@@ -98,9 +102,11 @@ def _is_table_end(cells: _Cells, index: int) -> bool:
     if index >= len(cells):
         return True
     text = cells.text(index)
+    heading = classify_heading(text, 0)
+    # A paragraph reading "None" inside a table is a description, not the "no body" marker.
     return (
         _is_caption(cells, index)
-        or classify_heading(text, 0) is not None
+        or (heading is not None and heading.kind is not HeadingKind.NONE)
         or operation_line(text, 0) is not None
     )
 
