@@ -568,12 +568,20 @@ def run_server_contract(
                 for scenario in SCENARIOS:
                     try:
                         scenario.run(probe)
-                    except requests.exceptions.ConnectionError as exc:
-                        report.errors.append(f"scenario {scenario.name}: connection lost: {exc}")
+                    except requests.exceptions.RequestException as exc:
+                        # Timeouts and dropped connections end the run (exit 2), not a finding.
+                        report.errors.append(
+                            f"scenario {scenario.name}: {type(exc).__name__}: {redact(str(exc))}"
+                        )
                         return report
                     if progress is not None:
                         progress.advance(scenario.name)
         if options.phases:
+            if options.credentials.kind == "aksk":
+                report.notes.append(
+                    "ignored_auth: not run, it cannot remove a signature added at the transport; "
+                    "credentials_required checks missing and invalid credentials instead"
+                )
             _run_schemathesis(target, options, resolved, report, lock, progress)
     finally:
         report.duration_s = time.perf_counter() - started
