@@ -23,8 +23,9 @@ optional response field breaks nothing (responses are open: clients must ignore 
 fields) unless the old response object was closed (``additionalProperties: false``); an enum
 value added to a response breaks clients unless the schema says the enum is open
 (``x-open-enum: true``); a value removed from a response enum breaks nobody (the one
-exception, as issue #3 and oasdiff rate it); a new operation breaks servers only; a new error status breaks
-nobody (clients handle unknown errors generically) while a new success status breaks clients.
+exception, as issue #3 and oasdiff rate it); a new operation breaks servers only; a new error
+status breaks nobody (clients handle unknown errors generically) while a new success status
+breaks clients.
 """
 
 from __future__ import annotations
