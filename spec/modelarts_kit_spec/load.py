@@ -12,12 +12,14 @@ import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
-from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
+
+if TYPE_CHECKING:
+    # jsonschema and referencing take ~60 ms to import; only validator() needs them.
+    from jsonschema import Draft202012Validator
+    from referencing import Registry
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 SPEC_PATH = PACKAGE_DIR / "openapi.yaml"
@@ -212,6 +214,8 @@ class Spec:
         """
         import json
 
+        from jsonschema import Draft202012Validator
+
         key = json.dumps(schema, sort_keys=True)
         cached = self._validators.get(key)
         if cached is None:
@@ -225,6 +229,9 @@ class Spec:
 
     @functools.cached_property
     def _registry(self) -> Registry[Any]:
+        from referencing import Registry, Resource
+        from referencing.jsonschema import DRAFT202012
+
         resource: Resource[Any] = Resource.from_contents(
             self.document, default_specification=DRAFT202012
         )
