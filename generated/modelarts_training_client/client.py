@@ -6,7 +6,6 @@ Both classes come from one template; they differ only in ``def``/``async def`` a
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Self
@@ -38,6 +37,14 @@ __all__ = [
     "AsyncTrainingJobsClient",
     "TrainingJobsClient",
 ]
+
+
+async def _asyncio_sleep(delay: float) -> None:
+    """``asyncio.sleep``, imported on first use: synchronous programs never load asyncio."""
+    import asyncio
+
+    await asyncio.sleep(delay)
+
 
 _CREATE_TRAINING_JOB = Call(
     operation="create_training_job",
@@ -355,7 +362,7 @@ class AsyncTrainingJobsClient:
         self._project_id = project_id
         self._auth = auth
         self._retry = retry or RetryPolicy()
-        self._sleep = sleep or asyncio.sleep
+        self._sleep = sleep or _asyncio_sleep
         self._headers = dict(headers or {})
         self._owns_http = http_client is None
         self._http = http_client or httpx.AsyncClient(transport=transport, timeout=timeout)

@@ -3,49 +3,9 @@
 Request models validate strictly (unknown fields are refused); response models keep
 unknown fields and accept enum values the spec does not know yet."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictBool, StrictInt, StrictStr
-
-
-class AlgoConfigs(BaseModel):
-    """
-    Configuration of a search algorithm.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    name: StrictStr | None = None
-    """
-    Name of the search algorithm.
-    """
-    params: list[AutoSearchAlgoConfigParameter] | None = None
-    """
-    Parameters of the search algorithm.
-    """
-
-
-class AlgoConfigsInput(BaseModel):
-    """
-    Configuration of a search algorithm.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    name: StrictStr | None = None
-    """
-    Name of the search algorithm.
-    """
-    params: list[AutoSearchAlgoConfigParameterInput] | None = None
-    """
-    Parameters of the search algorithm.
-    """
 
 
 class AlgorithmEngine(BaseModel):
@@ -54,6 +14,7 @@ class AlgorithmEngine(BaseModel):
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="allow",
         populate_by_name=True,
     )
@@ -84,100 +45,13 @@ class AlgorithmEngine(BaseModel):
     """
 
 
-class AlgorithmInput(BaseModel):
-    """
-    Input channel of a heterogeneous job algorithm.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    name: StrictStr | None = None
-    """
-    Name of the data input channel.
-    """
-    local_dir: StrictStr | None = None
-    """
-    Local path of the container to which the data input channel is mapped.
-    """
-    remote: AlgorithmRemote | None = None
-
-
-class AlgorithmOutput(BaseModel):
-    """
-    Output channel of a heterogeneous job algorithm.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    name: StrictStr | None = None
-    """
-    Name of the data output channel.
-    """
-    local_dir: StrictStr | None = None
-    """
-    Local directory of the container to which the data output channel is mapped.
-    """
-    remote: Remote | None = None
-    mode: StrictStr = "upload_periodically"
-    """
-    Data transmission mode. The default value is `upload_periodically`.
-    """
-    period: StrictStr | StrictInt = "30s"
-    """
-    Data transmission period. The default value is `30s`; the examples show a number of
-    seconds (`30`).
-    """
-
-
-class AlgorithmRemote(BaseModel):
-    """
-    Actual data input of a heterogeneous job (only OBS is supported).
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    obs: RemoteObs | None = None
-
-
-class AutoSearch(BaseModel):
-    """
-    Hyperparameter search configuration.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    skip_search_params: StrictStr | None = None
-    """
-    Hyperparameters to skip.
-    """
-    reward_attrs: list[RewardAttrs] | None = None
-    """
-    Search metrics.
-    """
-    search_params: list[SearchParams] | None = None
-    """
-    Search parameters.
-    """
-    algo_configs: list[AlgoConfigs] | None = None
-    """
-    Search algorithm configurations.
-    """
-
-
 class AutoSearchAlgoConfigParameter(BaseModel):
     """
     A parameter of a search algorithm.
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="allow",
         populate_by_name=True,
     )
@@ -201,6 +75,7 @@ class AutoSearchAlgoConfigParameterInput(BaseModel):
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="forbid",
         populate_by_name=True,
     )
@@ -218,33 +93,6 @@ class AutoSearchAlgoConfigParameterInput(BaseModel):
     """
 
 
-class AutoSearchInput(BaseModel):
-    """
-    Hyperparameter search configuration.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    skip_search_params: StrictStr | None = None
-    """
-    Hyperparameters to skip.
-    """
-    reward_attrs: list[RewardAttrsInput] | None = None
-    """
-    Search metrics.
-    """
-    search_params: list[SearchParamsInput] | None = None
-    """
-    Search parameters.
-    """
-    algo_configs: list[AlgoConfigsInput] | None = None
-    """
-    Search algorithm configurations.
-    """
-
-
 class AutoStop(BaseModel):
     """
     Auto stop configuration of a training job. The vendor pages reference an `auto_stop`
@@ -253,6 +101,7 @@ class AutoStop(BaseModel):
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="forbid",
         populate_by_name=True,
     )
@@ -272,6 +121,7 @@ class BillingInfo(BaseModel):
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="allow",
         populate_by_name=True,
     )
@@ -291,6 +141,7 @@ class Constraint(BaseModel):
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="allow",
         populate_by_name=True,
     )
@@ -326,6 +177,7 @@ class ConstraintInput(BaseModel):
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="forbid",
         populate_by_name=True,
     )
@@ -361,6 +213,7 @@ class Cpu(BaseModel):
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="allow",
         populate_by_name=True,
     )
@@ -380,6 +233,7 @@ class CreateTrainingJobParameters(BaseModel):
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="forbid",
         populate_by_name=True,
     )
@@ -392,6 +246,7 @@ class CustomMetrics(BaseModel):
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="allow",
         populate_by_name=True,
     )
@@ -405,24 +260,13 @@ class CustomMetrics(BaseModel):
     """
 
 
-class DataSource(BaseModel):
-    """
-    A visualization data source.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    job: JobSummary | None = None
-
-
 class Dataset(BaseModel):
     """
     A dataset as the data input.
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="allow",
         populate_by_name=True,
     )
@@ -447,6 +291,7 @@ class DatasetInput(BaseModel):
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="forbid",
         populate_by_name=True,
     )
@@ -471,6 +316,7 @@ class Disk(BaseModel):
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="allow",
         populate_by_name=True,
     )
@@ -490,6 +336,7 @@ class DiskResponse(BaseModel):
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="allow",
         populate_by_name=True,
     )
@@ -503,26 +350,1152 @@ class DiskResponse(BaseModel):
     """
 
 
-class FlavorDetail(BaseModel):
+class Gpu(BaseModel):
     """
-    Flavor details of a training job or algorithm. Only for public resource pools.
+    GPU specifications.
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="allow",
         populate_by_name=True,
     )
-    flavor_type: StrictStr | None = None
+    unit_num: StrictInt | None = None
     """
-    Resource flavor type: `CPU`, `GPU` or `Ascend`.
+    Number of GPUs.
     """
-    billing: BillingInfo | None = None
-    flavor_info: FlavorInfo | None = None
-    attributes: dict[str, StrictStr] | None = None
+    product_name: StrictStr | None = None
     """
-    Other attributes of the flavor, for example `is_multi_nodes_supported`. Not in any
-    table; shown by the older terminate examples.
+    Product name, for example `NVIDIA-P100`.
     """
+    memory: StrictStr | None = None
+    """
+    GPU memory, for example `8GB`.
+    """
+
+
+class I18NDescription(BaseModel):
+    """
+    Internationalized description of a parameter.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    language: StrictStr | None = None
+    """
+    Language of the description, for example `zh-cn` (Chinese) or `en-us` (English).
+    """
+    description: StrictStr | None = None
+    """
+    Description in that language.
+    """
+
+
+class I18NDescriptionInput(BaseModel):
+    """
+    Internationalized description of a parameter.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    language: StrictStr | None = None
+    """
+    Language of the description, for example `zh-cn` (Chinese) or `en-us` (English).
+    """
+    description: StrictStr | None = None
+    """
+    Description in that language.
+    """
+
+
+class JobActionType(BaseModel):
+    """
+    The action to perform on a training job.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    action_type: Literal["terminate"]
+    """
+    Action to perform on the training job. `terminate` terminates the job.
+    """
+
+
+class JobEngine(BaseModel):
+    """
+    Engine of a training job to create. Choose it in one of three ways: `engine_id`,
+    `engine_name` + `engine_version`, or `image_url`. A preset framework with a custom
+    image sets `engine_name`, `engine_version` and `image_url` together. Leave the
+    engine out when the algorithm is chosen by `id` or `subscription_id` +
+    `item_version_id`.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    engine_id: StrictStr | None = None
+    """
+    ID of the engine selected for the training job, for example `pytorch-cp36-1.4.0-v2`.
+    """
+    engine_name: StrictStr | None = None
+    """
+    Name of the engine selected for the training job. Leave it blank if `engine_id` is
+    set.
+    """
+    engine_version: StrictStr | None = None
+    """
+    Version of the engine selected for the training job. Leave it blank if `engine_id`
+    is set.
+    """
+    image_url: StrictStr | None = None
+    """
+    Custom image URL selected for the training job, obtained from SWR, in the form
+    `organization/image:tag`.
+    """
+    install_sys_packages: StrictBool | None = None
+    """
+    Whether to install the MoXing version specified by the training platform (`true`
+    installs it). Only available when `engine_name`, `engine_version` and `image_url`
+    are set.
+    """
+
+
+class JobEngineResponse(BaseModel):
+    """
+    Engine of a training job, as ModelArts returns it.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    engine_id: StrictStr | None = None
+    """
+    ID of the engine selected for the training job, for example `pytorch-cp36-1.4.0-v2`.
+    """
+    engine_name: StrictStr | None = None
+    """
+    Name of the engine selected for the training job, for example `PyTorch`.
+    """
+    engine_version: StrictStr | None = None
+    """
+    Version of the engine selected for the training job, for example
+    `PyTorch-1.4.0-python3.6-v2`.
+    """
+    image_url: StrictStr | None = None
+    """
+    Custom image URL selected for the training job (from SWR).
+    """
+    install_sys_packages: StrictBool | None = None
+    """
+    Whether the MoXing version specified by the training platform is installed. Only
+    meaningful when `engine_name`, `engine_version` and `image_url` are set.
+    """
+    v1_compatible: StrictBool | None = None
+    """
+    Whether the v1 compatibility mode is used. Shown by the terminate examples only.
+    """
+    run_user: StrictStr | None = None
+    """
+    UID of the user the engine starts as by default. Shown by the terminate examples
+    only.
+    """
+
+
+class JobMetadata(BaseModel):
+    """
+    Metadata of a training job to create.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    id: StrictStr | None = None
+    """
+    Training job ID. Generated and returned by ModelArts after the job is created; leave
+    it out when creating a job.
+    """
+    name: Annotated[StrictStr, Field(max_length=64, min_length=1, pattern="^[A-Za-z0-9_-]{1,64}$")]
+    """
+    Name of the training job: 1 to 64 characters, only digits, letters, underscores (_)
+    and hyphens (-).
+    """
+    workspace_id: StrictStr = "0"
+    """
+    Workspace where the job is located. The default value is `0`.
+    """
+    description: Annotated[StrictStr | None, Field(max_length=256)] = None
+    """
+    Description of the training job, 0 to 256 characters. Empty (NULL) by default.
+    """
+    create_time: StrictInt | None = None
+    """
+    Time when the training job was created, in milliseconds since the Unix epoch.
+    Generated and returned by ModelArts; leave it out when creating a job.
+    """
+    user_name: StrictStr | None = None
+    """
+    Username of the user who created the training job. Generated and returned by
+    ModelArts; leave it out when creating a job.
+    """
+    annotations: dict[str, StrictStr] | None = None
+    """
+    Advanced configuration of the training job, as key-value pairs. Known keys:
+    `job_template` (`Template RL` for heterogeneous jobs, `Template DL` otherwise),
+    `fault-tolerance/job-retry-num` (for example `3`, retries upon a fault),
+    `fault-tolerance/job-unconditional-retry` (`true`, unconditional restart),
+    `fault-tolerance/hang-retry` (`true`, restart upon a suspension),
+    `jupyter-lab/enable`, `tensorboard/enable` and `mindstudio-insight/enable` (`true`,
+    enable the JupyterLab, TensorBoard or MindStudio Insight training application).
+    """
+
+
+class JobMetadataResponse(BaseModel):
+    """
+    Metadata of a training job as ModelArts returns it.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    id: StrictStr
+    """
+    Training job ID, generated by ModelArts when the job is created.
+    """
+    name: StrictStr
+    """
+    Name of the training job: 1 to 64 characters, only digits, letters, underscores (_)
+    and hyphens (-).
+    """
+    workspace_id: StrictStr | None = None
+    """
+    Workspace where the job is located. The default value is `0`.
+    """
+    description: StrictStr | None = None
+    """
+    Description of the training job, 0 to 256 characters.
+    """
+    create_time: StrictInt
+    """
+    Time when the training job was created, in milliseconds since the Unix epoch.
+    """
+    user_name: StrictStr | None = None
+    """
+    Username of the user who created the training job (may be empty).
+    """
+    annotations: dict[str, StrictStr] | None = None
+    """
+    Advanced configuration of the training job, as key-value pairs (see
+    `JobMetadata.annotations` for the known keys).
+    """
+    ai_project: StrictStr | None = None
+    """
+    AI project of the job, for example `default-ai-project`. Not in any table; shown by
+    the older terminate examples.
+    """
+
+
+class JobSummary(BaseModel):
+    """
+    A training job as a visualization data source.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    job_id: StrictStr | None = None
+    """
+    Training job ID.
+    """
+
+
+class JupyterLab(BaseModel):
+    """
+    JupyterLab connection information.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    url: StrictStr | None = None
+    """
+    JupyterLab address of the training job.
+    """
+    token: StrictStr | None = None
+    """
+    JupyterLab token of the training job.
+    """
+
+
+class LogExportPath(BaseModel):
+    """
+    Where the training job logs are exported.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    obs_url: StrictStr | None = None
+    """
+    OBS URL for storing the training job logs, for example `obs://example/path`.
+    """
+    host_path: StrictStr | None = None
+    """
+    Path of the host where the training job logs are stored, for example
+    `/example/path`.
+    """
+
+
+class LogExportPathInput(BaseModel):
+    """
+    Where the training job logs are exported.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    obs_url: StrictStr | None = None
+    """
+    OBS URL for storing the training job logs, for example `obs://example/path`.
+    """
+    host_path: StrictStr | None = None
+    """
+    Path of the host where the training job logs are stored, for example
+    `/example/path`.
+    """
+
+
+class Memory(BaseModel):
+    """
+    Memory information.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    size: StrictInt | None = None
+    """
+    Memory size, in `unit`s.
+    """
+    unit: StrictStr | None = None
+    """
+    Unit of the memory size, for example `GB`.
+    """
+
+
+class MindStudioInsight(BaseModel):
+    """
+    MindStudio Insight connection information.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    url: StrictStr | None = None
+    """
+    MindStudio Insight URL of the training job.
+    """
+    token: StrictStr | None = None
+    """
+    MindStudio Insight token of the training job.
+    """
+
+
+class Nfs(BaseModel):
+    """
+    A volume attached in NFS mode.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    nfs_server_path: StrictStr | None = None
+    """
+    NFS server path, for example `10.10.10.10:/example/path`.
+    """
+    local_path: StrictStr | None = None
+    """
+    Path in the training container where the volume is attached, for example
+    `/example/path`.
+    """
+    read_only: StrictBool | None = None
+    """
+    Whether the volume is read-only in the container.
+    """
+
+
+class NfsInput(BaseModel):
+    """
+    A volume attached in NFS mode.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    nfs_server_path: StrictStr | None = None
+    """
+    NFS server path, for example `10.10.10.10:/example/path`.
+    """
+    local_path: StrictStr | None = None
+    """
+    Path in the training container where the volume is attached, for example
+    `/example/path`.
+    """
+    read_only: StrictBool | None = None
+    """
+    Whether the volume is read-only in the container.
+    """
+
+
+class Npu(BaseModel):
+    """
+    Ascend (NPU) specifications.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    unit_num: StrictStr | None = None
+    """
+    Number of NPUs (a string, as documented).
+    """
+    product_name: StrictStr | None = None
+    """
+    Product name.
+    """
+    memory: StrictStr | None = None
+    """
+    NPU memory.
+    """
+
+
+class Obs(BaseModel):
+    """
+    An OBS path as the data input.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    obs_url: StrictStr
+    """
+    OBS URL of the data the training job needs, for example `/usr/data/`.
+    """
+
+
+class ObsInput(BaseModel):
+    """
+    An OBS path as the data input.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    obs_url: StrictStr
+    """
+    OBS URL of the data the training job needs, for example `/usr/data/`.
+    """
+
+
+class PFSSummary(BaseModel):
+    """
+    Output to an OBS parallel file system.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    pfs_path: StrictStr | None = None
+    """
+    URL of the OBS parallel file system.
+    """
+
+
+class ParameterI18NDescription(RootModel[I18NDescription | None]):
+    model_config = ConfigDict(defer_build=True)
+    root: I18NDescription | None
+    """
+    Internationalized description of the parameter; `null` when there is none.
+    """
+
+
+class ParameterInputI18NDescription(RootModel[I18NDescriptionInput | None]):
+    model_config = ConfigDict(defer_build=True)
+    root: I18NDescriptionInput | None
+    """
+    Internationalized description of the parameter; `null` when there is none.
+    """
+
+
+class RemoteConstraint(BaseModel):
+    """
+    A data input constraint.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    data_type: StrictStr | None = None
+    """
+    Data input type, the data storage location or a dataset.
+    """
+    attributes: StrictStr | None = None
+    """
+    Attributes when a dataset is the data input: `data_format` (data format),
+    `data_segmentation` (data segmentation) or `dataset_type` (labeling type).
+    """
+
+
+class RemoteConstraintInput(BaseModel):
+    """
+    A data input constraint.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    data_type: StrictStr | None = None
+    """
+    Data input type, the data storage location or a dataset.
+    """
+    attributes: StrictStr | None = None
+    """
+    Attributes when a dataset is the data input: `data_format` (data format),
+    `data_segmentation` (data segmentation) or `dataset_type` (labeling type).
+    """
+
+
+class RemoteObs(BaseModel):
+    """
+    An OBS location for data.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    obs_url: StrictStr
+    """
+    OBS URL of the data.
+    """
+
+
+class RemoteObsInput(BaseModel):
+    """
+    An OBS location for data.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    obs_url: StrictStr
+    """
+    OBS URL of the data.
+    """
+
+
+class RequiredAffinity(BaseModel):
+    """
+    Affinity requirements of a training job.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    affinity_type: StrictStr | None = None
+    """
+    Affinity scheduling policy: `cabinet` (strong cabinet scheduling) or `hyperinstance`
+    (supernode affinity scheduling).
+    """
+    affinity_group_size: Annotated[StrictInt | None, Field(ge=1)] = None
+    """
+    Affinity group size, mandatory when `affinity_type` is `hyperinstance`: that many
+    tasks are scheduled to one supernode to form an affinity group. When a job is sent
+    to a supernode resource pool without it, the system uses 1.
+    """
+
+
+class RewardAttrs(BaseModel):
+    """
+    A search metric.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    name: StrictStr | None = None
+    """
+    Metric name.
+    """
+    mode: Literal["max", "min"] | StrictStr | None = None
+    """
+    Search direction: `max` (a larger value is better) or `min` (a smaller value is
+    better).
+    """
+    regex: StrictStr | None = None
+    """
+    Regular expression of the metric.
+    """
+
+
+class RewardAttrsInput(BaseModel):
+    """
+    A search metric.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    name: StrictStr | None = None
+    """
+    Metric name.
+    """
+    mode: Literal["max", "min"] | None = None
+    """
+    Search direction: `max` (a larger value is better) or `min` (a smaller value is
+    better).
+    """
+    regex: StrictStr | None = None
+    """
+    Regular expression of the metric.
+    """
+
+
+class RunningRecord(BaseModel):
+    """
+    A running and fault recovery record of a training job.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    start_at: StrictInt | None = None
+    """
+    Start time of this running record, as a Unix timestamp in seconds.
+    """
+    end_at: StrictInt | None = None
+    """
+    End time of this running record, as a Unix timestamp in seconds.
+    """
+    start_type: StrictStr | None = None
+    """
+    How this run started: `init_or_rescheduled` (the first run after scheduling,
+    including the first start and the run after a rescheduling recovery) or `restarted`
+    (a run after a process restart).
+    """
+    end_reason: StrictStr | None = None
+    """
+    Why this running record ended.
+    """
+    end_related_task: StrictStr | None = None
+    """
+    ID of the task worker that ended this running record, for example `worker-0`.
+    """
+    end_recover: StrictStr | None = None
+    """
+    Fault tolerance policy used after this running record ended: `npu_proc_restart` (NPU
+    in-place hot recovery), `gpu_proc_restart` (GPU in-place hot recovery),
+    `proc_restart` (process in-place recovery), `pod_reschedule` (pod-level
+    rescheduling), `job_reschedule` (job-level rescheduling) or
+    `job_reschedule_with_taint` (isolated job-level rescheduling).
+    """
+    end_recover_before_downgrade: StrictStr | None = None
+    """
+    Fault tolerance policy used after this running record ended and before the policy
+    was downgraded. Same values as `end_recover`.
+    """
+
+
+class SchedulePolicy(BaseModel):
+    """
+    Scheduling policy of a training job.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    required_affinity: RequiredAffinity | None = None
+    priority: StrictInt | None = None
+    """
+    Priority of the training job.
+    """
+    preemptible: StrictBool | None = None
+    """
+    Whether the job may be preempted.
+    """
+
+
+class SearchParams(BaseModel):
+    """
+    A hyperparameter to search.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    name: StrictStr | None = None
+    """
+    Hyperparameter name.
+    """
+    param_type: Literal["continuous", "discrete"] | StrictStr | None = None
+    """
+    Parameter type: `continuous` (shown as a text box on the console) or `discrete`
+    (shown as a drop-down list).
+    """
+    lower_bound: StrictStr | None = None
+    """
+    Lower bound of the hyperparameter.
+    """
+    upper_bound: StrictStr | None = None
+    """
+    Upper bound of the hyperparameter.
+    """
+    discrete_points_num: StrictStr | None = None
+    """
+    Number of discrete points of a continuous hyperparameter.
+    """
+    discrete_values: list[StrictStr] | None = None
+    """
+    Values of a discrete hyperparameter.
+    """
+
+
+class SearchParamsInput(BaseModel):
+    """
+    A hyperparameter to search.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    name: StrictStr | None = None
+    """
+    Hyperparameter name.
+    """
+    param_type: Literal["continuous", "discrete"] | None = None
+    """
+    Parameter type: `continuous` (shown as a text box on the console) or `discrete`
+    (shown as a drop-down list).
+    """
+    lower_bound: StrictStr | None = None
+    """
+    Lower bound of the hyperparameter.
+    """
+    upper_bound: StrictStr | None = None
+    """
+    Upper bound of the hyperparameter.
+    """
+    discrete_points_num: StrictStr | None = None
+    """
+    Number of discrete points of a continuous hyperparameter.
+    """
+    discrete_values: list[StrictStr] | None = None
+    """
+    Values of a discrete hyperparameter.
+    """
+
+
+class ShowTrainingJobDetailsParameters(BaseModel):
+    """
+    The parameters of ``show_training_job_details``.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
+    training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
+
+
+class SpecResource1(BaseModel):
+    """
+    Resource flavor of a training job to create: `flavor_id` (public resource pool) or
+    `pool_id` with an optional `flavor_id` (dedicated resource pool).
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    flavor_id: StrictStr
+    """
+    ID of the resource flavor. It cannot be set for dedicated resource pools with CPU
+    flavors. For dedicated pools with GPU or Ascend flavors it is one of
+    `modelarts.pool.visual.xlarge` (1 card), `modelarts.pool.visual.2xlarge` (2 cards),
+    `modelarts.pool.visual.4xlarge` (4 cards) or `modelarts.pool.visual.8xlarge` (8
+    cards).
+    """
+    node_count: Annotated[StrictInt, Field(ge=1)] = 1
+    """
+    Number of nodes (resource replicas) of the training job. One node by default.
+    """
+    pool_id: StrictStr | None = None
+    """
+    ID of the dedicated resource pool.
+    """
+
+
+class SpecResource2(BaseModel):
+    """
+    Resource flavor of a training job to create: `flavor_id` (public resource pool) or
+    `pool_id` with an optional `flavor_id` (dedicated resource pool).
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    flavor_id: StrictStr | None = None
+    """
+    ID of the resource flavor. It cannot be set for dedicated resource pools with CPU
+    flavors. For dedicated pools with GPU or Ascend flavors it is one of
+    `modelarts.pool.visual.xlarge` (1 card), `modelarts.pool.visual.2xlarge` (2 cards),
+    `modelarts.pool.visual.4xlarge` (4 cards) or `modelarts.pool.visual.8xlarge` (8
+    cards).
+    """
+    node_count: Annotated[StrictInt, Field(ge=1)] = 1
+    """
+    Number of nodes (resource replicas) of the training job. One node by default.
+    """
+    pool_id: StrictStr
+    """
+    ID of the dedicated resource pool.
+    """
+
+
+class SpecResource(RootModel[SpecResource1 | SpecResource2]):
+    model_config = ConfigDict(defer_build=True)
+    root: SpecResource1 | SpecResource2
+    """
+    Resource flavor of a training job to create: `flavor_id` (public resource pool) or
+    `pool_id` with an optional `flavor_id` (dedicated resource pool).
+    """
+
+
+class StopTrainingJobParameters(BaseModel):
+    """
+    The parameters of ``stop_training_job``.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
+    training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
+
+
+class TaskAlgorithmEngine(BaseModel):
+    """
+    Engine of a heterogeneous job algorithm.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    engine_id: StrictStr | None = None
+    """
+    Engine ID of the heterogeneous job, for example `caffe-1.0.0-python2.7`.
+    """
+    engine_name: StrictStr | None = None
+    """
+    Engine name of the heterogeneous job, for example `Caffe`.
+    """
+    engine_version: StrictStr | None = None
+    """
+    Engine version of the heterogeneous job.
+    """
+    image_url: StrictStr | None = None
+    """
+    Custom image URL selected for the algorithm.
+    """
+
+
+class TaskInputRemote(BaseModel):
+    """
+    Where the input data of a heterogeneous job comes from (only OBS is supported).
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    obs: ObsInput | None = None
+
+
+class TaskResource(BaseModel):
+    """
+    Resource flavor of a task.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    flavor_id: StrictStr | None = None
+    """
+    Resource flavor ID of the task.
+    """
+    node_count: Annotated[StrictInt, Field(ge=1)]
+    """
+    Number of resource replicas (nodes) of the task.
+    """
+
+
+class TaskStatuses(BaseModel):
+    """
+    Status of a training job task.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    task: StrictStr | None = None
+    """
+    Name of the training job task.
+    """
+    exit_code: StrictInt | None = None
+    """
+    Exit code of the task.
+    """
+    message: StrictStr | None = None
+    """
+    Error message of the task.
+    """
+
+
+class TaskUrls(BaseModel):
+    """
+    SSH connection address of a task.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    task: StrictStr | None = None
+    """
+    ID of the training job task.
+    """
+    url: StrictStr | None = None
+    """
+    SSH connection address.
+    """
+
+
+class Tensorboard(BaseModel):
+    """
+    TensorBoard connection information.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    url: StrictStr | None = None
+    """
+    TensorBoard URL of the training job.
+    """
+    token: StrictStr | None = None
+    """
+    TensorBoard token of the training job.
+    """
+
+
+class AlgoConfigs(BaseModel):
+    """
+    Configuration of a search algorithm.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    name: StrictStr | None = None
+    """
+    Name of the search algorithm.
+    """
+    params: list[AutoSearchAlgoConfigParameter] | None = None
+    """
+    Parameters of the search algorithm.
+    """
+
+
+class AlgoConfigsInput(BaseModel):
+    """
+    Configuration of a search algorithm.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    name: StrictStr | None = None
+    """
+    Name of the search algorithm.
+    """
+    params: list[AutoSearchAlgoConfigParameterInput] | None = None
+    """
+    Parameters of the search algorithm.
+    """
+
+
+class AlgorithmRemote(BaseModel):
+    """
+    Actual data input of a heterogeneous job (only OBS is supported).
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    obs: RemoteObs | None = None
+
+
+class AutoSearch(BaseModel):
+    """
+    Hyperparameter search configuration.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    skip_search_params: StrictStr | None = None
+    """
+    Hyperparameters to skip.
+    """
+    reward_attrs: list[RewardAttrs] | None = None
+    """
+    Search metrics.
+    """
+    search_params: list[SearchParams] | None = None
+    """
+    Search parameters.
+    """
+    algo_configs: list[AlgoConfigs] | None = None
+    """
+    Search algorithm configurations.
+    """
+
+
+class AutoSearchInput(BaseModel):
+    """
+    Hyperparameter search configuration.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    skip_search_params: StrictStr | None = None
+    """
+    Hyperparameters to skip.
+    """
+    reward_attrs: list[RewardAttrsInput] | None = None
+    """
+    Search metrics.
+    """
+    search_params: list[SearchParamsInput] | None = None
+    """
+    Search parameters.
+    """
+    algo_configs: list[AlgoConfigsInput] | None = None
+    """
+    Search algorithm configurations.
+    """
+
+
+class DataSource(BaseModel):
+    """
+    A visualization data source.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    job: JobSummary | None = None
 
 
 class FlavorInfo(BaseModel):
@@ -531,6 +1504,7 @@ class FlavorInfo(BaseModel):
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="allow",
         populate_by_name=True,
     )
@@ -552,6 +1526,7 @@ class FlavorInfoResponse(BaseModel):
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="allow",
         populate_by_name=True,
     )
@@ -573,6 +1548,7 @@ class FlavorResponse(BaseModel):
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="allow",
         populate_by_name=True,
     )
@@ -600,96 +1576,6 @@ class FlavorResponse(BaseModel):
     """
 
 
-class Gpu(BaseModel):
-    """
-    GPU specifications.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    unit_num: StrictInt | None = None
-    """
-    Number of GPUs.
-    """
-    product_name: StrictStr | None = None
-    """
-    Product name, for example `NVIDIA-P100`.
-    """
-    memory: StrictStr | None = None
-    """
-    GPU memory, for example `8GB`.
-    """
-
-
-class I18NDescription(BaseModel):
-    """
-    Internationalized description of a parameter.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    language: StrictStr | None = None
-    """
-    Language of the description, for example `zh-cn` (Chinese) or `en-us` (English).
-    """
-    description: StrictStr | None = None
-    """
-    Description in that language.
-    """
-
-
-class I18NDescriptionInput(BaseModel):
-    """
-    Internationalized description of a parameter.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    language: StrictStr | None = None
-    """
-    Language of the description, for example `zh-cn` (Chinese) or `en-us` (English).
-    """
-    description: StrictStr | None = None
-    """
-    Description in that language.
-    """
-
-
-class Input(BaseModel):
-    """
-    A data input channel of a training job or algorithm.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    name: StrictStr
-    """
-    Name of the data input channel.
-    """
-    description: StrictStr | None = None
-    """
-    Description of the data input channel.
-    """
-    local_dir: StrictStr | None = None
-    """
-    Local directory of the container to which the data input channel is mapped, for
-    example `/home/ma-user/modelarts/inputs/data_url_0`.
-    """
-    remote: InputDataInfo
-    remote_constraint: list[RemoteConstraint] | None = None
-    """
-    Data input constraints.
-    """
-
-
 class InputDataInfo1(BaseModel):
     """
     Where the input data comes from: a dataset (`dataset`) or an OBS path (`obs`), not
@@ -697,6 +1583,7 @@ class InputDataInfo1(BaseModel):
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="allow",
         populate_by_name=True,
     )
@@ -711,6 +1598,7 @@ class InputDataInfo2(BaseModel):
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="allow",
         populate_by_name=True,
     )
@@ -719,6 +1607,7 @@ class InputDataInfo2(BaseModel):
 
 
 class InputDataInfo(RootModel[InputDataInfo1 | InputDataInfo2]):
+    model_config = ConfigDict(defer_build=True)
     root: InputDataInfo1 | InputDataInfo2
     """
     Where the input data comes from: a dataset (`dataset`) or an OBS path (`obs`), not
@@ -733,6 +1622,7 @@ class InputDataInfoInput1(BaseModel):
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="forbid",
         populate_by_name=True,
     )
@@ -747,6 +1637,7 @@ class InputDataInfoInput2(BaseModel):
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="forbid",
         populate_by_name=True,
     )
@@ -755,6 +1646,7 @@ class InputDataInfoInput2(BaseModel):
 
 
 class InputDataInfoInput(RootModel[InputDataInfoInput1 | InputDataInfoInput2]):
+    model_config = ConfigDict(defer_build=True)
     root: InputDataInfoInput1 | InputDataInfoInput2
     """
     Where the input data comes from: a dataset (`dataset`) or an OBS path (`obs`), not
@@ -768,6 +1660,7 @@ class InputInput(BaseModel):
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="forbid",
         populate_by_name=True,
     )
@@ -791,43 +1684,584 @@ class InputInput(BaseModel):
     """
 
 
-class Job(BaseModel):
+class JobVolume(BaseModel):
     """
-    A training job to create. `spec` and `tasks` exclude each other: when `spec` is
-    given, leave `tasks` out.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    kind: Literal["job", "hetero_job", "autosearch_job", "mrs_job", "edge_job"]
-    """
-    Training job type. The default value is `job`, a training job. Other types:
-    `hetero_job` (heterogeneous job), `autosearch_job` (auto search job), `mrs_job` (MRS
-    job), `edge_job` (edge job).
-    """
-    metadata: JobMetadata
-    algorithm: JobAlgorithm | None = None
-    tasks: list[Task] | None = None
-    """
-    Task list (heterogeneous jobs). Not implemented by the service yet.
-    """
-    spec: Spec | None = None
-
-
-class JobActionType(BaseModel):
-    """
-    The action to perform on a training job.
+    A volume attached to a training job.
     """
 
     model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    nfs: Nfs | None = None
+
+
+class JobVolumeInput(BaseModel):
+    """
+    A volume attached to a training job.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
         extra="forbid",
         populate_by_name=True,
     )
-    action_type: Literal["terminate"]
+    nfs: NfsInput | None = None
+
+
+class LogDir(BaseModel):
     """
-    Action to perform on the training job. `terminate` terminates the job.
+    Visualization log output of a training job. Mandatory when `log_type` is set.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    pfs: PFSSummary | None = None
+
+
+class Parameter(BaseModel):
+    """
+    A running parameter of a training job or algorithm.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    name: StrictStr | None = None
+    """
+    Parameter name.
+    """
+    value: StrictStr | None = None
+    """
+    Parameter value.
+    """
+    description: StrictStr | None = None
+    """
+    Parameter description.
+    """
+    constraint: Constraint | None = None
+    i18n_description: ParameterI18NDescription | None = None
+
+
+class ParameterInput(BaseModel):
+    """
+    A running parameter of a training job or algorithm.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    name: StrictStr | None = None
+    """
+    Parameter name.
+    """
+    value: StrictStr | None = None
+    """
+    Parameter value.
+    """
+    description: StrictStr | None = None
+    """
+    Parameter description.
+    """
+    constraint: ConstraintInput | None = None
+    i18n_description: ParameterInputI18NDescription | None = None
+
+
+class PoliciesAutoSearch(RootModel[AutoSearch | None]):
+    model_config = ConfigDict(defer_build=True)
+    root: AutoSearch | None
+    """
+    Hyperparameter search configuration; `null` when there is none.
+    """
+
+
+class PoliciesInputAutoSearch(RootModel[AutoSearchInput | None]):
+    model_config = ConfigDict(defer_build=True)
+    root: AutoSearchInput | None
+    """
+    Hyperparameter search configuration; `null` when there is none.
+    """
+
+
+class Remote(BaseModel):
+    """
+    Where the output data actually goes.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    obs: RemoteObs
+
+
+class RemoteInput(BaseModel):
+    """
+    Where the output data actually goes.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    obs: RemoteObsInput
+
+
+class SSHResp(BaseModel):
+    """
+    SSH connection information.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    key_pair_names: list[StrictStr] | None = None
+    """
+    Names of the SSH key pairs (created and viewed on the Key Pair page of the ECS
+    console).
+    """
+    task_urls: list[TaskUrls] | None = None
+    """
+    SSH connection addresses.
+    """
+
+
+class Spec(BaseModel):
+    """
+    Specifications of a training job to create.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    resource: SpecResource | None = None
+    volumes: list[JobVolumeInput] | None = None
+    """
+    Volumes attached to the training job.
+    """
+    log_export_path: LogExportPathInput | None = None
+    auto_stop: AutoStop | None = None
+
+
+class Status(BaseModel):
+    """
+    Status of a training job. Not set when creating a job.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    phase: (
+        Literal[
+            "Creating",
+            "Pending",
+            "Running",
+            "Failed",
+            "Completed",
+            "Terminating",
+            "Terminated",
+            "Abnormal",
+        ]
+        | StrictStr
+    )
+    """
+    Level-1 status of the training job; the set of values is stable. `Creating` (being
+    created), `Pending` (waiting), `Running`, `Failed` (execution failed), `Completed`,
+    `Terminating` (being stopped), `Terminated` (stopped), `Abnormal`.
+    """
+    secondary_phase: StrictStr | None = None
+    """
+    Level-2 status of the training job, an internal detailed status whose values may be
+    added, changed or removed; do not depend on it. Documented values: `Creating`,
+    `Queuing`, `Running`, `Failed`, `Completed`, `Terminating`, `Terminated`,
+    `CreateFailed`, `TerminatedFailed`, `Unknown`, `Lost`.
+    """
+    duration: StrictInt | None = None
+    """
+    Running duration of the training job, in milliseconds.
+    """
+    node_count_metrics: list[list[StrictInt]] | None = None
+    """
+    Node count changes while the training job runs, as `[timestamp in milliseconds, node
+    count]` pairs; `null` when there are none.
+    """
+    tasks: list[StrictStr] | None = None
+    """
+    Tasks of the training job, for example `worker-0`.
+    """
+    start_time: StrictInt | None = None
+    """
+    Start time of the training job, in milliseconds since the Unix epoch; `0` before it
+    starts.
+    """
+    task_statuses: list[TaskStatuses] | None = None
+    """
+    Statuses of the training job tasks.
+    """
+    running_records: list[RunningRecord] | None = None
+    """
+    Running and fault recovery records of the training job.
+    """
+
+
+class Summary(BaseModel):
+    """
+    Visualization log summary of a training job.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    log_type: StrictStr | None = None
+    """
+    Visualization log type; with it set, the job can be the data source of a
+    visualization job. Values: `tensorboard`, `mindstudio-insight`.
+    """
+    log_dir: LogDir | None = None
+    data_sources: list[DataSource] | None = None
+    """
+    Visualization log inputs of a visualization job or debug training job. Mandatory
+    when `tensorboard/enable` or `mindstudio-insight/enable` is `true`.
+    """
+
+
+class TaskInput(BaseModel):
+    """
+    A data input channel of a heterogeneous job algorithm.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    name: StrictStr
+    """
+    Name of the data input channel.
+    """
+    description: StrictStr | None = None
+    """
+    Description of the data input channel.
+    """
+    local_dir: StrictStr | None = None
+    """
+    Local directory of the container to which the data input channel is mapped.
+    """
+    remote: TaskInputRemote
+
+
+class AlgorithmInput(BaseModel):
+    """
+    Input channel of a heterogeneous job algorithm.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    name: StrictStr | None = None
+    """
+    Name of the data input channel.
+    """
+    local_dir: StrictStr | None = None
+    """
+    Local path of the container to which the data input channel is mapped.
+    """
+    remote: AlgorithmRemote | None = None
+
+
+class AlgorithmOutput(BaseModel):
+    """
+    Output channel of a heterogeneous job algorithm.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    name: StrictStr | None = None
+    """
+    Name of the data output channel.
+    """
+    local_dir: StrictStr | None = None
+    """
+    Local directory of the container to which the data output channel is mapped.
+    """
+    remote: Remote | None = None
+    mode: StrictStr = "upload_periodically"
+    """
+    Data transmission mode. The default value is `upload_periodically`.
+    """
+    period: StrictStr | StrictInt = "30s"
+    """
+    Data transmission period. The default value is `30s`; the examples show a number of
+    seconds (`30`).
+    """
+
+
+class FlavorDetail(BaseModel):
+    """
+    Flavor details of a training job or algorithm. Only for public resource pools.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    flavor_type: StrictStr | None = None
+    """
+    Resource flavor type: `CPU`, `GPU` or `Ascend`.
+    """
+    billing: BillingInfo | None = None
+    flavor_info: FlavorInfo | None = None
+    attributes: dict[str, StrictStr] | None = None
+    """
+    Other attributes of the flavor, for example `is_multi_nodes_supported`. Not in any
+    table; shown by the older terminate examples.
+    """
+
+
+class Input(BaseModel):
+    """
+    A data input channel of a training job or algorithm.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    name: StrictStr
+    """
+    Name of the data input channel.
+    """
+    description: StrictStr | None = None
+    """
+    Description of the data input channel.
+    """
+    local_dir: StrictStr | None = None
+    """
+    Local directory of the container to which the data input channel is mapped, for
+    example `/home/ma-user/modelarts/inputs/data_url_0`.
+    """
+    remote: InputDataInfo
+    remote_constraint: list[RemoteConstraint] | None = None
+    """
+    Data input constraints.
+    """
+
+
+class JobEndpointsResp(BaseModel):
+    """
+    Configuration for accessing a training job remotely.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    ssh: SSHResp | None = None
+    jupyter_lab: JupyterLab | None = None
+    tensorboard: Tensorboard | None = None
+    mindstudio_insight: MindStudioInsight | None = None
+
+
+class Output(BaseModel):
+    """
+    A data output channel of a training job or algorithm.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    name: StrictStr
+    """
+    Name of the data output channel.
+    """
+    description: StrictStr | None = None
+    """
+    Description of the data output channel.
+    """
+    local_dir: StrictStr | None = None
+    """
+    Local directory of the container to which the data output channel is mapped, for
+    example `/home/ma-user/modelarts/outputs/train_url_0`.
+    """
+    remote: Remote
+
+
+class OutputInput(BaseModel):
+    """
+    A data output channel of a training job or algorithm.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    name: StrictStr
+    """
+    Name of the data output channel.
+    """
+    description: StrictStr | None = None
+    """
+    Description of the data output channel.
+    """
+    local_dir: StrictStr | None = None
+    """
+    Local directory of the container to which the data output channel is mapped, for
+    example `/home/ma-user/modelarts/outputs/train_url_0`.
+    """
+    remote: RemoteInput
+
+
+class Policies(BaseModel):
+    """
+    Policies supported by jobs, used for hyperparameter search.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    auto_search: PoliciesAutoSearch | None = None
+
+
+class PoliciesInput(BaseModel):
+    """
+    Policies supported by jobs, used for hyperparameter search.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="forbid",
+        populate_by_name=True,
+    )
+    auto_search: PoliciesInputAutoSearch | None = None
+
+
+class Resource(BaseModel):
+    """
+    Resource flavor of a training job, as ModelArts returns it: `flavor_id` (public
+    resource pool) or `pool_id` with an optional `flavor_id` (dedicated resource pool).
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    policy: StrictStr | None = None
+    """
+    Resource flavor mode of the training job. The tables document `regular` (the
+    standard mode); the examples also show `economic`.
+    """
+    flavor_id: StrictStr | None = None
+    """
+    ID of the resource flavor. For dedicated pools with GPU or Ascend flavors:
+    `modelarts.pool.visual.xlarge` (1 card), `modelarts.pool.visual.2xlarge` (2 cards),
+    `modelarts.pool.visual.4xlarge` (4 cards) or `modelarts.pool.visual.8xlarge` (8
+    cards).
+    """
+    flavor_name: StrictStr | None = None
+    """
+    Read-only flavor name returned by ModelArts when `flavor_id` is used.
+    """
+    node_count: Annotated[StrictInt | None, Field(ge=1)] = None
+    """
+    Number of resource replicas (nodes) of the training job.
+    """
+    pool_id: StrictStr | None = None
+    """
+    ID of the resource pool of the training job.
+    """
+    flavor_detail: FlavorDetail | None = None
+
+
+class SpecResponse(BaseModel):
+    """
+    Specifications of a training job, as ModelArts returns them.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    resource: Resource | None = None
+    volumes: list[JobVolume] | None = None
+    """
+    Volumes attached to the training job.
+    """
+    log_export_path: LogExportPath | None = None
+    schedule_policy: SchedulePolicy | None = None
+    custom_metrics: list[CustomMetrics] | None = None
+    """
+    Metric collection configuration.
+    """
+    is_hosted_log: StrictBool | None = None
+    """
+    Whether the logs are hosted by ModelArts. Not in any table; shown by the older
+    terminate examples.
+    """
+
+
+class TaskResponseAlgorithm(BaseModel):
+    """
+    Algorithm management and configuration of a heterogeneous job task.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    code_dir: StrictStr | None = None
+    """
+    Absolute path of the directory holding the algorithm boot file.
+    """
+    boot_file: StrictStr | None = None
+    """
+    Absolute path of the algorithm boot file.
+    """
+    inputs: AlgorithmInput | None = None
+    outputs: AlgorithmOutput | None = None
+    engine: AlgorithmEngine | None = None
+    local_code_dir: StrictStr | None = None
+    """
+    Local directory of the training container to which the algorithm code directory is
+    downloaded (under `/home`; no effect in v1 compatibility mode or when `code_dir`
+    starts with `file://`).
+    """
+    working_dir: StrictStr | None = None
+    """
+    Work directory where the algorithm runs. No effect in v1 compatibility mode.
     """
 
 
@@ -840,6 +2274,7 @@ class JobAlgorithm(BaseModel):
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="forbid",
         populate_by_name=True,
     )
@@ -924,6 +2359,7 @@ class JobAlgorithmResponse(BaseModel):
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="allow",
         populate_by_name=True,
     )
@@ -1004,6 +2440,7 @@ class JobConfig(BaseModel):
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="forbid",
         populate_by_name=True,
     )
@@ -1022,1241 +2459,13 @@ class JobConfig(BaseModel):
     engine: JobEngine | None = None
 
 
-class JobEndpointsResp(BaseModel):
-    """
-    Configuration for accessing a training job remotely.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    ssh: SSHResp | None = None
-    jupyter_lab: JupyterLab | None = None
-    tensorboard: Tensorboard | None = None
-    mindstudio_insight: MindStudioInsight | None = None
-
-
-class JobEngine(BaseModel):
-    """
-    Engine of a training job to create. Choose it in one of three ways: `engine_id`,
-    `engine_name` + `engine_version`, or `image_url`. A preset framework with a custom
-    image sets `engine_name`, `engine_version` and `image_url` together. Leave the
-    engine out when the algorithm is chosen by `id` or `subscription_id` +
-    `item_version_id`.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    engine_id: StrictStr | None = None
-    """
-    ID of the engine selected for the training job, for example `pytorch-cp36-1.4.0-v2`.
-    """
-    engine_name: StrictStr | None = None
-    """
-    Name of the engine selected for the training job. Leave it blank if `engine_id` is
-    set.
-    """
-    engine_version: StrictStr | None = None
-    """
-    Version of the engine selected for the training job. Leave it blank if `engine_id`
-    is set.
-    """
-    image_url: StrictStr | None = None
-    """
-    Custom image URL selected for the training job, obtained from SWR, in the form
-    `organization/image:tag`.
-    """
-    install_sys_packages: StrictBool | None = None
-    """
-    Whether to install the MoXing version specified by the training platform (`true`
-    installs it). Only available when `engine_name`, `engine_version` and `image_url`
-    are set.
-    """
-
-
-class JobEngineResponse(BaseModel):
-    """
-    Engine of a training job, as ModelArts returns it.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    engine_id: StrictStr | None = None
-    """
-    ID of the engine selected for the training job, for example `pytorch-cp36-1.4.0-v2`.
-    """
-    engine_name: StrictStr | None = None
-    """
-    Name of the engine selected for the training job, for example `PyTorch`.
-    """
-    engine_version: StrictStr | None = None
-    """
-    Version of the engine selected for the training job, for example
-    `PyTorch-1.4.0-python3.6-v2`.
-    """
-    image_url: StrictStr | None = None
-    """
-    Custom image URL selected for the training job (from SWR).
-    """
-    install_sys_packages: StrictBool | None = None
-    """
-    Whether the MoXing version specified by the training platform is installed. Only
-    meaningful when `engine_name`, `engine_version` and `image_url` are set.
-    """
-    v1_compatible: StrictBool | None = None
-    """
-    Whether the v1 compatibility mode is used. Shown by the terminate examples only.
-    """
-    run_user: StrictStr | None = None
-    """
-    UID of the user the engine starts as by default. Shown by the terminate examples
-    only.
-    """
-
-
-class JobMetadata(BaseModel):
-    """
-    Metadata of a training job to create.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    id: StrictStr | None = None
-    """
-    Training job ID. Generated and returned by ModelArts after the job is created; leave
-    it out when creating a job.
-    """
-    name: Annotated[StrictStr, Field(max_length=64, min_length=1, pattern="^[A-Za-z0-9_-]{1,64}$")]
-    """
-    Name of the training job: 1 to 64 characters, only digits, letters, underscores (_)
-    and hyphens (-).
-    """
-    workspace_id: StrictStr = "0"
-    """
-    Workspace where the job is located. The default value is `0`.
-    """
-    description: Annotated[StrictStr | None, Field(max_length=256)] = None
-    """
-    Description of the training job, 0 to 256 characters. Empty (NULL) by default.
-    """
-    create_time: StrictInt | None = None
-    """
-    Time when the training job was created, in milliseconds since the Unix epoch.
-    Generated and returned by ModelArts; leave it out when creating a job.
-    """
-    user_name: StrictStr | None = None
-    """
-    Username of the user who created the training job. Generated and returned by
-    ModelArts; leave it out when creating a job.
-    """
-    annotations: dict[str, StrictStr] | None = None
-    """
-    Advanced configuration of the training job, as key-value pairs. Known keys:
-    `job_template` (`Template RL` for heterogeneous jobs, `Template DL` otherwise),
-    `fault-tolerance/job-retry-num` (for example `3`, retries upon a fault),
-    `fault-tolerance/job-unconditional-retry` (`true`, unconditional restart),
-    `fault-tolerance/hang-retry` (`true`, restart upon a suspension),
-    `jupyter-lab/enable`, `tensorboard/enable` and `mindstudio-insight/enable` (`true`,
-    enable the JupyterLab, TensorBoard or MindStudio Insight training application).
-    """
-
-
-class JobMetadataResponse(BaseModel):
-    """
-    Metadata of a training job as ModelArts returns it.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    id: StrictStr
-    """
-    Training job ID, generated by ModelArts when the job is created.
-    """
-    name: StrictStr
-    """
-    Name of the training job: 1 to 64 characters, only digits, letters, underscores (_)
-    and hyphens (-).
-    """
-    workspace_id: StrictStr | None = None
-    """
-    Workspace where the job is located. The default value is `0`.
-    """
-    description: StrictStr | None = None
-    """
-    Description of the training job, 0 to 256 characters.
-    """
-    create_time: StrictInt
-    """
-    Time when the training job was created, in milliseconds since the Unix epoch.
-    """
-    user_name: StrictStr | None = None
-    """
-    Username of the user who created the training job (may be empty).
-    """
-    annotations: dict[str, StrictStr] | None = None
-    """
-    Advanced configuration of the training job, as key-value pairs (see
-    `JobMetadata.annotations` for the known keys).
-    """
-    ai_project: StrictStr | None = None
-    """
-    AI project of the job, for example `default-ai-project`. Not in any table; shown by
-    the older terminate examples.
-    """
-
-
-class JobResponse(BaseModel):
-    """
-    A training job as ModelArts returns it (the same shape answers create, query and
-    terminate). Fields the documentation does not list may appear and must be tolerated.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    kind: StrictStr
-    """
-    Training job type, `job` by default. Other values: `hetero_job` (heterogeneous job),
-    `autosearch_job` (auto search job), `mrs_job` (MRS job), `edge_job` (edge job).
-    """
-    metadata: JobMetadataResponse
-    status: Status
-    algorithm: JobAlgorithmResponse | None = None
-    tasks: list[TaskResponse] | None = None
-    """
-    Tasks of a heterogeneous training job.
-    """
-    spec: SpecResponse | None = None
-    endpoints: JobEndpointsResp | None = None
-
-
-class JobSummary(BaseModel):
-    """
-    A training job as a visualization data source.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    job_id: StrictStr | None = None
-    """
-    Training job ID.
-    """
-
-
-class JobVolume(BaseModel):
-    """
-    A volume attached to a training job.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    nfs: Nfs | None = None
-
-
-class JobVolumeInput(BaseModel):
-    """
-    A volume attached to a training job.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    nfs: NfsInput | None = None
-
-
-class JupyterLab(BaseModel):
-    """
-    JupyterLab connection information.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    url: StrictStr | None = None
-    """
-    JupyterLab address of the training job.
-    """
-    token: StrictStr | None = None
-    """
-    JupyterLab token of the training job.
-    """
-
-
-class LogDir(BaseModel):
-    """
-    Visualization log output of a training job. Mandatory when `log_type` is set.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    pfs: PFSSummary | None = None
-
-
-class LogExportPath(BaseModel):
-    """
-    Where the training job logs are exported.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    obs_url: StrictStr | None = None
-    """
-    OBS URL for storing the training job logs, for example `obs://example/path`.
-    """
-    host_path: StrictStr | None = None
-    """
-    Path of the host where the training job logs are stored, for example
-    `/example/path`.
-    """
-
-
-class LogExportPathInput(BaseModel):
-    """
-    Where the training job logs are exported.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    obs_url: StrictStr | None = None
-    """
-    OBS URL for storing the training job logs, for example `obs://example/path`.
-    """
-    host_path: StrictStr | None = None
-    """
-    Path of the host where the training job logs are stored, for example
-    `/example/path`.
-    """
-
-
-class Memory(BaseModel):
-    """
-    Memory information.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    size: StrictInt | None = None
-    """
-    Memory size, in `unit`s.
-    """
-    unit: StrictStr | None = None
-    """
-    Unit of the memory size, for example `GB`.
-    """
-
-
-class MindStudioInsight(BaseModel):
-    """
-    MindStudio Insight connection information.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    url: StrictStr | None = None
-    """
-    MindStudio Insight URL of the training job.
-    """
-    token: StrictStr | None = None
-    """
-    MindStudio Insight token of the training job.
-    """
-
-
-class Nfs(BaseModel):
-    """
-    A volume attached in NFS mode.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    nfs_server_path: StrictStr | None = None
-    """
-    NFS server path, for example `10.10.10.10:/example/path`.
-    """
-    local_path: StrictStr | None = None
-    """
-    Path in the training container where the volume is attached, for example
-    `/example/path`.
-    """
-    read_only: StrictBool | None = None
-    """
-    Whether the volume is read-only in the container.
-    """
-
-
-class NfsInput(BaseModel):
-    """
-    A volume attached in NFS mode.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    nfs_server_path: StrictStr | None = None
-    """
-    NFS server path, for example `10.10.10.10:/example/path`.
-    """
-    local_path: StrictStr | None = None
-    """
-    Path in the training container where the volume is attached, for example
-    `/example/path`.
-    """
-    read_only: StrictBool | None = None
-    """
-    Whether the volume is read-only in the container.
-    """
-
-
-class Npu(BaseModel):
-    """
-    Ascend (NPU) specifications.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    unit_num: StrictStr | None = None
-    """
-    Number of NPUs (a string, as documented).
-    """
-    product_name: StrictStr | None = None
-    """
-    Product name.
-    """
-    memory: StrictStr | None = None
-    """
-    NPU memory.
-    """
-
-
-class Obs(BaseModel):
-    """
-    An OBS path as the data input.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    obs_url: StrictStr
-    """
-    OBS URL of the data the training job needs, for example `/usr/data/`.
-    """
-
-
-class ObsInput(BaseModel):
-    """
-    An OBS path as the data input.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    obs_url: StrictStr
-    """
-    OBS URL of the data the training job needs, for example `/usr/data/`.
-    """
-
-
-class Output(BaseModel):
-    """
-    A data output channel of a training job or algorithm.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    name: StrictStr
-    """
-    Name of the data output channel.
-    """
-    description: StrictStr | None = None
-    """
-    Description of the data output channel.
-    """
-    local_dir: StrictStr | None = None
-    """
-    Local directory of the container to which the data output channel is mapped, for
-    example `/home/ma-user/modelarts/outputs/train_url_0`.
-    """
-    remote: Remote
-
-
-class OutputInput(BaseModel):
-    """
-    A data output channel of a training job or algorithm.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    name: StrictStr
-    """
-    Name of the data output channel.
-    """
-    description: StrictStr | None = None
-    """
-    Description of the data output channel.
-    """
-    local_dir: StrictStr | None = None
-    """
-    Local directory of the container to which the data output channel is mapped, for
-    example `/home/ma-user/modelarts/outputs/train_url_0`.
-    """
-    remote: RemoteInput
-
-
-class PFSSummary(BaseModel):
-    """
-    Output to an OBS parallel file system.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    pfs_path: StrictStr | None = None
-    """
-    URL of the OBS parallel file system.
-    """
-
-
-class Parameter(BaseModel):
-    """
-    A running parameter of a training job or algorithm.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    name: StrictStr | None = None
-    """
-    Parameter name.
-    """
-    value: StrictStr | None = None
-    """
-    Parameter value.
-    """
-    description: StrictStr | None = None
-    """
-    Parameter description.
-    """
-    constraint: Constraint | None = None
-    i18n_description: ParameterI18NDescription | None = None
-
-
-class ParameterI18NDescription(RootModel[I18NDescription | None]):
-    root: I18NDescription | None
-    """
-    Internationalized description of the parameter; `null` when there is none.
-    """
-
-
-class ParameterInput(BaseModel):
-    """
-    A running parameter of a training job or algorithm.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    name: StrictStr | None = None
-    """
-    Parameter name.
-    """
-    value: StrictStr | None = None
-    """
-    Parameter value.
-    """
-    description: StrictStr | None = None
-    """
-    Parameter description.
-    """
-    constraint: ConstraintInput | None = None
-    i18n_description: ParameterInputI18NDescription | None = None
-
-
-class ParameterInputI18NDescription(RootModel[I18NDescriptionInput | None]):
-    root: I18NDescriptionInput | None
-    """
-    Internationalized description of the parameter; `null` when there is none.
-    """
-
-
-class Policies(BaseModel):
-    """
-    Policies supported by jobs, used for hyperparameter search.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    auto_search: PoliciesAutoSearch | None = None
-
-
-class PoliciesAutoSearch(RootModel[AutoSearch | None]):
-    root: AutoSearch | None
-    """
-    Hyperparameter search configuration; `null` when there is none.
-    """
-
-
-class PoliciesInput(BaseModel):
-    """
-    Policies supported by jobs, used for hyperparameter search.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    auto_search: PoliciesInputAutoSearch | None = None
-
-
-class PoliciesInputAutoSearch(RootModel[AutoSearchInput | None]):
-    root: AutoSearchInput | None
-    """
-    Hyperparameter search configuration; `null` when there is none.
-    """
-
-
-class Remote(BaseModel):
-    """
-    Where the output data actually goes.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    obs: RemoteObs
-
-
-class RemoteConstraint(BaseModel):
-    """
-    A data input constraint.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    data_type: StrictStr | None = None
-    """
-    Data input type, the data storage location or a dataset.
-    """
-    attributes: StrictStr | None = None
-    """
-    Attributes when a dataset is the data input: `data_format` (data format),
-    `data_segmentation` (data segmentation) or `dataset_type` (labeling type).
-    """
-
-
-class RemoteConstraintInput(BaseModel):
-    """
-    A data input constraint.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    data_type: StrictStr | None = None
-    """
-    Data input type, the data storage location or a dataset.
-    """
-    attributes: StrictStr | None = None
-    """
-    Attributes when a dataset is the data input: `data_format` (data format),
-    `data_segmentation` (data segmentation) or `dataset_type` (labeling type).
-    """
-
-
-class RemoteInput(BaseModel):
-    """
-    Where the output data actually goes.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    obs: RemoteObsInput
-
-
-class RemoteObs(BaseModel):
-    """
-    An OBS location for data.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    obs_url: StrictStr
-    """
-    OBS URL of the data.
-    """
-
-
-class RemoteObsInput(BaseModel):
-    """
-    An OBS location for data.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    obs_url: StrictStr
-    """
-    OBS URL of the data.
-    """
-
-
-class RequiredAffinity(BaseModel):
-    """
-    Affinity requirements of a training job.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    affinity_type: StrictStr | None = None
-    """
-    Affinity scheduling policy: `cabinet` (strong cabinet scheduling) or `hyperinstance`
-    (supernode affinity scheduling).
-    """
-    affinity_group_size: Annotated[StrictInt | None, Field(ge=1)] = None
-    """
-    Affinity group size, mandatory when `affinity_type` is `hyperinstance`: that many
-    tasks are scheduled to one supernode to form an affinity group. When a job is sent
-    to a supernode resource pool without it, the system uses 1.
-    """
-
-
-class Resource(BaseModel):
-    """
-    Resource flavor of a training job, as ModelArts returns it: `flavor_id` (public
-    resource pool) or `pool_id` with an optional `flavor_id` (dedicated resource pool).
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    policy: StrictStr | None = None
-    """
-    Resource flavor mode of the training job. The tables document `regular` (the
-    standard mode); the examples also show `economic`.
-    """
-    flavor_id: StrictStr | None = None
-    """
-    ID of the resource flavor. For dedicated pools with GPU or Ascend flavors:
-    `modelarts.pool.visual.xlarge` (1 card), `modelarts.pool.visual.2xlarge` (2 cards),
-    `modelarts.pool.visual.4xlarge` (4 cards) or `modelarts.pool.visual.8xlarge` (8
-    cards).
-    """
-    flavor_name: StrictStr | None = None
-    """
-    Read-only flavor name returned by ModelArts when `flavor_id` is used.
-    """
-    node_count: Annotated[StrictInt | None, Field(ge=1)] = None
-    """
-    Number of resource replicas (nodes) of the training job.
-    """
-    pool_id: StrictStr | None = None
-    """
-    ID of the resource pool of the training job.
-    """
-    flavor_detail: FlavorDetail | None = None
-
-
-class RewardAttrs(BaseModel):
-    """
-    A search metric.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    name: StrictStr | None = None
-    """
-    Metric name.
-    """
-    mode: Literal["max", "min"] | StrictStr | None = None
-    """
-    Search direction: `max` (a larger value is better) or `min` (a smaller value is
-    better).
-    """
-    regex: StrictStr | None = None
-    """
-    Regular expression of the metric.
-    """
-
-
-class RewardAttrsInput(BaseModel):
-    """
-    A search metric.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    name: StrictStr | None = None
-    """
-    Metric name.
-    """
-    mode: Literal["max", "min"] | None = None
-    """
-    Search direction: `max` (a larger value is better) or `min` (a smaller value is
-    better).
-    """
-    regex: StrictStr | None = None
-    """
-    Regular expression of the metric.
-    """
-
-
-class RunningRecord(BaseModel):
-    """
-    A running and fault recovery record of a training job.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    start_at: StrictInt | None = None
-    """
-    Start time of this running record, as a Unix timestamp in seconds.
-    """
-    end_at: StrictInt | None = None
-    """
-    End time of this running record, as a Unix timestamp in seconds.
-    """
-    start_type: StrictStr | None = None
-    """
-    How this run started: `init_or_rescheduled` (the first run after scheduling,
-    including the first start and the run after a rescheduling recovery) or `restarted`
-    (a run after a process restart).
-    """
-    end_reason: StrictStr | None = None
-    """
-    Why this running record ended.
-    """
-    end_related_task: StrictStr | None = None
-    """
-    ID of the task worker that ended this running record, for example `worker-0`.
-    """
-    end_recover: StrictStr | None = None
-    """
-    Fault tolerance policy used after this running record ended: `npu_proc_restart` (NPU
-    in-place hot recovery), `gpu_proc_restart` (GPU in-place hot recovery),
-    `proc_restart` (process in-place recovery), `pod_reschedule` (pod-level
-    rescheduling), `job_reschedule` (job-level rescheduling) or
-    `job_reschedule_with_taint` (isolated job-level rescheduling).
-    """
-    end_recover_before_downgrade: StrictStr | None = None
-    """
-    Fault tolerance policy used after this running record ended and before the policy
-    was downgraded. Same values as `end_recover`.
-    """
-
-
-class SSHResp(BaseModel):
-    """
-    SSH connection information.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    key_pair_names: list[StrictStr] | None = None
-    """
-    Names of the SSH key pairs (created and viewed on the Key Pair page of the ECS
-    console).
-    """
-    task_urls: list[TaskUrls] | None = None
-    """
-    SSH connection addresses.
-    """
-
-
-class SchedulePolicy(BaseModel):
-    """
-    Scheduling policy of a training job.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    required_affinity: RequiredAffinity | None = None
-    priority: StrictInt | None = None
-    """
-    Priority of the training job.
-    """
-    preemptible: StrictBool | None = None
-    """
-    Whether the job may be preempted.
-    """
-
-
-class SearchParams(BaseModel):
-    """
-    A hyperparameter to search.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    name: StrictStr | None = None
-    """
-    Hyperparameter name.
-    """
-    param_type: Literal["continuous", "discrete"] | StrictStr | None = None
-    """
-    Parameter type: `continuous` (shown as a text box on the console) or `discrete`
-    (shown as a drop-down list).
-    """
-    lower_bound: StrictStr | None = None
-    """
-    Lower bound of the hyperparameter.
-    """
-    upper_bound: StrictStr | None = None
-    """
-    Upper bound of the hyperparameter.
-    """
-    discrete_points_num: StrictStr | None = None
-    """
-    Number of discrete points of a continuous hyperparameter.
-    """
-    discrete_values: list[StrictStr] | None = None
-    """
-    Values of a discrete hyperparameter.
-    """
-
-
-class SearchParamsInput(BaseModel):
-    """
-    A hyperparameter to search.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    name: StrictStr | None = None
-    """
-    Hyperparameter name.
-    """
-    param_type: Literal["continuous", "discrete"] | None = None
-    """
-    Parameter type: `continuous` (shown as a text box on the console) or `discrete`
-    (shown as a drop-down list).
-    """
-    lower_bound: StrictStr | None = None
-    """
-    Lower bound of the hyperparameter.
-    """
-    upper_bound: StrictStr | None = None
-    """
-    Upper bound of the hyperparameter.
-    """
-    discrete_points_num: StrictStr | None = None
-    """
-    Number of discrete points of a continuous hyperparameter.
-    """
-    discrete_values: list[StrictStr] | None = None
-    """
-    Values of a discrete hyperparameter.
-    """
-
-
-class ShowTrainingJobDetailsParameters(BaseModel):
-    """
-    The parameters of ``show_training_job_details``.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-    training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-
-
-class Spec(BaseModel):
-    """
-    Specifications of a training job to create.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    resource: SpecResource | None = None
-    volumes: list[JobVolumeInput] | None = None
-    """
-    Volumes attached to the training job.
-    """
-    log_export_path: LogExportPathInput | None = None
-    auto_stop: AutoStop | None = None
-
-
-class SpecResource1(BaseModel):
-    """
-    Resource flavor of a training job to create: `flavor_id` (public resource pool) or
-    `pool_id` with an optional `flavor_id` (dedicated resource pool).
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    flavor_id: StrictStr
-    """
-    ID of the resource flavor. It cannot be set for dedicated resource pools with CPU
-    flavors. For dedicated pools with GPU or Ascend flavors it is one of
-    `modelarts.pool.visual.xlarge` (1 card), `modelarts.pool.visual.2xlarge` (2 cards),
-    `modelarts.pool.visual.4xlarge` (4 cards) or `modelarts.pool.visual.8xlarge` (8
-    cards).
-    """
-    node_count: Annotated[StrictInt, Field(ge=1)] = 1
-    """
-    Number of nodes (resource replicas) of the training job. One node by default.
-    """
-    pool_id: StrictStr | None = None
-    """
-    ID of the dedicated resource pool.
-    """
-
-
-class SpecResource2(BaseModel):
-    """
-    Resource flavor of a training job to create: `flavor_id` (public resource pool) or
-    `pool_id` with an optional `flavor_id` (dedicated resource pool).
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    flavor_id: StrictStr | None = None
-    """
-    ID of the resource flavor. It cannot be set for dedicated resource pools with CPU
-    flavors. For dedicated pools with GPU or Ascend flavors it is one of
-    `modelarts.pool.visual.xlarge` (1 card), `modelarts.pool.visual.2xlarge` (2 cards),
-    `modelarts.pool.visual.4xlarge` (4 cards) or `modelarts.pool.visual.8xlarge` (8
-    cards).
-    """
-    node_count: Annotated[StrictInt, Field(ge=1)] = 1
-    """
-    Number of nodes (resource replicas) of the training job. One node by default.
-    """
-    pool_id: StrictStr
-    """
-    ID of the dedicated resource pool.
-    """
-
-
-class SpecResource(RootModel[SpecResource1 | SpecResource2]):
-    root: SpecResource1 | SpecResource2
-    """
-    Resource flavor of a training job to create: `flavor_id` (public resource pool) or
-    `pool_id` with an optional `flavor_id` (dedicated resource pool).
-    """
-
-
-class SpecResponse(BaseModel):
-    """
-    Specifications of a training job, as ModelArts returns them.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    resource: Resource | None = None
-    volumes: list[JobVolume] | None = None
-    """
-    Volumes attached to the training job.
-    """
-    log_export_path: LogExportPath | None = None
-    schedule_policy: SchedulePolicy | None = None
-    custom_metrics: list[CustomMetrics] | None = None
-    """
-    Metric collection configuration.
-    """
-    is_hosted_log: StrictBool | None = None
-    """
-    Whether the logs are hosted by ModelArts. Not in any table; shown by the older
-    terminate examples.
-    """
-
-
-class Status(BaseModel):
-    """
-    Status of a training job. Not set when creating a job.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    phase: (
-        Literal[
-            "Creating",
-            "Pending",
-            "Running",
-            "Failed",
-            "Completed",
-            "Terminating",
-            "Terminated",
-            "Abnormal",
-        ]
-        | StrictStr
-    )
-    """
-    Level-1 status of the training job; the set of values is stable. `Creating` (being
-    created), `Pending` (waiting), `Running`, `Failed` (execution failed), `Completed`,
-    `Terminating` (being stopped), `Terminated` (stopped), `Abnormal`.
-    """
-    secondary_phase: StrictStr | None = None
-    """
-    Level-2 status of the training job, an internal detailed status whose values may be
-    added, changed or removed; do not depend on it. Documented values: `Creating`,
-    `Queuing`, `Running`, `Failed`, `Completed`, `Terminating`, `Terminated`,
-    `CreateFailed`, `TerminatedFailed`, `Unknown`, `Lost`.
-    """
-    duration: StrictInt | None = None
-    """
-    Running duration of the training job, in milliseconds.
-    """
-    node_count_metrics: list[list[StrictInt]] | None = None
-    """
-    Node count changes while the training job runs, as `[timestamp in milliseconds, node
-    count]` pairs; `null` when there are none.
-    """
-    tasks: list[StrictStr] | None = None
-    """
-    Tasks of the training job, for example `worker-0`.
-    """
-    start_time: StrictInt | None = None
-    """
-    Start time of the training job, in milliseconds since the Unix epoch; `0` before it
-    starts.
-    """
-    task_statuses: list[TaskStatuses] | None = None
-    """
-    Statuses of the training job tasks.
-    """
-    running_records: list[RunningRecord] | None = None
-    """
-    Running and fault recovery records of the training job.
-    """
-
-
-class StopTrainingJobParameters(BaseModel):
-    """
-    The parameters of ``stop_training_job``.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-    training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-
-
-class Summary(BaseModel):
-    """
-    Visualization log summary of a training job.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    log_type: StrictStr | None = None
-    """
-    Visualization log type; with it set, the job can be the data source of a
-    visualization job. Values: `tensorboard`, `mindstudio-insight`.
-    """
-    log_dir: LogDir | None = None
-    data_sources: list[DataSource] | None = None
-    """
-    Visualization log inputs of a visualization job or debug training job. Mandatory
-    when `tensorboard/enable` or `mindstudio-insight/enable` is `true`.
-    """
-
-
-class Task(BaseModel):
-    """
-    A task of a heterogeneous training job to create.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    role: StrictStr | None = None
-    """
-    Task role. Not supported by the service yet.
-    """
-    algorithm: TaskAlgorithm | None = None
-    task_resource: TaskResource | None = None
-
-
 class TaskAlgorithm(BaseModel):
     """
     Algorithm management and configuration of a task.
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="forbid",
         populate_by_name=True,
     )
@@ -2291,94 +2500,13 @@ class TaskAlgorithm(BaseModel):
     """
 
 
-class TaskAlgorithmEngine(BaseModel):
-    """
-    Engine of a heterogeneous job algorithm.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    engine_id: StrictStr | None = None
-    """
-    Engine ID of the heterogeneous job, for example `caffe-1.0.0-python2.7`.
-    """
-    engine_name: StrictStr | None = None
-    """
-    Engine name of the heterogeneous job, for example `Caffe`.
-    """
-    engine_version: StrictStr | None = None
-    """
-    Engine version of the heterogeneous job.
-    """
-    image_url: StrictStr | None = None
-    """
-    Custom image URL selected for the algorithm.
-    """
-
-
-class TaskInput(BaseModel):
-    """
-    A data input channel of a heterogeneous job algorithm.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    name: StrictStr
-    """
-    Name of the data input channel.
-    """
-    description: StrictStr | None = None
-    """
-    Description of the data input channel.
-    """
-    local_dir: StrictStr | None = None
-    """
-    Local directory of the container to which the data input channel is mapped.
-    """
-    remote: TaskInputRemote
-
-
-class TaskInputRemote(BaseModel):
-    """
-    Where the input data of a heterogeneous job comes from (only OBS is supported).
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    obs: ObsInput | None = None
-
-
-class TaskResource(BaseModel):
-    """
-    Resource flavor of a task.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    flavor_id: StrictStr | None = None
-    """
-    Resource flavor ID of the task.
-    """
-    node_count: Annotated[StrictInt, Field(ge=1)]
-    """
-    Number of resource replicas (nodes) of the task.
-    """
-
-
 class TaskResponse(BaseModel):
     """
     A task of a heterogeneous training job, as ModelArts returns it.
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="allow",
         populate_by_name=True,
     )
@@ -2391,94 +2519,72 @@ class TaskResponse(BaseModel):
     task_resource: FlavorResponse | None = None
 
 
-class TaskResponseAlgorithm(BaseModel):
+class JobResponse(BaseModel):
     """
-    Algorithm management and configuration of a heterogeneous job task.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    code_dir: StrictStr | None = None
-    """
-    Absolute path of the directory holding the algorithm boot file.
-    """
-    boot_file: StrictStr | None = None
-    """
-    Absolute path of the algorithm boot file.
-    """
-    inputs: AlgorithmInput | None = None
-    outputs: AlgorithmOutput | None = None
-    engine: AlgorithmEngine | None = None
-    local_code_dir: StrictStr | None = None
-    """
-    Local directory of the training container to which the algorithm code directory is
-    downloaded (under `/home`; no effect in v1 compatibility mode or when `code_dir`
-    starts with `file://`).
-    """
-    working_dir: StrictStr | None = None
-    """
-    Work directory where the algorithm runs. No effect in v1 compatibility mode.
-    """
-
-
-class TaskStatuses(BaseModel):
-    """
-    Status of a training job task.
+    A training job as ModelArts returns it (the same shape answers create, query and
+    terminate). Fields the documentation does not list may appear and must be tolerated.
     """
 
     model_config = ConfigDict(
+        defer_build=True,
         extra="allow",
         populate_by_name=True,
     )
-    task: StrictStr | None = None
+    kind: StrictStr
     """
-    Name of the training job task.
+    Training job type, `job` by default. Other values: `hetero_job` (heterogeneous job),
+    `autosearch_job` (auto search job), `mrs_job` (MRS job), `edge_job` (edge job).
     """
-    exit_code: StrictInt | None = None
+    metadata: JobMetadataResponse
+    status: Status
+    algorithm: JobAlgorithmResponse | None = None
+    tasks: list[TaskResponse] | None = None
     """
-    Exit code of the task.
+    Tasks of a heterogeneous training job.
     """
-    message: StrictStr | None = None
-    """
-    Error message of the task.
-    """
+    spec: SpecResponse | None = None
+    endpoints: JobEndpointsResp | None = None
 
 
-class TaskUrls(BaseModel):
+class Task(BaseModel):
     """
-    SSH connection address of a task.
+    A task of a heterogeneous training job to create.
     """
 
     model_config = ConfigDict(
-        extra="allow",
+        defer_build=True,
+        extra="forbid",
         populate_by_name=True,
     )
-    task: StrictStr | None = None
+    role: StrictStr | None = None
     """
-    ID of the training job task.
+    Task role. Not supported by the service yet.
     """
-    url: StrictStr | None = None
-    """
-    SSH connection address.
-    """
+    algorithm: TaskAlgorithm | None = None
+    task_resource: TaskResource | None = None
 
 
-class Tensorboard(BaseModel):
+class Job(BaseModel):
     """
-    TensorBoard connection information.
+    A training job to create. `spec` and `tasks` exclude each other: when `spec` is
+    given, leave `tasks` out.
     """
 
     model_config = ConfigDict(
-        extra="allow",
+        defer_build=True,
+        extra="forbid",
         populate_by_name=True,
     )
-    url: StrictStr | None = None
+    kind: Literal["job", "hetero_job", "autosearch_job", "mrs_job", "edge_job"]
     """
-    TensorBoard URL of the training job.
+    Training job type. The default value is `job`, a training job. Other types:
+    `hetero_job` (heterogeneous job), `autosearch_job` (auto search job), `mrs_job` (MRS
+    job), `edge_job` (edge job).
     """
-    token: StrictStr | None = None
+    metadata: JobMetadata
+    algorithm: JobAlgorithm | None = None
+    tasks: list[Task] | None = None
     """
-    TensorBoard token of the training job.
+    Task list (heterogeneous jobs). Not implemented by the service yet.
     """
+    spec: Spec | None = None

@@ -222,7 +222,7 @@ def _variants(client_name: str) -> tuple[ClientVariantIR, ...]:
             http_client_type="httpx.AsyncClient",
             transport_type="httpx.AsyncBaseTransport",
             sleep_type="Callable[[float], Awaitable[None]]",
-            default_sleep="asyncio.sleep",
+            default_sleep="_asyncio_sleep",
             enter="__aenter__",
             exit="__aexit__",
             close_name="aclose",

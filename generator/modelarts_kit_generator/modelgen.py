@@ -4,10 +4,17 @@ The input is the model plan the IR decided (``components/schemas`` only, already
 into request and response models); datamodel-code-generator only translates it to code.
 Options are pinned explicitly so a new default in a later release cannot change the
 output silently.
+
+Every model is emitted with ``defer_build=True``: pydantic then builds a model's validator
+on its first use instead of at import, so importing the client does not pay for the ~100
+request and response models a program may never touch (the generator still builds them
+all once, in its verification step). datamodel-code-generator has no option for it, so
+:func:`defer_validator_builds` adds the keyword to the code it returned, guided by its AST.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import tempfile
 import warnings
@@ -17,7 +24,7 @@ from typing import Any
 
 from modelarts_kit_generator import cache
 
-__all__ = ["ModelGenerationError", "render_models"]
+__all__ = ["ModelGenerationError", "defer_validator_builds", "render_models"]
 
 
 LINE_LENGTH = 100
@@ -104,12 +111,16 @@ def _run_datamodel_code_generator(schemas: Mapping[str, Any], *, title: str, hea
                 allow_extra_fields=False,
                 collapse_root_models=False,
                 reuse_model=False,
-                keep_model_order=True,
+                # Dependencies first: without postponed annotations a model must follow the
+                # models it names.
+                keep_model_order=False,
                 capitalise_enum_members=False,
                 use_title_as_name=False,
                 use_double_quotes=True,
                 use_exact_imports=False,
-                disable_future_imports=False,
+                # Annotations evaluated at class creation are cheaper at import than strings
+                # pydantic would have to evaluate one by one.
+                disable_future_imports=True,
                 use_generic_container_types=False,
                 use_unique_items_as_set=False,
                 use_subclass_enum=False,
@@ -126,4 +137,101 @@ def _run_datamodel_code_generator(schemas: Mapping[str, Any], *, title: str, hea
         raise ModelGenerationError(
             f"datamodel-code-generator returned {type(output).__name__}, expected one module"
         )
-    return output
+    return defer_validator_builds(output)
+
+
+_MODEL_BASES = frozenset({"BaseModel", "RootModel"})
+
+
+def _is_model_class(node: ast.stmt) -> bool:
+    if not isinstance(node, ast.ClassDef):
+        return False
+    for base in node.bases:
+        named = base.value if isinstance(base, ast.Subscript) else base
+        if isinstance(named, ast.Name) and named.id in _MODEL_BASES:
+            return True
+    return False
+
+
+def _config_call(model: ast.ClassDef) -> ast.Call | None:
+    """The ``ConfigDict(...)`` call of ``model_config = ConfigDict(...)``, if the class has one."""
+    for statement in model.body:
+        if (
+            isinstance(statement, ast.Assign)
+            and [getattr(target, "id", None) for target in statement.targets] == ["model_config"]
+            and isinstance(statement.value, ast.Call)
+            and isinstance(statement.value.func, ast.Name)
+            and statement.value.func.id == "ConfigDict"
+        ):
+            return statement.value
+    return None
+
+
+def defer_validator_builds(source: str) -> str:
+    """``source`` with ``defer_build=True`` in the ``model_config`` of every top-level model.
+
+    A model with a ``ConfigDict(...)`` gets the keyword first in that call; a model without
+    one (a root model) gets ``model_config = ConfigDict(defer_build=True)`` after its
+    docstring. The result is formatted by ruff afterwards, so only positions matter here.
+    """
+    try:
+        module = ast.parse(source)
+    except SyntaxError as exc:
+        raise ModelGenerationError(
+            f"datamodel-code-generator output does not parse: {exc}"
+        ) from exc
+    lines = source.splitlines(keepends=True)
+    # (line index, column, text) insertions, applied bottom-up so positions stay valid.
+    edits: list[tuple[int, int, str]] = []
+    for node in module.body:
+        if not isinstance(node, ast.ClassDef) or not _is_model_class(node):
+            continue
+        call = _config_call(node)
+        if call is not None:
+            if any(keyword.arg == "defer_build" for keyword in call.keywords):
+                continue
+            assert call.func.end_lineno is not None
+            assert call.func.end_col_offset is not None
+            # Right after "ConfigDict(": the keyword leads, the existing ones follow.
+            edits.append(
+                (call.func.end_lineno - 1, call.func.end_col_offset + 1, "defer_build=True, ")
+            )
+            continue
+        first = node.body[0]
+        documented = (
+            isinstance(first, ast.Expr)
+            and isinstance(first.value, ast.Constant)
+            and isinstance(first.value.value, str)
+        )
+        anchor = first.end_lineno if documented else first.lineno - 1
+        assert anchor is not None
+        indent = " " * first.col_offset
+        edits.append((anchor, 0, f"{indent}model_config = ConfigDict(defer_build=True)\n"))
+    if not edits:
+        return source
+    for line, column, text in sorted(edits, reverse=True):
+        if line == len(lines):
+            lines.append("")
+        lines[line] = lines[line][:column] + text + lines[line][column:]
+    patched = "".join(lines)
+    if not _imports_config_dict(module):
+        first_class = next(n for n in module.body if isinstance(n, ast.ClassDef))
+        before, after = _split_at_line(
+            patched, first_class.lineno - 1 - len(first_class.decorator_list)
+        )
+        patched = before + "from pydantic import ConfigDict\n\n\n" + after
+    return patched
+
+
+def _imports_config_dict(module: ast.Module) -> bool:
+    return any(
+        isinstance(node, ast.ImportFrom)
+        and node.module == "pydantic"
+        and any(alias.name == "ConfigDict" and alias.asname is None for alias in node.names)
+        for node in module.body
+    )
+
+
+def _split_at_line(text: str, index: int) -> tuple[str, str]:
+    lines = text.splitlines(keepends=True)
+    return "".join(lines[:index]), "".join(lines[index:])

@@ -13,10 +13,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import typing
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from modelarts_kit_spec import SpecError, load_spec
 
@@ -24,6 +26,9 @@ from modelarts_kit_generator import cache
 from modelarts_kit_generator.ir import ClientIR, GeneratorOptions, build_ir
 from modelarts_kit_generator.modelgen import ModelGenerationError
 from modelarts_kit_generator.render import TEMPLATE_DIR, TemplateRenderError, render_files
+
+if TYPE_CHECKING:
+    import pydantic
 
 __all__ = ["GenerationError", "check", "generate", "render_to"]
 
@@ -123,13 +128,12 @@ def _format(directory: Path) -> None:
 
 
 def _verify(directory: Path, package: str) -> None:
-    """Compile every module and import the package under a private name."""
+    """Import the package under a private name, compile any module the import did not
+    reach, and build every model's validator (the models defer that to first use, so a
+    schema pydantic cannot build would otherwise surface only in a user's program)."""
+    import pydantic  # only a verification needs it (a cached result does not)
+
     package_dir = directory / package
-    for path in sorted(package_dir.rglob("*.py")):
-        try:
-            compile(path.read_text(encoding="utf-8"), str(path.relative_to(directory)), "exec")
-        except SyntaxError as exc:
-            raise GenerationError(f"generated code does not compile: {exc}") from exc
     alias = f"_modelarts_kit_verify_{uuid.uuid4().hex}"
     spec = importlib.util.spec_from_file_location(
         alias, package_dir / "__init__.py", submodule_search_locations=[str(package_dir)]
@@ -138,15 +142,62 @@ def _verify(directory: Path, package: str) -> None:
         raise GenerationError(f"{package_dir}: cannot be imported")
     module = importlib.util.module_from_spec(spec)
     sys.modules[alias] = module
+    writes_bytecode = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True  # no __pycache__ in the output
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:  # any import failure means broken output; cause kept
+        loaded = {
+            name: sys.modules[name]
+            for name in sorted(sys.modules)
+            if name == alias or name.startswith(alias + ".")
+        }
+        for path in sorted(package_dir.rglob("*.py")):
+            parts = path.relative_to(package_dir).with_suffix("").parts
+            dotted = (
+                ".".join((alias, *parts[:-1]))
+                if parts[-1] == "__init__"
+                else ".".join((alias, *parts))
+            )
+            if dotted not in loaded:
+                compile(path.read_text(encoding="utf-8"), str(path.relative_to(directory)), "exec")
+        _build_validators(
+            value
+            for name, loaded_module in loaded.items()
+            for value in vars(loaded_module).values()
+            if isinstance(value, type)
+            and issubclass(value, pydantic.BaseModel)
+            and value.__module__ == name
+        )
+    except SyntaxError as exc:
+        raise GenerationError(f"generated code does not compile: {exc}") from exc
+    except Exception as exc:  # any import or build failure means broken output; cause kept
         raise GenerationError(
             f"generated package does not import: {type(exc).__name__}: {exc}"
         ) from exc
     finally:
+        sys.dont_write_bytecode = writes_bytecode
         for name in [n for n in sys.modules if n == alias or n.startswith(alias + ".")]:
             del sys.modules[name]
+
+
+def _build_validators(models: Iterable[type[pydantic.BaseModel]]) -> None:
+    """Build the validator of every model no other model contains: building one builds the
+    schema of every model it contains, so each schema is built (and checked) once without
+    rebuilding shared parts for every model."""
+    import pydantic
+
+    candidates = list(models)
+    contained: set[type[pydantic.BaseModel]] = set()
+    for model in candidates:
+        pending = [field.annotation for field in model.model_fields.values()]
+        while pending:
+            annotation = pending.pop()
+            if isinstance(annotation, type) and issubclass(annotation, pydantic.BaseModel):
+                contained.add(annotation)
+            pending.extend(typing.get_args(annotation))
+    for model in candidates:
+        if model not in contained:
+            model.model_rebuild(force=True)
 
 
 @contextmanager
