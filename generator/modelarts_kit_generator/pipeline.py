@@ -170,6 +170,8 @@ def _verify(directory: Path, package: str) -> None:
         )
     except SyntaxError as exc:
         raise GenerationError(f"generated code does not compile: {exc}") from exc
+    except GenerationError:
+        raise
     except Exception as exc:  # any import or build failure means broken output; cause kept
         raise GenerationError(
             f"generated package does not import: {type(exc).__name__}: {exc}"
@@ -185,6 +187,7 @@ def _build_validators(models: Iterable[type[pydantic.BaseModel]]) -> None:
     schema of every model it contains, so each schema is built (and checked) once without
     rebuilding shared parts for every model."""
     import pydantic
+    import pydantic_core
 
     candidates = list(models)
     contained: set[type[pydantic.BaseModel]] = set()
@@ -197,7 +200,16 @@ def _build_validators(models: Iterable[type[pydantic.BaseModel]]) -> None:
             pending.extend(typing.get_args(annotation))
     for model in candidates:
         if model not in contained:
-            model.model_rebuild(force=True)
+            try:
+                model.model_rebuild(force=True)
+            except pydantic.PydanticUserError as exc:
+                raise GenerationError(
+                    f"generated model {model.__name__} does not build: {exc}"
+                ) from exc
+            except pydantic_core.SchemaError as exc:
+                raise GenerationError(
+                    f"generated model {model.__name__} does not build: {exc}"
+                ) from exc
 
 
 @contextmanager

@@ -20,13 +20,21 @@ from modelarts_kit_generator import (
     pipeline,
 )
 from modelarts_kit_generator.cli import default_output, generate_command
+from modelarts_kit_generator.modelgen import defer_validator_builds
 from modelarts_kit_generator.naming import pascal_case, snake_case
 from modelarts_kit_generator.render import TEMPLATE_DIR
 from modelarts_kit_spec import load_spec
+from pydantic import BaseModel
 
 REPO = Path(__file__).resolve().parents[2]
 GENERATED = REPO / "generated"
 PETSTORE_SPEC = Path(__file__).parent / "fixtures" / "petstore.yaml"
+PETSTORE_OPTIONS = GeneratorOptions(
+    package="petstore_client",
+    distribution="petstore-client",
+    client_name="Petstore",
+    error_base="PetstoreError",
+)
 
 
 def tree(directory: Path) -> dict[str, bytes]:
@@ -243,3 +251,70 @@ def test_broken_parameter_schema_names_the_parameter_pointer(tmp_path: Path) -> 
     assert code == 2
     assert "/paths/~1pet~1{petId}/get/parameters/0/schema/$ref" in output
     assert "does not resolve" in output
+
+
+def test_models_defer_their_validators_and_generation_builds_them(tmp_path: Path) -> None:
+    """Models build their validators on first use (import stays cheap), so generation
+    builds every one itself: a pattern pydantic cannot compile is refused at generation,
+    not found later in a user's program."""
+    from modelarts_training_client import models
+
+    # Classes the module defines; pydantic also registers its RootModel[...]
+    # parametrizations there, which take their config from RootModel itself.
+    classes = [
+        value
+        for name, value in vars(models).items()
+        if isinstance(value, type)
+        and issubclass(value, BaseModel)
+        and value.__module__ == models.__name__
+        and "[" not in name
+    ]
+    assert len(classes) > 50
+    assert all(model.model_config.get("defer_build") is True for model in classes)
+
+    # Category is reached at import (a list-of-Pet adapter); Order only by the build step.
+    for schema, stage in (("Category", "does not import"), ("Order", "model Order does not build")):
+        document = yaml.safe_load(PETSTORE_SPEC.read_text())
+        properties = document["components"]["schemas"][schema]["properties"]
+        properties["note"] = {"type": "string", "pattern": "[unclosed"}
+        broken = tmp_path / f"petstore-{schema}.yaml"
+        broken.write_text(yaml.safe_dump(document))
+        out = tmp_path / f"generated-{schema}"
+        with pytest.raises(GenerationError, match=rf"(?s){stage}:.*regex parse error"):
+            generate(out, broken, PETSTORE_OPTIONS, use_cache=False)
+        assert not out.exists()
+
+
+def test_defer_validator_builds_covers_every_model_shape() -> None:
+    source = '''"""Header."""
+
+from pydantic import BaseModel, RootModel
+
+
+class Plain(BaseModel):
+    """A model without a config."""
+
+    name: str
+
+
+class Wrapped(RootModel[list[Plain]]):
+    root: list[Plain]
+
+
+class Configured(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    size: int
+'''
+    patched = defer_validator_builds(source)
+    namespace: dict[str, object] = {}
+    exec(compile(patched, "models.py", "exec"), namespace)
+    for name in ("Plain", "Wrapped", "Configured"):
+        model = namespace[name]
+        assert isinstance(model, type)
+        assert issubclass(model, BaseModel)
+        assert model.model_config.get("defer_build") is True, name
+    configured = namespace["Configured"]
+    assert isinstance(configured, type)
+    assert issubclass(configured, BaseModel)
+    assert configured.model_config.get("extra") == "allow"
+    assert defer_validator_builds(patched) == patched  # idempotent
