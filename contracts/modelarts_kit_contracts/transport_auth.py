@@ -13,16 +13,21 @@ Secrets never appear in a ``repr``, a log line or an exception message.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import urlsplit
 
 import httpx
 import requests
 import requests.auth
+from modelarts_kit_server.auth import (
+    ALGORITHM,
+    RequestParts,
+    canonical_request,
+    sign,
+    string_to_sign,
+)
 
 __all__ = [
     "ALGORITHM",
@@ -33,11 +38,9 @@ __all__ = [
     "sign_request",
 ]
 
-ALGORITHM = "SDK-HMAC-SHA256"
 DATE_HEADER = "X-Sdk-Date"
 DATE_FORMAT = "%Y%m%dT%H%M%SZ"
 TOKEN_HEADER = "X-Auth-Token"
-EMPTY_BODY_SHA256 = hashlib.sha256(b"").hexdigest()
 # Headers covered by the signature when present. A fixed set keeps the signature stable
 # across HTTP stacks (user agents, connection and encoding headers differ); the receiver
 # verifies exactly the headers named in SignedHeaders.
@@ -98,22 +101,6 @@ class Credentials:
         return AkSkHttpxAuth(self.ak, self.sk)
 
 
-def _canonical_uri(path: str) -> str:
-    encoded = "/".join(quote(segment, safe="~") for segment in unquote(path).split("/"))
-    return encoded if encoded.endswith("/") else encoded + "/"
-
-
-def _canonical_query(query: str) -> str:
-    pairs: list[tuple[str, str]] = []
-    for item in query.split("&"):
-        if not item:
-            continue
-        key, _, value = item.partition("=")
-        pairs.append((unquote(key.replace("+", " ")), unquote(value.replace("+", " "))))
-    pairs.sort()
-    return "&".join(f"{quote(k, safe='~')}={quote(v, safe='~')}" for k, v in pairs)
-
-
 def sign_request(
     method: str,
     url: str,
@@ -142,24 +129,16 @@ def sign_request(
         added["Host"] = parts.netloc
         lowered["host"] = parts.netloc
     signed = sorted(name for name in SIGNED_HEADER_CANDIDATES if name in lowered)
-    canonical_headers = "".join(f"{name}:{lowered[name]}\n" for name in signed)
-    payload_hash = hashlib.sha256(body).hexdigest() if body else EMPTY_BODY_SHA256
-    canonical_request = "\n".join(
-        [
-            method.upper(),
-            _canonical_uri(parts.path or "/"),
-            _canonical_query(parts.query),
-            canonical_headers,
-            ";".join(signed),
-            payload_hash,
-        ]
+    # The canonical form is the reference server's, so the kit holds one implementation of
+    # the algorithm (both sides are tested against huaweicloudsdkcore's signer).
+    received = RequestParts(
+        method=method,
+        raw_path=parts.path or "/",
+        query_string=parts.query,
+        headers=lowered,
+        body=body or b"",
     )
-    string_to_sign = "\n".join(
-        [ALGORITHM, date_value, hashlib.sha256(canonical_request.encode("utf-8")).hexdigest()]
-    )
-    signature = hmac.new(
-        sk.encode("utf-8"), string_to_sign.encode("utf-8"), hashlib.sha256
-    ).hexdigest()
+    signature = sign(sk, string_to_sign(canonical_request(received, signed), date_value))
     added["Authorization"] = (
         f"{ALGORITHM} Access={ak}, SignedHeaders={';'.join(signed)}, Signature={signature}"
     )
