@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from modelarts_kit_spec import load_spec
-from modelarts_kit_spec.load import Operation, Spec, pointer_join
+from modelarts_kit_spec.load import Operation, Spec, json_type, pointer_join
 
 from modelarts_kit_contracts.adapters import (
     AdapterFactory,
@@ -777,24 +777,6 @@ def _general(pointer: str) -> str:
     return re.sub(r"/\d+(?=/|$)", "/-", pointer)
 
 
-def _json_type(value: JSON) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
-
-
 @dataclass
 class _SchemaView:
     """What the spec says about one node: its named properties, its map/item schemas."""
@@ -853,7 +835,7 @@ def compare_json(
     ``sent`` that the schema does not name and ``got`` lacks is an unknown-field loss. With
     ``allow_defaults``, a key ``got`` adds with the schema's default value is not a change.
     """
-    sent_type, got_type = _json_type(sent), _json_type(got)
+    sent_type, got_type = json_type(sent), json_type(got)
     if sent_type != got_type:
         # A value turned into null is a changed value; anything else is a coerced type.
         check = "fidelity_value_changed" if got is None else "fidelity_coerced_type"

@@ -28,6 +28,7 @@ from enum import Enum
 from typing import Any
 
 from modelarts_kit_spec import Spec, SpecError
+from modelarts_kit_spec.load import escape_pointer_token, json_type
 
 from modelarts_kit_generator.naming import pascal_case
 
@@ -116,7 +117,7 @@ class ModelPlan:
                         yield ref
                     stack.append((ref.removeprefix("#"), target))
                 stack.extend(
-                    (f"{pointer}/{_escape(str(key))}", value)
+                    (f"{pointer}/{escape_pointer_token(str(key))}", value)
                     for key, value in node.items()
                     if key != "$ref"
                 )
@@ -259,7 +260,7 @@ class ModelPlan:
         """An enum the client reads: known values stay typed, unknown values of the same
         JSON type are accepted as they are (a new job phase must not break parsing)."""
         values = schema["enum"]
-        types = sorted({_json_type(v) for v in values if v is not None})
+        types = sorted({json_type(v) for v in values if v is not None})
         closed = {k: v for k, v in schema.items() if k not in ("description", "title", "default")}
         opened: dict[str, JSON] = {"anyOf": [closed, *({"type": t} for t in types)]}
         for key in ("description", "title", "default"):
@@ -277,19 +278,3 @@ def _wrap_description(text: str, width: int = DESCRIPTION_WIDTH) -> str:
         "\n".join(textwrap.wrap(" ".join(p.split()), width, break_on_hyphens=False))
         for p in paragraphs
     )
-
-
-def _escape(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
-
-
-def _json_type(value: JSON) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "object" if isinstance(value, Mapping) else "array"

@@ -25,6 +25,7 @@ from jsonschema import FormatChecker
 from jsonschema.exceptions import WEAK_MATCHES, ValidationError, best_match, by_relevance
 from jsonschema.protocols import Validator
 from modelarts_kit_spec import Operation, Spec
+from modelarts_kit_spec.load import escape_pointer_token
 
 from modelarts_kit_server import errors
 from modelarts_kit_server.errors import ApiError
@@ -111,7 +112,7 @@ def _unrepresentable(value: Any, at: str, depth: int) -> str | None:
         return _surrogate(value, at)
     if isinstance(value, dict):
         for key, item in value.items():
-            child = f"{at}/{_escape(key)}"
+            child = f"{at}/{escape_pointer_token(key)}"
             problem = _surrogate(key, child) or _unrepresentable(item, child, depth + 1)
             if problem:
                 return problem
@@ -131,13 +132,9 @@ def _surrogate(text: str, at: str) -> str | None:
     return None
 
 
-def _escape(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
-
-
 def pointer(path: Iterable[str | int]) -> str:
     """JSON pointer of a path of keys/indexes ("" is the root, shown as "/")."""
-    text = "".join(f"/{_escape(str(part))}" for part in path)
+    text = "".join(f"/{escape_pointer_token(str(part))}" for part in path)
     return text or "/"
 
 

@@ -60,6 +60,25 @@ def escape_pointer_token(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
+def json_type(value: JSON) -> str:
+    """The JSON Schema type name of a decoded JSON value (``bool`` is not an integer)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, Mapping):
+        return "object"
+    return type(value).__name__
+
+
 def unescape_pointer_token(token: str) -> str:
     return token.replace("~1", "/").replace("~0", "~")
 
