@@ -225,14 +225,17 @@ def render_text(
         soft_wrap=True,
         width=max(100, Console(file=out).width) if color else 120,
     )
-    table = Table(title=f"Contract checks: {report.target}", title_justify="left")
-    table.add_column("check")
-    table.add_column("passed", justify="right")
-    table.add_column("failed", justify="right")
-    for name, tally in sorted(report.tallies.items()):
-        style = "red" if tally.failed else "green"
-        table.add_row(name, str(tally.passed), Text(str(tally.failed), style=style))
-    console.print(table)
+    if report.tallies:
+        table = Table(title=f"Contract checks: {report.target}", title_justify="left")
+        table.add_column("check")
+        table.add_column("passed", justify="right")
+        table.add_column("failed", justify="right")
+        for name, tally in sorted(report.tallies.items()):
+            style = "red" if tally.failed else "green"
+            table.add_row(name, str(tally.passed), Text(str(tally.failed), style=style))
+        console.print(table)
+    else:  # nothing was checked (e.g. the target was unreachable): no empty table
+        console.print(Text(f"Contract checks: {report.target}"))
 
     for index, failure in enumerate(report.failures, 1):
         console.print()
