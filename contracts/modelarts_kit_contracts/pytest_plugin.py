@@ -24,20 +24,16 @@ import io
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from modelarts_kit_contracts.findings import ExitCode, RunReport
-from modelarts_kit_contracts.reporters import render_text
-from modelarts_kit_contracts.server_run import (
-    ALL_PHASES,
-    Budget,
-    RunOptions,
-    ServerTarget,
-    run_server_contract,
-)
-from modelarts_kit_contracts.transport_auth import Credentials
+
+# pytest loads this plugin in every session of an environment that has the kit installed;
+# the runner (schemathesis, the reference server) is imported only when a test uses it.
+if TYPE_CHECKING:
+    from modelarts_kit_contracts.server_run import ServerTarget
 
 __all__ = ["ContractRunner", "modelarts_contract", "pytest_addoption"]
 
@@ -84,10 +80,18 @@ class ContractRunner:
         other_project_id: str | None = None,
         max_examples: int | None = None,
         seed: int | None = None,
-        phases: tuple[str, ...] = ALL_PHASES,
+        phases: tuple[str, ...] | None = None,
     ) -> RunReport:
-        """Run the whole server contract against ``target``; never raises for findings."""
+        """Run the whole server contract against ``target`` (every phase unless ``phases``
+        names some); never raises for findings."""
         from modelarts_kit_contracts.server_cli import default_other_project
+        from modelarts_kit_contracts.server_run import (
+            ALL_PHASES,
+            Budget,
+            RunOptions,
+            run_server_contract,
+        )
+        from modelarts_kit_contracts.transport_auth import Credentials
 
         with self._target(target) as (resolved, embedded_defaults):
             token = token if token is not None else self.token
@@ -105,7 +109,7 @@ class ContractRunner:
                     max_examples=max_examples or self.max_examples,
                     seed=self.seed if seed is None else seed,
                 ),
-                phases=phases,
+                phases=ALL_PHASES if phases is None else phases,
             )
             return run_server_contract(resolved, options)
 
@@ -113,6 +117,8 @@ class ContractRunner:
         """Like :meth:`run`, but fail the test with the text report unless everything passed."""
         report = self.run(target, **kwargs)
         if report.exit_code != ExitCode.PASSED:
+            from modelarts_kit_contracts.reporters import render_text
+
             text = io.StringIO()
             render_text(report, text, color=False)
             pytest.fail(text.getvalue(), pytrace=False)
@@ -122,6 +128,8 @@ class ContractRunner:
     def _target(
         self, target: str | Callable[..., Any] | None
     ) -> Iterator[tuple[ServerTarget, tuple[str, str] | None]]:
+        from modelarts_kit_contracts.server_run import ServerTarget
+
         if isinstance(target, str):
             yield ServerTarget(target), None
         elif target is not None:
