@@ -14,27 +14,21 @@ import click
 from modelarts_kit_spec.load import SpecError
 
 from modelarts_kit_contracts.findings import ExitCode, RunReport
+from modelarts_kit_contracts.listening import check_report_specs, listening_options
 from modelarts_kit_contracts.mock import (
     MockServer,
     ScenarioError,
     load_scenario,
     run_until_stopped,
 )
-from modelarts_kit_contracts.reporters import ReportSpecError, parse_report_spec, write_report
+from modelarts_kit_contracts.reporters import write_report
 from modelarts_kit_contracts.wire_validation import REQUEST_CHECKS, Violation, record_violations
 
 __all__ = ["mock"]
 
 
 @click.command(name="mock")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
-@click.option(
-    "--port",
-    default=0,
-    show_default=True,
-    type=click.IntRange(0, 65535),
-    help="Port to bind (0: any free port; the URL is printed).",
-)
+@listening_options("answering")
 @click.option(
     "--seed",
     "seed_value",
@@ -56,22 +50,6 @@ __all__ = ["mock"]
     type=click.FloatRange(0.0, 1.0),
     help="Share of valid requests answered with a documented error.",
 )
-@click.option(
-    "--max-requests",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Stop after this many requests.",
-)
-@click.option(
-    "--max-time", type=click.FloatRange(min=0.1), default=None, help="Stop after this many seconds."
-)
-@click.option(
-    "--report",
-    "report_spec",
-    default=None,
-    metavar="FORMAT:PATH",
-    help="Also write the violations as junit:PATH or json:PATH.",
-)
 def mock(
     host: str,
     port: int,
@@ -80,7 +58,7 @@ def mock(
     error_rate: float,
     max_requests: int | None,
     max_time: float | None,
-    report_spec: str | None,
+    report_specs: tuple[str, ...],
 ) -> None:
     """Run the spec-driven mock server: validates requests, answers what the spec allows.
 
@@ -100,11 +78,7 @@ def mock(
         - status: 200
           body: {...}           # checked against the spec unless off_spec: true
     """
-    if report_spec is not None:
-        try:
-            parse_report_spec(report_spec)
-        except ReportSpecError as exc:
-            raise click.UsageError(str(exc)) from exc
+    check_report_specs(report_specs)
     try:
         loaded = load_scenario(scenario) if scenario is not None else None
     except (ScenarioError, SpecError) as exc:
@@ -148,6 +122,6 @@ def mock(
     click.echo(f"{len(server.exchanges)} request(s), {len(violations)} violation(s)", err=True)
     for violation in violations:
         click.echo(f"  {violation}", err=True)
-    if report_spec is not None:
-        write_report(report, report_spec)
+    for spec_text in report_specs:
+        write_report(report, spec_text)
     sys.exit(report.exit_code)

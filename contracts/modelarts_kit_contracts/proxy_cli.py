@@ -13,14 +13,10 @@ import sys
 import click
 
 from modelarts_kit_contracts.findings import ExitCode
+from modelarts_kit_contracts.listening import check_report_specs, listening_options
 from modelarts_kit_contracts.mock import run_until_stopped
 from modelarts_kit_contracts.proxy import ValidatingProxy
-from modelarts_kit_contracts.reporters import (
-    ReportSpecError,
-    parse_report_spec,
-    render_text,
-    write_report,
-)
+from modelarts_kit_contracts.reporters import render_text, write_report
 from modelarts_kit_contracts.wire_validation import Violation
 
 __all__ = ["proxy"]
@@ -33,30 +29,7 @@ __all__ = ["proxy"]
     metavar="URL",
     help="Base URL of the real server, e.g. http://127.0.0.1:8000.",
 )
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option(
-    "--port",
-    default=0,
-    show_default=True,
-    type=click.IntRange(0, 65535),
-    help="Port to listen on (0: any free port; the URL is printed).",
-)
-@click.option(
-    "--max-requests",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Stop after forwarding this many requests.",
-)
-@click.option(
-    "--max-time", type=click.FloatRange(min=0.1), default=None, help="Stop after this many seconds."
-)
-@click.option(
-    "--report",
-    "report_specs",
-    multiple=True,
-    metavar="FORMAT:PATH",
-    help="Write the report as junit:PATH or json:PATH at the end (repeatable).",
-)
+@listening_options("forwarding")
 @click.option("--no-color", is_flag=True, default=False, help="Plain text output.")
 def proxy(
     upstream: str,
@@ -68,11 +41,7 @@ def proxy(
     no_color: bool,
 ) -> None:
     """Forward traffic to a server unchanged and report what breaks the spec."""
-    for spec_text in report_specs:
-        try:
-            parse_report_spec(spec_text)
-        except ReportSpecError as exc:
-            raise click.UsageError(str(exc)) from exc
+    check_report_specs(report_specs)
 
     def live(violation: Violation) -> None:
         arrow = "->" if violation.direction == "request" else "<-"
