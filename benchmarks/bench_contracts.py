@@ -27,14 +27,14 @@ sys.path.insert(0, str(REPO))
 logging.getLogger("modelarts_kit_server").setLevel(logging.CRITICAL)
 
 from modelarts_kit_contracts.findings import RunReport  # noqa: E402
-from modelarts_kit_contracts.server_cli import embedded_target  # noqa: E402
-from modelarts_kit_contracts.server_run import (  # noqa: E402
+from modelarts_kit_contracts.server.run import (  # noqa: E402
     DEFAULT_MAX_EXAMPLES,
     Budget,
     RunOptions,
     ServerTarget,
     run_server_contract,
 )
+from modelarts_kit_contracts.server_cli import embedded_target  # noqa: E402
 from modelarts_kit_contracts.transport_auth import Credentials  # noqa: E402
 from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN, serve_in_thread  # noqa: E402
 from modelarts_kit_spec import SPEC_PATH  # noqa: E402

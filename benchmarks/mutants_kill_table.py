@@ -27,7 +27,7 @@ sys.path.insert(0, str(REPO))
 # Some mutants make the server fail on purpose (500s); their tracebacks are expected noise.
 logging.getLogger("modelarts_kit_server").setLevel(logging.CRITICAL)
 
-from modelarts_kit_contracts.server_run import (  # noqa: E402
+from modelarts_kit_contracts.server.run import (  # noqa: E402
     DEFAULT_MAX_EXAMPLES,
     Budget,
     RunOptions,

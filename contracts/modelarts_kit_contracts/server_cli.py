@@ -21,7 +21,7 @@ from modelarts_kit_contracts.reporters import (
     render_text,
     write_report,
 )
-from modelarts_kit_contracts.server_run import (
+from modelarts_kit_contracts.server.run import (
     ALL_PHASES,
     DEFAULT_MAX_EXAMPLES,
     Budget,

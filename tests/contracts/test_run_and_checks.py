@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 import requests
-from modelarts_kit_contracts.checks import (
+from modelarts_kit_contracts.findings import RunReport
+from modelarts_kit_contracts.server.checks import (
     CHECK_DESCRIPTIONS,
     RESPONSE_CHECKS,
     SCENARIOS,
@@ -21,8 +22,7 @@ from modelarts_kit_contracts.checks import (
     valid_request_accepted,
     vendor_error_body,
 )
-from modelarts_kit_contracts.findings import RunReport
-from modelarts_kit_contracts.server_run import Budget, RunOptions, ServerTarget, run_server_contract
+from modelarts_kit_contracts.server.run import Budget, RunOptions, ServerTarget, run_server_contract
 from modelarts_kit_contracts.transport_auth import Credentials
 from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN, create_app
 

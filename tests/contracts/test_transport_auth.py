@@ -10,7 +10,7 @@ import pytest
 import requests
 from huaweicloudsdkcore.sdk_request import SdkRequest
 from huaweicloudsdkcore.signer.signer import Signer
-from modelarts_kit_contracts.server_run import RunOptions, ServerTarget, run_server_contract
+from modelarts_kit_contracts.server.run import RunOptions, ServerTarget, run_server_contract
 from modelarts_kit_contracts.transport_auth import (
     AkSkHttpxAuth,
     AkSkRequestsAuth,

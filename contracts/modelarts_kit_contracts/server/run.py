@@ -4,7 +4,7 @@
 
 1. a pre-flight request (a refused connection ends the run with exit code 2 and a clear
    message, before anything else is tried);
-2. the ModelArts scenario checks of :mod:`modelarts_kit_contracts.checks` (create -> show ->
+2. the ModelArts scenario checks of :mod:`modelarts_kit_contracts.server.checks` (create -> show ->
    terminate -> terminate, unknown job, credentials, project isolation);
 3. schemathesis 4.x as a library, driven the way its CLI drives it (``schemathesis.engine``
    over an ``OpenApiSchema`` built from the curated spec): phases examples, coverage, fuzzing
@@ -36,7 +36,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import requests
 
-from modelarts_kit_contracts.checks import (
+from modelarts_kit_contracts.findings import Failure, RunReport
+from modelarts_kit_contracts.reporters import redact
+from modelarts_kit_contracts.server.checks import (
     MODELARTS_FAILURE_CODE,
     RESPONSE_CHECKS,
     SCENARIOS,
@@ -47,8 +49,6 @@ from modelarts_kit_contracts.checks import (
     Violation,
     register_schemathesis_checks,
 )
-from modelarts_kit_contracts.findings import Failure, RunReport
-from modelarts_kit_contracts.reporters import redact
 from modelarts_kit_contracts.transport_auth import Credentials
 
 if TYPE_CHECKING:
@@ -168,7 +168,7 @@ def _operation_label(method: str, template: str) -> str:
 
 
 class HttpProbe:
-    """The :class:`~modelarts_kit_contracts.checks.Probe` scenarios use, over ``requests``."""
+    """The scenarios' :class:`~modelarts_kit_contracts.server.checks.Probe`, over ``requests``."""
 
     def __init__(
         self,

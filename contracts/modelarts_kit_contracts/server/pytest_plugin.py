@@ -33,7 +33,7 @@ from modelarts_kit_contracts.findings import ExitCode, RunReport
 # pytest loads this plugin in every session of an environment that has the kit installed;
 # the runner (schemathesis, the reference server) is imported only when a test uses it.
 if TYPE_CHECKING:
-    from modelarts_kit_contracts.server_run import ServerTarget
+    from modelarts_kit_contracts.server.run import ServerTarget
 
 __all__ = ["ContractRunner", "modelarts_contract", "pytest_addoption"]
 
@@ -84,13 +84,13 @@ class ContractRunner:
     ) -> RunReport:
         """Run the whole server contract against ``target`` (every phase unless ``phases``
         names some); never raises for findings."""
-        from modelarts_kit_contracts.server_cli import default_other_project
-        from modelarts_kit_contracts.server_run import (
+        from modelarts_kit_contracts.server.run import (
             ALL_PHASES,
             Budget,
             RunOptions,
             run_server_contract,
         )
+        from modelarts_kit_contracts.server_cli import default_other_project
         from modelarts_kit_contracts.transport_auth import Credentials
 
         with self._target(target) as (resolved, embedded_defaults):
@@ -128,7 +128,7 @@ class ContractRunner:
     def _target(
         self, target: str | Callable[..., Any] | None
     ) -> Iterator[tuple[ServerTarget, tuple[str, str] | None]]:
-        from modelarts_kit_contracts.server_run import ServerTarget
+        from modelarts_kit_contracts.server.run import ServerTarget
 
         if isinstance(target, str):
             yield ServerTarget(target), None
