@@ -1,17 +1,23 @@
 """The ``modelarts-kit`` entry point.
 
-Each subcommand lives in the package that owns the concept and is imported only when it
-is invoked, so ``modelarts-kit --help`` stays fast even though the contract kit pulls in
-schemathesis. Exit codes across the kit: 0 success, 1 findings (invalid spec, drift,
+Each subcommand's click code lives in ``modelarts_kit/commands/<group>.py`` and is imported
+only when it is invoked, so ``modelarts-kit --help`` stays fast even though the contract kit
+pulls in schemathesis. Exit codes across the kit: 0 success, 1 findings (invalid spec, drift,
 contract violations, stale generated code), 2 usage or environment error.
+
+Errors are mapped to exit codes here and only here (:class:`RootGroup`): a
+:class:`~modelarts_kit_spec.errors.KitError` raised anywhere below becomes ``error: <message>``
+on one line of stderr and its ``exit_code``; click's usage errors become one such line too
+(exit 2). No traceback for a user error.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import IO, Any, NoReturn
 
 import click
+from modelarts_kit_spec.errors import KitError
 
 from modelarts_kit import __version__
 
@@ -23,8 +29,14 @@ Tree = dict[str, tuple["str | Tree", str]]
 COMMANDS: Tree = {
     "spec": (
         {
-            "validate": ("modelarts_kit_spec.cli:validate", "Validate the spec and its ledger."),
-            "diff": ("modelarts_kit_spec.cli:diff", "Classify changes between two spec versions."),
+            "validate": (
+                "modelarts_kit.commands.spec:validate",
+                "Validate the spec and its ledger.",
+            ),
+            "diff": (
+                "modelarts_kit.commands.spec:diff",
+                "Classify changes between two spec versions.",
+            ),
         },
         "Validate and diff the curated OpenAPI spec.",
     ),
@@ -42,7 +54,7 @@ COMMANDS: Tree = {
         "Parse vendor doc pages and diff them against the spec.",
     ),
     "generate": (
-        "modelarts_kit_generator.cli:generate",
+        "modelarts_kit.commands.generate:generate",
         "Generate the typed client into generated/.",
     ),
     "contract": (
@@ -63,9 +75,12 @@ COMMANDS: Tree = {
         },
         "Contract-test servers and clients against the spec.",
     ),
-    "serve": ("modelarts_kit_server.cli:serve", "Run the reference ModelArts training-job server."),
+    "serve": (
+        "modelarts_kit.commands.serve:serve",
+        "Run the reference ModelArts training-job server.",
+    ),
     "publish": (
-        "modelarts_kit_publish.cli:publish",
+        "modelarts_kit.commands.publish:publish",
         "Bundle the spec and render its HTML reference.",
     ),
 }
@@ -100,7 +115,55 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
-@click.group(cls=LazyGroup, tree=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
+def one_line(message: str) -> str:
+    """``message`` on one line: its lines, stripped, joined with "; "."""
+    return "; ".join(line.strip() for line in message.splitlines() if line.strip())
+
+
+class OneLineError(click.UsageError):
+    """A click usage error (bad option, missing argument...) shown as one ``error:`` line."""
+
+    def __init__(self, cause: click.UsageError) -> None:
+        super().__init__(cause.format_message(), cause.ctx)
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        hint = f" (see '{self.ctx.command_path} --help')" if self.ctx is not None else ""
+        click.echo(f"error: {one_line(self.format_message())}{hint}", err=True)
+
+
+class RootGroup(LazyGroup):
+    """The ``modelarts-kit`` group: the one place errors become exit codes and stderr lines."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:
+            raise OneLineError(exc) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KitError as exc:
+            fail(ctx, exc)
+        except OneLineError:
+            raise
+        except click.UsageError as exc:
+            raise OneLineError(exc) from None
+
+
+def fail(ctx: click.Context, error: KitError) -> NoReturn:
+    """Print ``error`` as one stderr line and exit with its code."""
+    click.echo(f"error: {one_line(str(error))}", err=True)
+    ctx.exit(error.exit_code)
+
+
+@click.group(cls=RootGroup, tree=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="modelarts-kit")
 def cli() -> None:
     """Spec-first toolkit for the Huawei Cloud ModelArts training-job API."""

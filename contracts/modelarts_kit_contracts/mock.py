@@ -52,6 +52,7 @@ from hypothesis import strategies as st
 from modelarts_kit_spec import load_spec
 from modelarts_kit_spec.load import Operation, Response, Spec, SpecError
 
+from modelarts_kit_contracts.errors import ContractError
 from modelarts_kit_contracts.wire_validation import (
     ASGIReceive,
     ASGISend,
@@ -665,7 +666,7 @@ class PlannedResponse:
 # ---------------------------------------------------------------- scenarios
 
 
-class ScenarioError(ValueError):
+class ScenarioError(ContractError, ValueError):
     """A scenario file is unreadable or breaks the format; the message names the pointer."""
 
 

@@ -35,6 +35,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from modelarts_kit_contracts.errors import ContractError
 from modelarts_kit_contracts.findings import Failure, RunReport
 
 __all__ = [
@@ -63,7 +64,7 @@ _HEADER_RE = re.compile(
 REDACTED = "[REDACTED]"
 
 
-class ReportSpecError(ValueError):
+class ReportSpecError(ContractError, ValueError):
     """A ``--report`` value is not ``FORMAT:PATH`` with a known format."""
 
 

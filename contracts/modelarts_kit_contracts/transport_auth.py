@@ -29,6 +29,8 @@ from modelarts_kit_server.auth import (
     string_to_sign,
 )
 
+from modelarts_kit_contracts.errors import ContractError
+
 __all__ = [
     "ALGORITHM",
     "AkSkHttpxAuth",
@@ -47,7 +49,7 @@ TOKEN_HEADER = "X-Auth-Token"
 SIGNED_HEADER_CANDIDATES = ("content-type", "host", "x-project-id", "x-sdk-date")
 
 
-class CredentialError(ValueError):
+class CredentialError(ContractError, ValueError):
     """Credentials given in a combination that cannot be used."""
 
 

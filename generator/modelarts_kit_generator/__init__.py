@@ -1,7 +1,13 @@
 """Spec -> intermediate representation -> typed Python client package (``generated/``)."""
 
 from modelarts_kit_generator.ir import ClientIR, GeneratorOptions, build_ir
-from modelarts_kit_generator.pipeline import GenerationError, check, generate, render_to
+from modelarts_kit_generator.pipeline import (
+    GenerationError,
+    check,
+    default_output,
+    generate,
+    render_to,
+)
 
 __all__ = [
     "ClientIR",
@@ -9,6 +15,7 @@ __all__ = [
     "GeneratorOptions",
     "build_ir",
     "check",
+    "default_output",
     "generate",
     "render_to",
 ]

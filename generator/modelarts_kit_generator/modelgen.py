@@ -22,6 +22,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from modelarts_kit_spec.errors import KitError
+
 from modelarts_kit_generator import cache
 
 __all__ = ["ModelGenerationError", "defer_validator_builds", "render_models"]
@@ -30,7 +32,7 @@ __all__ = ["ModelGenerationError", "defer_validator_builds", "render_models"]
 LINE_LENGTH = 100
 
 
-class ModelGenerationError(Exception):
+class ModelGenerationError(KitError):
     """datamodel-code-generator rejected the model plan."""
 
 

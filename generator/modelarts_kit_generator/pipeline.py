@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from modelarts_kit_spec import SpecError, load_spec
+from modelarts_kit_spec.errors import KitError
 
 from modelarts_kit_generator import cache
 from modelarts_kit_generator.ir import ClientIR, GeneratorOptions, build_ir
@@ -30,7 +31,9 @@ from modelarts_kit_generator.render import TEMPLATE_DIR, TemplateRenderError, re
 if TYPE_CHECKING:
     import pydantic
 
-__all__ = ["GenerationError", "check", "generate", "render_to"]
+__all__ = ["GenerationError", "check", "default_output", "generate", "render_to"]
+
+_REPO_ROOT = Path(__file__).resolve().parents[2]
 
 # Files the tools around the package create; they are not part of the generated output.
 IGNORED_PARTS = frozenset(
@@ -38,8 +41,15 @@ IGNORED_PARTS = frozenset(
 )
 
 
-class GenerationError(Exception):
+class GenerationError(KitError):
     """The client could not be generated; the message says which input and which rule."""
+
+
+def default_output() -> Path:
+    """``generated/`` of the repository this package runs from, else of the current directory."""
+    if (_REPO_ROOT / "generator").is_dir() and (_REPO_ROOT / "pyproject.toml").is_file():
+        return _REPO_ROOT / "generated"
+    return Path.cwd() / "generated"
 
 
 def _load_ir(spec_path: Path | None, options: GeneratorOptions) -> ClientIR:

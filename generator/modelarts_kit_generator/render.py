@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from modelarts_kit_spec.errors import KitError
 
 from modelarts_kit_generator import cache
 from modelarts_kit_generator.ir import ClientIR
@@ -35,7 +36,7 @@ TEMPLATES: tuple[tuple[str, str], ...] = (
 MODELS_FILE = "{package}/models.py"
 
 
-class TemplateRenderError(Exception):
+class TemplateRenderError(KitError):
     """A template failed to render; names the template and line."""
 
     def __init__(self, template: str, line: int | None, cause: jinja2.TemplateError) -> None:

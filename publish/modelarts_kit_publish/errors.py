@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from modelarts_kit_spec.errors import KitError
+
 __all__ = ["InvalidBundleError", "PreviousSpecError", "PublishError", "VersionReusedError"]
 
 
-class PublishError(Exception):
+class PublishError(KitError):
     """Publishing cannot proceed; nothing in the output directory was changed."""
 
     exit_code = 2

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from modelarts_kit_spec.errors import KitError
+
 __all__ = [
     "ApiError",
     "ConfigError",
@@ -32,7 +34,7 @@ class ErrorCode:
     solution: str
 
 
-class ServerError(Exception):
+class ServerError(KitError):
     """Base of every exception the reference server raises."""
 
 

@@ -1,5 +1,6 @@
 """The curated OpenAPI spec of the ModelArts training-job API, and the one loader for it."""
 
+from modelarts_kit_spec.errors import FindingsError, KitError
 from modelarts_kit_spec.load import (
     LEDGER_PATH,
     SPEC_PATH,
@@ -17,6 +18,8 @@ from modelarts_kit_spec.load import (
 __all__ = [
     "LEDGER_PATH",
     "SPEC_PATH",
+    "FindingsError",
+    "KitError",
     "Operation",
     "Parameter",
     "Response",

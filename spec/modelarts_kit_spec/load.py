@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from modelarts_kit_spec.errors import KitError
+
 if TYPE_CHECKING:
     # jsonschema and referencing take ~60 ms to import; only validator() needs them.
     from jsonschema import Draft202012Validator
@@ -30,7 +32,7 @@ HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "tra
 JSON = Any  # a decoded JSON/YAML value
 
 
-class SpecError(Exception):
+class SpecError(KitError):
     """The spec file cannot be read or is not an OpenAPI document we can index."""
 
 

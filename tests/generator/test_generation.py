@@ -11,15 +11,16 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from modelarts_kit.main import cli
 from modelarts_kit_generator import (
     GenerationError,
     GeneratorOptions,
     build_ir,
     check,
+    default_output,
     generate,
     pipeline,
 )
-from modelarts_kit_generator.cli import default_output, generate_command
 from modelarts_kit_generator.modelgen import defer_validator_builds
 from modelarts_kit_generator.naming import pascal_case, snake_case
 from modelarts_kit_generator.render import TEMPLATE_DIR
@@ -78,12 +79,12 @@ def test_check_reports_a_stale_file_with_a_diff(tmp_path: Path) -> None:
     out = tmp_path / "generated"
     shutil.copytree(GENERATED, out, ignore=shutil.ignore_patterns("__pycache__"))
     runner = CliRunner()
-    clean = runner.invoke(generate_command, ["--check", "--out", str(out)])
+    clean = runner.invoke(cli, ["generate", "--check", "--out", str(out)])
     assert clean.exit_code == 0, clean.output
     client = out / "modelarts_training_client" / "client.py"
     client.write_text(client.read_text().replace("attempt = 1", "attempt = 2", 1))
     (out / "stray.py").write_text("x = 1\n")
-    stale = runner.invoke(generate_command, ["--check", "--out", str(out)])
+    stale = runner.invoke(cli, ["generate", "--check", "--out", str(out)])
     assert stale.exit_code == 1
     assert "-        attempt = 2" in stale.output
     assert "+        attempt = 1" in stale.output
@@ -92,7 +93,7 @@ def test_check_reports_a_stale_file_with_a_diff(tmp_path: Path) -> None:
 
 def _snapshot_then_fail(out: Path, action: list[str]) -> tuple[int, str]:
     before = tree(out)
-    result = CliRunner().invoke(generate_command, [*action, "--out", str(out)])
+    result = CliRunner().invoke(cli, ["generate", *action, "--out", str(out)])
     assert tree(out) == before, "a failed generation changed the output directory"
     assert not [p for p in out.parent.iterdir() if p.name.startswith(".generate-staging-")]
     return result.exit_code, result.output
@@ -151,7 +152,7 @@ def test_code_that_does_not_import_is_refused(tmp_path: Path) -> None:
 
 
 def test_bad_options_are_usage_errors() -> None:
-    result = CliRunner().invoke(generate_command, ["--package", "not-an-identifier", "--check"])
+    result = CliRunner().invoke(cli, ["generate", "--package", "not-an-identifier", "--check"])
     assert result.exit_code == 2
     assert "not-an-identifier" in result.output
 

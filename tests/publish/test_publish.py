@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
+from modelarts_kit.main import cli
 from modelarts_kit_publish import PublishError, VersionReusedError, publish_spec
-from modelarts_kit_publish.cli import publish
 from modelarts_kit_spec import load_spec
 
 JSON = Any
@@ -122,12 +122,14 @@ def test_publishing_twice_is_byte_identical(tmp_path: Path) -> None:
 def test_changed_spec_under_a_published_version_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "out"
     spec = write_spec(tmp_path / "v1", FIXTURE)
-    assert CliRunner().invoke(publish, ["--out", str(out), "--spec", str(spec)]).exit_code == 0
+    assert (
+        CliRunner().invoke(cli, ["publish", "--out", str(out), "--spec", str(spec)]).exit_code == 0
+    )
     before = snapshot(out)
     changed = copy.deepcopy(FIXTURE)
     changed["components"]["schemas"]["Job"]["properties"]["name"]["maxLength"] = 32
     spec = write_spec(tmp_path / "v1-changed", changed)
-    result = CliRunner().invoke(publish, ["--out", str(out), "--spec", str(spec)])
+    result = CliRunner().invoke(cli, ["publish", "--out", str(out), "--spec", str(spec)])
     assert result.exit_code == 1
     assert "version 1.0.0 was already published with different content" in result.output
     assert snapshot(out) == before  # nothing half-written
@@ -184,12 +186,14 @@ def test_previous_version_from_a_git_tag(tmp_path: Path) -> None:
 
 
 def test_usage_and_invalid_bundle_exit_codes(tmp_path: Path) -> None:
-    missing = CliRunner().invoke(publish, ["--out", str(tmp_path / "o"), "--spec", "nope.yaml"])
+    missing = CliRunner().invoke(
+        cli, ["publish", "--out", str(tmp_path / "o"), "--spec", "nope.yaml"]
+    )
     assert missing.exit_code == 2
     invalid = copy.deepcopy(FIXTURE)
     invalid["paths"]["/jobs"]["post"]["responses"] = "none"
     spec = write_spec(tmp_path / "bad", invalid)
-    result = CliRunner().invoke(publish, ["--out", str(tmp_path / "o"), "--spec", str(spec)])
+    result = CliRunner().invoke(cli, ["publish", "--out", str(tmp_path / "o"), "--spec", str(spec)])
     assert result.exit_code == 1
     assert "not valid OpenAPI" in result.output
     assert not (tmp_path / "o").exists()

@@ -10,6 +10,7 @@ from collections import Counter
 import httpx
 import pytest
 from click.testing import CliRunner
+from modelarts_kit.main import cli
 from modelarts_kit_server import (
     DEV_PROJECT_ID,
     DEV_TOKEN,
@@ -20,7 +21,6 @@ from modelarts_kit_server import (
     serve_in_thread,
 )
 from modelarts_kit_server.app import ConnectionDropped
-from modelarts_kit_server.cli import serve
 
 from .server_support import SyncASGITransport, check_error
 
@@ -135,20 +135,20 @@ def test_serve_port_0_prints_the_url_and_serves(tmp_path: object) -> None:
     ],
 )
 def test_serve_usage_errors_exit_2(arguments: list[str]) -> None:
-    result = CliRunner().invoke(serve, arguments)
+    result = CliRunner().invoke(cli, ["serve", *arguments])
     assert result.exit_code == 2, result.output
 
 
 def test_serve_busy_port_exits_2() -> None:
     with serve_in_thread(ServerSettings()) as url:
         port = url.rsplit(":", 1)[1]
-        result = CliRunner().invoke(serve, ["--port", port])
+        result = CliRunner().invoke(cli, ["serve", "--port", port])
     assert result.exit_code == 2
     assert "cannot listen" in result.output
 
 
 def test_serve_help_documents_the_test_hook_and_faults() -> None:
-    result = CliRunner().invoke(serve, ["--help"])
+    result = CliRunner().invoke(cli, ["serve", "--help"])
     assert result.exit_code == 0
     assert "modelarts-kit/simulate" in result.output
     assert "--faults" in result.output

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
-from modelarts_kit_spec.cli import diff
+from modelarts_kit.main import cli
 from modelarts_kit_spec.diff import RULES, Change, diff_documents, read_source
 from modelarts_kit_spec.load import SpecError
 
@@ -542,7 +542,7 @@ def test_cli_markdown_lists_breaking_first_and_exits_1(tmp_path: Path) -> None:
     del new["components"]["schemas"]["Resp"]["properties"]["extra"]  # breaks clients
     new["components"]["schemas"]["Resp"]["properties"]["more"] = {"type": "string"}  # breaks none
     args = [_write(tmp_path / "old.yaml", base()), _write(tmp_path / "new.yaml", new)]
-    result = CliRunner().invoke(diff, args)
+    result = CliRunner().invoke(cli, ["spec", "diff", *args])
     assert result.exit_code == 1, result.output
     text = result.output
     assert text.index("## Breaking changes") < text.index("## Non-breaking changes")
@@ -554,7 +554,7 @@ def test_cli_json_and_out_file(tmp_path: Path) -> None:
     new["components"]["schemas"]["Resp"]["properties"]["more"] = {"type": "string"}
     out = tmp_path / "diff.json"
     args = [_write(tmp_path / "o.yaml", base()), _write(tmp_path / "n.yaml", new)]
-    result = CliRunner().invoke(diff, [*args, "--format", "json", "--out", str(out)])
+    result = CliRunner().invoke(cli, ["spec", "diff", *args, "--format", "json", "--out", str(out)])
     assert result.exit_code == 0, result.output
     payload = json.loads(out.read_text(encoding="utf-8"))
     assert payload["summary"] == {"changes": 1, "breaks_clients": 0, "breaks_servers": 0}
@@ -575,12 +575,15 @@ def test_cli_json_and_out_file(tmp_path: Path) -> None:
 
 def test_cli_usage_errors_exit_2(tmp_path: Path) -> None:
     good = _write(tmp_path / "good.yaml", base())
-    assert CliRunner().invoke(diff, [good, str(tmp_path / "missing.yaml")]).exit_code == 2
+    assert (
+        CliRunner().invoke(cli, ["spec", "diff", good, str(tmp_path / "missing.yaml")]).exit_code
+        == 2
+    )
     (tmp_path / "bad.yaml").write_text("openapi: [", encoding="utf-8")
-    result = CliRunner().invoke(diff, [good, str(tmp_path / "bad.yaml")])
+    result = CliRunner().invoke(cli, ["spec", "diff", good, str(tmp_path / "bad.yaml")])
     assert result.exit_code == 2
     assert "bad.yaml:2:1: invalid YAML" in result.output
-    assert CliRunner().invoke(diff, [good, "git:no-such-rev:x.yaml"]).exit_code == 2
+    assert CliRunner().invoke(cli, ["spec", "diff", good, "git:no-such-rev:x.yaml"]).exit_code == 2
 
 
 def test_git_source(tmp_path: Path) -> None:
@@ -604,6 +607,6 @@ def test_cli_fail_on_chooses_the_side(tmp_path: Path) -> None:
     new = base()
     new["components"]["schemas"]["Req"]["properties"]["age"] = {"type": "integer"}  # servers
     args = [_write(tmp_path / "old.yaml", base()), _write(tmp_path / "new.yaml", new)]
-    assert CliRunner().invoke(diff, args).exit_code == 1
-    assert CliRunner().invoke(diff, [*args, "--fail-on", "servers"]).exit_code == 1
-    assert CliRunner().invoke(diff, [*args, "--fail-on", "clients"]).exit_code == 0
+    assert CliRunner().invoke(cli, ["spec", "diff", *args]).exit_code == 1
+    assert CliRunner().invoke(cli, ["spec", "diff", *args, "--fail-on", "servers"]).exit_code == 1
+    assert CliRunner().invoke(cli, ["spec", "diff", *args, "--fail-on", "clients"]).exit_code == 0

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
-from modelarts_kit_spec.cli import validate
+from modelarts_kit.main import cli
 from modelarts_kit_spec.validate import RULES, subset_mismatch, validate_document
 
 JSON = Any
@@ -260,7 +260,7 @@ def _write(tmp_path: Path, document: JSON, ledger: list[JSON] | None = None) -> 
 
 
 def test_cli_exit_0_on_a_valid_spec(tmp_path: Path) -> None:
-    result = CliRunner().invoke(validate, _write(tmp_path, GOOD, LEDGER))
+    result = CliRunner().invoke(cli, ["spec", "validate", *_write(tmp_path, GOOD, LEDGER)])
     assert result.exit_code == 0, result.output
     assert "valid" in result.output
 
@@ -268,7 +268,7 @@ def test_cli_exit_0_on_a_valid_spec(tmp_path: Path) -> None:
 def test_cli_exit_1_names_pointer_and_rule(tmp_path: Path) -> None:
     document = copy.deepcopy(GOOD)
     del document["components"]["schemas"]["Job"]["properties"]["name"]["description"]
-    result = CliRunner().invoke(validate, _write(tmp_path, document, LEDGER))
+    result = CliRunner().invoke(cli, ["spec", "validate", *_write(tmp_path, document, LEDGER)])
     assert result.exit_code == 1
     expected = "/components/schemas/Job/properties/name: [property-description] property has no"
     assert expected in result.output
@@ -277,7 +277,9 @@ def test_cli_exit_1_names_pointer_and_rule(tmp_path: Path) -> None:
 def test_cli_json_format(tmp_path: Path) -> None:
     document = copy.deepcopy(GOOD)
     document["components"]["schemas"]["Orphan"] = {"type": "string", "description": "o"}
-    result = CliRunner().invoke(validate, [*_write(tmp_path, document), "--format", "json"])
+    result = CliRunner().invoke(
+        cli, ["spec", "validate", *_write(tmp_path, document), "--format", "json"]
+    )
     assert result.exit_code == 1
     payload = json.loads(result.output)
     assert payload["valid"] is False
@@ -291,7 +293,7 @@ def test_cli_json_format(tmp_path: Path) -> None:
 
 
 def test_cli_exit_2_on_missing_file(tmp_path: Path) -> None:
-    result = CliRunner().invoke(validate, ["--spec", str(tmp_path / "missing.yaml")])
+    result = CliRunner().invoke(cli, ["spec", "validate", "--spec", str(tmp_path / "missing.yaml")])
     assert result.exit_code == 2
     assert "missing.yaml" in result.output
 
@@ -299,7 +301,7 @@ def test_cli_exit_2_on_missing_file(tmp_path: Path) -> None:
 def test_cli_exit_2_on_unparseable_yaml(tmp_path: Path) -> None:
     broken = tmp_path / "broken.yaml"
     broken.write_text("openapi: 3.1.0\npaths: {\n  bad", encoding="utf-8")
-    result = CliRunner().invoke(validate, ["--spec", str(broken)])
+    result = CliRunner().invoke(cli, ["spec", "validate", "--spec", str(broken)])
     assert result.exit_code == 2
     assert "broken.yaml:" in result.output
     assert "invalid YAML" in result.output
@@ -307,10 +309,12 @@ def test_cli_exit_2_on_unparseable_yaml(tmp_path: Path) -> None:
 
 def test_cli_exit_2_on_missing_ledger(tmp_path: Path) -> None:
     args = _write(tmp_path, GOOD)
-    result = CliRunner().invoke(validate, [*args, "--ledger", str(tmp_path / "nope.yaml")])
+    result = CliRunner().invoke(
+        cli, ["spec", "validate", *args, "--ledger", str(tmp_path / "nope.yaml")]
+    )
     assert result.exit_code == 2
 
 
 def test_the_curated_spec_validates() -> None:
-    result = CliRunner().invoke(validate, [])
+    result = CliRunner().invoke(cli, ["spec", "validate"])
     assert result.exit_code == 0, result.output

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from modelarts_kit_spec.errors import KitError
 
-class VendorDocsError(Exception):
+
+class VendorDocsError(KitError):
     """Base of every error this package raises on bad input (CLI exit code 2)."""
 
 

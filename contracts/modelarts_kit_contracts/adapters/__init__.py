@@ -19,6 +19,8 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 import httpx
 
+from modelarts_kit_contracts.errors import ContractError
+
 __all__ = [
     "BUILTIN_ADAPTERS",
     "AdapterError",
@@ -38,7 +40,7 @@ BUILTIN_ADAPTERS = {
 }
 
 
-class AdapterError(Exception):
+class AdapterError(ContractError):
     """An adapter cannot be found, imported or built (a usage error: exit 2)."""
 
 

@@ -10,13 +10,14 @@ import logging
 from pathlib import Path
 
 import click
-
 from modelarts_kit_server.app import create_app
-from modelarts_kit_server.errors import ServerError
 from modelarts_kit_server.faults import FaultPlan
 from modelarts_kit_server.lifecycle import SIMULATE_ANNOTATION
 from modelarts_kit_server.runner import base_url, bind_socket, uvicorn_server
 from modelarts_kit_server.settings import DEV_PROJECT_ID, DEV_TOKEN, ServerSettings
+from modelarts_kit_spec.errors import KitError
+
+from modelarts_kit import options
 
 __all__ = ["serve"]
 
@@ -34,14 +35,11 @@ Faults (--faults, comma-separated KIND=RATE[:PARAM], rates in [0, 1], seeded by 
 """
 
 
-@click.command(epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
-@click.option(
-    "--port",
-    default=8000,
-    show_default=True,
-    type=click.IntRange(0, 65535),
-    help="TCP port; 0 picks a free one (the URL is printed).",
+@click.command(epilog=EPILOG)
+@options.listening(
+    default_port=8000,
+    host_help="Interface to bind.",
+    port_help="TCP port; 0 picks a free one (the URL is printed).",
 )
 @click.option(
     "--db",
@@ -90,23 +88,16 @@ def serve(
     log_level: str,
 ) -> None:
     """Run the reference ModelArts training-job server."""
-    try:
-        plan = FaultPlan.parse(faults, fault_seed) if faults is not None else None
-        settings = ServerSettings(
-            tokens=tokens,
-            aksk=aksk,
-            db_path=db_path,
-            clock_speed=clock_speed,
-            faults=plan,
-        )
-        app = create_app(settings)
-    except ServerError as exc:
-        raise click.UsageError(str(exc)) from None
+    plan = FaultPlan.parse(faults, fault_seed) if faults is not None else None
+    settings = ServerSettings(
+        tokens=tokens, aksk=aksk, db_path=db_path, clock_speed=clock_speed, faults=plan
+    )
+    app = create_app(settings)
     try:
         sock = bind_socket(host, port)
     except OSError as exc:
         app.close()
-        raise click.UsageError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+        raise KitError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     url = base_url(sock)
     click.echo(f"modelarts-kit reference server listening on {url}")

@@ -9,67 +9,36 @@ import json
 from pathlib import Path
 
 import click
-
-from modelarts_kit_spec.diff import (
-    SpecSource,
-    diff_documents,
-    read_source,
-    render_json,
-    render_markdown,
-)
-from modelarts_kit_spec.load import SPEC_PATH, SpecError, load_ledger, read_yaml
+from modelarts_kit_spec.diff import diff_documents, read_source, render_json, render_markdown
+from modelarts_kit_spec.errors import EXIT_FINDINGS, EXIT_OK, KitError
+from modelarts_kit_spec.load import SPEC_PATH, load_ledger, read_yaml
 from modelarts_kit_spec.validate import RULES, ledger_for, validate_document
+
+from modelarts_kit import options
 
 __all__ = ["diff", "validate"]
 
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-
-
-def _fail_usage(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
-    raise SystemExit(EXIT_USAGE)
-
 
 @click.command()
-@click.option(
-    "--spec",
-    "spec_file",
-    type=click.Path(path_type=Path, dir_okay=False),
-    default=None,
-    help="OpenAPI file to check (default: the curated spec).",
+@options.spec_file("OpenAPI file to check (default: the curated spec).")
+@options.ledger_file(
+    "Discrepancy ledger (default: the curated ledger, or ledger.yaml next to --spec)."
 )
-@click.option(
-    "--ledger",
-    "ledger_file",
-    type=click.Path(path_type=Path, dir_okay=False),
-    default=None,
-    help="Discrepancy ledger (default: the curated ledger, or ledger.yaml next to --spec).",
-)
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-)
+@options.output_format("text", "json")
 def validate(spec_file: Path | None, ledger_file: Path | None, output_format: str) -> None:
     """Validate the spec (openapi-spec-validator 3.1 plus the project's rules) and its ledger.
 
     Rules:"""
     spec_path = spec_file if spec_file is not None else SPEC_PATH
     ledger_path = ledger_file if ledger_file is not None else ledger_for(spec_path)
-    try:
-        document = read_yaml(spec_path)
-        ledger = load_ledger(ledger_path) if ledger_path is not None else None
-        findings = validate_document(
-            document,
-            path=spec_path,
-            ledger=ledger,
-            ledger_name=ledger_path.name if ledger_path is not None else "ledger.yaml",
-        )
-    except SpecError as exc:
-        _fail_usage(str(exc))
-        return
+    document = read_yaml(spec_path)
+    ledger = load_ledger(ledger_path) if ledger_path is not None else None
+    findings = validate_document(
+        document,
+        path=spec_path,
+        ledger=ledger,
+        ledger_name=ledger_path.name if ledger_path is not None else "ledger.yaml",
+    )
     if output_format == "json":
         payload = {
             "spec": str(spec_path),
@@ -98,20 +67,8 @@ validate.help = (validate.help or "") + ", ".join(r.id for r in RULES) + "."
 @click.command()
 @click.argument("old")
 @click.argument("new")
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["markdown", "json"]),
-    default="markdown",
-    show_default=True,
-)
-@click.option(
-    "--out",
-    "out_file",
-    type=click.Path(path_type=Path, dir_okay=False),
-    default=None,
-    help="Write the report here instead of stdout.",
-)
+@options.output_format("markdown", "json")
+@options.out_file("Write the report here instead of stdout.")
 @click.option(
     "--fail-on",
     type=click.Choice(["any", "clients", "servers"]),
@@ -126,22 +83,16 @@ def diff(old: str, new: str, output_format: str, out_file: Path | None, fail_on:
     whether it breaks clients (built for OLD, talking to a NEW server) and servers (built for
     OLD, serving NEW clients). Exit 1 when something breaks the side(s) --fail-on names.
     """
-    try:
-        old_source: SpecSource = read_source(old)
-        new_source: SpecSource = read_source(new)
-        changes = diff_documents(old_source.document, new_source.document)
-    except SpecError as exc:
-        _fail_usage(str(exc))
-        return
-    if output_format == "json":
-        text = render_json(changes, old_source, new_source)
-    else:
-        text = render_markdown(changes, old_source, new_source)
+    old_source = read_source(old)
+    new_source = read_source(new)
+    changes = diff_documents(old_source.document, new_source.document)
+    render = render_json if output_format == "json" else render_markdown
+    text = render(changes, old_source, new_source)
     if out_file is not None:
         try:
             out_file.write_text(text, encoding="utf-8")
         except OSError as exc:
-            _fail_usage(f"{out_file}: cannot write: {exc.strerror}")
+            raise KitError(f"{out_file}: cannot write: {exc.strerror}") from exc
     else:
         click.echo(text, nl=False)
     breaking = any(

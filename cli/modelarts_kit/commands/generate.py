@@ -6,34 +6,22 @@ printed), 2 the client cannot be generated (bad spec, bad option, broken output)
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
-
 from modelarts_kit_generator.ir import GeneratorOptions
-from modelarts_kit_generator.pipeline import GenerationError, check
+from modelarts_kit_generator.pipeline import check, default_output
 from modelarts_kit_generator.pipeline import generate as generate_package
+from modelarts_kit_spec.errors import EXIT_FINDINGS, KitError
 
-__all__ = ["default_output", "generate", "generate_command"]
+from modelarts_kit import options
 
-_REPO_ROOT = Path(__file__).resolve().parents[2]
-
-
-def default_output() -> Path:
-    """``generated/`` of the repository this package runs from, else of the current directory."""
-    if (_REPO_ROOT / "generator").is_dir() and (_REPO_ROOT / "pyproject.toml").is_file():
-        return _REPO_ROOT / "generated"
-    return Path.cwd() / "generated"
+__all__ = ["generate"]
 
 
 @click.command(name="generate")
-@click.option(
-    "--spec",
-    "spec_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="OpenAPI document to generate from (default: the curated ModelArts spec).",
+@options.spec_file(
+    "OpenAPI document to generate from (default: the curated ModelArts spec).", dest="spec_path"
 )
 @click.option(
     "--out",
@@ -68,7 +56,7 @@ def default_output() -> Path:
     show_default=True,
     help="Name of the base exception class.",
 )
-def generate_command(
+def generate(
     spec_path: Path | None,
     out: Path | None,
     check_only: bool,
@@ -80,32 +68,24 @@ def generate_command(
 ) -> None:
     """Generate the typed client package from the spec into generated/."""
     try:
-        options = GeneratorOptions(
+        generator_options = GeneratorOptions(
             package=package,
             distribution=distribution,
             client_name=client_name,
             error_base=error_base,
         )
     except ValueError as exc:
-        raise click.UsageError(str(exc)) from exc
+        raise KitError(str(exc)) from exc
     target = out if out is not None else default_output()
-    try:
-        if check_only:
-            diff = check(target, spec_path, options, use_cache=not no_cache)
-            if diff:
-                click.echo(diff, nl=False)
-                click.echo(
-                    f"{target.name}/ is stale: run `modelarts-kit generate` and commit it.",
-                    err=True,
-                )
-                sys.exit(1)
-            click.echo(f"{target.name}/ is up to date.")
-            return
-        files = generate_package(target, spec_path, options, use_cache=not no_cache)
-    except GenerationError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
+    if check_only:
+        diff = check(target, spec_path, generator_options, use_cache=not no_cache)
+        if diff:
+            click.echo(diff, nl=False)
+            click.echo(
+                f"{target.name}/ is stale: run `modelarts-kit generate` and commit it.", err=True
+            )
+            raise SystemExit(EXIT_FINDINGS)
+        click.echo(f"{target.name}/ is up to date.")
+        return
+    files = generate_package(target, spec_path, generator_options, use_cache=not no_cache)
     click.echo(f"generated {len(files)} files into {target}")
-
-
-generate = generate_command

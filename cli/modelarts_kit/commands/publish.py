@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-
-from modelarts_kit_publish.errors import PublishError
 from modelarts_kit_publish.publish import DEFAULT_OUT, publish_spec
+
+from modelarts_kit import options
 
 __all__ = ["publish"]
 
@@ -28,20 +28,8 @@ __all__ = ["publish"]
     help="Previous published version: a file, git:REV:PATH, or a git tag/ref "
     "(default: the openapi.yaml already in --out, if any).",
 )
-@click.option(
-    "--spec",
-    "spec_file",
-    type=click.Path(path_type=Path, dir_okay=False),
-    default=None,
-    help="Spec to publish (default: the curated spec).",
-)
-@click.option(
-    "--ledger",
-    "ledger_file",
-    type=click.Path(path_type=Path, dir_okay=False),
-    default=None,
-    help="Discrepancy ledger (default: the one beside the spec).",
-)
+@options.spec_file("Spec to publish (default: the curated spec).")
+@options.ledger_file("Discrepancy ledger (default: the one beside the spec).")
 def publish(
     out_dir: Path, previous: str | None, spec_file: Path | None, ledger_file: Path | None
 ) -> None:
@@ -50,13 +38,7 @@ def publish(
     Offline and deterministic. Refuses (exit 1) to publish changed content under a version
     that was already published.
     """
-    try:
-        result = publish_spec(
-            out_dir, spec_path=spec_file, ledger_path=ledger_file, previous=previous
-        )
-    except PublishError as exc:
-        click.echo(f"error: {exc}", err=True)
-        raise SystemExit(exc.exit_code) from exc
+    result = publish_spec(out_dir, spec_path=spec_file, ledger_path=ledger_file, previous=previous)
     breaking = sum(c.breaks_clients or c.breaks_servers for c in result.changes)
     if result.republished:
         since = "republished unchanged"
