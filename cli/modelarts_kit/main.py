@@ -53,6 +53,19 @@ COMMANDS: Tree = {
         },
         "Parse vendor doc pages and diff them against the spec.",
     ),
+    "sdk": (
+        {
+            "diff": (
+                "modelarts_kit.commands.sdk:diff",
+                "Report drift between the spec and the vendor SDK's models.",
+            ),
+            "compare": (
+                "modelarts_kit.commands.sdk:compare",
+                "List what changed in the SDK's models between two releases.",
+            ),
+        },
+        "Compare the spec with the vendor's Python SDK, and SDK releases with each other.",
+    ),
     "generate": (
         "modelarts_kit.commands.generate:generate",
         "Generate the typed client into generated/.",
