@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from modelarts_kit_spec.diff import Change, SpecSource, diff_documents, read_source
-from modelarts_kit_spec.load import JSON, SPEC_PATH, SpecError, load_ledger, parse_spec, read_yaml
-from modelarts_kit_spec.validate import ledger_for
+from modelarts_kit_spec.ledger import LedgerEntry, ledger_for, read_ledger
+from modelarts_kit_spec.load import JSON, SPEC_PATH, SpecError, parse_spec, read_yaml
 
 from modelarts_kit_publish.bundle import Bundle, bundle_document, content_digest
 from modelarts_kit_publish.changelog import merge_changelog, section_for, split_sections
@@ -166,7 +166,9 @@ def publish_spec(
         # where indexing it would only fail somewhere inside.
         document = read_yaml(source)
         ledger_file = ledger_path if ledger_path is not None else ledger_for(source)
-        ledger = load_ledger(ledger_file) if ledger_file is not None else []
+        ledger: tuple[LedgerEntry, ...] = (
+            read_ledger(ledger_file).entries if ledger_file is not None else ()
+        )
     except SpecError as exc:
         raise PublishError(str(exc)) from exc
     if not isinstance(document, dict):

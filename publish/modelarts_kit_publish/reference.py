@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from importlib.resources import files
 
 import jinja2
+from modelarts_kit_spec.ledger import LedgerEntry
 from modelarts_kit_spec.load import JSON, Operation, Spec, unescape_pointer_token
 
 from modelarts_kit_publish.changelog import Block, Inline, changelog_blocks
@@ -527,32 +528,34 @@ class PageBuilder:
                 return self.op_anchor[op.operation_id]
         return None
 
-    def ledger(self, entries: list[JSON]) -> tuple[LedgerView, ...]:
+    def ledger(self, entries: Iterable[LedgerEntry]) -> tuple[LedgerView, ...]:
         out: list[LedgerView] = []
         for entry in entries:
             sources = tuple(
-                " · ".join(str(s.get(k)) for k in ("seed", "table", "says") if s.get(k) is not None)
-                for s in entry.get("sources") or []
-                if isinstance(s, Mapping)
+                " · ".join(
+                    str(part)
+                    for part in (source.seed or source.label, source.table, source.says)
+                    if part is not None
+                )
+                for source in entry.sources
             )
             operations = tuple(
-                TypePart(str(op_id), self.op_anchor.get(str(op_id)))
-                for op_id in entry.get("operations") or []
+                TypePart(op_id, self.op_anchor.get(op_id)) for op_id in entry.operations or ()
             )
-            pointer = str(entry.get("pointer", ""))
+            pointer = entry.pointer or ""
             out.append(
                 LedgerView(
-                    anchor=self.anchors.new("ledger", str(entry.get("id", ""))),
-                    entry_id=str(entry.get("id", "")),
-                    field=str(entry.get("field", "")),
-                    kind=str(entry.get("kind", "")),
-                    side=str(entry.get("side", "")),
+                    anchor=self.anchors.new("ledger", entry.id),
+                    entry_id=entry.id,
+                    field=entry.field,
+                    kind=entry.kind,
+                    side=entry.side,
                     operations=operations,
                     pointer=pointer,
                     pointer_anchor=self.pointer_anchor(pointer),
                     sources=sources,
-                    decision=str(entry.get("decision", "")),
-                    reason=str(entry.get("reason", "")),
+                    decision=entry.decision,
+                    reason=entry.reason,
                 )
             )
         return tuple(out)
@@ -562,7 +565,9 @@ def _asset(name: str) -> str:
     return files("modelarts_kit_publish").joinpath("assets", name).read_text(encoding="utf-8")
 
 
-def build_page(spec: Spec, ledger: list[JSON], changelog_markdown: str, sha256: str) -> Page:
+def build_page(
+    spec: Spec, ledger: Iterable[LedgerEntry], changelog_markdown: str, sha256: str
+) -> Page:
     builder = PageBuilder(spec)
     operations = tuple(builder.operation(op) for op in spec.operations)
     schemas = tuple(builder.schema(name) for name in builder.schema_names)

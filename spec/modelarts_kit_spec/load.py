@@ -383,10 +383,10 @@ def load_spec(path: Path | str | None = None) -> Spec:
 
 
 def load_ledger(path: Path | str | None = None) -> list[dict[str, JSON]]:
-    """The discrepancy ledger: one entry per disagreement between vendor sources."""
-    resolved = Path(path) if path is not None else LEDGER_PATH
-    data = read_yaml(resolved)
-    entries = data.get("entries") if isinstance(data, Mapping) else None
-    if not isinstance(entries, list):
-        raise SpecError(f"{resolved}: expected a mapping with an 'entries' list")
-    return entries
+    """The ledger's entries as written (plain mappings); a fresh copy of the one cached parse.
+
+    Prefer :func:`modelarts_kit_spec.ledger.read_ledger`, which gives typed entries.
+    """
+    from modelarts_kit_spec.ledger import read_ledger
+
+    return copy.deepcopy(list(read_ledger(path).raw))

@@ -18,10 +18,9 @@ from openapi_spec_validator.shortcuts import get_validator_cls
 from openapi_spec_validator.validation.exceptions import ValidatorDetectError
 from referencing.exceptions import Unresolvable
 
+from modelarts_kit_spec.ledger import Ledger, LedgerEntry, ledger_for, parse_ledger
 from modelarts_kit_spec.load import (
     JSON,
-    LEDGER_PATH,
-    SPEC_PATH,
     Spec,
     SpecError,
     escape_pointer_token,
@@ -59,7 +58,6 @@ LEDGER_KINDS = frozenset(
     }
 )
 LEDGER_SIDES = frozenset({"request", "response", "both"})
-LEDGER_REQUIRED_KEYS = ("id", "pointer", "kind", "side", "sources", "decision", "expect", "reason")
 
 # Keywords whose value is a subschema, a list of subschemas, or a name -> subschema map.
 SUBSCHEMA_KEYWORDS = (
@@ -111,7 +109,7 @@ class Context:
 
     document: JSON
     spec: Spec  # for Spec.validator; operations may be empty if the loader rejected the doc
-    ledger: list[JSON] | None  # None: no ledger given, ledger rules have nothing to check
+    ledger: Ledger | None  # None: no ledger given, ledger rules have nothing to check
     ledger_name: str = "ledger.yaml"
 
 
@@ -365,56 +363,37 @@ def check_property_descriptions(ctx: Context) -> Iterator[Finding]:
 
 @rule("ledger-entry", "every ledger entry has the documented fields, with a unique id")
 def check_ledger_entries(ctx: Context) -> Iterator[Finding]:
-    seen: dict[str, int] = {}
-    for index, entry in enumerate(ctx.ledger or []):
-        if not isinstance(entry, Mapping):
-            yield Finding(_ledger_pointer(ctx, index), "ledger-entry", "entry is not a mapping")
-            continue
-        for key in LEDGER_REQUIRED_KEYS:
-            if key not in entry:
-                yield Finding(_ledger_pointer(ctx, index), "ledger-entry", f"missing {key!r}")
-        entry_id = entry.get("id")
-        if isinstance(entry_id, str):
-            if entry_id in seen:
-                yield Finding(
-                    _ledger_pointer(ctx, index, "id"),
-                    "ledger-entry",
-                    f"duplicate id {entry_id!r} (first at entry {seen[entry_id]})",
-                )
-            seen.setdefault(entry_id, index)
-        if "kind" in entry and entry["kind"] not in LEDGER_KINDS:
+    if ctx.ledger is None:
+        return
+    for problem in ctx.ledger.problems:
+        tokens = () if problem.key is None or problem.missing else (problem.key,)
+        yield Finding(
+            _ledger_pointer(ctx, problem.index or 0, *tokens), "ledger-entry", problem.message
+        )
+    for entry in ctx.ledger.entries:
+        if entry.kind and entry.kind not in LEDGER_KINDS:
             yield Finding(
-                _ledger_pointer(ctx, index, "kind"),
+                _ledger_pointer(ctx, entry.index, "kind"),
                 "ledger-entry",
-                f"kind {entry['kind']!r} is not one of {sorted(LEDGER_KINDS)}",
-            )
-        if "side" in entry and entry["side"] not in LEDGER_SIDES:
-            yield Finding(
-                _ledger_pointer(ctx, index, "side"),
-                "ledger-entry",
-                f"side {entry['side']!r} is not one of {sorted(LEDGER_SIDES)}",
-            )
-        sources = entry.get("sources")
-        if "sources" in entry and not (
-            isinstance(sources, list) and sources and all(isinstance(s, Mapping) for s in sources)
-        ):
-            yield Finding(
-                _ledger_pointer(ctx, index, "sources"),
-                "ledger-entry",
-                "sources must be a non-empty list of {seed, table, says} mappings",
-            )
-        if "expect" in entry and not isinstance(entry["expect"], Mapping):
-            yield Finding(
-                _ledger_pointer(ctx, index, "expect"),
-                "ledger-entry",
-                f"expect must be a mapping, got {entry['expect']!r}",
+                f"kind {entry.kind!r} is not one of {sorted(LEDGER_KINDS)}",
             )
 
 
-def _ledger_targets(ctx: Context) -> Iterator[tuple[int, str, Mapping[str, JSON]]]:
-    for index, entry in enumerate(ctx.ledger or []):
-        if isinstance(entry, Mapping) and isinstance(entry.get("pointer"), str):
-            yield index, entry["pointer"], entry
+@rule("ledger-todo", "no ledger entry still waits for a decision (decision: TODO)")
+def check_ledger_todos(ctx: Context) -> Iterator[Finding]:
+    for entry in ctx.ledger.todos if ctx.ledger is not None else ():
+        yield Finding(
+            _ledger_pointer(ctx, entry.index, "decision"),
+            "ledger-todo",
+            f"entry {entry.id!r} ({entry.kind} of {entry.field or entry.pointer}) still says "
+            "decision: TODO; decide, set expect, and write the reason",
+        )
+
+
+def _ledger_targets(ctx: Context) -> Iterator[tuple[int, str, LedgerEntry]]:
+    for entry in ctx.ledger.entries if ctx.ledger is not None else ():
+        if entry.pointer is not None:
+            yield entry.index, entry.pointer, entry
 
 
 @rule("ledger-pointer", "every ledger entry's pointer resolves in the spec")
@@ -426,15 +405,15 @@ def check_ledger_pointers(ctx: Context) -> Iterator[Finding]:
             yield Finding(
                 _ledger_pointer(ctx, index, "pointer"),
                 "ledger-pointer",
-                f"entry {entry.get('id')!r}: pointer does not resolve: {exc.args[0]}",
+                f"entry {entry.id!r}: pointer does not resolve: {exc.args[0]}",
             )
 
 
 @rule("ledger-expect", "what each ledger entry expects holds at its pointer")
 def check_ledger_expectations(ctx: Context) -> Iterator[Finding]:
     for _, pointer, entry in _ledger_targets(ctx):
-        expected = entry.get("expect")
-        if not isinstance(expected, Mapping):
+        expected = entry.expect
+        if expected is None:
             continue
         try:
             actual = resolve_pointer(ctx.document, pointer)
@@ -445,7 +424,7 @@ def check_ledger_expectations(ctx: Context) -> Iterator[Finding]:
             yield Finding(
                 pointer,
                 "ledger-expect",
-                f"ledger entry {entry.get('id')!r} expects {dict(expected)!r}; {problem}",
+                f"ledger entry {entry.id!r} expects {dict(expected)!r}; {problem}",
             )
 
 
@@ -611,19 +590,11 @@ def _path_parameter_names(document: JSON, parameters: JSON) -> set[str]:
 # --------------------------------------------------------------------------- entry point
 
 
-def ledger_for(spec_path: Path) -> Path | None:
-    """The ledger that belongs to a spec: the curated one, or ``ledger.yaml`` beside it."""
-    if spec_path.resolve() == SPEC_PATH.resolve():
-        return LEDGER_PATH
-    beside = spec_path.parent / "ledger.yaml"
-    return beside if beside.is_file() else None
-
-
 def validate_document(
     document: JSON,
     *,
     path: Path,
-    ledger: list[JSON] | None,
+    ledger: Ledger | list[JSON] | None,
     ledger_name: str = "ledger.yaml",
     rules: Iterable[Rule] = RULES,
 ) -> list[Finding]:
@@ -638,6 +609,8 @@ def validate_document(
         # rule, and the loader's complaint is a finding of its own.
         findings.append(Finding("", "loader", f"the spec loader rejects the document: {exc}"))
         spec = Spec(path=path, document=document, operations=())
+    if ledger is not None and not isinstance(ledger, Ledger):
+        ledger = parse_ledger(ledger)
     ctx = Context(document=document, spec=spec, ledger=ledger, ledger_name=ledger_name)
     for registered in rules:
         findings.extend(registered.check(ctx))

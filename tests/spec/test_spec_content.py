@@ -17,10 +17,13 @@ import pytest
 import yaml
 from modelarts_kit_spec import (
     LEDGER_PATH,
+    Ledger,
+    LedgerEntry,
     Spec,
-    load_ledger,
     load_spec,
+    parse_ledger,
     parse_spec,
+    read_ledger,
     resolve_pointer,
 )
 from modelarts_kit_spec.validate import subset_mismatch
@@ -93,8 +96,8 @@ def spec() -> Spec:
 
 
 @pytest.fixture(scope="module")
-def ledger() -> list[dict[str, JSON]]:
-    return load_ledger()
+def ledger() -> Ledger:
+    return read_ledger()
 
 
 def broken(spec: Spec, pointer: str, mutate: Callable[[JSON], None]) -> Spec:
@@ -135,54 +138,50 @@ def test_operations_and_success_statuses(spec: Spec) -> None:
 # --------------------------------------------------------------------------- the ledger
 
 
-def ledger_problems(spec: Spec, entries: list[dict[str, JSON]]) -> list[str]:
-    problems: list[str] = []
-    seen: set[str] = set()
-    for index, entry in enumerate(entries):
-        where = f"entry {index} ({entry.get('id')!r})"
-        missing = [key for key in LEDGER_KEYS if key not in entry]
+def ledger_problems(spec: Spec, ledger: Ledger) -> list[str]:
+    problems = [f"entry {p.index}: {p.message}" for p in ledger.problems]
+    for index, raw in enumerate(ledger.raw):
+        missing = [key for key in LEDGER_KEYS if key not in raw]
         if missing:
-            problems.append(f"{where}: missing {missing}")
-            continue
-        if entry["id"] in seen:
-            problems.append(f"{where}: duplicate id")
-        seen.add(entry["id"])
-        if entry["kind"] not in LEDGER_KINDS:
-            problems.append(f"{where}: unknown kind {entry['kind']!r}")
-        if entry["side"] not in {"request", "response", "both"}:
-            problems.append(f"{where}: unknown side {entry['side']!r}")
-        unknown_ops = set(entry["operations"]) - OPERATION_IDS
-        if not entry["operations"] or unknown_ops:
-            problems.append(f"{where}: operations {entry['operations']!r}")
-        for source in entry["sources"]:
-            if not (SEEDS_DIR / str(source.get("seed"))).is_file():
-                problems.append(f"{where}: source names no seed file: {source.get('seed')!r}")
-            if not source.get("table") or "says" not in source:
+            problems.append(f"entry {index}: missing {missing}")
+    for entry in ledger.entries:
+        where = f"entry {entry.index} ({entry.id!r})"
+        if entry.kind not in LEDGER_KINDS:
+            problems.append(f"{where}: unknown kind {entry.kind!r}")
+        unknown_ops = set(entry.operations or ()) - OPERATION_IDS
+        if not entry.operations or unknown_ops:
+            problems.append(f"{where}: operations {entry.operations!r}")
+        for source in entry.sources:
+            if source.sdk is not None:
+                continue  # SDK evidence names a model attribute, not a page
+            if not (SEEDS_DIR / str(source.seed)).is_file():
+                problems.append(f"{where}: source names no seed file: {source.seed!r}")
+            if not source.table or source.says is None:
                 problems.append(f"{where}: source without table or says: {source!r}")
-        if not str(entry["reason"]).strip() or not str(entry["decision"]).strip():
+        if not entry.reason.strip() or not entry.decision.strip():
             problems.append(f"{where}: empty decision or reason")
         try:
-            actual = spec.at(entry["pointer"])
+            actual = spec.at(entry.pointer or "")
         except KeyError as exc:
             problems.append(f"{where}: pointer does not resolve: {exc}")
             continue
-        mismatch = subset_mismatch(spec.document, actual, entry["expect"])
+        mismatch = subset_mismatch(spec.document, actual, entry.expect or {})
         if mismatch:
             problems.append(f"{where}: expect does not hold: {mismatch}")
     return problems
 
 
-def test_ledger_entries_hold(spec: Spec, ledger: list[dict[str, JSON]]) -> None:
+def test_ledger_entries_hold(spec: Spec, ledger: Ledger) -> None:
     assert len(ledger) >= 60
     assert ledger_problems(spec, ledger) == []
 
 
-def test_ledger_check_catches_breakage(spec: Spec, ledger: list[dict[str, JSON]]) -> None:
-    entries = copy.deepcopy(ledger)
+def test_ledger_check_catches_breakage(spec: Spec, ledger: Ledger) -> None:
+    entries = copy.deepcopy(list(ledger.raw))
     entries.append(copy.deepcopy(entries[0]))  # duplicate id
     entries[1]["pointer"] = "/components/schemas/NoSuchSchema"
     entries[2]["sources"][0]["seed"] = "999_missing.txt"
-    problems = ledger_problems(spec, entries)
+    problems = ledger_problems(spec, parse_ledger(entries))
     assert any("duplicate id" in p for p in problems)
     assert any("pointer does not resolve" in p for p in problems)
     assert any("999_missing.txt" in p for p in problems)
@@ -193,8 +192,8 @@ def test_ledger_check_catches_breakage(spec: Spec, ledger: list[dict[str, JSON]]
     assert any("status-start-time-type" in p for p in ledger_problems(drifted, ledger))
 
 
-def test_ledger_covers_the_disagreements_the_issue_names(ledger: list[dict[str, JSON]]) -> None:
-    by_id = {entry["id"]: entry for entry in ledger}
+def test_ledger_covers_the_disagreements_the_issue_names(ledger: Ledger) -> None:
+    by_id = ledger.by_id()
     for required in (
         "status-start-time-type",
         "environments-request-map",
@@ -394,24 +393,24 @@ MANDATORY_KINDS = frozenset({"mandatory", "required-response"})
 
 
 def covering_entries(
-    ledger: list[dict[str, JSON]], kinds: frozenset[str], *pointers: str
+    ledger: tuple[LedgerEntry, ...], kinds: frozenset[str], *pointers: str
 ) -> list[str]:
     """Ids of the ledger entries of one of ``kinds`` that point at one of ``pointers``."""
     wanted = {p.removeprefix("#") for p in pointers}
-    return [e["id"] for e in ledger if e["kind"] in kinds and e["pointer"] in wanted]
+    return [e.id for e in ledger if e.kind in kinds and e.pointer in wanted]
 
 
-def renamed_in_ledger(ledger: list[dict[str, JSON]], parent_pointer: str, token: str) -> bool:
+def renamed_in_ledger(ledger: tuple[LedgerEntry, ...], parent_pointer: str, token: str) -> bool:
     """A field the spec spells differently is covered by a ``name`` entry quoting its old name."""
     return any(
-        entry["kind"] == "name"
-        and entry["pointer"].startswith(parent_pointer + "/properties/")
-        and any(token in str(source.get("says")) for source in entry["sources"])
+        entry.kind == "name"
+        and (entry.pointer or "").startswith(parent_pointer + "/properties/")
+        and any(token in str(source.says) for source in entry.sources)
         for entry in ledger
     )
 
 
-def completeness_problems(spec: Spec, ledger: list[dict[str, JSON]]) -> list[str]:
+def completeness_problems(spec: Spec, ledger: tuple[LedgerEntry, ...]) -> list[str]:
     problems = []
     for field in INVENTORY:
         seeds = sorted(field.sources)
@@ -461,35 +460,37 @@ def completeness_problems(spec: Spec, ledger: list[dict[str, JSON]]) -> list[str
     return problems
 
 
-def test_every_documented_field_is_in_the_spec(spec: Spec, ledger: list[dict[str, JSON]]) -> None:
+def test_every_documented_field_is_in_the_spec(spec: Spec, ledger: Ledger) -> None:
     assert len(INVENTORY) > 800
     assert {f.operation for f in INVENTORY} == OPERATION_IDS
-    assert completeness_problems(spec, ledger) == []
+    assert completeness_problems(spec, ledger.entries) == []
 
 
-def test_completeness_check_catches_breakage(spec: Spec, ledger: list[dict[str, JSON]]) -> None:
+def test_completeness_check_catches_breakage(spec: Spec, ledger: Ledger) -> None:
+    entries = ledger.entries
+
     def drop_property(node: JSON) -> None:
         del node["properties"]["exit_code"]
 
     dropped = broken(spec, "/components/schemas/TaskStatuses", drop_property)
     assert any(
         "task_statuses.exit_code" in p and "not in the spec" in p
-        for p in completeness_problems(dropped, ledger)
+        for p in completeness_problems(dropped, entries)
     )
 
     retyped = broken(
         spec, "/components/schemas/Cpu/properties/core_num", lambda n: n.update(type="string")
     )
-    assert any("cpu.core_num" in p for p in completeness_problems(retyped, ledger))
+    assert any("cpu.core_num" in p for p in completeness_problems(retyped, entries))
 
     optional = broken(spec, "/components/schemas/JobMetadata", lambda n: n.update(required=[]))
     assert any(
         "metadata.name" in p and "Mandatory Yes" in p
-        for p in completeness_problems(optional, ledger)
+        for p in completeness_problems(optional, entries)
     )
 
     # A disagreement the ledger records is accepted only while the ledger records it.
-    without = [e for e in ledger if e["id"] != "status-start-time-type"]
+    without = tuple(e for e in entries if e.id != "status-start-time-type")
     assert any("status.start_time (String" in p for p in completeness_problems(spec, without))
 
 
@@ -540,7 +541,7 @@ def test_docs_diff_finds_every_disagreement_reconciled(
 
     # Without its ledger entry, the start_time disagreement is drift again.
     ledger_copy = tmp_path / "ledger.yaml"
-    entries = [e for e in load_ledger() if e["id"] != "status-start-time-type"]
+    entries = [e for e in read_ledger().raw if e["id"] != "status-start-time-type"]
     ledger_copy.write_text(yaml.safe_dump({"entries": entries}), encoding="utf-8")
     report = compare(pages, None, load_decisions(ledger_copy, None))
     fields = {(f.kind, f.field) for op in report.operations for f in op.findings}
@@ -599,12 +600,12 @@ def test_response_objects_tolerate_unknown_members(spec: Spec) -> None:
     assert closed_response_objects(closed) == ["/components/schemas/Cpu"]
 
 
-def unjustified_required(spec: Spec, ledger: list[dict[str, JSON]]) -> list[str]:
+def unjustified_required(spec: Spec, ledger: Ledger) -> list[str]:
     justified = {
-        (entry["pointer"], name)
-        for entry in ledger
-        if entry["kind"] == "required-response"
-        for name in entry["expect"].get("required", [])
+        (entry.pointer, name)
+        for entry in ledger.entries
+        if entry.kind == "required-response"
+        for name in (entry.expect or {}).get("required", [])
     }
     # Only object schemas declare fields; the required lists inside anyOf/not clauses
     # (InputDataInfo: dataset or obs) are choices, recorded as constraint entries.
@@ -617,9 +618,7 @@ def unjustified_required(spec: Spec, ledger: list[dict[str, JSON]]) -> list[str]
     ]
 
 
-def test_required_response_fields_are_required_and_justified(
-    spec: Spec, ledger: list[dict[str, JSON]]
-) -> None:
+def test_required_response_fields_are_required_and_justified(spec: Spec, ledger: Ledger) -> None:
     body = spec.deref(spec.operation(SHOW).success.schema)
     metadata = spec.deref(body["properties"]["metadata"])
     status = spec.deref(body["properties"]["status"])

@@ -203,7 +203,12 @@ def test_each_rule_catches_its_broken_fixture(
 
 
 def test_every_registered_rule_is_exercised() -> None:
-    exercised = {case[3] for case in BROKEN} | {"ledger-entry", "ledger-pointer", "ledger-expect"}
+    exercised = {case[3] for case in BROKEN} | {
+        "ledger-entry",
+        "ledger-pointer",
+        "ledger-expect",
+        "ledger-todo",
+    }
     assert {r.id for r in RULES} == exercised
 
 
@@ -230,6 +235,12 @@ def test_ledger_entries_need_the_documented_fields() -> None:
     assert ("ledger.yaml#/entries/0", "ledger-entry") in found  # missing 'reason'
     assert ("ledger.yaml#/entries/0/sources", "ledger-entry") in found
     assert ("ledger.yaml#/entries/1/id", "ledger-entry") in found  # duplicate id
+
+
+def test_a_ledger_entry_still_marked_todo_is_refused() -> None:
+    assert run(GOOD, _ledger()) == []
+    found = run(GOOD, _ledger(decision="TODO"))
+    assert found == [("ledger.yaml#/entries/0/decision", "ledger-todo")]
 
 
 @pytest.mark.parametrize(

@@ -8,11 +8,12 @@ spec is. Line numbers are left out of the comparison: an inserted row shifts the
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from modelarts_kit_spec import LEDGER_PATH, SPEC_PATH
+from modelarts_kit_spec import LEDGER_PATH, SPEC_PATH, parse_ledger
 from modelarts_kit_vendordocs import compare, extract_text
 from modelarts_kit_vendordocs.cli import diff
 from modelarts_kit_vendordocs.drift import (
@@ -188,12 +189,14 @@ entries:
     side: response
     operations: [ShowTrainingJobDetails]
     kind: type
+    sources: [{seed: 003.txt, table: Table 3 JobMetadata, says: String}]
     decision: integer
   - id: exit-code-gone
     field: "status.task_statuses[*].exit_code"
     side: both
     operations: [ShowTrainingJobDetails]
     kind: presence
+    sources: [{seed: 003.txt, table: Table 4 Status, says: (absent)}]
     decision: kept
   - id: wrong-operation
     field: metadata.name
@@ -236,7 +239,7 @@ def test_ledger_entries_move_matching_findings_to_reconciled(small_spec: Path) -
         ("- id: x\n  side: request\n  field: a", "/entries/0/kind (x)"),
         ("- id: x\n  kind: type\n  field: [a]", "/entries/0/field (x)"),
         ("- id: x\n  kind: type\n  field: a\n  operations: Create", "/entries/0/operations (x)"),
-        ("- just a string", "/entries/0: must be a mapping"),
+        ("- just a string", "/entries/0: entry is not a mapping"),
     ],
 )
 def test_a_bad_ledger_entry_is_a_usage_error_naming_it(
@@ -257,7 +260,7 @@ def test_normalise_field_drops_array_markers() -> None:
 
 
 def test_status_code_entries_with_responses_cover_every_code() -> None:
-    (decision,) = decisions_from_entries(
+    ledger = parse_ledger(
         [
             {
                 "id": "codes",
@@ -265,10 +268,11 @@ def test_status_code_entries_with_responses_cover_every_code() -> None:
                 "field": "(responses)",
                 "side": "response",
                 "operations": ["ShowTrainingJobDetails"],
+                "sources": [{"seed": "003.txt", "table": "Status Codes", "says": "200 ok"}],
             }
-        ],
-        "ledger",
+        ]
     )
+    (decision,) = decisions_from_entries(ledger.entries)
     finding = Finding(
         "ShowTrainingJobDetails",
         "status-code",
@@ -281,12 +285,14 @@ def test_status_code_entries_with_responses_cover_every_code() -> None:
         None,
         None,
         None,
+        value="200",  # the pages list 200 only, as the entry recorded
     )
     assert decision.covers(finding)
-    other = Finding(
-        "StopTrainingJob", "status-code", "response", 404, "404", "spec", "", "", None, None, None
-    )
+    other = replace(finding, operation="StopTrainingJob")
     assert not decision.covers(other)
+    # Pages that now list another code reopen the entry.
+    assert decision.applies(replace(finding, value="200,409"))
+    assert not decision.covers(replace(finding, value="200,409"))
 
 
 # --- the command ------------------------------------------------------------------------

@@ -25,14 +25,32 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from modelarts_kit_spec import LEDGER_PATH, Operation, Spec, load_ledger, load_spec
+from modelarts_kit_spec import (
+    LedgerEntry,
+    Operation,
+    Spec,
+    SpecError,
+    ledger_for,
+    load_spec,
+    read_ledger,
+)
 
 from modelarts_kit_vendordocs.errors import LedgerError, SpecShapeError
 from modelarts_kit_vendordocs.inventory import FieldEntry, Inventory
+from modelarts_kit_vendordocs.settle import (
+    ABSENT,
+    PRESENT,
+    enum_key,
+    mandatory_key,
+    name_key,
+    recorded_keys,
+    status_key,
+    type_key,
+)
 
 __all__ = [
     "Decision",
@@ -46,8 +64,6 @@ __all__ = [
 
 KINDS = ("presence", "type", "mandatory", "enum", "name", "status-code")
 _SIDES = ("request", "response", "both")
-_YES = frozenset({"yes", "是", "true", "mandatory", "必选"})
-_NO = frozenset({"no", "否", "false", "optional", "可选"})
 _ARRAY_MARKER_RE = re.compile(r"\[(?:\d*|\*)\]")
 
 
@@ -62,7 +78,11 @@ def _ledger_side(side: str) -> str:
 
 @dataclass(frozen=True)
 class Decision:
-    """A ledger entry, reduced to what matching needs."""
+    """A ledger entry, reduced to what matching needs: where it applies and what it recorded.
+
+    ``recorded`` holds the page values the entry accepted, as comparison keys (see
+    :func:`value_key`): a finding is settled only when the page says one of them.
+    """
 
     id: str
     kind: str
@@ -71,8 +91,12 @@ class Decision:
     operations: frozenset[str] | None  # None: every operation
     aliases: frozenset[str]  # field paths this entry accounts for (normalised)
     pointer: str | None = None
+    recorded: frozenset[str] = frozenset()
+    says: tuple[str, ...] = ()  # the sources' words, for the report
+    todo: bool = False
 
-    def covers(self, finding: Finding) -> bool:
+    def applies(self, finding: Finding) -> bool:
+        """The entry is about this finding (same kind, field, side and operation)."""
         if self.operations is not None and finding.operation not in self.operations:
             return False
         if self.side != "both" and self.side != _ledger_side(finding.side):
@@ -88,6 +112,17 @@ class Decision:
             return target == normalise_field(self.field)
         return self.kind == "name" and finding.kind == "presence" and target in self.aliases
 
+    def settles(self, finding: Finding) -> bool:
+        """The page says what this entry recorded (a TODO entry settles nothing)."""
+        if self.todo or not self.applies(finding):
+            return False
+        if self.kind == "name" and finding.kind == "presence":
+            return True  # the alias itself is what the entry recorded
+        return finding.value in self.recorded
+
+    def covers(self, finding: Finding) -> bool:
+        return self.settles(finding)
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -102,6 +137,9 @@ class Finding:
     page: str | None
     line: int | None
     pointer: str | None
+    value: str = ""  # the page's value as a comparison key (see value_key)
+    reopened: str | None = None  # a ledger entry about this finding that recorded other values
+    recorded: tuple[str, ...] = ()  # what that entry's sources said
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -115,6 +153,8 @@ class Finding:
             "page": self.page,
             "line": self.line,
             "pointer": self.pointer,
+            "reopened": self.reopened,
+            "recorded": list(self.recorded),
         }
 
 
@@ -146,52 +186,47 @@ class DriftReport:
 def load_decisions(ledger_path: Path | None, spec_path: Path | None) -> list[Decision]:
     """The ledger next to the spec (or the given one); a custom spec without one has none."""
     if ledger_path is None:
-        candidate = LEDGER_PATH if spec_path is None else Path(spec_path).parent / "ledger.yaml"
-        if spec_path is not None and not candidate.exists():
+        ledger_path = ledger_for(spec_path)
+        if ledger_path is None:
             return []
-        ledger_path = candidate
-    return decisions_from_entries(load_ledger(ledger_path), str(ledger_path))
+    try:
+        ledger = read_ledger(ledger_path)
+    except SpecError as exc:
+        raise LedgerError(str(exc)) from exc
+    # Entries missing their evidence or reason are spec validate's business; what matching
+    # needs (a mapping with a kind, side, field and operations) must be sound.
+    for problem in ledger.problems:
+        if problem.missing and problem.key != "kind":
+            continue
+        entry = ledger.raw[problem.index] if problem.index is not None else None
+        entry_id = entry.get("id") if isinstance(entry, Mapping) else None
+        where = f"/entries/{problem.index}" + (f"/{problem.key}" if problem.key else "")
+        label = f" ({entry_id})" if entry_id is not None else ""
+        raise LedgerError(f"{ledger_path}: {where}{label}: {problem.message}")
+    return decisions_from_entries(ledger.entries)
 
 
-def decisions_from_entries(entries: Iterable[Any], where: str) -> list[Decision]:
+def decisions_from_entries(entries: Iterable[LedgerEntry]) -> list[Decision]:
     out: list[Decision] = []
-    for number, entry in enumerate(entries):
-        label = f"{where}: /entries/{number}"
-        if not isinstance(entry, Mapping):
-            raise LedgerError(f"{label}: must be a mapping, got {type(entry).__name__}")
-        entry_id = str(entry.get("id", f"#{number}"))
-        kind = entry.get("kind")
-        side = entry.get("side", "both")
-        field_path = entry.get("field", "")
-        operations = entry.get("operations")
-        if not isinstance(kind, str) or not kind:
-            raise LedgerError(f"{label}/kind ({entry_id}): must be a string, got {kind!r}")
-        if side not in _SIDES:
-            raise LedgerError(f"{label}/side ({entry_id}): must be one of {_SIDES}, got {side!r}")
-        if not isinstance(field_path, str):
-            raise LedgerError(f"{label}/field ({entry_id}): must be a string, got {field_path!r}")
-        if operations is not None and not (
-            isinstance(operations, list) and all(isinstance(o, str) for o in operations)
-        ):
-            raise LedgerError(
-                f"{label}/operations ({entry_id}): must be a list of operationIds, "
-                f"got {operations!r}"
-            )
-        aliases = {normalise_field(field_path)}
-        parent = normalise_field(field_path).rpartition(".")[0]
-        for source in entry.get("sources") or []:
-            says = source.get("says") if isinstance(source, Mapping) else None
-            if isinstance(says, str) and re.fullmatch(r"[A-Za-z_][\w\-]*", says.strip()):
+    for entry in entries:
+        field_path = normalise_field(entry.field)
+        aliases = {field_path}
+        parent = field_path.rpartition(".")[0]
+        for says in entry.says():
+            if re.fullmatch(r"[A-Za-z_][\w\-]*", says.strip()):
                 aliases.add(f"{parent}.{says.strip()}" if parent else says.strip())
         out.append(
             Decision(
-                id=entry_id,
-                kind=kind,
-                field=field_path,
-                side=side,
-                operations=None if operations is None else frozenset(operations),
+                id=entry.id,
+                kind=entry.kind,
+                field=entry.field,
+                side=entry.side,
+                operations=None if entry.operations is None else frozenset(entry.operations),
                 aliases=frozenset(aliases),
-                pointer=str(entry["pointer"]) if entry.get("pointer") else None,
+                pointer=entry.pointer,
+                recorded=recorded_keys(entry.kind, entry.says()),
+                says=entry.says(),
+                todo=entry.todo,
             )
         )
     return out
@@ -327,21 +362,6 @@ def _types_agree(docs: Mapping[str, Any], spec: Mapping[str, Any], walker: _Spec
     return True
 
 
-def _squash(name: str) -> str:
-    return re.sub(r"[_\-\s]", "", name).lower()
-
-
-def _mandatory(written: str | None) -> bool | None:
-    if written is None:
-        return None
-    word = written.strip().lower()
-    if word in _YES:
-        return True
-    if word in _NO:
-        return False
-    return None
-
-
 @dataclass
 class _Container:
     """The fields of one side of an operation (parameters, request body, one response)."""
@@ -413,7 +433,7 @@ def _compare_entry(
     doc = entry.field
     docs_schema = doc.vendor_type.schema()
 
-    def finding(kind: str, docs: str, spec: str) -> Finding:
+    def finding(kind: str, docs: str, spec: str, value: str | None) -> Finding:
         return Finding(
             operation=op_id,
             kind=kind,
@@ -426,27 +446,34 @@ def _compare_entry(
             page=page,
             line=doc.line,
             pointer=spec_field.pointer,
+            value=value or "",
         )
 
     if not docs_schema:
         findings.append(
-            finding("type", f"{doc.type} (not a type this tool maps)", _describe(spec_field.schema))
+            finding(
+                "type",
+                f"{doc.type} (not a type this tool maps)",
+                _describe(spec_field.schema),
+                doc.type.strip(),
+            )
         )
     elif not _types_agree(docs_schema, spec_field.schema, walker):
-        findings.append(finding("type", doc.type, _describe(spec_field.schema)))
-    mandatory = _mandatory(doc.mandatory)
-    if mandatory is not None and mandatory != spec_field.required:
+        findings.append(finding("type", doc.type, _describe(spec_field.schema), type_key(doc.type)))
+    mandatory = mandatory_key(doc.mandatory)
+    if mandatory is not None and (mandatory == "yes") != spec_field.required:
         findings.append(
             finding(
                 "mandatory",
                 f"Mandatory: {doc.mandatory}",
                 "required" if spec_field.required else "optional",
+                mandatory,
             )
         )
     if doc.enum:
         spec_enum = spec_field.schema.get("enum")
         if not isinstance(spec_enum, list):
-            findings.append(finding("enum", ", ".join(doc.enum), "no enum"))
+            findings.append(finding("enum", ", ".join(doc.enum), "no enum", enum_key(doc.enum)))
         else:
             spec_values = [str(v) for v in spec_enum if v is not None]
             docs_only = [v for v in doc.enum if v not in spec_values]
@@ -459,11 +486,16 @@ def _compare_entry(
                         + (f" (not in spec: {', '.join(docs_only)})" if docs_only else ""),
                         ", ".join(spec_values)
                         + (f" (not on page: {', '.join(spec_only)})" if spec_only else ""),
+                        enum_key(doc.enum),
                     )
                 )
     docs_ref = doc.vendor_type.table_ref
-    if docs_ref and spec_field.ref_name and _squash(docs_ref) != _squash(spec_field.ref_name):
-        findings.append(finding("name", f"table {docs_ref}", f"schema {spec_field.ref_name}"))
+    if docs_ref and spec_field.ref_name and name_key(docs_ref) != name_key(spec_field.ref_name):
+        findings.append(
+            finding(
+                "name", f"table {docs_ref}", f"schema {spec_field.ref_name}", name_key(docs_ref)
+            )
+        )
     return findings
 
 
@@ -476,18 +508,19 @@ def _compare_operation(
     mentioned: dict[tuple[str, int | None], set[str]] = {key: set() for key in containers}
     for page in pages:
         name = Path(page.source).name
-        missing: set[str] = set()
+        # Per side: a subtree the request lacks says nothing about the same path in a response.
+        missing: dict[tuple[str, int | None], set[str]] = {key: set() for key in containers}
         for entry in page.fields:
             key = (entry.side, entry.status)
             container = containers.get(key)
             if container is None or not container.documented:
                 continue  # an undocumented status is reported once, as a status code
             mentioned[key].add(normalise_field(entry.path))
-            if _has_missing_ancestor(entry.path, missing):
+            if _has_missing_ancestor(entry.path, missing[key]):
                 continue
             spec_field = _lookup(container.fields, entry.path)
             if spec_field is None:
-                missing.add(normalise_field(entry.path))
+                missing[key].add(normalise_field(entry.path))
                 findings.append(
                     Finding(
                         operation=op_id,
@@ -501,6 +534,7 @@ def _compare_operation(
                         page=name,
                         line=entry.field.line,
                         pointer=None,
+                        value=PRESENT,
                     )
                 )
                 continue
@@ -546,6 +580,7 @@ def _compare_operation(
                     page=None,
                     line=None,
                     pointer=spec_field.pointer,
+                    value=ABSENT,
                 )
             )
     findings.extend(_status_findings(operation, pages))
@@ -570,6 +605,7 @@ def _status_findings(operation: Operation, pages: list[Inventory]) -> list[Findi
         for status in page.status_codes:
             documented.setdefault(status.code, (Path(page.source).name, status.line))
     spec_codes = {r.status for r in operation.responses}
+    listed = status_key(documented)
     for code, (page_name, line) in sorted(documented.items()):
         if operation.response_for(code) is None:
             findings.append(
@@ -585,6 +621,7 @@ def _status_findings(operation: Operation, pages: list[Inventory]) -> list[Findi
                     page_name,
                     line,
                     f"{operation.pointer}/responses",
+                    value=listed,
                 )
             )
     for spec_code in sorted(c for c in spec_codes if c.isdigit() and int(c) not in documented):
@@ -601,6 +638,7 @@ def _status_findings(operation: Operation, pages: list[Inventory]) -> list[Findi
                 None,
                 None,
                 f"{operation.pointer}/responses/{spec_code}",
+                value=listed,
             )
         )
     return findings
@@ -646,11 +684,14 @@ def compare(
             pages=[Path(p.source).name for p in pages],
         )
         for finding in _compare_operation(walker, operation, pages):
-            decision = next((d for d in decisions if d.covers(finding)), None)
-            if decision is None:
-                drift.findings.append(finding)
-            else:
+            decision = next((d for d in decisions if d.settles(finding)), None)
+            if decision is not None:
                 drift.reconciled.append((finding, decision.id))
+                continue
+            about = next((d for d in decisions if d.applies(finding)), None)
+            if about is not None:
+                finding = replace(finding, reopened=about.id, recorded=about.says)
+            drift.findings.append(finding)
         results.append(drift)
     return DriftReport(
         spec=str(spec.path), operations=results, unmatched_pages=unmatched, notes=notes

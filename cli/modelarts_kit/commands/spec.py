@@ -11,8 +11,9 @@ from pathlib import Path
 import click
 from modelarts_kit_spec.diff import diff_documents, read_source, render_json, render_markdown
 from modelarts_kit_spec.errors import EXIT_FINDINGS, EXIT_OK, KitError
-from modelarts_kit_spec.load import SPEC_PATH, load_ledger, read_yaml
-from modelarts_kit_spec.validate import RULES, ledger_for, validate_document
+from modelarts_kit_spec.ledger import ledger_for, read_ledger
+from modelarts_kit_spec.load import SPEC_PATH, read_yaml
+from modelarts_kit_spec.validate import RULES, validate_document
 
 from modelarts_kit import options
 
@@ -32,7 +33,7 @@ def validate(spec_file: Path | None, ledger_file: Path | None, output_format: st
     spec_path = spec_file if spec_file is not None else SPEC_PATH
     ledger_path = ledger_file if ledger_file is not None else ledger_for(spec_path)
     document = read_yaml(spec_path)
-    ledger = load_ledger(ledger_path) if ledger_path is not None else None
+    ledger = read_ledger(ledger_path) if ledger_path is not None else None
     findings = validate_document(
         document,
         path=spec_path,

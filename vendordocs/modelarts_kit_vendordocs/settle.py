@@ -1,0 +1,129 @@
+"""What a page says, as a comparison key, and what a ledger entry's sources recorded.
+
+A ledger entry settles a finding only when the page says one of the values the entry's
+sources recorded (``sources[].says``). Both sides are reduced to the same keys here:
+
+* ``type`` -- the JSON Schema shape of the vendor type word (``Long`` and ``int64`` agree;
+  ``Boolean`` and ``Long`` do not). Prose after the type (``Integer (Unix timestamp)``,
+  ``String, default 30s``) is ignored; evidence about another field (``unit_num Integer``)
+  records nothing.
+* ``mandatory`` -- ``yes`` / ``no`` (``Mandatory: Yes``, ``是否必选: 否``).
+* ``enum`` -- the set of values (``CPU, GPU or Ascend``, ``The value can be regular``).
+* ``name`` -- the table name without case, ``_`` and ``-``.
+* ``presence`` -- ``present`` or ``absent`` (``(absent)`` in a source).
+* ``status-code`` -- the set of status codes the operation's pages list.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+
+from modelarts_kit_vendordocs.types import parse_type
+
+__all__ = [
+    "ABSENT",
+    "PRESENT",
+    "enum_key",
+    "mandatory_key",
+    "name_key",
+    "recorded_keys",
+    "status_key",
+    "type_key",
+]
+
+PRESENT = "present"
+ABSENT = "absent"
+_YES = frozenset({"yes", "是", "true", "mandatory", "必选"})
+_NO = frozenset({"no", "否", "false", "optional", "可选"})
+_PAREN_RE = re.compile(r"\s*[(\uff08][^)\uff09]*[)\uff09]")
+_INTRO_RE = re.compile(
+    r"^(?:.*?(?:the options are(?: as follows)?|options|possible values(?: are)?|"
+    r"value range|the value can be|the value is|可选值(?:如下)?|枚举值|取值范围|取值)"
+    r"\s*[:\uff1a]?\s*)",
+    re.IGNORECASE,
+)
+_VALUE_RE = re.compile(r"^[\"'“]?([A-Za-z0-9_][\w.\-+/]*)")
+_IDENT_RE = re.compile(r"[A-Za-z_][\w\-]*")
+_CODE_RE = re.compile(r"\b([1-5]\d\d)\b")
+
+
+def type_key(written: str) -> str | None:
+    """The JSON Schema shape of a vendor type word; None when it is not one."""
+    text = written.strip()
+    for candidate in (text, _PAREN_RE.sub("", text).strip(), text.split(", ")[0].strip()):
+        parsed = parse_type(candidate)
+        if parsed.kind != "unknown":
+            return json.dumps(parsed.schema(), sort_keys=True)
+    return None
+
+
+def mandatory_key(written: str | None) -> str | None:
+    if written is None:
+        return None
+    word = written.rsplit(":", 1)[-1].rsplit("\uff1a", 1)[-1].strip().lower()
+    if word in _YES:
+        return "yes"
+    if word in _NO:
+        return "no"
+    return None
+
+
+def enum_key(values: Iterable[str]) -> str:
+    return "|".join(sorted(set(values)))
+
+
+def enum_values_of(text: str) -> list[str]:
+    """The values a ledger source lists: ``CPU, GPU or Ascend``, ``Options: regular``."""
+    body = _PAREN_RE.sub("", text).replace("[", "").replace("]", "")
+    body = re.split(r"[;\uff1b]", body, maxsplit=1)[0]
+    body = _INTRO_RE.sub("", body, count=1)
+    pieces = re.split(r",|\uff0c|\u3001|\s+or\s+|\s+and\s+", body)
+    values = []
+    for piece in pieces:
+        match = _VALUE_RE.match(piece.strip())
+        if match is not None:
+            values.append(match.group(1).rstrip("."))
+    return values
+
+
+def name_key(name: str) -> str:
+    return re.sub(r"[_\-\s]", "", name).lower()
+
+
+def status_key(codes: Iterable[int]) -> str:
+    return ",".join(str(c) for c in sorted(set(codes)))
+
+
+def recorded_keys(kind: str, says: Iterable[str]) -> frozenset[str]:
+    """The comparison keys of the values an entry's sources recorded, for its kind."""
+    keys: set[str] = set()
+    for text in says:
+        if kind == "type":
+            key = type_key(text)
+            if key is not None:
+                keys.add(key)
+        elif kind == "mandatory":
+            key = mandatory_key(text)
+            if key is not None:
+                keys.add(key)
+        elif kind == "enum":
+            values = enum_values_of(text)
+            if values:
+                keys.add(enum_key(values))
+        elif kind == "name":
+            for piece in text.split(","):
+                ref = parse_type(piece.strip()).table_ref
+                if ref:
+                    keys.add(name_key(ref))
+                first = _IDENT_RE.search(piece)
+                if first is not None:
+                    keys.add(name_key(first.group(0)))
+        elif kind == "presence":
+            keys.add(ABSENT if text.strip().lower().startswith("(absent") else PRESENT)
+        elif kind == "status-code":
+            codes = [int(c) for c in _CODE_RE.findall(text)]
+            if codes:
+                keys.add(status_key(codes))
+    return frozenset(keys)
