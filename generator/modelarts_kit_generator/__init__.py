@@ -1,13 +1,25 @@
-"""Spec -> intermediate representation -> typed Python client package (``generated/``)."""
+"""Spec -> intermediate representation -> typed Python client package (``generated/``).
 
-from modelarts_kit_generator.ir import ClientIR, GeneratorOptions, build_ir
-from modelarts_kit_generator.pipeline import (
-    GenerationError,
-    check,
-    default_output,
-    generate,
-    render_to,
-)
+The names below are imported on first use: ``generate --check`` answers from the
+manifest (:mod:`modelarts_kit_generator.manifest`) without loading the IR, Jinja2 or the
+spec loader.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from modelarts_kit_generator.ir import ClientIR, build_ir
+    from modelarts_kit_generator.options import GeneratorOptions
+    from modelarts_kit_generator.pipeline import (
+        GenerationError,
+        check,
+        default_output,
+        generate,
+        render_to,
+    )
 
 __all__ = [
     "ClientIR",
@@ -19,3 +31,23 @@ __all__ = [
     "generate",
     "render_to",
 ]
+
+_HOMES = {
+    "ClientIR": "ir",
+    "GeneratorOptions": "options",
+    "build_ir": "ir",
+    "GenerationError": "pipeline",
+    "check": "pipeline",
+    "default_output": "pipeline",
+    "generate": "pipeline",
+    "render_to": "pipeline",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value

@@ -16,6 +16,7 @@ from typing import Any
 from modelarts_kit_spec import Operation, Spec, SpecError
 
 from modelarts_kit_generator.naming import pascal_case, snake_case
+from modelarts_kit_generator.options import GeneratorOptions
 from modelarts_kit_generator.schemas import ModelPlan, Side, is_object_schema
 
 __all__ = [
@@ -37,27 +38,6 @@ DOC_WIDTH = 88  # docstring text width inside a method body (line length 100, in
 # Methods HTTP defines as idempotent: only these are retried automatically; a create
 # (POST) is never retried blindly.
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
-
-
-@dataclass(frozen=True)
-class GeneratorOptions:
-    """Names of the generated distribution; the defaults are the ModelArts client's."""
-
-    package: str = "modelarts_training_client"
-    distribution: str = "modelarts-training-client"
-    client_name: str = "TrainingJobs"
-    error_base: str = "ModelArtsError"
-
-    def __post_init__(self) -> None:
-        for label, value in (
-            ("package", self.package),
-            ("client_name", self.client_name),
-            ("error_base", self.error_base),
-        ):
-            if not value.isidentifier():
-                raise ValueError(f"{label}: {value!r} is not a Python identifier")
-        if not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?", self.distribution):
-            raise ValueError(f"distribution: {self.distribution!r} is not a valid project name")
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ ruff, compile or import) leaves the output directory exactly as it was.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import importlib.util
 import os
@@ -20,25 +21,27 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from modelarts_kit_spec import SpecError, load_spec
 from modelarts_kit_spec.errors import KitError
 
-from modelarts_kit_generator import cache
-from modelarts_kit_generator.ir import ClientIR, GeneratorOptions, build_ir
-from modelarts_kit_generator.modelgen import ModelGenerationError
-from modelarts_kit_generator.render import TEMPLATE_DIR, TemplateRenderError, render_files
+from modelarts_kit_generator import manifest
+from modelarts_kit_generator.options import GeneratorOptions
 
 if TYPE_CHECKING:
     import pydantic
 
-__all__ = ["GenerationError", "check", "default_output", "generate", "render_to"]
+    from modelarts_kit_generator.ir import ClientIR
+
+__all__ = [
+    "TEMPLATE_DIR",
+    "GenerationError",
+    "check",
+    "default_output",
+    "generate",
+    "render_to",
+]
 
 _REPO_ROOT = Path(__file__).resolve().parents[2]
-
-# Files the tools around the package create; they are not part of the generated output.
-IGNORED_PARTS = frozenset(
-    {"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", "build", "dist"}
-)
+TEMPLATE_DIR = manifest.TEMPLATE_DIR
 
 
 class GenerationError(KitError):
@@ -53,12 +56,33 @@ def default_output() -> Path:
 
 
 def _load_ir(spec_path: Path | None, options: GeneratorOptions) -> ClientIR:
+    from modelarts_kit_spec import SpecError, load_spec
+
+    from modelarts_kit_generator.ir import build_ir
+
     try:
         return build_ir(load_spec(spec_path), options)
     except SpecError as exc:
         raise GenerationError(f"spec: {exc}") from exc
     except KeyError as exc:
         raise GenerationError(f"spec: unresolvable reference: {exc.args[0]}") from exc
+
+
+def _options(options: GeneratorOptions | None) -> GeneratorOptions:
+    return options or GeneratorOptions()
+
+
+def _manifest_inputs(
+    spec_path: Path | None, options: GeneratorOptions, template_dir: Path
+) -> dict[str, object]:
+    from modelarts_kit_spec import SPEC_PATH
+
+    path = spec_path or SPEC_PATH
+    try:
+        spec_bytes = path.read_bytes()
+    except OSError as exc:
+        raise GenerationError(f"{path}: cannot read: {exc.strerror}") from exc
+    return manifest.inputs(spec_bytes, dataclasses.asdict(options), template_dir)
 
 
 def render_to(
@@ -70,12 +94,17 @@ def render_to(
     use_cache: bool = True,
 ) -> list[str]:
     """Render, format and verify the package into ``directory`` (which must be empty or
-    absent). Returns the relative paths written.
+    absent), with its manifest. Returns the relative paths written.
 
     With ``use_cache``, a package whose rendered sources were formatted and verified
     before is taken from the cache (see :mod:`modelarts_kit_generator.cache`).
     """
-    ir = _load_ir(spec_path, options or GeneratorOptions())
+    from modelarts_kit_generator import cache
+    from modelarts_kit_generator.modelgen import ModelGenerationError
+    from modelarts_kit_generator.render import TemplateRenderError, render_files
+
+    options = _options(options)
+    ir = _load_ir(spec_path, options)
     try:
         files = render_files(ir, template_dir, use_cache=use_cache)
     except TemplateRenderError as exc:
@@ -87,13 +116,18 @@ def render_to(
     finished = cache.load(key) if use_cache else None
     if finished is not None and finished.keys() == files.keys():
         _write(directory, finished)
-        return list(files)
-    _write(directory, files)
-    _format(directory)
-    _verify(directory, ir.options.package)
-    if use_cache:
-        cache.store(key, {name: (directory / name).read_text(encoding="utf-8") for name in files})
-    return list(files)
+    else:
+        _write(directory, files)
+        _format(directory)
+        _verify(directory, ir.options.package)
+        if use_cache:
+            cache.store(
+                key, {name: (directory / name).read_text(encoding="utf-8") for name in files}
+            )
+    inputs = _manifest_inputs(spec_path, options, template_dir)
+    written = {name: (directory / name).read_bytes() for name in files}
+    _write(directory, {manifest.MANIFEST_NAME: manifest.render(inputs, written)})
+    return [*files, manifest.MANIFEST_NAME]
 
 
 def _write(directory: Path, files: dict[str, str]) -> None:
@@ -257,19 +291,6 @@ def generate(
     return files
 
 
-def _tree(directory: Path) -> dict[str, bytes]:
-    if not directory.is_dir():
-        return {}
-    files = {}
-    for path in sorted(directory.rglob("*")):
-        relative = path.relative_to(directory)
-        if path.is_file() and not IGNORED_PARTS.intersection(relative.parts):
-            if relative.suffix in (".pyc", ".pyo") or relative.parts[0].endswith(".egg-info"):
-                continue
-            files[relative.as_posix()] = path.read_bytes()
-    return files
-
-
 def check(
     out: Path,
     spec_path: Path | None = None,
@@ -278,23 +299,37 @@ def check(
     *,
     use_cache: bool = True,
 ) -> str:
-    """Render to a temporary directory and diff against ``out``; "" when they match."""
+    """Diff ``out`` against what generation would write; "" when they match.
+
+    With ``use_cache``, ``out``'s manifest answers first: when the inputs and every file
+    hash as it records, nothing is rendered. Otherwise (and always without ``use_cache``)
+    the package is rendered to a temporary directory and diffed file by file (see
+    :mod:`modelarts_kit_generator.manifest`).
+    """
+    options = _options(options)
+    inputs = _manifest_inputs(spec_path, options, template_dir)
+    if use_cache and manifest.up_to_date(out, inputs):
+        return ""
     with tempfile.TemporaryDirectory(prefix="modelarts-kit-check-") as temp:
         rendered = Path(temp) / "package"
         render_to(rendered, spec_path, options, template_dir, use_cache=use_cache)
-        expected, actual = _tree(rendered), _tree(out)
+        expected, actual = manifest.read_tree(rendered), manifest.read_tree(out)
     label = out.name
     chunks: list[str] = []
     for name in sorted(expected.keys() | actual.keys()):
         old, new = actual.get(name), expected.get(name)
         if old == new:
             continue
-        chunks.extend(
+        fromfile = f"a/{label}/{name}" if old is not None else "/dev/null"
+        tofile = f"b/{label}/{name}" if new is not None else "/dev/null"
+        lines = list(
             difflib.unified_diff(
                 [] if old is None else old.decode("utf-8", "replace").splitlines(keepends=True),
                 [] if new is None else new.decode("utf-8", "replace").splitlines(keepends=True),
-                fromfile=f"a/{label}/{name}" if old is not None else "/dev/null",
-                tofile=f"b/{label}/{name}" if new is not None else "/dev/null",
+                fromfile=fromfile,
+                tofile=tofile,
             )
         )
+        # An empty file added or removed has no lines to diff; its header still tells.
+        chunks.extend(lines or [f"--- {fromfile}\n", f"+++ {tofile}\n"])
     return "".join(line if line.endswith("\n") else line + "\n" for line in chunks)

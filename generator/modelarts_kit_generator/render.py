@@ -15,11 +15,10 @@ from modelarts_kit_spec.errors import KitError
 
 from modelarts_kit_generator import cache
 from modelarts_kit_generator.ir import ClientIR
+from modelarts_kit_generator.manifest import TEMPLATE_DIR
 from modelarts_kit_generator.modelgen import render_models
 
 __all__ = ["TEMPLATE_DIR", "TemplateRenderError", "render_files"]
-
-TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
 
 # Output file (relative to the output directory; {package} is the import package) ->
 # template. models.py is not a template: datamodel-code-generator writes it.

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from modelarts_kit_generator.ir import GeneratorOptions
+from modelarts_kit_generator.options import GeneratorOptions
 from modelarts_kit_generator.pipeline import check, default_output
 from modelarts_kit_generator.pipeline import generate as generate_package
 from modelarts_kit_spec.errors import EXIT_FINDINGS, KitError
@@ -33,7 +33,10 @@ __all__ = ["generate"]
 @click.option(
     "--no-cache",
     is_flag=True,
-    help="Do not reuse or store results (the cache is content-addressed; see the docs).",
+    help=(
+        "Do not reuse or store results (the cache is content-addressed; see the docs); "
+        "with --check, regenerate in full instead of trusting the manifest."
+    ),
 )
 @click.option(
     "--package", default=GeneratorOptions.package, show_default=True, help="Import package name."
