@@ -26,7 +26,7 @@ sys.path.insert(0, str(REPO))
 # Some mutants make the server fail on purpose (500s); their tracebacks are expected noise.
 logging.getLogger("modelarts_kit_server").setLevel(logging.CRITICAL)
 
-from modelarts_kit_contracts.findings import RunReport  # noqa: E402
+from modelarts_kit_contracts.core.findings import RunReport  # noqa: E402
 from modelarts_kit_contracts.server.run import (  # noqa: E402
     DEFAULT_MAX_EXAMPLES,
     Budget,

@@ -65,7 +65,7 @@ def _check_report_specs(
     """Refuse a malformed ``--report`` at parse time, before any work is done."""
     if not value:
         return value
-    from modelarts_kit_contracts.reporters import ReportSpecError, parse_report_spec
+    from modelarts_kit_contracts.core.reporters import ReportSpecError, parse_report_spec
 
     for spec_text in value:
         try:

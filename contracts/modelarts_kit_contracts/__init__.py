@@ -1,5 +1,10 @@
-"""Contract kit: does a server, or a client, honour the curated ModelArts spec?"""
+"""Contract kit: does a server, or a client, honour the curated ModelArts spec?
 
-from modelarts_kit_contracts.findings import CheckTally, ExitCode, Failure, RunReport
+Three products over one core (:mod:`modelarts_kit_contracts.core`): the server checker, the
+client checker (:mod:`~modelarts_kit_contracts.client`), and the mock
+(:mod:`~modelarts_kit_contracts.mock`) and proxy (:mod:`~modelarts_kit_contracts.proxy`).
+"""
 
-__all__ = ["CheckTally", "ExitCode", "Failure", "RunReport"]
+from modelarts_kit_contracts.core import CheckTally, ExitCode, Finding, RunReport
+
+__all__ = ["CheckTally", "ExitCode", "Finding", "RunReport"]

@@ -13,17 +13,18 @@ from pathlib import Path
 import click
 from modelarts_kit_spec.load import SpecError
 
-from modelarts_kit_contracts.adapters import AdapterError, load_adapter_factory
-from modelarts_kit_contracts.client_check import (
+from modelarts_kit_contracts.client import (
+    AdapterError,
     ClientCheckSettings,
-    render_markdown,
+    load_adapter_factory,
     run_client_check,
 )
-from modelarts_kit_contracts.findings import ExitCode, RunReport
-from modelarts_kit_contracts.reporters import (
+from modelarts_kit_contracts.core import ExitCode, RunReport
+from modelarts_kit_contracts.core.reporters import (
     ReportSpecError,
     parse_report_spec,
     render_text,
+    to_markdown,
     write_report,
 )
 
@@ -72,7 +73,7 @@ __all__ = ["client"]
     "report_specs",
     multiple=True,
     metavar="FORMAT:PATH",
-    help="Also write the report as junit:PATH or json:PATH (repeatable).",
+    help="Also write the report as junit:PATH, json:PATH or markdown:PATH (repeatable).",
 )
 @click.option(
     "--markdown",
@@ -107,17 +108,22 @@ def client(
     try:
         factory = load_adapter_factory(adapter_name)
         report = run_client_check(factory, settings=settings, target_name=f"client {adapter_name}")
-    except (AdapterError, SpecError, OSError) as exc:
+    except AdapterError as exc:  # the user named something that is not an adapter: one line
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(ExitCode.USAGE_OR_CONNECTION_ERROR)
+    except (SpecError, OSError) as exc:
         report = RunReport(target=f"client {adapter_name}", seed=seed_value)
         report.errors.append(str(exc))
     render_text(report, color=False if no_color else None)
+    command = (
+        f"modelarts-kit contract client --adapter {adapter_name} --seed {seed_value} "
+        f"--max-examples {max_examples} --markdown {markdown_path}"
+    )
     for spec_text in report_specs:
-        write_report(report, spec_text)
+        write_report(report, spec_text, command=command)
     if markdown_path is not None:
-        command = (
-            f"modelarts-kit contract client --adapter {adapter_name} --seed {seed_value} "
-            f"--max-examples {max_examples} --markdown {markdown_path}"
-        )
         markdown_path.parent.mkdir(parents=True, exist_ok=True)
-        markdown_path.write_text(render_markdown(report, command=command), encoding="utf-8")
+        markdown_path.write_text(
+            to_markdown(report, command=command, heading="Client check"), encoding="utf-8"
+        )
     sys.exit(ExitCode(report.exit_code))

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import click
 
-from modelarts_kit_contracts.reporters import ReportSpecError, parse_report_spec
+from modelarts_kit_contracts.core.reporters import ReportSpecError, parse_report_spec
 
 __all__ = ["check_report_specs", "listening_options"]
 
@@ -50,7 +50,7 @@ def listening_options(what: str) -> Callable[[F], F]:
                 "report_specs",
                 multiple=True,
                 metavar="FORMAT:PATH",
-                help="At the end, also write junit:PATH or json:PATH (repeatable).",
+                help="At the end, also write junit:PATH, json:PATH or markdown:PATH (repeatable).",
             ),
         ]
         for option in reversed(options):

@@ -13,7 +13,8 @@ from pathlib import Path
 import click
 from modelarts_kit_spec.load import SpecError
 
-from modelarts_kit_contracts.findings import ExitCode, RunReport
+from modelarts_kit_contracts.core import ExitCode, Finding
+from modelarts_kit_contracts.core.reporters import write_report
 from modelarts_kit_contracts.listening import check_report_specs, listening_options
 from modelarts_kit_contracts.mock import (
     MockServer,
@@ -21,8 +22,6 @@ from modelarts_kit_contracts.mock import (
     load_scenario,
     run_until_stopped,
 )
-from modelarts_kit_contracts.reporters import write_report
-from modelarts_kit_contracts.wire_validation import REQUEST_CHECKS, Violation, record_violations
 
 __all__ = ["mock"]
 
@@ -85,8 +84,8 @@ def mock(
         click.echo(f"error: {exc}", err=True)
         sys.exit(ExitCode.USAGE_OR_CONNECTION_ERROR)
 
-    def live(violation: Violation) -> None:
-        click.echo(f"violation: {violation}", err=True)
+    def live(finding: Finding) -> None:
+        click.echo(f"violation: {finding}", err=True)
 
     server = MockServer(
         seed_value=seed_value, scenario=loaded, error_rate=error_rate, on_violation=live
@@ -98,6 +97,7 @@ def mock(
         sys.exit(ExitCode.USAGE_OR_CONNECTION_ERROR)
 
     def started(url: str) -> None:
+        server.begin()
         click.echo(f"modelarts-kit mock serving on {url} (seed {seed_value})", err=True)
 
     def enough() -> bool:
@@ -115,13 +115,13 @@ def mock(
     except OSError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(ExitCode.USAGE_OR_CONNECTION_ERROR)
-    report = RunReport(target=f"client talking to the mock on {host}", seed=seed_value)
-    for exchange in server.exchanges:
-        record_violations(report, REQUEST_CHECKS, exchange.violations)
-    violations = server.violations
-    click.echo(f"{len(server.exchanges)} request(s), {len(violations)} violation(s)", err=True)
-    for violation in violations:
-        click.echo(f"  {violation}", err=True)
+    report = server.report(f"client talking to the mock on {host}")
+    # Each violation was printed once, as it happened; the summary counts the distinct ones.
+    click.echo(
+        f"{len(server.exchanges)} request(s), {len(report.failures)} violation(s) "
+        f"({report.duration_s:.1f}s)",
+        err=True,
+    )
     for spec_text in report_specs:
         write_report(report, spec_text)
     sys.exit(report.exit_code)

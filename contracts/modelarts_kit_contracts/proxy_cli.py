@@ -12,12 +12,11 @@ import sys
 
 import click
 
-from modelarts_kit_contracts.findings import ExitCode
+from modelarts_kit_contracts.core import ExitCode, Finding
+from modelarts_kit_contracts.core.reporters import render_text, write_report
 from modelarts_kit_contracts.listening import check_report_specs, listening_options
-from modelarts_kit_contracts.mock import run_until_stopped
+from modelarts_kit_contracts.mock.serving import run_until_stopped
 from modelarts_kit_contracts.proxy import ValidatingProxy
-from modelarts_kit_contracts.reporters import render_text, write_report
-from modelarts_kit_contracts.wire_validation import Violation
 
 __all__ = ["proxy"]
 
@@ -43,9 +42,9 @@ def proxy(
     """Forward traffic to a server unchanged and report what breaks the spec."""
     check_report_specs(report_specs)
 
-    def live(violation: Violation) -> None:
-        arrow = "->" if violation.direction == "request" else "<-"
-        click.echo(f"{arrow} violation: {violation}", err=True)
+    def live(finding: Finding) -> None:
+        arrow = "<-" if finding.check.startswith("response_") else "->"
+        click.echo(f"{arrow} violation: {finding}", err=True)
 
     try:
         app = ValidatingProxy(upstream, on_violation=live)

@@ -14,8 +14,8 @@ from contextlib import ExitStack, contextmanager
 
 import click
 
-from modelarts_kit_contracts.findings import ExitCode, RunReport
-from modelarts_kit_contracts.reporters import (
+from modelarts_kit_contracts.core.findings import ExitCode, RunReport
+from modelarts_kit_contracts.core.reporters import (
     ReportSpecError,
     parse_report_spec,
     render_text,

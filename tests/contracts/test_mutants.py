@@ -7,7 +7,7 @@ Runs in-process (ASGI) with a CI-sized budget; the full-budget, real-HTTP kill t
 from __future__ import annotations
 
 import pytest
-from modelarts_kit_contracts.findings import ExitCode, RunReport
+from modelarts_kit_contracts.core.findings import ExitCode, RunReport
 from modelarts_kit_contracts.server.run import Budget, RunOptions, ServerTarget, run_server_contract
 from modelarts_kit_contracts.transport_auth import Credentials
 from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN

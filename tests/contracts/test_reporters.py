@@ -8,8 +8,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from modelarts_kit_contracts.findings import Failure, RunReport
-from modelarts_kit_contracts.reporters import (
+from modelarts_kit_contracts.core.findings import Finding, RunReport
+from modelarts_kit_contracts.core.reporters import (
     ReportSpecError,
     parse_report_spec,
     redact,
@@ -24,10 +24,11 @@ SECRET = "tok-0123456789-secret"
 def sample_report() -> RunReport:
     report = RunReport(target="http://127.0.0.1:9", seed=7, duration_s=1.5)
     report.record("vendor_error_body", None)
-    failure = Failure(
+    failure = Finding(
         check="second_terminate_rejected",
         title="A second terminate of the same job was accepted",
-        message="expected HTTP 409 with error_code ModelArts.2796\ngot HTTP 202, error_code None",
+        expected="HTTP 409 with error_code ModelArts.2796",
+        got="HTTP 202, error_code None",
         operation="POST /v2/{project_id}/training-jobs/{training_job_id}/actions",
         reproduce=f"curl -X POST http://h/x -H 'X-Auth-Token: {SECRET}'",
     )

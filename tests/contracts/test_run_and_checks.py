@@ -8,13 +8,12 @@ from typing import Any
 
 import pytest
 import requests
-from modelarts_kit_contracts.findings import RunReport
+from modelarts_kit_contracts.core import REGISTRY
+from modelarts_kit_contracts.core.findings import RunReport
+from modelarts_kit_contracts.core.wire import Exchange, Headers, WireRequest, WireResponse
 from modelarts_kit_contracts.server.checks import (
-    CHECK_DESCRIPTIONS,
-    RESPONSE_CHECKS,
     SCENARIOS,
     ApiMap,
-    Exchange,
     Role,
     constraint_breaks,
     minimal_instance,
@@ -70,9 +69,12 @@ def test_same_seed_same_run(monkeypatch: pytest.MonkeyPatch) -> None:
     assert sent_requests(monkeypatch, 12) != first
 
 
-def test_every_check_is_described_once() -> None:
+def test_every_check_is_registered_once_with_its_meaning() -> None:
     reported = {name for scenario in SCENARIOS for name in scenario.reports}
-    assert reported | set(RESPONSE_CHECKS) == set(CHECK_DESCRIPTIONS)
+    server = REGISTRY.select("server")
+    response_checks = {c.name for c in server if c.function is not None}
+    assert reported | response_checks == {c.name for c in server}
+    assert all(c.title and c.meaning for c in server)
 
 
 def test_api_map_finds_the_operations_by_what_they_do() -> None:
@@ -83,13 +85,18 @@ def test_api_map_finds_the_operations_by_what_they_do() -> None:
 
 
 def exchange(role: Role | None, status: int, body: object, **extra: object) -> Exchange:
+    api = ApiMap.from_spec()
+    op = api.operation(role) if role is not None else None
+    content_type = str(extra.get("content_type", "application/json"))
     return Exchange(
-        role=role,
-        method="post",
+        request=WireRequest(op.method.upper() if op else "POST", op.path if op else "/"),
+        response=WireResponse(
+            status,
+            Headers({"Content-Type": content_type}),
+            json.dumps(body).encode() if not isinstance(body, bytes) else body,
+        ),
+        operation=op.operation_id if op else "",
         path_params={"training_job_id": "j1"},
-        status=status,
-        content_type=str(extra.get("content_type", "application/json")),
-        body=json.dumps(body).encode() if not isinstance(body, bytes) else body,
         positive=extra.get("positive"),  # type: ignore[arg-type]
     )
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
-from modelarts_kit_contracts.adapters import ClientTarget
-from modelarts_kit_contracts.adapters.generated import GeneratedClientAdapter
+from modelarts_kit_contracts.client.adapters import ClientTarget
+from modelarts_kit_contracts.client.adapters.generated import GeneratedClientAdapter
 from modelarts_training_client import ApiError, RetryPolicy, TrainingJobsClient
 from pydantic import BaseModel
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from modelarts_kit_contracts.client_check import (
+from modelarts_kit_contracts.client import (
     Case,
     ClientCheckSettings,
     build_cases,

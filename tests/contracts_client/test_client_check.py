@@ -7,16 +7,17 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from modelarts_kit_contracts.adapters import AdapterError, load_adapter_factory
-from modelarts_kit_contracts.client_check import (
+from modelarts_kit_contracts.client import (
+    AdapterError,
     ClientCheckSettings,
     build_cases,
     compare_json,
-    render_markdown,
+    load_adapter_factory,
     run_client_check,
 )
 from modelarts_kit_contracts.client_cli import client
-from modelarts_kit_contracts.findings import RunReport
+from modelarts_kit_contracts.core import RunReport
+from modelarts_kit_contracts.core.reporters import to_markdown
 from modelarts_kit_spec import load_spec
 
 REPO = Path(__file__).resolve().parents[2]
@@ -76,8 +77,8 @@ def test_vendor_sdk_findings(vendor_report: RunReport) -> None:
         "retry_safe",
     } <= failed
     coerced = next(f for f in vendor_report.failures if f.check == "fidelity_coerced_type")
-    assert "(integer); got" in coerced.message
-    assert "(string)" in coerced.message
+    assert "(integer)" in coerced.expected
+    assert "(string)" in coerced.got
     assert int(vendor_report.exit_code) == 1
 
 
@@ -88,9 +89,7 @@ def test_vendor_report_is_deterministic_for_a_seed(vendor_report: RunReport) -> 
         target_name="client huaweicloudsdk",
     )
     command = "modelarts-kit contract client --adapter huaweicloudsdk --seed 0"
-    assert render_markdown(again, command=command) == render_markdown(
-        vendor_report, command=command
-    )
+    assert to_markdown(again, command=command) == to_markdown(vendor_report, command=command)
 
 
 def test_saved_vendor_report_names_the_headline_findings() -> None:
@@ -135,6 +134,18 @@ def test_unknown_adapter_is_a_usage_error() -> None:
     result = CliRunner().invoke(client, ["--adapter", "no_such_module:factory", "--no-color"])
     assert result.exit_code == 2
     assert "cannot import no_such_module" in result.output
+
+
+@pytest.mark.parametrize("name", ["json:dumps", "builtins:repr"])
+def test_a_callable_that_is_not_an_adapter_factory_is_one_line_exit_2(name: str) -> None:
+    # Issue 14: --adapter module:not_a_factory gave a traceback.
+    result = CliRunner().invoke(client, ["--adapter", name, "--in-process", "--no-color"])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    [line] = [line for line in result.output.splitlines() if line.strip()]
+    assert line.startswith("error: --adapter:")
+    assert "adapter" in line.removeprefix("error: --adapter:")
 
 
 def test_cli_writes_reports_and_exits_with_findings(tmp_path: Path) -> None:

@@ -6,11 +6,13 @@ import json
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from modelarts_kit_contracts.core.wire import Headers, WireResponse, validate_response
 from modelarts_kit_contracts.mock import (
     INT64_MAX,
     INT64_MIN,
@@ -20,7 +22,6 @@ from modelarts_kit_contracts.mock import (
     Variant,
     load_scenario,
 )
-from modelarts_kit_contracts.wire_validation import Headers, WireResponse, validate_response
 from modelarts_kit_spec import load_spec
 
 from .cli_helpers import announced_url
@@ -114,7 +115,7 @@ async def test_mock_validates_requests_and_answers_from_the_spec() -> None:
             assert answer.status_code == 200
             show = spec.operation("ShowTrainingJobDetails")
             wire = WireResponse(200, Headers(answer.headers.multi_items()), answer.content)
-            assert validate_response(spec, show, wire) == []
+            assert validate_response(spec, show, wire).findings == []
         bad = await client.post(f"{JOBS}/job-1/actions", json={"action_type": "restart"})
         assert bad.status_code == 401  # no credentials: the documented 401, vendor body
         assert re.fullmatch(r"ModelArts\.\d{4}", bad.json()["error_code"])
@@ -234,6 +235,67 @@ def test_mock_cli_prints_violations_and_exits_1(tmp_path: Path) -> None:
     assert "request_body [CreateTrainingJob] /kind (required)" in err
     document = json.loads(report.read_text())
     assert [(f["check"], f["pointer"]) for f in document["failures"]] == [("request_body", "/kind")]
+
+
+def test_mock_cli_counts_each_violation_once_and_times_the_session(tmp_path: Path) -> None:
+    # Issue 14: N missing required properties gave N x N lines, each printed twice, and the
+    # JSON report said duration_s 0.0 with no response_times, however long the session.
+    required = load_spec().deref(load_spec().operation("CreateTrainingJob").request_schema)[
+        "required"
+    ]
+    report = tmp_path / "mock.json"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "modelarts_kit", "contract", "mock", "--seed", "3",
+         "--max-requests", "2", "--max-time", "60", "--report", f"json:{report}"],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    assert process.stderr is not None
+    url = announced_url(process.stderr)
+    pause = 1.5
+    time.sleep(pause)
+    empty = httpx.post(f"{url}{JOBS}", json={}, headers=AUTH)
+    shown = httpx.get(f"{url}{JOBS}/job-1", headers=AUTH)
+    _, err = process.communicate(timeout=60)
+    assert empty.status_code == 400
+    assert shown.status_code < 600
+    lines = [line for line in err.splitlines() if "violation:" in line]
+    assert sorted(line.split("] ")[1].split(" ")[0] for line in lines) == sorted(
+        f"/{name}" for name in required
+    )
+    assert f"2 request(s), {len(required)} violation(s)" in err
+    document = json.loads(report.read_text())
+    checks = {c["check"]: (c["passed"], c["failed"]) for c in document["checks"]}
+    assert checks["request_body"] == (1, 1)  # two requests: one broke the schema
+    assert len(document["failures"]) == len(required)
+    assert document["duration_s"] >= pause
+    assert set(document["response_times"]) == {"CreateTrainingJob", "ShowTrainingJobDetails"}
+    assert document["response_times"]["CreateTrainingJob"]["count"] == 1
+
+
+async def test_invalid_request_gets_the_error_that_fits_and_names_the_rule() -> None:
+    # Issue 14: the mock answered {} with a random documented 400 ("Duplicate training job").
+    spec = load_spec()
+    mock = MockServer(spec, seed_value=0, error_rate=0.0)
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=mock), base_url="http://m") as c:
+        for _ in range(5):
+            empty = await c.post(JOBS, json={}, headers=AUTH)
+            assert empty.status_code == 400
+            assert empty.json()["error_code"] == "ModelArts.2788"
+            assert "/kind" in empty.json()["error_msg"]
+            assert "required" in empty.json()["error_msg"]
+        not_json = await c.post(
+            JOBS, content=b"{", headers={**AUTH, "Content-Type": "application/json"}
+        )
+        assert not_json.json()["error_code"] == "ModelArts.2787"
+        restart = await c.post(f"{JOBS}/j1/actions", json={"action_type": "restart"}, headers=AUTH)
+        assert restart.json()["error_code"] == "ModelArts.2812"
+        assert "restart" in restart.json()["error_msg"]
+    rules = {(f.check, f.pointer, f.rule) for f in mock.violations}
+    assert ("request_body", "/kind", "required") in rules
+    assert ("request_body", "", "json") in rules
+    assert ("request_body", "/action_type", "enum") in rules
 
 
 def test_mock_cli_rejects_a_bad_scenario(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import signal
 import subprocess
@@ -12,9 +13,10 @@ from typing import Any
 
 import httpx
 import pytest
-from modelarts_kit_contracts.mock import serve_in_thread as serve_app
+from modelarts_kit_contracts.core import Finding
+from modelarts_kit_contracts.core.reporters import render_text
+from modelarts_kit_contracts.mock.serving import serve_in_thread as serve_app
 from modelarts_kit_contracts.proxy import HOP_BY_HOP, ValidatingProxy
-from modelarts_kit_contracts.wire_validation import Violation
 from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN, create_app, serve_in_thread
 from modelarts_training_client import ApiError, ModelArtsError, TokenAuth, TrainingJobsClient
 
@@ -93,8 +95,8 @@ def drop_kind_from_show(scope: Scope, body: Any) -> Any:
 
 
 @contextmanager
-def proxied(recorder: Recorder) -> Iterator[tuple[str, ValidatingProxy, list[Violation]]]:
-    seen: list[Violation] = []
+def proxied(recorder: Recorder) -> Iterator[tuple[str, ValidatingProxy, list[Finding]]]:
+    seen: list[Finding] = []
     with serve_in_thread(app=recorder) as upstream:
         proxy = ValidatingProxy(upstream, on_violation=seen.append)
         with serve_app(proxy) as url:
@@ -155,6 +157,34 @@ def test_a_broken_server_is_reported_with_pointer_and_rule() -> None:
     assert "required" in report.failures[0].title
     assert [(v.check, v.pointer, v.rule) for v in seen] == [("response_body", "/kind", "required")]
     assert int(report.exit_code) == 1
+
+
+def drop_kind_and_metadata_from_show(scope: Scope, body: Any) -> Any:
+    if scope["method"] == "GET" and isinstance(body, dict):
+        return {k: v for k, v in body.items() if k not in ("kind", "metadata")}
+    return None
+
+
+def test_each_violation_is_counted_once_and_the_table_agrees_with_the_summary() -> None:
+    # Issue 14: N missing required properties gave N x N violations, and the table counted
+    # them all while the summary counted N.
+    recorder = Recorder(create_app(), breaks=drop_kind_and_metadata_from_show)
+    with proxied(recorder) as (url, proxy, seen), client(url) as api:
+        created = api.create_training_job(JOB)
+        for _ in range(2):
+            with pytest.raises(ModelArtsError):
+                api.show_training_job_details(created.metadata.id)
+    report = proxy.finish()
+    missing = [("response_body", "/kind", "required"), ("response_body", "/metadata", "required")]
+    assert sorted((f.check, f.pointer, f.rule) for f in seen) == sorted(missing * 2)
+    assert sorted((f.check, f.pointer, f.rule) for f in report.failures) == missing
+    tally = report.tallies["response_body"]
+    assert (tally.passed, tally.failed) == (1, 2)  # the create, then two broken shows
+    out = io.StringIO()
+    render_text(report, out, color=False)
+    text = out.getvalue()
+    assert "FAILED: 2 contract violation(s)" in text
+    assert sum(text.count(f"breaks rule 'required' at {p}") for _, p, _ in missing) == 2
 
 
 def test_unreachable_upstream_is_a_run_error() -> None:

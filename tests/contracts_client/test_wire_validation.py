@@ -6,14 +6,13 @@ import json
 
 import httpx
 import pytest
-from modelarts_kit_contracts.findings import RunReport
-from modelarts_kit_contracts.wire_validation import (
-    REQUEST_CHECKS,
+from modelarts_kit_contracts.core import REGISTRY, RunReport
+from modelarts_kit_contracts.core.wire import (
     Headers,
     WireRequest,
     WireResponse,
     match_route,
-    record_violations,
+    request_checks,
     validate_request,
     validate_response,
 )
@@ -36,8 +35,7 @@ def request(
 
 
 def problems(req: WireRequest) -> list[tuple[str, str, str]]:
-    _, _, violations = validate_request(load_spec(), req)
-    return [(v.check, v.pointer, v.rule) for v in violations]
+    return [(f.check, f.pointer, f.rule) for f in validate_request(load_spec(), req).findings]
 
 
 def test_routing_prefers_literal_segments_and_names_the_method() -> None:
@@ -127,7 +125,7 @@ def test_sdk_hmac_sha256_signatures_are_checked_for_form() -> None:
 
 def test_violations_never_carry_credentials() -> None:
     bad = signed({"authorization": "Basic sk-secret-in-the-wrong-place"})
-    _, _, violations = validate_request(load_spec(), bad)
+    violations = validate_request(load_spec(), bad).findings
     assert violations
     assert all("sk-secret" not in str(v) for v in violations)
     empty = request("GET", f"{JOBS}/abc", headers={"X-Auth-Token": " "})
@@ -140,11 +138,11 @@ def test_responses_are_checked_against_their_status() -> None:
     show = spec.operation("ShowTrainingJobDetails")
     json_headers = Headers({"Content-Type": "application/json"})
     undocumented = WireResponse(418, json_headers, b"{}")
-    assert [(v.check, v.rule) for v in validate_response(spec, show, undocumented)] == [
+    assert [(v.check, v.rule) for v in validate_response(spec, show, undocumented).findings] == [
         ("response_status", "status")
     ]
     missing = WireResponse(200, json_headers, json.dumps({"kind": "job"}).encode())
-    pointers = {(v.pointer, v.rule) for v in validate_response(spec, show, missing)}
+    pointers = {(v.pointer, v.rule) for v in validate_response(spec, show, missing).findings}
     assert pointers == {("/metadata", "required"), ("/status", "required")}
     error = {"error_code": "ModelArts.2799", "error_msg": "slow down"}
     too_many = WireResponse(
@@ -152,15 +150,41 @@ def test_responses_are_checked_against_their_status() -> None:
         Headers({"Content-Type": "application/json", "Retry-After": "soon"}),
         json.dumps(error).encode(),
     )
-    assert [(v.check, v.rule) for v in validate_response(spec, show, too_many)] == [
+    assert [(v.check, v.rule) for v in validate_response(spec, show, too_many).findings] == [
         ("response_headers", "type")
     ]
 
 
-def test_record_violations_counts_every_check_once_per_exchange() -> None:
+def test_each_applicable_check_counts_once_per_exchange() -> None:
     report = RunReport(target="t")
-    _, _, violations = validate_request(load_spec(), request("PUT", f"{JOBS}/abc"))
-    record_violations(report, REQUEST_CHECKS, violations)
+    validate_request(load_spec(), request("PUT", f"{JOBS}/abc")).record(report)
     assert report.tallies["request_method"].failed == 1
-    assert report.tallies["request_auth"].passed == 1
+    # No operation answers PUT: the checks of an operation's parameters, auth and body do not
+    # apply, so they neither pass nor fail.
+    assert set(report.tallies) == {"request_path", "request_method"}
     assert int(report.exit_code) == 1
+
+
+def test_missing_required_properties_are_each_reported_once() -> None:
+    # jsonschema reports N missing properties N times, each time listing all N: once read as
+    # N x N violations (issue 14). Each missing property is one finding, and the request is
+    # one failed evaluation of request_body.
+    spec = load_spec()
+    create = spec.operation("CreateTrainingJob")
+    required = spec.deref(create.request_schema)["required"]
+    assert len(required) >= 2
+    verdict = validate_request(spec, request("POST", JOBS, {}))
+    assert sorted(f.pointer for f in verdict.findings) == sorted(f"/{n}" for n in required)
+    report = RunReport(target="t")
+    verdict.record(report)
+    assert report.tallies["request_body"].failed == 1
+    assert len(report.failures) == len(required)
+
+
+def test_wire_checks_are_registered_with_title_and_meaning() -> None:
+    names = request_checks()
+    assert names[:2] == ("request_path", "request_method")
+    for name in names:
+        assert REGISTRY[name].product == "wire"
+        assert REGISTRY[name].title
+        assert REGISTRY[name].meaning

@@ -2,7 +2,7 @@
 
 :func:`run_server_contract` runs a preflight, the ModelArts scenarios and schemathesis's phases
 against a :class:`ServerTarget` (a base URL or an ASGI app) and returns a
-:class:`~modelarts_kit_contracts.findings.RunReport`; reporters print it. The click command
+:class:`~modelarts_kit_contracts.core.RunReport`; reporters print it. The click command
 (``modelarts-kit contract server``) only parses options and composes the default target.
 """
 

@@ -1,6 +1,8 @@
 """The ModelArts checks: every rule of our own, registered in one place.
 
-Two kinds of check report into the same :class:`~modelarts_kit_contracts.findings.RunReport`:
+Two kinds of check report into the same :class:`~modelarts_kit_contracts.core.RunReport`,
+both registered in the one check registry (:mod:`modelarts_kit_contracts.core.registry`,
+product ``server``):
 
 - **response checks** look at one exchange (request + response). They run on every response
   schemathesis gets (registered as schemathesis custom checks by
@@ -9,10 +11,10 @@ Two kinds of check report into the same :class:`~modelarts_kit_contracts.finding
   terminate -> terminate, cross-project reads, requests without credentials) through a
   :class:`Probe`, which the runner gives them.
 
-Every check is a small named function returning a :class:`Violation` (a typed failure: a
-one-line title and "expected ... / got ..."), or ``None`` when the rule holds. The registries
-:data:`RESPONSE_CHECKS` and :data:`SCENARIOS` are the only lists; :data:`CHECK_DESCRIPTIONS`
-documents every check name a report can show.
+Every response check is a small named function decorated with ``@check`` returning a
+:class:`~modelarts_kit_contracts.core.Finding` (a one-line title and "expected ... / got ..."),
+or ``None`` when the rule holds; the outcomes the scenarios record are registered with
+``declare``. Titles and meanings live there, once; :data:`SCENARIOS` lists the drivers.
 
 The three operations are found through the spec (:class:`ApiMap`), by what they do (create:
 POST on the collection; show: GET on a job; terminate: POST on a job's ``actions``), never by
@@ -31,19 +33,19 @@ from typing import Any, Protocol
 
 from modelarts_kit_spec import Operation, Spec, load_spec
 
+from modelarts_kit_contracts.core import REGISTRY, Check, Finding, check, clip, declare
+from modelarts_kit_contracts.core.wire import Exchange, Headers, WireRequest, WireResponse
+
 __all__ = [
-    "CHECK_DESCRIPTIONS",
     "MODELARTS_FAILURE_CODE",
-    "RESPONSE_CHECKS",
     "SCENARIOS",
     "ApiMap",
-    "Exchange",
     "Probe",
     "ProbeResponse",
     "Role",
     "Scenario",
-    "Violation",
     "register_schemathesis_checks",
+    "response_checks",
 ]
 
 JSON = Any
@@ -63,25 +65,6 @@ class Role(StrEnum):
     CREATE = "create"
     SHOW = "show"
     TERMINATE = "terminate"
-
-
-@dataclass(frozen=True)
-class Violation:
-    """A broken rule: ``title`` names it; the message is "expected ..." then "got ..."."""
-
-    title: str
-    expected: str
-    got: str
-    pointer: str = ""
-
-    @property
-    def message(self) -> str:
-        return f"expected {self.expected}\ngot {_clip(self.got)}"
-
-
-def _clip(text: str, limit: int = 300) -> str:
-    one_line = " ".join(text.split())
-    return one_line if len(one_line) <= limit else one_line[: limit - 3] + "..."
 
 
 # --- the API, as the spec describes it ------------------------------------------------------
@@ -126,6 +109,17 @@ class ApiMap:
         if len(job_params) != 1:
             raise LookupError(f"{show.operation_id}: expected one job id path parameter")
         return cls(spec, create, show, terminate, project_param, job_params[0])
+
+    def role_for(self, exchange: Exchange) -> Role | None:
+        """The role of the operation ``exchange`` was routed to (None: not one of ours)."""
+        for role, op in self.roles():
+            if op.operation_id == exchange.operation:
+                return role
+        return None
+
+    def operation_at(self, method: str, path_template: str) -> Operation | None:
+        role = self.role_of(method, path_template)
+        return self.operation(role) if role is not None else None
 
     def role_of(self, method: str, path_template: str) -> Role | None:
         for role, op in self.roles():
@@ -174,25 +168,6 @@ class ApiMap:
 # --- response checks --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Exchange:
-    """One request and its response, as a response check sees it."""
-
-    role: Role | None
-    method: str
-    path_params: Mapping[str, str]
-    status: int
-    content_type: str
-    body: bytes
-    positive: bool | None = None  # the request was generated valid for the schema (None: unknown)
-
-    def json(self) -> tuple[bool, JSON]:
-        try:
-            return True, json.loads(self.body)
-        except ValueError:
-            return False, None
-
-
 def _get(document: JSON, *path: str) -> JSON:
     for key in path:
         if not isinstance(document, Mapping):
@@ -201,16 +176,24 @@ def _get(document: JSON, *path: str) -> JSON:
     return document
 
 
-def returned_job_matches_path(api: ApiMap, exchange: Exchange) -> Violation | None:
+@check(
+    product="server",
+    title="the job returned is not the job in the path",
+    meaning="show/terminate return the job whose id is in the path",
+)
+def returned_job_matches_path(api: ApiMap, exchange: Exchange) -> Finding | None:
     """A job returned for /{project}/training-jobs/{id} (show or terminate) is job {id}."""
-    if exchange.role not in (Role.SHOW, Role.TERMINATE) or not 200 <= exchange.status < 300:
+    if (
+        api.role_for(exchange) not in (Role.SHOW, Role.TERMINATE)
+        or not 200 <= exchange.status < 300
+    ):
         return None
     requested = exchange.path_params.get(api.job_param)
     ok, body = exchange.json()
     returned = _get(body, "metadata", "id") if ok else None
     if requested is None or returned == requested:
         return None
-    return Violation(
+    return Finding(
         title="The job returned is not the job in the path",
         expected=f"metadata.id == {requested!r}",
         got=f"metadata.id == {returned!r}",
@@ -218,21 +201,26 @@ def returned_job_matches_path(api: ApiMap, exchange: Exchange) -> Violation | No
     )
 
 
-def terminate_accepted_phase(api: ApiMap, exchange: Exchange) -> Violation | None:
+@check(
+    product="server",
+    title="an accepted terminate does not answer the terminating job",
+    meaning="terminate answers 202 with phase Terminating or Terminated",
+)
+def terminate_accepted_phase(api: ApiMap, exchange: Exchange) -> Finding | None:
     """An accepted terminate answers 202 with the job in phase Terminating or Terminated."""
-    if exchange.role is not Role.TERMINATE or not 200 <= exchange.status < 300:
+    if api.role_for(exchange) is not Role.TERMINATE or not 200 <= exchange.status < 300:
         return None
     documented = int(api.terminate.success.status)
     ok, body = exchange.json()
     phase = _get(body, "status", "phase") if ok else None
     if exchange.status != documented:
-        return Violation(
+        return Finding(
             title="Terminate accepted with the wrong status code",
             expected=f"HTTP {documented}",
             got=f"HTTP {exchange.status}",
         )
     if phase not in TERMINATE_ACCEPTED_PHASES:
-        return Violation(
+        return Finding(
             title="Terminate accepted but the job is not terminating",
             expected=f"status.phase in {list(TERMINATE_ACCEPTED_PHASES)}",
             got=f"status.phase == {phase!r}",
@@ -241,23 +229,28 @@ def terminate_accepted_phase(api: ApiMap, exchange: Exchange) -> Violation | Non
     return None
 
 
-def vendor_error_body(api: ApiMap, exchange: Exchange) -> Violation | None:
+@check(
+    product="server",
+    title="error response without the vendor error body",
+    meaning="every error response is JSON with error_code ModelArts.NNNN, error_msg",
+)
+def vendor_error_body(api: ApiMap, exchange: Exchange) -> Finding | None:
     """Every error response (4xx/5xx) is JSON in the vendor's error shape."""
     if exchange.status < 400:
         return None
     ok, body = exchange.json()
     if not ok:
-        return Violation(
+        return Finding(
             title="Error response without the vendor error body",
             expected='a JSON body {"error_code": "ModelArts.NNNN", "error_msg": ...}',
-            got=f"HTTP {exchange.status} {exchange.content_type or 'no content type'}: "
-            f"{exchange.body[:120]!r}",
+            got=f"HTTP {exchange.status} {exchange.response.content_type or 'no content type'}: "
+            f"{exchange.response.body[:120]!r}",
         )
-    if not exchange.content_type.split(";")[0].strip().lower().endswith("json"):
-        return Violation(
+    if not exchange.response.content_type.split(";")[0].strip().lower().endswith("json"):
+        return Finding(
             title="Error response is not declared as JSON",
             expected="Content-Type: application/json",
-            got=f"Content-Type: {exchange.content_type or '(none)'}",
+            got=f"Content-Type: {exchange.response.content_type or '(none)'}",
         )
     errors = sorted(
         api.spec.validator(api.error_schema).iter_errors(body), key=lambda e: list(e.path)
@@ -265,7 +258,7 @@ def vendor_error_body(api: ApiMap, exchange: Exchange) -> Violation | None:
     if errors:
         first = errors[0]
         pointer = "".join(f"/{part}" for part in first.absolute_path)
-        return Violation(
+        return Finding(
             title="Error body does not follow the vendor error shape",
             expected=f"{first.validator} {first.validator_value!r} at {pointer or '/'}",
             got=f"HTTP {exchange.status}: {json.dumps(body)[:200]}",
@@ -274,34 +267,34 @@ def vendor_error_body(api: ApiMap, exchange: Exchange) -> Violation | None:
     return None
 
 
-def valid_request_accepted(api: ApiMap, exchange: Exchange) -> Violation | None:
+@check(
+    product="server",
+    title="schema-valid request rejected",
+    meaning="a schema-valid request gets no 400 but not-found/duplicate-name",
+)
+def valid_request_accepted(api: ApiMap, exchange: Exchange) -> Finding | None:
     """A schema-valid request is not refused with 400, except for the state it depends on.
 
     ModelArts answers 400 for an unknown job (ModelArts.2775) and for a name already in use
     (ModelArts.2751): a valid request can meet both, so those codes are not a rejection of its
     data. Any other 400 (ModelArts.2788 invalid parameter, 2787 invalid JSON, ...) is.
     """
-    if exchange.positive is not True or exchange.role is None or exchange.status != 400:
+    if exchange.positive is not True or api.role_for(exchange) is None or exchange.status != 400:
         return None
     ok, body = exchange.json()
     code = _get(body, "error_code") if ok else None
     if code in STATE_DEPENDENT_REJECTIONS:
         return None
-    return Violation(
+    return Finding(
         title="Schema-valid request rejected",
         expected=f"acceptance, or a 400 only with {' / '.join(STATE_DEPENDENT_REJECTIONS)}",
-        got=f"HTTP 400 {code!r}: {_clip(exchange.body.decode('utf-8', 'replace'), 160)}",
+        got=f"HTTP 400 {code!r}: {clip(exchange.response.body.decode('utf-8', 'replace'), 160)}",
     )
 
 
-ResponseCheck = Callable[[ApiMap, Exchange], Violation | None]
-
-RESPONSE_CHECKS: dict[str, ResponseCheck] = {
-    "returned_job_matches_path": returned_job_matches_path,
-    "terminate_accepted_phase": terminate_accepted_phase,
-    "vendor_error_body": vendor_error_body,
-    "valid_request_accepted": valid_request_accepted,
-}
+def response_checks() -> tuple[Check, ...]:
+    """The server checks that judge one exchange (run on every response the run sees)."""
+    return tuple(c for c in REGISTRY.select("server") if c.function is not None)
 
 
 # --- scenario checks ----------------------------------------------------------------------------
@@ -343,7 +336,7 @@ class Probe(Protocol):
     ) -> ProbeResponse: ...
 
     def record(
-        self, check: str, violation: Violation | None, *, role: Role, reproduce: str = ""
+        self, check: str, violation: Finding | None, *, role: Role, reproduce: str = ""
     ) -> None: ...
 
     def note(self, text: str) -> None: ...
@@ -445,11 +438,11 @@ def _first_difference(sent: JSON, returned: JSON, pointer: str = "") -> tuple[st
 
 def _expect_status(
     response: ProbeResponse, expected: int | tuple[int, ...], title: str, what: str
-) -> Violation | None:
+) -> Finding | None:
     allowed = (expected,) if isinstance(expected, int) else expected
     if response.status in allowed:
         return None
-    return Violation(
+    return Finding(
         title=title,
         expected=f"HTTP {' or '.join(map(str, allowed))} ({what})",
         got=f"HTTP {response.status}: {response.body[:160].decode('utf-8', 'replace')}",
@@ -464,7 +457,7 @@ def _create(probe: Probe, check: str) -> tuple[str | None, JSON]:
     violation = _expect_status(response, expected, "Creating a valid job failed", "job created")
     job_id = _get(response.json(), "metadata", "id")
     if violation is None and not isinstance(job_id, str):
-        violation = Violation(
+        violation = Finding(
             title="Created job has no id",
             expected="metadata.id: a string",
             got=f"metadata.id == {job_id!r}",
@@ -490,7 +483,7 @@ def create_then_show_returns_sent(probe: Probe) -> None:
         difference = _first_difference(sent, shown.json())
         if difference is not None:
             pointer, got = difference
-            violation = Violation(
+            violation = Finding(
                 title="Show does not return what was sent to create",
                 expected=f"{pointer} == {json.dumps(_at(sent, pointer))}",
                 got=f"{pointer} == {json.dumps(got)}",
@@ -517,7 +510,7 @@ def job_ids_unique(probe: Probe, count: int = 3) -> None:
         if job_id in seen:
             probe.record(
                 check,
-                Violation(
+                Finding(
                     title="Two created jobs share an id",
                     expected=f"a new id for job {name!r}",
                     got=f"id {job_id!r}, already given to job {seen[job_id]!r}",
@@ -551,7 +544,7 @@ def terminate_lifecycle(probe: Probe) -> None:
         "terminate_takes_effect",
         None
         if phase in TERMINATE_ACCEPTED_PHASES
-        else Violation(
+        else Finding(
             title="Terminate was accepted but the job was not terminated",
             expected=f"show: status.phase in {list(TERMINATE_ACCEPTED_PHASES)}",
             got=f"status.phase == {phase!r} (HTTP {shown.status})",
@@ -588,11 +581,11 @@ def terminate_lifecycle(probe: Probe) -> None:
     )
 
 
-def _not_terminable(response: ProbeResponse, title: str) -> Violation | None:
+def _not_terminable(response: ProbeResponse, title: str) -> Finding | None:
     code = _get(response.json(), "error_code")
     if response.status == 409 and code == NOT_ALLOWED_TO_TERMINATE:
         return None
-    return Violation(
+    return Finding(
         title=title,
         expected=f"HTTP 409 with error_code {NOT_ALLOWED_TO_TERMINATE}",
         got=f"HTTP {response.status}, error_code {code!r}",
@@ -608,7 +601,7 @@ def unknown_job_documented_error(probe: Probe) -> None:
         code = _get(response.json(), "error_code")
         violation = None
         if response.status != 400 or code != TRAINING_JOB_NOT_FOUND:
-            violation = Violation(
+            violation = Finding(
                 title=f"{role.value} of an unknown job does not give the documented error",
                 expected=f"HTTP 400 with error_code {TRAINING_JOB_NOT_FOUND}",
                 got=f"HTTP {response.status}, error_code {code!r}",
@@ -643,7 +636,7 @@ def credentials_required(probe: Probe) -> None:
         "credentials_required",
         None
         if phase not in TERMINATE_ACCEPTED_PHASES
-        else Violation(
+        else Finding(
             title="An unauthenticated terminate took effect",
             expected="the job keeps running after refused terminate requests",
             got=f"status.phase == {phase!r}",
@@ -666,7 +659,7 @@ def invisible_from_other_project(probe: Probe) -> None:
     leaked = 200 <= shown.status < 300 or sent["metadata"]["name"].encode() in shown.body
     probe.record(
         check,
-        Violation(
+        Finding(
             title="A job is visible from another project",
             expected=f"show in project {other!r}: an error, without the job",
             got=f"HTTP {shown.status}: {shown.body[:160].decode('utf-8', 'replace')}",
@@ -684,7 +677,7 @@ def invisible_from_other_project(probe: Probe) -> None:
     touched = 200 <= stopped.status < 300 or phase in TERMINATE_ACCEPTED_PHASES
     probe.record(
         check,
-        Violation(
+        Finding(
             title="A job was terminated from another project",
             expected=f"terminate in project {other!r} refused, the job untouched",
             got=f"HTTP {stopped.status}; afterwards status.phase == {phase!r}",
@@ -781,7 +774,7 @@ def invalid_job_rejected(probe: Probe) -> None:
         code = _get(response.json(), "error_code")
         violation = None
         if response.status != 400 or code != INVALID_PARAM:
-            violation = Violation(
+            violation = Finding(
                 title=f"A job breaking the {rule} rule at {pointer} was not rejected",
                 expected=f"HTTP 400 with error_code {INVALID_PARAM}",
                 got=f"HTTP {response.status}, error_code {code!r}",
@@ -822,7 +815,7 @@ def unsupported_action_rejected(probe: Probe) -> None:
     code = _get(response.json(), "error_code")
     violation = None
     if response.status != 400 or code != UNSUPPORTED_ACTION_TYPE:
-        violation = Violation(
+        violation = Finding(
             title="An unsupported action_type was not rejected",
             expected=f"HTTP 400 with error_code {UNSUPPORTED_ACTION_TYPE}",
             got=f"HTTP {response.status}, error_code {code!r}",
@@ -835,7 +828,7 @@ def unsupported_action_rejected(probe: Probe) -> None:
         check,
         None
         if phase not in TERMINATE_ACCEPTED_PHASES
-        else Violation(
+        else Finding(
             title="An unsupported action terminated the job",
             expected="the job keeps its phase",
             got=f"status.phase == {phase!r}",
@@ -873,22 +866,56 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("unsupported_action", unsupported_action_rejected, ("unsupported_action_rejected",)),
 )
 
-CHECK_DESCRIPTIONS: dict[str, str] = {
-    "returned_job_matches_path": "show/terminate return the job whose id is in the path",
-    "terminate_accepted_phase": "terminate answers 202 with phase Terminating or Terminated",
-    "vendor_error_body": "every error response is JSON with error_code ModelArts.NNNN, error_msg",
-    "valid_request_accepted": "a schema-valid request gets no 400 but not-found/duplicate-name",
-    "create_then_show_returns_sent": "create -> show returns the fields that were sent",
-    "job_ids_unique": "every created job gets a new id",
-    "terminate_takes_effect": "after an accepted terminate, show reports Terminating/Terminated",
-    "second_terminate_rejected": "terminating a job twice gives 409 ModelArts.2796",
-    "final_phase_not_terminable": "a job in a final phase cannot be terminated (409 2796)",
-    "unknown_job_documented_error": "show/terminate of an unknown job give 400 ModelArts.2775",
-    "credentials_required": "requests without or with invalid credentials get 401/403",
-    "invisible_from_other_project": "a job cannot be seen or terminated from another project",
-    "invalid_job_rejected": "a create body breaking one spec constraint gets 400 ModelArts.2788",
-    "unsupported_action_rejected": "an action_type outside the enum gets 400 ModelArts.2812",
-}
+# The outcomes the scenarios record (their drivers are above).
+for _name, _title, _meaning in (
+    (
+        "create_then_show_returns_sent",
+        "show does not return what was sent to create",
+        "create -> show returns the fields that were sent",
+    ),
+    ("job_ids_unique", "two created jobs share an id", "every created job gets a new id"),
+    (
+        "terminate_takes_effect",
+        "an accepted terminate did not terminate the job",
+        "after an accepted terminate, show reports Terminating/Terminated",
+    ),
+    (
+        "second_terminate_rejected",
+        "a second terminate of the same job was accepted",
+        "terminating a job twice gives 409 ModelArts.2796",
+    ),
+    (
+        "final_phase_not_terminable",
+        "a job in a final phase was terminated",
+        "a job in a final phase cannot be terminated (409 2796)",
+    ),
+    (
+        "unknown_job_documented_error",
+        "show/terminate of an unknown job: not the documented error",
+        "show/terminate of an unknown job give 400 ModelArts.2775",
+    ),
+    (
+        "credentials_required",
+        "a request without valid credentials was not refused",
+        "requests without or with invalid credentials get 401/403",
+    ),
+    (
+        "invisible_from_other_project",
+        "a job is reachable from another project",
+        "a job cannot be seen or terminated from another project",
+    ),
+    (
+        "invalid_job_rejected",
+        "a create body breaking a spec constraint was not rejected",
+        "a create body breaking one spec constraint gets 400 ModelArts.2788",
+    ),
+    (
+        "unsupported_action_rejected",
+        "an unsupported action_type was not rejected",
+        "an action_type outside the enum gets 400 ModelArts.2812",
+    ),
+):
+    declare(_name, product="server", title=_title, meaning=_meaning)
 
 
 # --- schemathesis adapter -------------------------------------------------------------------
@@ -916,7 +943,7 @@ def register_schemathesis_checks(api: ApiMap | None = None) -> tuple[str, ...]:
 
     resolved = api if api is not None else ApiMap.from_spec()
 
-    class ModelArtsViolation(SchemathesisFailure):
+    class ModelArtsFinding(SchemathesisFailure):
         code = MODELARTS_FAILURE_CODE
         kind_title = "ModelArts contract violated"
 
@@ -924,35 +951,43 @@ def register_schemathesis_checks(api: ApiMap | None = None) -> tuple[str, ...]:
         def _unique_key(self) -> str:
             return self.title
 
-    def adapter(name: str, check: ResponseCheck) -> Callable[..., bool | None]:
+    def adapter(entry: Check) -> Callable[..., bool | None]:
         def run(ctx: Any, response: Any, case: Any) -> bool | None:
             operation = case.operation
-            role = resolved.role_of(operation.method, operation.path)
-            if role is None:
+            found = resolved.operation_at(operation.method, operation.path)
+            if found is None:
                 return None
             exchange = Exchange(
-                role=role,
-                method=operation.method,
+                request=WireRequest(method=operation.method.upper(), path=operation.path),
+                response=WireResponse(
+                    status=response.status_code,
+                    headers=Headers(
+                        (name, value)
+                        for name, values in response.headers.items()
+                        for value in values
+                    ),
+                    body=response.content or b"",
+                ),
+                operation=found.operation_id,
                 path_params={k: str(v) for k, v in (case.path_parameters or {}).items()},
-                status=response.status_code,
-                content_type=(response.headers.get("content-type") or [""])[0],
-                body=response.content or b"",
                 positive=_is_positive(case),
             )
-            violation = check(resolved, exchange)
-            if violation is None:
+            findings = entry.run(resolved, exchange)
+            if not findings:
                 return True
-            raise ModelArtsViolation(
-                operation=operation.label, title=violation.title, message=violation.message
+            raise ModelArtsFinding(
+                operation=operation.label, title=findings[0].title, message=findings[0].message
             )
 
-        run.__name__ = name
-        run.__qualname__ = name
-        run.__doc__ = CHECK_DESCRIPTIONS[name]
+        run.__name__ = entry.name
+        run.__qualname__ = entry.name
+        run.__doc__ = entry.meaning
         return run
 
-    for name, check in RESPONSE_CHECKS.items():
-        if name not in _REGISTERED:
-            schemathesis.check(adapter(name, check))
-            _REGISTERED.add(name)
-    return tuple(RESPONSE_CHECKS)
+    names = []
+    for entry in response_checks():
+        names.append(entry.name)
+        if entry.name not in _REGISTERED:
+            schemathesis.check(adapter(entry))
+            _REGISTERED.add(entry.name)
+    return tuple(names)

@@ -11,7 +11,7 @@ Registered as a ``pytest11`` entry point, so installing modelarts-kit makes it a
 
 ``check`` fails the test with the full text report (each failure once, with its curl command)
 when the server breaks the contract; ``run`` returns the
-:class:`~modelarts_kit_contracts.findings.RunReport` for assertions of your own. A target is a
+:class:`~modelarts_kit_contracts.core.RunReport` for assertions of your own. A target is a
 base URL or an ASGI app; without one, ``--modelarts-url`` is used, and without that the
 embedded reference server (in-process). Command-line options (``--modelarts-url``,
 ``--modelarts-token``, ``--modelarts-project-id``, ``--modelarts-max-examples``,
@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from modelarts_kit_contracts.findings import ExitCode, RunReport
+from modelarts_kit_contracts.core.findings import ExitCode, RunReport
 
 # pytest loads this plugin in every session of an environment that has the kit installed;
 # the runner (schemathesis, the reference server) is imported only when a test uses it.
@@ -117,7 +117,7 @@ class ContractRunner:
         """Like :meth:`run`, but fail the test with the text report unless everything passed."""
         report = self.run(target, **kwargs)
         if report.exit_code != ExitCode.PASSED:
-            from modelarts_kit_contracts.reporters import render_text
+            from modelarts_kit_contracts.core.reporters import render_text
 
             text = io.StringIO()
             render_text(report, text, color=False)

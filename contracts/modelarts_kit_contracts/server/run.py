@@ -36,18 +36,17 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import requests
 
-from modelarts_kit_contracts.findings import Failure, RunReport
-from modelarts_kit_contracts.reporters import redact
+from modelarts_kit_contracts.core import Finding, RunReport
+from modelarts_kit_contracts.core.reporters import redact
+from modelarts_kit_contracts.core.wire import Exchange, Headers, WireRequest, WireResponse
 from modelarts_kit_contracts.server.checks import (
     MODELARTS_FAILURE_CODE,
-    RESPONSE_CHECKS,
     SCENARIOS,
     ApiMap,
-    Exchange,
     ProbeResponse,
     Role,
-    Violation,
     register_schemathesis_checks,
+    response_checks,
 )
 from modelarts_kit_contracts.transport_auth import Credentials
 
@@ -233,38 +232,44 @@ class HttpProbe:
         )
         label = _operation_label(op.method, op.path)
         exchange = Exchange(
-            role=role,
-            method=op.method,
+            request=WireRequest(method=op.method.upper(), path=path),
+            response=WireResponse(
+                status=result.status,
+                headers=Headers(response.headers.items()),
+                body=result.body,
+            ),
+            operation=op.operation_id,
             path_params={
                 self.api.project_param: project_id or self.project_id,
                 self.api.job_param: job_id or "",
             },
-            status=result.status,
-            content_type=result.content_type,
-            body=result.body,
         )
         with self._lock:
             self._report.record_time(label, elapsed_ms)
-        for name, check in RESPONSE_CHECKS.items():
-            self.record(name, check(self.api, exchange), role=role, reproduce=result.curl)
+        for entry in response_checks():
+            self.record(entry.name, entry.run(self.api, exchange), role=role, reproduce=result.curl)
         return result
 
     def record(
-        self, check: str, violation: Violation | None, *, role: Role, reproduce: str = ""
+        self,
+        check: str,
+        found: Finding | list[Finding] | None,
+        *,
+        role: Role,
+        reproduce: str = "",
     ) -> None:
         op = self.api.operation(role)
-        failure = None
-        if violation is not None:
-            failure = Failure(
+        findings = [] if found is None else [found] if isinstance(found, Finding) else found
+        stamped = [
+            f.but(
                 check=check,
-                title=violation.title,
-                message=violation.message,
                 operation=_operation_label(op.method, op.path),
-                reproduce=reproduce,
-                pointer=violation.pointer,
+                reproduce=f.reproduce or reproduce,
             )
+            for f in findings
+        ]
         with self._lock:
-            self._report.record(check, failure)
+            self._report.record(check, stamped)
 
     def note(self, text: str) -> None:
         with self._lock:
@@ -369,8 +374,8 @@ def _signed_execution(engine: Any, signer: requests.auth.AuthBase) -> Iterator[E
     yield from plan.execute(ctx)
 
 
-def _describe(failure: Any) -> tuple[str, str, str]:
-    """(title, "expected ...\\ngot ...", pointer) for a schemathesis failure."""
+def _describe(failure: Any) -> Finding:
+    """The :class:`Finding` a schemathesis failure stands for (title, expected, got, pointer)."""
     from schemathesis.core.failures import AcceptedNegativeData, ServerError
     from schemathesis.openapi.checks import (
         JsonSchemaError,
@@ -381,50 +386,49 @@ def _describe(failure: Any) -> tuple[str, str, str]:
 
     title = str(failure.title)
     if getattr(failure, "code", "") == MODELARTS_FAILURE_CODE:
-        return title, str(failure.message), ""
+        # One of ours, raised through schemathesis: its message is already "expected/got".
+        expected, _, got = str(failure.message).partition("\n")
+        return Finding(title, expected.removeprefix("expected "), got.removeprefix("got "))
     if isinstance(failure, JsonSchemaError):
         pointer = "".join(f"/{part}" for part in failure.instance_path)
         rule = "/".join(str(part) for part in failure.schema_path)
-        return (
+        return Finding(
             title,
-            f"expected {rule} ({failure._raw_message})\n"
-            f"got {json.dumps(failure.instance, default=str)[:200]} at {pointer or '/'}",
+            f"{rule} ({failure._raw_message})",
+            f"{json.dumps(failure.instance, default=str)[:200]} at {pointer or '/'}",
             pointer,
+            rule=str(failure.schema_path[-1]) if failure.schema_path else "",
         )
     if isinstance(failure, UndefinedStatusCode):
-        return (
+        return Finding(
             title,
-            f"expected a documented status: {', '.join(failure.defined_status_codes)}\n"
-            f"got HTTP {failure.status_code}",
-            "",
+            f"a documented status: {', '.join(failure.defined_status_codes)}",
+            f"HTTP {failure.status_code}",
         )
     if isinstance(failure, UndefinedContentType):
-        return (
+        return Finding(
             title,
-            f"expected Content-Type {' or '.join(failure.defined_content_types)}\n"
-            f"got {failure.content_type}",
-            "",
+            f"Content-Type {' or '.join(failure.defined_content_types)}",
+            str(failure.content_type),
         )
     if isinstance(failure, AcceptedNegativeData):
-        return (
+        return Finding(
             title,
-            f"expected a rejection ({failure.expected_statuses})\n"
-            f"got HTTP {failure.status_code} for invalid input",
-            "",
+            f"a rejection ({failure.expected_statuses})",
+            f"HTTP {failure.status_code} for invalid input",
         )
     if isinstance(failure, RejectedPositiveData):
-        return (
+        return Finding(
             title,
-            f"expected acceptance ({failure.allowed_statuses})\n"
-            f"got HTTP {failure.status_code} for valid input",
-            "",
+            f"acceptance ({failure.allowed_statuses})",
+            f"HTTP {failure.status_code} for valid input",
         )
     if isinstance(failure, ServerError):
-        return title, f"expected no 5xx\ngot HTTP {failure.status_code}", ""
+        return Finding(title, "no 5xx", f"HTTP {failure.status_code}")
     lines = [line.strip() for line in str(failure.message).splitlines() if line.strip()]
     expected = lines[0] if lines else title
     got = " ".join(lines[1:3]) if len(lines) > 1 else "(see reproduction)"
-    return title, f"expected {expected}\ngot {got}", ""
+    return Finding(title, expected, got)
 
 
 @dataclass
@@ -476,18 +480,14 @@ class _EventCollector:
                     failure = None
                     info = node.failure_info
                     if node.status.value == "failure" and info is not None:
-                        title, message, pointer = _describe(info.failure)
                         case_node = recorder.cases.get(case_id)
                         operation = info.failure.operation or (
                             case_node.value.operation.label if case_node is not None else ""
                         )
-                        failure = Failure(
+                        failure = _describe(info.failure).but(
                             check=node.name,
-                            title=title,
-                            message=message,
                             operation=str(operation),
                             reproduce=redact(info.code_sample),
-                            pointer=pointer,
                         )
                     elif node.status.value != "success":
                         continue

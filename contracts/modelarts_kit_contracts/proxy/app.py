@@ -4,10 +4,11 @@
 came (method, path, query, headers - ``Host`` included, so AK/SK signatures stay valid - and
 body bytes), except the hop-by-hop headers; the upstream's answer goes back the same way
 (status, headers except hop-by-hop, raw body bytes, still compressed if they were). Both
-directions are validated against the spec
-(:mod:`~modelarts_kit_contracts.wire_validation`); every violation is passed to
-``on_violation`` as it happens and recorded in :attr:`ValidatingProxy.report`, a
-:class:`~modelarts_kit_contracts.findings.RunReport`. An upstream that cannot be reached is
+directions are validated against the spec (the ``wire`` checks of
+:mod:`~modelarts_kit_contracts.core.wire`); every finding is passed to ``on_violation`` as it
+happens and recorded in :attr:`ValidatingProxy.report`, a
+:class:`~modelarts_kit_contracts.core.RunReport` (one evaluation of each check per request and
+per response). An upstream that cannot be reached is
 answered with 502 and recorded as a run error (exit 2).
 """
 
@@ -21,18 +22,12 @@ import httpx
 from modelarts_kit_spec import load_spec
 from modelarts_kit_spec.load import Spec
 
-from modelarts_kit_contracts.findings import RunReport
-from modelarts_kit_contracts.wire_validation import (
-    REQUEST_CHECKS,
-    RESPONSE_CHECKS,
-    ASGIReceive,
-    ASGISend,
+from modelarts_kit_contracts.core import Finding, RunReport
+from modelarts_kit_contracts.core.asgi import ASGIReceive, ASGISend, serve_asgi
+from modelarts_kit_contracts.core.wire import (
     Headers,
-    Violation,
     WireRequest,
     WireResponse,
-    record_violations,
-    serve_asgi,
     validate_request,
     validate_response,
 )
@@ -79,7 +74,7 @@ class ValidatingProxy:
         upstream: str,
         spec: Spec | None = None,
         *,
-        on_violation: Callable[[Violation], None] | None = None,
+        on_violation: Callable[[Finding], None] | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         timeout_s: float = 60.0,
     ) -> None:
@@ -161,16 +156,16 @@ class ValidatingProxy:
         return WireResponse(response.status_code, Headers(response.headers.multi_items()), raw)
 
     def _validate(self, request: WireRequest, response: WireResponse, elapsed_ms: float) -> None:
-        op, _params, request_violations = validate_request(self.spec, request)
-        response_violations = validate_response(self.spec, op, response) if op else []
+        verdict = validate_request(self.spec, request)
         query = f"?{request.query}" if request.query else ""
         reproduce = f"{request.method} {request.path}{query} -> {response.status}"
-        record_violations(self.report, REQUEST_CHECKS, request_violations, reproduce=reproduce)
-        if op is not None:
-            self.report.record_time(op.operation_id, elapsed_ms)
-            record_violations(
-                self.report, RESPONSE_CHECKS, response_violations, reproduce=reproduce
-            )
+        verdict.record(self.report, reproduce=reproduce)
+        findings = list(verdict.findings)
+        if verdict.operation is not None:
+            self.report.record_time(verdict.operation.operation_id, elapsed_ms)
+            answered = validate_response(self.spec, verdict.operation, response)
+            answered.record(self.report, reproduce=reproduce)
+            findings += answered.findings
         if self.on_violation is not None:
-            for violation in [*request_violations, *response_violations]:
-                self.on_violation(violation)
+            for finding in findings:
+                self.on_violation(finding)

@@ -22,6 +22,7 @@ import httpx
 from modelarts_kit_contracts.errors import ContractError
 
 __all__ = [
+    "ADAPTER_METHODS",
     "BUILTIN_ADAPTERS",
     "AdapterError",
     "AdapterFactory",
@@ -35,8 +36,8 @@ JSON = Any
 ErrorInfo = tuple[int | None, str | None, str | None]  # (status, error_code, error_msg)
 
 BUILTIN_ADAPTERS = {
-    "generated": "modelarts_kit_contracts.adapters.generated:create_adapter",
-    "huaweicloudsdk": "modelarts_kit_contracts.adapters.huaweicloudsdk:create_adapter",
+    "generated": "modelarts_kit_contracts.client.adapters.generated:create_adapter",
+    "huaweicloudsdk": "modelarts_kit_contracts.client.adapters.huaweicloudsdk:create_adapter",
 }
 
 
@@ -87,6 +88,7 @@ class ClientAdapter(Protocol):
 
 
 AdapterFactory = Callable[[ClientTarget], ClientAdapter]
+ADAPTER_METHODS = ("create", "show", "stop", "to_dict", "error_info", "close")
 
 
 def load_adapter_factory(name: str) -> AdapterFactory:

@@ -1,20 +1,23 @@
-"""Reporters: turn a finished :class:`RunReport` into text, JUnit XML or JSON.
+"""Reporters: turn a finished :class:`RunReport` into text, JUnit XML, JSON or Markdown.
 
-The API is shared by every ``modelarts-kit contract`` command (server and client checks):
+The API is shared by every ``modelarts-kit contract`` command (server, client, mock, proxy):
 
 - ``render_text(report, stream=None, *, color=None) -> None`` writes the human summary: a table
   (check, passed, failed), then each failure once with its expected/got message and the
   ``curl`` (or other) reproduction command, then errors and response-time figures.
 - ``parse_report_spec(spec) -> ReportTarget`` parses ``FORMAT:PATH`` (``junit:out.xml``,
-  ``json:out.json``); a bad spec raises :class:`ReportSpecError` naming the rule.
+  ``json:out.json``, ``markdown:out.md``); a bad spec raises :class:`ReportSpecError` naming the
+  rule.
 - ``write_report(report, spec) -> Path`` writes one machine-readable report to the path in
   ``spec`` (parent folders are created; the file is written atomically, so a crash never
   leaves half a report).
-- ``to_json(report) -> dict`` and ``to_junit_xml(report) -> str`` return the documents
-  without touching the file system.
+- ``to_json(report) -> dict``, ``to_junit_xml(report) -> str`` and
+  ``to_markdown(report, command=...) -> str`` return the documents without touching the file
+  system. The Markdown has no timings, so the same seed renders the same document; its table
+  gives each check's meaning from the registry.
 
 Reporters only read a ``RunReport``; they never run checks. Credentials are redacted by the
-checks before a ``Failure`` is built; :func:`redact` is applied again here as a last line of
+checks before a ``Finding`` is built; :func:`redact` is applied again here as a last line of
 defence, so a token never reaches a report even if a check forgot.
 """
 
@@ -35,8 +38,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from modelarts_kit_contracts.core.findings import Finding, RunReport
+from modelarts_kit_contracts.core.registry import REGISTRY
 from modelarts_kit_contracts.errors import ContractError
-from modelarts_kit_contracts.findings import Failure, RunReport
 
 __all__ = [
     "REPORT_FORMATS",
@@ -47,11 +51,12 @@ __all__ = [
     "render_text",
     "to_json",
     "to_junit_xml",
+    "to_markdown",
     "write_report",
 ]
 
-ReportFormat = Literal["junit", "json"]
-REPORT_FORMATS: tuple[ReportFormat, ...] = ("junit", "json")
+ReportFormat = Literal["junit", "json", "markdown"]
+REPORT_FORMATS: tuple[ReportFormat, ...] = ("junit", "json", "markdown")
 JSON_REPORT_VERSION = 1
 
 # Header values that carry credentials, in curl lines (-H 'Name: value') and free text.
@@ -86,20 +91,24 @@ def parse_report_spec(spec: str) -> ReportTarget:
             f"--report {spec!r}: must be FORMAT:PATH with FORMAT one of {', '.join(REPORT_FORMATS)}"
         )
     fmt = fmt.strip().lower()
-    if fmt == "junit":
-        return ReportTarget("junit", Path(path))
-    if fmt == "json":
-        return ReportTarget("json", Path(path))
+    for known in REPORT_FORMATS:
+        if fmt == known:
+            return ReportTarget(known, Path(path))
     raise ReportSpecError(
         f"--report {spec!r}: format {fmt!r} is not one of {', '.join(REPORT_FORMATS)}"
     )
 
 
-def write_report(report: RunReport, spec: str) -> Path:
-    """Write ``report`` in the format named by ``spec`` (``junit:PATH`` or ``json:PATH``)."""
+def write_report(report: RunReport, spec: str, *, command: str = "") -> Path:
+    """Write ``report`` in the format named by ``spec`` (``junit:``, ``json:``, ``markdown:``).
+
+    ``command`` is the command line that produced the report, quoted in the Markdown.
+    """
     target = parse_report_spec(spec)
     if target.format == "junit":
         content = to_junit_xml(report)
+    elif target.format == "markdown":
+        content = to_markdown(report, command=command)
     else:
         content = json.dumps(to_json(report), indent=2, sort_keys=False) + "\n"
     _write_atomically(target.path, content)
@@ -118,13 +127,14 @@ def _write_atomically(path: Path, content: str) -> None:
         raise
 
 
-def _failure_dict(failure: Failure) -> dict[str, str]:
+def _failure_dict(failure: Finding) -> dict[str, str]:
     return {
         "check": failure.check,
         "operation": failure.operation,
         "title": redact(failure.title),
         "message": redact(failure.message),
         "pointer": failure.pointer,
+        "rule": failure.rule,
         "reproduce": redact(failure.reproduce),
     }
 
@@ -153,6 +163,7 @@ def to_json(report: RunReport) -> dict[str, Any]:
             for name, tally in sorted(report.tallies.items())
         ],
         "failures": [_failure_dict(f) for f in report.failures],
+        "warnings": [_failure_dict(f) for f in report.warnings],
         "errors": [redact(e) for e in report.errors],
         "notes": [redact(n) for n in report.notes],
         "response_times": {
@@ -165,7 +176,7 @@ def to_json(report: RunReport) -> dict[str, Any]:
 
 def to_junit_xml(report: RunReport) -> str:
     """One ``<testsuite>``; one ``<testcase>`` per check, with one ``<failure>`` per violation."""
-    failures_by_check: dict[str, list[Failure]] = {}
+    failures_by_check: dict[str, list[Finding]] = {}
     for failure in report.failures:
         failures_by_check.setdefault(failure.check, []).append(failure)
     checks = sorted(set(report.tallies) | set(failures_by_check))
@@ -253,6 +264,13 @@ def render_text(
             for line in redact(failure.reproduce).splitlines():
                 console.print(Text(f"     {line}", style="cyan"))
 
+    for warning in report.warnings:
+        where = f" [{warning.operation}]" if warning.operation else ""
+        console.print(
+            Text(f"warning: {warning.check}{where}: {redact(warning.title)}", style="yellow")
+        )
+        for line in redact(warning.message).splitlines():
+            console.print(Text(f"   {line}"))
     for note in report.notes:
         console.print(Text(f"note: {redact(note)}", style="yellow"))
     for error in report.errors:
@@ -284,3 +302,33 @@ def render_text(
     }[int(report.exit_code)]
     verdict.append(f" ({report.duration_s:.1f}s{seed})", style="default")
     console.print(verdict)
+
+
+def to_markdown(report: RunReport, *, command: str = "", heading: str = "Contract check") -> str:
+    """The report as Markdown, without timings: the same seed renders the same document."""
+    by = f"Generated by `{command}` (seed {report.seed}). Do not edit; rerun the command."
+    lines = [
+        f"# {heading}: {report.target}",
+        "",
+        *([by, ""] if command else []),
+        f"Verdict: **{'passed' if report.exit_code == 0 else 'failed'}** "
+        f"({len(report.failures)} finding(s), exit code {int(report.exit_code)}).",
+        "",
+        "| check | what it requires | passed | failed |",
+        "| --- | --- | ---: | ---: |",
+    ]
+    for name, tally in sorted(report.tallies.items()):
+        lines.append(f"| `{name}` | {REGISTRY.meaning(name)} | {tally.passed} | {tally.failed} |")
+    for heading, findings in (("Findings", report.failures), ("Warnings", report.warnings)):
+        if findings:
+            lines += ["", f"## {heading}", ""]
+        for index, finding in enumerate(findings, 1):
+            where = f" ({finding.operation})" if finding.operation else ""
+            lines += [f"### {index}. `{finding.check}`{where}: {redact(finding.title)}", ""]
+            lines += ["```text", *redact(finding.message).splitlines()]
+            if finding.reproduce:
+                lines.append(redact(finding.reproduce))
+            lines += ["```", ""]
+    for error in report.errors:
+        lines += [f"Error: {redact(error)}", ""]
+    return "\n".join(lines).rstrip() + "\n"

@@ -12,7 +12,7 @@ from modelarts_training_client import (
 )
 from pydantic import BaseModel
 
-from modelarts_kit_contracts.adapters import ClientTarget, ErrorInfo
+from modelarts_kit_contracts.client.adapters import ClientTarget, ErrorInfo
 
 __all__ = ["GeneratedClientAdapter", "create_adapter"]
 

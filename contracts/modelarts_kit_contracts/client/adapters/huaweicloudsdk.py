@@ -29,7 +29,7 @@ from huaweicloudsdkmodelarts.v1 import (
     StopTrainingJobRequest,
 )
 
-from modelarts_kit_contracts.adapters import AdapterError, ClientTarget, ErrorInfo
+from modelarts_kit_contracts.client.adapters import AdapterError, ClientTarget, ErrorInfo
 
 __all__ = ["HuaweiCloudSdkAdapter", "create_adapter"]
 

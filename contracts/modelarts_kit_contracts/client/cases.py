@@ -1,0 +1,250 @@
+"""The client check's cases: every call it makes, and the answers the mock gives it.
+
+Cases come from the spec: for each operation, success bodies drawn by hypothesis for every
+:class:`~modelarts_kit_contracts.mock.Variant` (``max_examples`` in all per operation, at least
+one per variant), every documented error status with each documented example body plus
+generated ones (unicode, extra fields), and the retry probes. The same seed gives the same
+cases. 503 is not in the spec: the check sends it only as a retry probe, as the vendor's API
+gateway does.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from modelarts_kit_spec.load import Operation, Spec
+
+from modelarts_kit_contracts.mock import PlannedResponse, ResponseGenerator, Variant, draw_examples
+
+__all__ = ["Call", "Case", "ClientCheckSettings", "build_cases"]
+
+JSON = Any
+Call = Literal["create", "show", "stop"]
+
+DEV_PROJECT_ID = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+# Statuses a client may retry a GET on, and how often the check repeats such an error.
+RETRIED = frozenset({429, 500, 502, 503, 504})
+PERSISTENT_ERROR_REPEATS = 10
+
+
+@dataclass(frozen=True)
+class ClientCheckSettings:
+    seed: int = 0
+    max_examples: int = 20  # generated success responses per operation (>= one per variant)
+    auth: Literal["token", "aksk"] = "token"
+    in_process: bool = False  # serve the mock through an httpx transport instead of loopback
+    call_timeout_s: float = 15.0
+    time_budget_s: float = 60.0  # for generating the cases
+
+
+@dataclass(frozen=True)
+class Case:
+    """One call the check makes, and the answers the mock gives it."""
+
+    name: str
+    operation: Operation
+    call: Call
+    responses: tuple[PlannedResponse, ...]
+    expect: Literal["success", "error"]
+    retry: Literal["required", "forbidden", "none"] = "none"
+    project_id: str = DEV_PROJECT_ID
+    job_id: str = ""
+    body: JSON = None  # the create request body the caller hands the client
+
+
+# ---------------------------------------------------------------- cases
+
+
+def _call_of(op: Operation) -> Call:
+    if op.method == "get":
+        return "show"
+    if op.method == "post" and op.path.rstrip("/").endswith("/actions"):
+        return "stop"
+    if op.method == "post":
+        return "create"
+    raise ValueError(f"{op.operation_id}: no adapter call for {op.method.upper()} {op.path}")
+
+
+def build_cases(spec: Spec, settings: ClientCheckSettings) -> list[Case]:
+    """Every case the check runs, deterministic for ``settings.seed``."""
+    generator = ResponseGenerator(spec)
+    deadline = time.monotonic() + settings.time_budget_s
+    cases: list[Case] = []
+    variants = list(Variant)
+    per_variant = [
+        settings.max_examples // len(variants)
+        + (1 if i < settings.max_examples % len(variants) else 0)
+        for i in range(len(variants))
+    ]
+    for op_index, op in enumerate(spec.operations):
+        call = _call_of(op)
+        success = op.success
+        seed_base = settings.seed * 7919 + op_index * 104729
+        job_ids = _job_ids(spec, op, generator, seed_base)
+        bodies = _request_bodies(spec, op, generator, seed_base, settings.max_examples + 16)
+
+        def inputs(
+            i: int, _ids: list[str] = job_ids, _bodies: list[JSON] = bodies
+        ) -> dict[str, Any]:
+            return {
+                "job_id": _ids[i % len(_ids)] if _ids else "",
+                "body": _bodies[i % len(_bodies)] if _bodies else None,
+            }
+
+        counter = 0
+        for v_index, variant in enumerate(variants):
+            count = max(1, per_variant[v_index])
+            remaining = max(0.5, deadline - time.monotonic())
+            drawn = (
+                generator.draw(
+                    success.schema,
+                    variant,
+                    count=count,
+                    seed_value=seed_base + v_index,
+                    time_budget_s=min(remaining, settings.time_budget_s / 10),
+                )
+                if success.schema is not None
+                else [None]
+            )
+            for n, body in enumerate(drawn):
+                cases.append(
+                    Case(
+                        name=f"{op.operation_id} {success.status} {variant.value} #{n + 1}",
+                        operation=op,
+                        call=call,
+                        responses=(
+                            PlannedResponse(
+                                int(success.status), body, has_body=success.schema is not None
+                            ),
+                        ),
+                        expect="success",
+                        **inputs(counter),
+                    )
+                )
+                counter += 1
+        for status, bodies_for_status, headers in _error_answers(spec, op, generator, seed_base):
+            # A client may retry a GET on 429/5xx: the error repeats until it gives up, and
+            # must then surface. (Retrying more often than this is reported as not surfacing.)
+            repeats = PERSISTENT_ERROR_REPEATS if call == "show" and status in RETRIED else 1
+            for n, error_body in enumerate(bodies_for_status):
+                cases.append(
+                    Case(
+                        name=f"{op.operation_id} {status} error #{n + 1}",
+                        operation=op,
+                        call=call,
+                        responses=(PlannedResponse(status, error_body, headers),) * repeats,
+                        expect="error",
+                        **inputs(counter),
+                    )
+                )
+                counter += 1
+        cases += _retry_cases(spec, op, call, generator, seed_base, inputs(counter))
+    return cases
+
+
+def _job_ids(spec: Spec, op: Operation, generator: ResponseGenerator, seed_base: int) -> list[str]:
+    schema = next(
+        (p.schema for p in op.parameters if p.location == "path" and p.name != "project_id"),
+        None,
+    )
+    if schema is None:
+        return []
+    drawn = draw_examples(
+        generator.strategy(schema, Variant.TYPICAL).filter(lambda v: isinstance(v, str) and v),
+        8,
+        seed_base + 97,
+        time_budget_s=5,
+    )
+    return [str(v) for v in drawn] or ["3faf5c03-aaa1-4cbe-879d-24b05d997347"]
+
+
+def _request_bodies(
+    spec: Spec, op: Operation, generator: ResponseGenerator, seed_base: int, count: int
+) -> list[JSON]:
+    if _call_of(op) != "create" or op.request_schema is None:
+        return []
+    out: list[JSON] = []
+    for index, variant in enumerate((Variant.TYPICAL, Variant.MINIMAL, Variant.FULL)):
+        out += generator.draw(
+            op.request_schema,
+            variant,
+            count=max(1, count // 3),
+            seed_value=seed_base + 31 + index,
+            time_budget_s=10,
+        )
+    return out
+
+
+def _error_answers(
+    spec: Spec, op: Operation, generator: ResponseGenerator, seed_base: int
+) -> Iterator[tuple[int, list[JSON], tuple[tuple[str, str], ...]]]:
+    for response in op.responses:
+        if not (response.status.isdigit() and int(response.status) >= 400):
+            continue
+        status = int(response.status)
+        bodies = list(generator.error_bodies(response))
+        if response.schema is not None:
+            for offset, variant in enumerate((Variant.UNICODE, Variant.EXTRA_FIELDS)):
+                bodies += generator.draw(
+                    response.schema,
+                    variant,
+                    count=1,
+                    seed_value=seed_base + status * 10 + offset,
+                    time_budget_s=5,
+                )
+        # Retry-After: 0 keeps a client that honours it fast; the spec allows minimum 0.
+        headers = tuple((name, "0") for name in response.headers if name.lower() == "retry-after")
+        yield status, bodies, headers
+
+
+def _retry_cases(
+    spec: Spec,
+    op: Operation,
+    call: Call,
+    generator: ResponseGenerator,
+    seed_base: int,
+    inputs: Mapping[str, Any],
+) -> list[Case]:
+    success = op.success
+    if success.schema is None:
+        return []
+    [body] = generator.draw(success.schema, Variant.TYPICAL, count=1, seed_value=seed_base + 5)
+    ok = PlannedResponse(int(success.status), body)
+    out: list[Case] = []
+    transient = {
+        429: {"error_code": "ModelArts.2799", "error_msg": "services too many requests"},
+        503: {"error_code": "APIGW.0201", "error_msg": "Service temporarily unavailable"},
+        500: {"error_code": "ModelArts.0010", "error_msg": "Internal error."},
+    }
+    if call == "show":
+        for status in (429, 503):
+            first = PlannedResponse(status, transient[status], (("Retry-After", "0"),))
+            out.append(
+                Case(
+                    name=f"{op.operation_id} {status} then {success.status} (retry)",
+                    operation=op,
+                    call=call,
+                    responses=(first, ok),
+                    expect="success",
+                    retry="required",
+                    **inputs,
+                )
+            )
+    if call == "create":
+        for status in (429, 500, 503):
+            first = PlannedResponse(status, transient[status], (("Retry-After", "0"),))
+            out.append(
+                Case(
+                    name=f"{op.operation_id} {status} then {success.status} (no blind retry)",
+                    operation=op,
+                    call=call,
+                    responses=(first, ok),
+                    expect="error",
+                    retry="forbidden",
+                    **inputs,
+                )
+            )
+    return out

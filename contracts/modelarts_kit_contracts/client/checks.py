@@ -1,0 +1,550 @@
+"""The client checks: what a client puts on the wire and hands its caller, one function each.
+
+Every check is registered in the core registry (product ``client``) and looks at one
+:class:`ClientCall` (the case, what the client returned or raised, every request the mock
+received for it) or at one request of it (:class:`SentRequest`). What the client sent is also
+judged by the ``wire`` request checks (``request_path``, ``request_method``,
+``request_path_params``, ``request_query``, ``request_headers``, ``request_auth``,
+``request_body``), which the mock ran on each request.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from modelarts_kit_spec.load import Spec, json_type, pointer_join
+
+from modelarts_kit_contracts.client.adapters import ClientAdapter, ErrorInfo
+from modelarts_kit_contracts.client.cases import Case
+from modelarts_kit_contracts.core import SKIP, CheckResult, Finding, check, short
+from modelarts_kit_contracts.core.wire import Exchange, decode_json_body
+
+__all__ = ["ClientCall", "Outcome", "SentRequest", "compare_json"]
+
+JSON = Any
+
+
+@dataclass
+class Outcome:
+    """What the client call did: returned ``result``, raised ``error``, or is still running."""
+
+    result: object = None
+    error: BaseException | None = None
+    finished: bool = False
+
+
+@dataclass
+class ClientCall:
+    """One call through the adapter, with every request the mock received for it."""
+
+    spec: Spec
+    adapter: ClientAdapter
+    case: Case
+    outcome: Outcome
+    exchanges: Sequence[Exchange]
+    timeout_s: float
+
+    @property
+    def answered(self) -> Exchange | None:
+        """The exchange whose answer the client finally acted on (the last one)."""
+        return self.exchanges[-1] if self.exchanges else None
+
+    @property
+    def succeeded(self) -> bool:
+        """The case expects a result and the mock finally answered with a success."""
+        answered = self.answered
+        return answered is not None and self.case.expect == "success" and answered.status < 400
+
+    @cached_property
+    def returned(self) -> tuple[JSON, BaseException | None]:
+        """What the client handed its caller, as JSON (or why the adapter cannot read it)."""
+        try:
+            return self.adapter.to_dict(self.outcome.result), None
+        except (TypeError, ValueError) as exc:
+            return None, exc
+
+    @cached_property
+    def differences(self) -> list[tuple[str, str, str]]:
+        """Every way what the client returned differs from what the mock sent."""
+        answered = self.answered
+        assert answered is not None
+        sent = (
+            json.loads(answered.response.body.decode("utf-8")) if answered.response.body else None
+        )
+        got, _ = self.returned
+        schema = self.case.operation.success.schema
+        return list(compare_json(self.spec, schema, sent, got))
+
+    @cached_property
+    def error_info(self) -> ErrorInfo | None:
+        error = self.outcome.error
+        return self.adapter.error_info(error) if error is not None else None
+
+    def finding(self, title: str, expected: str, got: str, pointer: str = "") -> Finding:
+        return Finding(
+            title=title,
+            expected=expected,
+            got=got,
+            pointer=pointer,
+            operation=self.case.operation.operation_id,
+            reproduce=f"case: {self.case.name}",
+        )
+
+
+@dataclass(frozen=True)
+class SentRequest:
+    """One request the client sent during a call."""
+
+    call: ClientCall
+    exchange: Exchange
+
+
+def describe(exc: BaseException | None) -> str:
+    if exc is None:
+        return "nothing"
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {text[:160]}" if text else type(exc).__name__
+
+
+# ---------------------------------------------------------------- the call
+
+
+@check(
+    product="client",
+    title="the client call did not return",
+    meaning="the client call returns within the time limit",
+)
+def client_returns(call: ClientCall) -> CheckResult:
+    if call.outcome.finished:
+        return None
+    return call.finding(
+        "the client call did not return",
+        f"the call to return within {call.timeout_s:.0f}s",
+        "it is still running",
+    )
+
+
+@check(
+    product="client",
+    title="the client sent no request",
+    meaning="the call puts a request on the wire",
+)
+def request_sent(call: ClientCall) -> CheckResult:
+    if call.exchanges:
+        return None
+    op = call.case.operation
+    raised = f" (the client raised {describe(call.outcome.error)})" if call.outcome.error else ""
+    return call.finding(
+        "the client sent no request", f"a {op.method.upper()} {op.path} request", f"none{raised}"
+    )
+
+
+# ---------------------------------------------------------------- each request
+
+
+@check(
+    product="client",
+    title="the call reached another operation",
+    meaning="the request reaches the operation the caller asked for",
+)
+def request_operation(sent: SentRequest) -> CheckResult:
+    expected = sent.call.case.operation.operation_id
+    if sent.exchange.operation in ("", expected):
+        return None
+    return sent.call.finding(
+        f"the {sent.call.case.call} call reached another operation",
+        expected,
+        sent.exchange.operation,
+    )
+
+
+def path_values(sent: SentRequest) -> Finding | None:
+    """The path carries the caller's project and job ids (recorded as ``request_path``, the
+    wire check's name: its meaning says both)."""
+    case = sent.call.case
+    expected = {"project_id": case.project_id}
+    if case.call != "create":
+        expected["training_job_id"] = case.job_id
+    params = sent.exchange.path_params
+    wrong = [(k, v, params.get(k)) for k, v in expected.items() if params.get(k) != v]
+    if not wrong:
+        return None
+    name, value, got = wrong[0]
+    return sent.call.finding(
+        f"path parameter {name} is not the value the caller gave",
+        f"{name}={short(value)}",
+        short(got),
+    )
+
+
+@check(
+    product="client",
+    title="the body on the wire is not the caller's",
+    meaning="the body on the wire is the caller's (defaults aside)",
+)
+def request_body_fidelity(sent: SentRequest) -> CheckResult:
+    case = sent.call.case
+    if case.call != "create" or sent.exchange.operation != case.operation.operation_id:
+        return SKIP
+    request = sent.exchange.request
+    body, problem = decode_json_body(request.body, request.headers)
+    if problem is not None:
+        return sent.call.finding("the body is not JSON", "a JSON body", problem)
+    differences = compare_json(
+        sent.call.spec, case.operation.request_schema, case.body, body, allow_defaults=True
+    )
+    return [
+        sent.call.finding(
+            f"the body on the wire differs from the caller's at {_general(pointer)}",
+            *_expected_got(message),
+            pointer=_general(pointer),
+        )
+        for _check, pointer, message in differences
+    ]
+
+
+# ---------------------------------------------------------------- retries
+
+
+@check(
+    product="client",
+    title="a GET answered 429/503 was not retried",
+    meaning="a GET answered 429/503 is retried",
+)
+def retry_safe(call: ClientCall) -> CheckResult:
+    if call.case.retry != "required":
+        return SKIP
+    if len(call.exchanges) >= 2:
+        return None
+    first = call.case.responses[0].status
+    return call.finding(
+        f"a {call.case.operation.method.upper()} answered {first} was not retried",
+        f"a second request after {first} with Retry-After: 0",
+        "none",
+    )
+
+
+@check(
+    product="client",
+    title="a create answered 429/500/503 was sent again",
+    meaning="a create answered 429/500/503 is not sent again",
+)
+def no_blind_retry(call: ClientCall) -> CheckResult:
+    if call.case.retry != "forbidden":
+        return SKIP
+    if len(call.exchanges) == 1:
+        return None
+    return call.finding(
+        f"a create answered {call.case.responses[0].status} was sent again",
+        "exactly 1 request (a create is not idempotent)",
+        str(len(call.exchanges)),
+    )
+
+
+# ---------------------------------------------------------------- success: fidelity
+
+
+@check(
+    product="client",
+    title="the client refused a spec-valid response",
+    meaning="a spec-valid response is not refused",
+)
+def response_accepted(call: ClientCall) -> CheckResult:
+    if not call.succeeded:
+        return SKIP
+    if call.outcome.error is not None:
+        return call.finding(
+            "the client refused a spec-valid response",
+            "a result",
+            describe(call.outcome.error),
+        )
+    _, problem = call.returned
+    if problem is not None:
+        return call.finding(
+            "the adapter cannot read the client's result",
+            "to_dict() to return JSON",
+            describe(problem),
+        )
+    return None
+
+
+def _differences_of(call: ClientCall, kind: str, title: str) -> CheckResult:
+    if not call.succeeded or call.outcome.error is not None or call.returned[1] is not None:
+        return SKIP
+    return [
+        call.finding(title.format(_general(pointer)), *_expected_got(message), _general(pointer))
+        for found, pointer, message in call.differences
+        if found == kind
+    ]
+
+
+@check(
+    product="client",
+    title="a field the server sent is missing",
+    meaning="no field the server sent goes missing",
+)
+def fidelity_dropped_field(call: ClientCall) -> CheckResult:
+    return _differences_of(
+        call, "fidelity_dropped_field", "a field the server sent is missing at {}"
+    )
+
+
+@check(
+    product="client",
+    title="a null the server sent became an absent field",
+    meaning="a null stays a null",
+)
+def fidelity_null_to_absent(call: ClientCall) -> CheckResult:
+    return _differences_of(
+        call, "fidelity_null_to_absent", "a null the server sent became an absent field at {}"
+    )
+
+
+@check(
+    product="client",
+    title="a field the server did not send appears as null",
+    meaning="an absent field stays absent",
+)
+def fidelity_absent_to_null(call: ClientCall) -> CheckResult:
+    return _differences_of(
+        call,
+        "fidelity_absent_to_null",
+        "a field the server did not send appears as null at {}",
+    )
+
+
+@check(
+    product="client",
+    title="a value changed type",
+    meaning="no value changes JSON type (5 stays 5, not '5')",
+)
+def fidelity_coerced_type(call: ClientCall) -> CheckResult:
+    return _differences_of(call, "fidelity_coerced_type", "a value changed type at {}")
+
+
+@check(product="client", title="a value changed", meaning="no value changes")
+def fidelity_value_changed(call: ClientCall) -> CheckResult:
+    return _differences_of(call, "fidelity_value_changed", "a value changed at {}")
+
+
+@check(
+    product="client",
+    title="an unknown field the server sent was lost",
+    meaning="fields the spec does not name (yet) are kept",
+)
+def fidelity_unknown_field(call: ClientCall) -> CheckResult:
+    return _differences_of(
+        call, "fidelity_unknown_field", "an unknown field the server sent was lost at {}"
+    )
+
+
+# ---------------------------------------------------------------- errors
+
+
+def _error_sent(call: ClientCall) -> JSON:
+    answered = call.answered
+    assert answered is not None
+    raw = answered.response.body
+    return json.loads(raw.decode("utf-8")) if raw else {}
+
+
+@check(
+    product="client",
+    title="a documented error did not raise the client's API error",
+    meaning="a documented error raises the client's API error",
+)
+def error_surfaced(call: ClientCall) -> CheckResult:
+    if call.succeeded or call.answered is None:
+        return SKIP
+    status = call.answered.status
+    if call.outcome.error is None:
+        return call.finding(
+            f"HTTP {status} did not raise the client's error",
+            f"an API error with status {status}",
+            "a result",
+        )
+    if call.error_info is None:
+        return call.finding(
+            f"HTTP {status} raised something other than the client's API error",
+            f"an API error with status {status}",
+            describe(call.outcome.error),
+        )
+    return None
+
+
+def _error_field(call: ClientCall, name: str, expected: JSON, got: JSON) -> CheckResult:
+    if expected == got:
+        return None
+    return call.finding(
+        f"the error's {name} is not what the server sent", short(expected), short(got)
+    )
+
+
+@check(
+    product="client",
+    title="the error does not carry the HTTP status",
+    meaning="the error carries the HTTP status",
+)
+def error_status(call: ClientCall) -> CheckResult:
+    if call.succeeded or call.answered is None or call.error_info is None:
+        return SKIP
+    return _error_field(call, "status", call.answered.status, call.error_info[0])
+
+
+@check(
+    product="client",
+    title="the error does not carry the server's error_code",
+    meaning="the error carries the server's error_code",
+)
+def error_code_intact(call: ClientCall) -> CheckResult:
+    if call.succeeded or call.answered is None or call.error_info is None:
+        return SKIP
+    sent = _error_sent(call)
+    expected = sent.get("error_code") if isinstance(sent, dict) else None
+    return _error_field(call, "code", expected, call.error_info[1])
+
+
+@check(
+    product="client",
+    title="the error does not carry the server's error_msg",
+    meaning="the error carries the server's error_msg",
+)
+def error_msg_intact(call: ClientCall) -> CheckResult:
+    if call.succeeded or call.answered is None or call.error_info is None:
+        return SKIP
+    sent = _error_sent(call)
+    expected = sent.get("error_msg") if isinstance(sent, dict) else None
+    return _error_field(call, "msg", expected, call.error_info[2])
+
+
+def _expected_got(message: str) -> tuple[str, str]:
+    """Split a comparison's "expected X; got Y" into its two halves."""
+    expected, _, got = message.partition("; got ")
+    return expected.removeprefix("expected "), got
+
+
+# ---------------------------------------------------------------- comparing JSON
+
+
+def _general(pointer: str) -> str:
+    """The pointer with array indexes as '-': one report line per field, not per element."""
+    return re.sub(r"/\d+(?=/|$)", "/-", pointer)
+
+
+@dataclass
+class _SchemaView:
+    """What the spec says about one node: its named properties, its map/item schemas."""
+
+    known: set[str] | None = None  # None: free-form, every key is data
+    properties: dict[str, JSON] = field(default_factory=dict)
+    additional: JSON = None
+    items: JSON = None
+    default: JSON = None
+    has_default: bool = False
+
+
+def _view(spec: Spec, schema: JSON) -> _SchemaView:
+    view = _SchemaView(known=set())
+    if not isinstance(schema, Mapping):
+        view.known = None
+        return view
+    pending = [schema]
+    free_form = True
+    seen = 0
+    while pending and seen < 64:
+        seen += 1
+        node = spec.deref(pending.pop())
+        if not isinstance(node, Mapping):
+            continue
+        if "default" in node and not view.has_default:
+            view.default, view.has_default = node["default"], True
+        for key in ("allOf", "anyOf", "oneOf"):
+            pending.extend(node.get(key) or [])
+        props = node.get("properties")
+        if isinstance(props, Mapping):
+            free_form = False
+            view.properties.update(props)
+        additional = node.get("additionalProperties")
+        if isinstance(additional, Mapping) and additional:
+            free_form = False
+            view.additional = additional
+        if "items" in node:
+            view.items = node["items"]
+    view.known = None if free_form else set(view.properties)
+    return view
+
+
+def compare_json(
+    spec: Spec,
+    schema: JSON,
+    sent: JSON,
+    got: JSON,
+    pointer: str = "",
+    *,
+    allow_defaults: bool = False,
+) -> Iterator[tuple[str, str, str]]:
+    """Every way ``got`` differs from ``sent``, as (fidelity check, pointer, message).
+
+    Types are compared strictly (5 and "5", 1 and 1.0, 1 and true all differ). A key in
+    ``sent`` that the schema does not name and ``got`` lacks is an unknown-field loss. With
+    ``allow_defaults``, a key ``got`` adds with the schema's default value is not a change.
+    """
+    sent_type, got_type = json_type(sent), json_type(got)
+    if sent_type != got_type:
+        # A value turned into null is a changed value; anything else is a coerced type.
+        check = "fidelity_value_changed" if got is None else "fidelity_coerced_type"
+        yield (
+            check,
+            pointer,
+            f"expected {short(sent)} ({sent_type}); got {short(got)} ({got_type})",
+        )
+        return
+    if isinstance(sent, dict) and isinstance(got, dict):
+        view = _view(spec, schema)
+        for key, value in sent.items():
+            child = pointer_join(pointer, key)
+            sub = view.properties.get(key, view.additional)
+            if key not in got:
+                if view.known is not None and key not in view.known and view.additional is None:
+                    check = "fidelity_unknown_field"
+                elif value is None:
+                    check = "fidelity_null_to_absent"
+                else:
+                    check = "fidelity_dropped_field"
+                yield check, child, f"expected {key!r}: {short(value)}; got no {key!r}"
+                continue
+            yield from compare_json(
+                spec, sub, value, got[key], child, allow_defaults=allow_defaults
+            )
+        for key, value in got.items():
+            if key in sent:
+                continue
+            child = pointer_join(pointer, key)
+            if allow_defaults:
+                sub_view = _view(spec, view.properties.get(key))
+                if sub_view.has_default and sub_view.default == value:
+                    continue
+            check = "fidelity_absent_to_null" if value is None else "fidelity_value_changed"
+            yield check, child, f"expected no {key!r}; got {key!r}: {short(value)}"
+        return
+    if isinstance(sent, list) and isinstance(got, list):
+        if len(sent) != len(got):
+            yield (
+                "fidelity_value_changed",
+                pointer,
+                f"expected {len(sent)} item(s); got {len(got)}",
+            )
+            return
+        items = _view(spec, schema).items
+        for index, (a, b) in enumerate(zip(sent, got, strict=True)):
+            yield from compare_json(
+                spec, items, a, b, pointer_join(pointer, index), allow_defaults=allow_defaults
+            )
+        return
+    if sent != got:
+        yield "fidelity_value_changed", pointer, f"expected {short(sent)}; got {short(got)}"

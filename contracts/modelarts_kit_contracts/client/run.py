@@ -1,0 +1,200 @@
+"""Run the client check: drive a client through its adapter against the mock, judge each call.
+
+For each case the runner queues the responses the mock will give, makes one call through the
+adapter (in a worker thread, bounded by ``call_timeout_s``), and evaluates the checks of
+:mod:`~modelarts_kit_contracts.client.checks` on what happened; the mock has already run the
+``wire`` request checks on every request the client sent.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+
+from modelarts_kit_spec import load_spec
+from modelarts_kit_spec.load import Spec
+
+from modelarts_kit_contracts.client import checks as client_checks
+from modelarts_kit_contracts.client.adapters import (
+    ADAPTER_METHODS,
+    AdapterError,
+    AdapterFactory,
+    ClientAdapter,
+    ClientTarget,
+)
+from modelarts_kit_contracts.client.cases import Case, ClientCheckSettings, build_cases
+from modelarts_kit_contracts.client.checks import ClientCall, Outcome, SentRequest
+from modelarts_kit_contracts.core import REGISTRY, Finding, RunReport, evaluate
+from modelarts_kit_contracts.mock import MockServer, serve_in_thread
+
+__all__ = ["build_adapter", "merge_failures", "run_client_check"]
+
+# Throw-away credentials the mock accepts; they only ever travel to the loopback mock.
+CHECK_TOKEN = "modelarts-kit-client-check-token"
+CHECK_AK = "MODELARTSKITCHECKAK00"
+CHECK_SK = "modelarts-kit-client-check-sk"
+MAX_PLACES_LISTED = 6
+
+# The order the checks run in; each stage needs the one before it to have passed.
+_CALL = ("client_returns", "request_sent")
+_PER_REQUEST = ("request_operation", "request_body_fidelity")
+_OUTCOME = (
+    "retry_safe",
+    "no_blind_retry",
+    "response_accepted",
+    "fidelity_dropped_field",
+    "fidelity_null_to_absent",
+    "fidelity_absent_to_null",
+    "fidelity_coerced_type",
+    "fidelity_value_changed",
+    "fidelity_unknown_field",
+    "error_surfaced",
+    "error_status",
+    "error_code_intact",
+    "error_msg_intact",
+)
+
+
+def _invoke(adapter: ClientAdapter, case: Case, timeout_s: float) -> Outcome:
+    outcome = Outcome()
+
+    def run() -> None:
+        try:
+            if case.call == "create":
+                outcome.result = adapter.create(case.project_id, case.body)
+            elif case.call == "show":
+                outcome.result = adapter.show(case.project_id, case.job_id)
+            else:
+                outcome.result = adapter.stop(case.project_id, case.job_id)
+        except Exception as exc:  # noqa: BLE001 - the client's own error is what we inspect
+            outcome.error = exc
+        outcome.finished = True
+
+    worker = threading.Thread(target=run, name="modelarts-kit-client-call", daemon=True)
+    worker.start()
+    worker.join(timeout_s)
+    return outcome
+
+
+def run_client_check(
+    factory: AdapterFactory,
+    *,
+    settings: ClientCheckSettings | None = None,
+    spec: Spec | None = None,
+    target_name: str = "client",
+    cases: Sequence[Case] | None = None,
+) -> RunReport:
+    """Run every case against the client the factory builds; the findings in a RunReport.
+
+    ``cases`` defaults to :func:`build_cases` for ``settings``; pass them to reuse one set.
+    """
+    settings = settings or ClientCheckSettings()
+    spec = spec or load_spec()
+    started = time.monotonic()
+    report = RunReport(target=target_name, seed=settings.seed)
+    mock = MockServer(spec, seed_value=settings.seed, error_rate=0.0)
+    if settings.in_process:
+        target = _target(settings, "http://modelarts-mock.invalid", mock)
+        _run_cases(factory, target, mock, cases, settings, report, spec)
+    else:
+        with serve_in_thread(mock) as base_url:
+            _run_cases(
+                factory, _target(settings, base_url, None), mock, cases, settings, report, spec
+            )
+    report.failures = merge_failures(report.failures)
+    report.duration_s = time.monotonic() - started
+    return report
+
+
+def merge_failures(failures: Sequence[Finding]) -> list[Finding]:
+    """One finding per (check, operation): the first one, naming the other places it occurred.
+
+    A client that drops unknown fields drops them at every level of every response; the
+    report says so once, with the places, instead of once per field.
+    """
+    groups: dict[tuple[str, str], list[Finding]] = {}
+    for failure in failures:
+        groups.setdefault((failure.check, failure.operation), []).append(failure)
+    merged: list[Finding] = []
+    for group in groups.values():
+        first = group[0]
+        others = list(dict.fromkeys(f.pointer or f.reproduce for f in group[1:]))
+        others = [o for o in others if o and o != (first.pointer or first.reproduce)]
+        if len(others) > MAX_PLACES_LISTED:
+            more = len(others) - MAX_PLACES_LISTED
+            others = [*others[:MAX_PLACES_LISTED], f"and {more} more"]
+        merged.append(first.but(also_at=tuple(others)) if others else first)
+    return merged
+
+
+def build_adapter(factory: AdapterFactory, target: ClientTarget) -> ClientAdapter:
+    """Call ``factory``; an AdapterError (a usage error) when it does not build an adapter."""
+    name = getattr(factory, "__qualname__", repr(factory))
+    try:
+        adapter = factory(target)
+    except TypeError as exc:
+        raise AdapterError(
+            f"--adapter: {name} is not an adapter factory: calling it with a ClientTarget "
+            f"failed ({exc})"
+        ) from None
+    missing = [m for m in ADAPTER_METHODS if not callable(getattr(adapter, m, None))]
+    if missing:
+        raise AdapterError(
+            f"--adapter: {name} returned a {type(adapter).__name__}, not a client adapter "
+            f"(missing {', '.join(missing)}; see the adapter protocol in contracts/README.md)"
+        )
+    return adapter
+
+
+def _target(settings: ClientCheckSettings, base_url: str, mock: MockServer | None) -> ClientTarget:
+    return ClientTarget(
+        base_url=base_url,
+        token=CHECK_TOKEN,
+        access_key=CHECK_AK,
+        secret_key=CHECK_SK,
+        auth=settings.auth,
+        timeout_s=settings.call_timeout_s,
+        transport=mock.httpx_transport() if mock is not None else None,
+    )
+
+
+def _run_cases(
+    factory: AdapterFactory,
+    target: ClientTarget,
+    mock: MockServer,
+    cases: Sequence[Case] | None,
+    settings: ClientCheckSettings,
+    report: RunReport,
+    spec: Spec,
+) -> None:
+    adapter = build_adapter(factory, target)  # before the cases: a bad --adapter fails fast
+    try:
+        for case in cases if cases is not None else build_cases(spec, settings):
+            mock.reset()
+            mock.enqueue(*case.responses)
+            began = time.monotonic()
+            outcome = _invoke(adapter, case, settings.call_timeout_s)
+            report.record_time(case.operation.operation_id, (time.monotonic() - began) * 1000)
+            call = ClientCall(
+                spec, adapter, case, outcome, list(mock.exchanges), settings.call_timeout_s
+            )
+            _judge(call, report)
+    finally:
+        adapter.close()
+        mock.reset()
+
+
+def _judge(call: ClientCall, report: RunReport) -> None:
+    for name in _CALL:
+        if evaluate(report, [REGISTRY[name]], call):
+            return  # the call did not return, or sent nothing: nothing more to judge
+    reproduce = f"case: {call.case.name}"
+    for exchange in call.exchanges:
+        report.record_all(exchange.checked, [f.but(reproduce=reproduce) for f in exchange.findings])
+        sent = SentRequest(call, exchange)
+        evaluate(report, [REGISTRY[_PER_REQUEST[0]]], sent)
+        if exchange.operation == call.case.operation.operation_id:
+            report.record("request_path", client_checks.path_values(sent))
+        evaluate(report, [REGISTRY[_PER_REQUEST[1]]], sent)
+    evaluate(report, [REGISTRY[name] for name in _OUTCOME], call)

@@ -1,0 +1,181 @@
+"""The one result model of the kit: a :class:`Finding` per broken rule, a :class:`RunReport`.
+
+Every product (server checker, client checker, mock, proxy) produces :class:`Finding` objects
+through the checks of :mod:`modelarts_kit_contracts.core.registry`; a run collects them in a
+:class:`RunReport`; the reporters (:mod:`modelarts_kit_contracts.core.reporters`) only read a
+``RunReport``. Runners never format and reporters never run anything.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from enum import IntEnum
+from typing import Any, Literal
+
+__all__ = ["CheckTally", "ExitCode", "Finding", "RunReport", "Severity", "clip", "short"]
+
+Severity = Literal["failure", "warning"]
+_MAX_VALUE_CHARS = 80
+_MAX_GOT_CHARS = 300
+
+
+class ExitCode(IntEnum):
+    """Exit codes of every ``modelarts-kit contract`` command."""
+
+    PASSED = 0
+    CONTRACT_VIOLATION = 1
+    USAGE_OR_CONNECTION_ERROR = 2
+
+
+def short(value: Any) -> str:
+    """A JSON rendering of ``value`` cut to a readable length."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= _MAX_VALUE_CHARS else text[: _MAX_VALUE_CHARS - 3] + "..."
+
+
+def clip(text: str, limit: int = _MAX_GOT_CHARS) -> str:
+    """``text`` on one line, cut to ``limit`` characters."""
+    one_line = " ".join(text.split())
+    return one_line if len(one_line) <= limit else one_line[: limit - 3] + "..."
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One broken rule: the single typed failure every check of the kit returns.
+
+    ``title`` names the rule in one line; ``expected`` and ``got`` say what the rule demands and
+    what was seen (rendered "expected ..." / "got ..."). ``pointer`` is a JSON pointer into the
+    body when one applies, ``rule`` the JSON Schema keyword or named wire rule that failed.
+    ``check`` and ``operation`` are filled in by whoever runs the check when the check leaves
+    them empty. ``reproduce`` is a command (a ``curl`` line, a case name) with credentials
+    already redacted. A ``warning`` (a guidance rule, see issue 12) is reported but does not
+    fail the run.
+    """
+
+    title: str
+    expected: str = ""
+    got: str = ""
+    pointer: str = ""
+    check: str = ""
+    operation: str = ""
+    rule: str = ""
+    reproduce: str = ""
+    severity: Severity = "failure"
+    also_at: tuple[str, ...] = ()  # other places the same problem occurred (merged findings)
+
+    @property
+    def message(self) -> str:
+        """Two lines, "expected ..." then "got ...", and where else it occurred."""
+        lines = []
+        if self.expected:
+            lines.append(f"expected {self.expected}")
+        if self.got:
+            lines.append(f"got {clip(self.got)}")
+        if self.also_at:
+            lines.append(f"also at: {', '.join(self.also_at)}")
+        return "\n".join(lines)
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        """Findings with the same key are the same problem; reports show each once."""
+        return (self.check, self.operation, self.title, self.pointer)
+
+    def but(self, **changes: Any) -> Finding:
+        """A copy with ``changes`` (``dataclasses.replace``)."""
+        return replace(self, **changes)
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "check": self.check,
+            "operation": self.operation,
+            "title": self.title,
+            "message": self.message,
+            "pointer": self.pointer,
+            "rule": self.rule,
+            "severity": self.severity,
+            "reproduce": self.reproduce,
+        }
+
+    def __str__(self) -> str:
+        op = f" [{self.operation}]" if self.operation else ""
+        where = f" {self.pointer}" if self.pointer else ""
+        rule = f" ({self.rule})" if self.rule else ""
+        text = f"expected {self.expected}; got {self.got}" if self.expected else self.title
+        return f"{self.check}{op}{where}{rule}: {text}"
+
+
+@dataclass
+class CheckTally:
+    passed: int = 0
+    failed: int = 0
+
+
+@dataclass
+class RunReport:
+    """Everything a reporter needs: per-check tallies, unique findings, timings, errors.
+
+    A tally counts evaluations: one evaluation of a check (one request, one response, one
+    call) passes or fails once, however many findings it produced; the findings themselves are
+    kept once each (:attr:`Finding.key`).
+    """
+
+    target: str
+    tallies: dict[str, CheckTally] = field(default_factory=dict)
+    failures: list[Finding] = field(default_factory=list)
+    warnings: list[Finding] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # usage/connection problems (exit 2)
+    notes: list[str] = field(default_factory=list)  # checks not evaluated, and why
+    response_times_ms: dict[str, list[float]] = field(default_factory=dict)
+    duration_s: float = 0.0
+    seed: int | None = None
+
+    def record(self, check: str, found: Finding | Iterable[Finding] | None) -> None:
+        """Count one evaluation of ``check``: failed when it produced a failure.
+
+        Each finding is kept unless an equal one is already reported; warnings are kept
+        apart and do not fail the evaluation.
+        """
+        findings = [] if found is None else [found] if isinstance(found, Finding) else list(found)
+        tally = self.tallies.setdefault(check, CheckTally())
+        failed = False
+        for finding in findings:
+            stamped = finding if finding.check else finding.but(check=check)
+            if stamped.severity == "warning":
+                kept = self.warnings
+            else:
+                kept = self.failures
+                failed = True
+            if all(existing.key != stamped.key for existing in kept):
+                kept.append(stamped)
+        if failed:
+            tally.failed += 1
+        else:
+            tally.passed += 1
+
+    def record_all(self, checks: Iterable[str], findings: Iterable[Finding]) -> None:
+        """Count one evaluation of each of ``checks`` with the findings that name it."""
+        by_check: dict[str, list[Finding]] = {}
+        for finding in findings:
+            by_check.setdefault(finding.check, []).append(finding)
+        for check in dict.fromkeys([*checks, *by_check]):
+            self.record(check, by_check.get(check))
+
+    def record_time(self, operation: str, milliseconds: float) -> None:
+        self.response_times_ms.setdefault(operation, []).append(milliseconds)
+
+    @property
+    def exit_code(self) -> ExitCode:
+        if self.errors:
+            return ExitCode.USAGE_OR_CONNECTION_ERROR
+        if self.failures:
+            return ExitCode.CONTRACT_VIOLATION
+        return ExitCode.PASSED
+
+    def failed_checks(self) -> Counter[str]:
+        return Counter(f.check for f in self.failures)

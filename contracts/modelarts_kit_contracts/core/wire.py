@@ -1,0 +1,626 @@
+"""Validate HTTP requests and responses against the spec, as they travel on the wire.
+
+Shared by the mock (what a client sends), the client checker (what a client sends and what
+the mock answered) and the proxy (both directions of live traffic). Each rule is a check of the
+registry (product ``wire``): ``request_path``, ``request_method``, ``request_path_params``,
+``request_query``, ``request_headers``, ``request_auth``, ``request_body`` look at a
+:class:`RequestContext`; ``response_status``, ``response_headers``, ``response_body`` at a
+:class:`ResponseContext`. :func:`validate_request` and :func:`validate_response` run them all.
+A finding names the JSON pointer and the rule; credentials never appear in one (auth problems
+describe the header, not its value).
+
+Auth rule (from the vendor's authentication page): a request is authenticated when it carries a
+non-empty ``X-Auth-Token`` header, or an ``Authorization: SDK-HMAC-SHA256 Access=..,
+SignedHeaders=.., Signature=..`` header whose SignedHeaders include ``x-sdk-date``, together with
+an ``X-Sdk-Date`` header of the form ``YYYYMMDDTHHMMSSZ``. The signature itself cannot be checked
+without the secret key, so only its form is.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import unquote
+
+from jsonschema.exceptions import ValidationError
+from modelarts_kit_spec.load import Operation, Parameter, Spec, pointer_join
+
+from modelarts_kit_contracts.core.findings import Finding, RunReport, short
+from modelarts_kit_contracts.core.registry import REGISTRY, SKIP, Check, CheckResult, check
+
+__all__ = [
+    "Exchange",
+    "Headers",
+    "RequestContext",
+    "RequestVerdict",
+    "ResponseContext",
+    "RouteMatch",
+    "Verdict",
+    "WireRequest",
+    "WireResponse",
+    "decode_json_body",
+    "match_route",
+    "request_checks",
+    "response_checks",
+    "schema_findings",
+    "validate_request",
+    "validate_response",
+]
+
+JSON = Any
+
+AUTH_HEADERS = frozenset({"x-auth-token", "authorization", "x-sdk-date"})
+_SECRET_HEADERS = frozenset({"x-auth-token", "authorization", "cookie", "x-security-token"})
+_SDK_DATE = re.compile(r"^\d{8}T\d{6}Z$")
+_SIGNED_AUTH = re.compile(
+    r"^SDK-HMAC-SHA256\s+Access=(?P<access>[^,\s]+),\s*SignedHeaders=(?P<signed>[^,\s]+),"
+    r"\s*Signature=(?P<signature>[0-9a-fA-F]{64})$"
+)
+
+
+class Headers:
+    """Case-insensitive, multi-valued HTTP headers, kept in wire order."""
+
+    def __init__(self, items: Mapping[str, str] | Iterable[tuple[str, str]] = ()) -> None:
+        pairs = items.items() if isinstance(items, Mapping) else items
+        self.items: list[tuple[str, str]] = [(str(k), str(v)) for k, v in pairs]
+
+    def get(self, name: str, default: str | None = None) -> str | None:
+        lowered = name.lower()
+        for key, value in self.items:
+            if key.lower() == lowered:
+                return value
+        return default
+
+    def get_all(self, name: str) -> list[str]:
+        lowered = name.lower()
+        return [value for key, value in self.items if key.lower() == lowered]
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self.get(name) is not None
+
+    def __repr__(self) -> str:
+        # Never print credential values.
+        shown = [(k, "[REDACTED]" if k.lower() in _SECRET_HEADERS else v) for k, v in self.items]
+        return f"Headers({shown!r})"
+
+
+@dataclass(frozen=True)
+class WireRequest:
+    method: str
+    path: str  # without the query string, percent-encoded as sent
+    headers: Headers = field(default_factory=Headers)
+    body: bytes = b""
+    query: str = ""
+
+
+@dataclass(frozen=True)
+class WireResponse:
+    status: int
+    headers: Headers = field(default_factory=Headers)
+    body: bytes = b""
+
+    @property
+    def content_type(self) -> str:
+        return self.headers.get("content-type") or ""
+
+    def json(self) -> tuple[bool, JSON]:
+        """(True, the decoded body) or (False, None) when it is not JSON."""
+        body, problem = decode_json_body(self.body, self.headers)
+        return problem is None, body
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One request and its response, as every product sees it.
+
+    ``operation`` is the operationId the request was routed to ("" when none matched);
+    ``findings`` are what the wire checks found in the request (the mock and the proxy fill
+    them); ``positive`` says whether the request was generated valid for the schema (None:
+    unknown; schemathesis sets it).
+    """
+
+    request: WireRequest
+    response: WireResponse
+    operation: str = ""
+    path_params: Mapping[str, str] = field(default_factory=dict)
+    findings: tuple[Finding, ...] = ()
+    checked: tuple[str, ...] = ()  # the checks evaluated on the request
+    positive: bool | None = None
+    index: int = 0
+    elapsed_ms: float = 0.0  # how long the answer took
+
+    @property
+    def status(self) -> int:
+        return self.response.status
+
+    def json(self) -> tuple[bool, JSON]:
+        return self.response.json()
+
+
+# ---------------------------------------------------------------- routing
+
+
+@dataclass(frozen=True)
+class RouteMatch:
+    operation: Operation | None  # None: the path is known but not with this method
+    path_params: dict[str, str]
+    allowed_methods: tuple[str, ...]
+
+
+def _template_regex(template: str) -> re.Pattern[str]:
+    parts = re.split(r"(\{[^}/]+\})", template)
+    pattern = "".join(
+        f"(?P<{p[1:-1]}>[^/]+)" if p.startswith("{") and p.endswith("}") else re.escape(p)
+        for p in parts
+    )
+    return re.compile(f"^{pattern}$")
+
+
+_ROUTES: dict[int, list[tuple[re.Pattern[str], str, list[Operation]]]] = {}
+
+
+def _routes(spec: Spec) -> list[tuple[re.Pattern[str], str, list[Operation]]]:
+    key = id(spec)
+    cached = _ROUTES.get(key)
+    if cached is None:
+        by_path: dict[str, list[Operation]] = {}
+        for op in spec.operations:
+            by_path.setdefault(op.path, []).append(op)
+        # Literal segments win over templated ones (".../actions" before "...{id}").
+        ordered = sorted(by_path.items(), key=lambda item: item[0].count("{"))
+        cached = [(_template_regex(path), path, ops) for path, ops in ordered]
+        _ROUTES[key] = cached
+    return cached
+
+
+def match_route(spec: Spec, method: str, path: str) -> RouteMatch | None:
+    """The operation serving ``method path``; None when no path template matches."""
+    for regex, _template, ops in _routes(spec):
+        found = regex.match(path)
+        if found is None:
+            continue
+        params = {name: unquote(value) for name, value in found.groupdict().items()}
+        allowed = tuple(op.method.upper() for op in ops)
+        for op in ops:
+            if op.method.upper() == method.upper():
+                return RouteMatch(op, params, allowed)
+        return RouteMatch(None, params, allowed)
+    return None
+
+
+# ---------------------------------------------------------------- schema findings
+
+
+def schema_findings(
+    spec: Spec,
+    schema: JSON,
+    instance: JSON,
+    *,
+    operation: str = "",
+    base_pointer: str = "",
+    check: str = "",
+) -> list[Finding]:
+    """Every JSON Schema error of ``instance`` against ``schema``: one finding per place."""
+    out: list[Finding] = []
+    seen: set[tuple[str, str, str]] = set()
+    validator = spec.validator(schema)
+    for error in sorted(validator.iter_errors(instance), key=lambda e: list(e.absolute_path)):
+        for finding in _explain(error, base_pointer):
+            key = (finding.pointer, finding.rule, finding.expected)
+            if key not in seen:  # jsonschema reports N missing properties N times
+                seen.add(key)
+                out.append(finding.but(check=check, operation=operation))
+    return out
+
+
+def _breaks(pointer: str, rule: str, expected: str, got: str) -> Finding:
+    where = f" at {pointer}" if pointer else ""
+    return Finding(
+        title=f"breaks rule {rule!r}{where}", expected=expected, got=got, pointer=pointer, rule=rule
+    )
+
+
+def _explain(error: ValidationError, base: str) -> list[Finding]:
+    pointer = pointer_join(base, *error.absolute_path)
+    rule = str(error.validator)
+    instance = error.instance
+    if rule == "required" and isinstance(instance, Mapping):
+        missing = [name for name in error.validator_value if name not in instance]
+        return [
+            _breaks(
+                pointer_join(pointer, name),
+                "required",
+                f"property {name!r} (required)",
+                "an object without it",
+            )
+            for name in missing
+        ]
+    if rule == "additionalProperties" and isinstance(instance, Mapping):
+        extra = re.findall(r"'([^']*)' (?:was|were) unexpected", error.message)
+        return [
+            _breaks(
+                pointer_join(pointer, name),
+                "additionalProperties",
+                f"no property {name!r} (additionalProperties: false)",
+                "one",
+            )
+            for name in extra or ["?"]
+        ]
+    if rule in {"oneOf", "anyOf"} and error.context:
+        # Name the closest branch's error: the deepest one is the most specific.
+        best = max(error.context, key=lambda e: len(list(e.absolute_path)))
+        return [f.but(rule=f"{rule}/{f.rule}") for f in _explain(best, base)]
+    return [_breaks(pointer, rule, f"{rule}: {short(error.validator_value)}", short(instance))]
+
+
+def decode_json_body(body: bytes, headers: Headers) -> tuple[JSON, str | None]:
+    """Decode a JSON body (gunzipping when needed); the error string says why it is not JSON."""
+    raw = body
+    encoding = (headers.get("content-encoding") or "").strip().lower()
+    try:
+        if encoding == "gzip":
+            raw = zlib.decompress(body, 16 + zlib.MAX_WBITS)
+        elif encoding == "deflate":
+            raw = zlib.decompress(body)
+    except zlib.error as exc:
+        return None, f"cannot decode {encoding} content: {exc}"
+    try:
+        return json.loads(raw.decode("utf-8")), None
+    except UnicodeDecodeError as exc:
+        return None, f"not UTF-8 at byte {exc.start}"
+    except json.JSONDecodeError as exc:
+        return None, f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+
+
+def _media_type(headers: Headers) -> str:
+    return (headers.get("content-type") or "").split(";")[0].strip().lower()
+
+
+def _coerce_param(spec: Spec, schema: JSON, value: str) -> JSON:
+    """Parameters travel as text; read them as the type their schema names."""
+    resolved = spec.deref(schema)
+    kind = resolved.get("type") if isinstance(resolved, Mapping) else None
+    kinds = kind if isinstance(kind, list) else [kind]
+    try:
+        if "integer" in kinds and re.fullmatch(r"-?\d+", value):
+            return int(value)
+        if "number" in kinds:
+            return float(value)
+        if "boolean" in kinds and value in {"true", "false"}:
+            return value == "true"
+    except ValueError:
+        return value
+    return value
+
+
+def _parse_query(query: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for part in query.split("&"):
+        if not part:
+            continue
+        key, _, value = part.partition("=")
+        out.setdefault(unquote(key.replace("+", " ")), unquote(value.replace("+", " ")))
+    return out
+
+
+# ---------------------------------------------------------------- request checks
+
+
+@dataclass(frozen=True)
+class RequestContext:
+    """What a request check looks at: the request and the operation it was routed to."""
+
+    spec: Spec
+    request: WireRequest
+    route: RouteMatch | None
+
+    @property
+    def operation(self) -> Operation | None:
+        return self.route.operation if self.route is not None else None
+
+
+def _param_findings(
+    spec: Spec, params: Sequence[Parameter], location: str, values: Mapping[str, str] | Headers
+) -> Iterator[Finding]:
+    for param in params:
+        if param.location != location:
+            continue
+        if location == "header" and param.name.lower() in AUTH_HEADERS:
+            continue  # judged by request_auth, which allows either scheme
+        value = values.get(param.name)
+        what = f"{location} parameter {param.name!r}"
+        if value is None:
+            if param.required:
+                yield _breaks("", "required", f"{what} (required)", "none")
+            continue
+        if param.schema:
+            coerced = _coerce_param(spec, param.schema, value)
+            for finding in schema_findings(spec, param.schema, coerced):
+                yield finding.but(
+                    title=f"{what} {finding.title}", expected=f"{what}: {finding.expected}"
+                )
+
+
+@check(
+    product="wire",
+    title="request to a path the spec does not document",
+    meaning="a documented path, carrying the caller's project and job ids",
+)
+def request_path(ctx: RequestContext) -> CheckResult:
+    if ctx.route is not None:
+        return None
+    known = sorted({op.path for op in ctx.spec.operations})
+    return _breaks("", "path", f"a path of {', '.join(known)}", short(ctx.request.path))
+
+
+@check(
+    product="wire",
+    title="request method not documented for the path",
+    meaning="the documented method for the path",
+)
+def request_method(ctx: RequestContext) -> CheckResult:
+    if ctx.route is None:
+        return SKIP
+    if ctx.route.operation is not None:
+        return None
+    return _breaks(
+        "",
+        "method",
+        f"method {' or '.join(ctx.route.allowed_methods)} on this path",
+        ctx.request.method.upper(),
+    )
+
+
+@check(
+    product="wire",
+    title="path parameter breaks its schema",
+    meaning="path parameters match their schema",
+)
+def request_path_params(ctx: RequestContext) -> CheckResult:
+    if ctx.route is None or ctx.operation is None:
+        return SKIP
+    return list(_param_findings(ctx.spec, ctx.operation.parameters, "path", ctx.route.path_params))
+
+
+@check(
+    product="wire",
+    title="query parameter breaks its schema",
+    meaning="query parameters match their schema",
+)
+def request_query(ctx: RequestContext) -> CheckResult:
+    if ctx.operation is None:
+        return SKIP
+    query = _parse_query(ctx.request.query)
+    return list(_param_findings(ctx.spec, ctx.operation.parameters, "query", query))
+
+
+@check(
+    product="wire",
+    title="request headers break the spec",
+    meaning="documented headers; JSON bodies sent as application/json",
+)
+def request_headers(ctx: RequestContext) -> CheckResult:
+    op = ctx.operation
+    if op is None:
+        return SKIP
+    out = list(_param_findings(ctx.spec, op.parameters, "header", ctx.request.headers))
+    if op.request_schema is not None and ctx.request.body.strip():
+        media = _media_type(ctx.request.headers)
+        if media != "application/json":
+            out.append(
+                _breaks("", "content-type", "Content-Type application/json", short(media or None))
+            )
+    return out
+
+
+@check(
+    product="wire",
+    title="request not authenticated as the API requires",
+    meaning="X-Auth-Token, or a well-formed SDK-HMAC-SHA256 signature",
+)
+def request_auth(ctx: RequestContext) -> CheckResult:
+    if ctx.operation is None:
+        return SKIP
+    headers = ctx.request.headers
+
+    def bad(expected: str, got: str) -> Finding:
+        return _breaks("", "auth", expected, got)
+
+    token = headers.get("x-auth-token")
+    authorization = headers.get("authorization")
+    if token is not None:
+        return bad("a non-empty X-Auth-Token header", "an empty one") if not token.strip() else None
+    if authorization is None:
+        return bad("an X-Auth-Token header or an SDK-HMAC-SHA256 Authorization header", "neither")
+    scheme = authorization.split(" ", 1)[0]
+    found = _SIGNED_AUTH.match(authorization.strip())
+    if found is None:
+        return bad(
+            "Authorization: SDK-HMAC-SHA256 Access=<AK>, SignedHeaders=<h1;h2>, "
+            "Signature=<64 hex digits>",
+            f"a malformed header with scheme {scheme[:24]!r}",
+        )
+    signed = found["signed"].split(";")
+    if signed != sorted(signed) or any(h != h.lower() for h in signed):
+        return bad("SignedHeaders in lower case, sorted and ';'-separated", repr(found["signed"]))
+    if "x-sdk-date" not in signed:
+        return bad("SignedHeaders to include x-sdk-date", repr(found["signed"]))
+    missing = [h for h in signed if h != "host" and h not in headers]
+    if missing:
+        return bad("every signed header to be sent", f"missing {', '.join(missing)}")
+    date = headers.get("x-sdk-date") or ""
+    if not _SDK_DATE.match(date):
+        return bad("X-Sdk-Date as YYYYMMDDTHHMMSSZ", short(date))
+    return None
+
+
+@check(
+    product="wire",
+    title="request body breaks the request schema",
+    meaning="the body matches the request schema",
+)
+def request_body(ctx: RequestContext) -> CheckResult:
+    op = ctx.operation
+    if op is None:
+        return SKIP
+    if op.request_schema is None:
+        return None
+    if not ctx.request.body.strip():
+        if op.request_required:
+            return _breaks(
+                "", "required", "a JSON request body (requestBody.required)", "an empty body"
+            )
+        return None
+    body, problem = decode_json_body(ctx.request.body, ctx.request.headers)
+    if problem is not None:
+        return _breaks("", "json", "JSON", problem)
+    return schema_findings(ctx.spec, op.request_schema, body)
+
+
+def request_checks() -> tuple[str, ...]:
+    """The names of the wire checks on a request, in the order they run."""
+    return tuple(c.name for c in REGISTRY.select("wire", prefix="request_"))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the wire checks made of one request or response."""
+
+    findings: list[Finding]
+    checked: tuple[str, ...]  # the checks that applied (each passed or failed once)
+
+    def record(self, report: RunReport, *, reproduce: str = "") -> None:
+        """Count one evaluation of each applicable check in ``report``."""
+        stamped = [f.but(reproduce=reproduce) if reproduce else f for f in self.findings]
+        report.record_all(self.checked, stamped)
+
+
+@dataclass(frozen=True)
+class RequestVerdict(Verdict):
+    operation: Operation | None = None
+    path_params: dict[str, str] = field(default_factory=dict)
+
+
+def _run(
+    checks: tuple[Check, ...], ctx: object, operation: str, side: str
+) -> tuple[list[Finding], tuple[str, ...]]:
+    findings: list[Finding] = []
+    checked: list[str] = []
+    for entry in checks:
+        found = entry.run(ctx)
+        if found is None:
+            continue
+        checked.append(entry.name)
+        findings += [
+            f.but(operation=f.operation or operation, title=f"{side} {f.title}") for f in found
+        ]
+    return findings, tuple(checked)
+
+
+def validate_request(spec: Spec, request: WireRequest) -> RequestVerdict:
+    """Route ``request`` and run every request check on it."""
+    route = match_route(spec, request.method, request.path)
+    ctx = RequestContext(spec, request, route)
+    op = ctx.operation
+    checks = REGISTRY.select("wire", prefix="request_")
+    findings, checked = _run(checks, ctx, op.operation_id if op else "", "request")
+    params = route.path_params if route is not None else {}
+    return RequestVerdict(findings, checked, op, params)
+
+
+# ---------------------------------------------------------------- response checks
+
+
+@dataclass(frozen=True)
+class ResponseContext:
+    """What a response check looks at: the response and the operation that answered it."""
+
+    spec: Spec
+    operation: Operation
+    response: WireResponse
+
+
+@check(
+    product="wire",
+    title="response status not documented for the operation",
+    meaning="the status is one the operation documents",
+)
+def response_status(ctx: ResponseContext) -> CheckResult:
+    if ctx.operation.response_for(ctx.response.status) is not None:
+        return None
+    listed = ", ".join(r.status for r in ctx.operation.responses)
+    return _breaks("", "status", f"a documented status ({listed})", str(ctx.response.status))
+
+
+@check(
+    product="wire",
+    title="response headers break the spec",
+    meaning="documented headers match their schema; JSON bodies declared as application/json",
+)
+def response_headers(ctx: ResponseContext) -> CheckResult:
+    documented = ctx.operation.response_for(ctx.response.status)
+    if documented is None:
+        return SKIP
+    status = ctx.response.status
+    out: list[Finding] = []
+    for header_name, header in documented.headers.items():
+        value = ctx.response.headers.get(header_name)
+        if value is None:
+            if isinstance(header, Mapping) and header.get("required"):
+                out.append(
+                    _breaks(
+                        "", "required", f"header {header_name!r} on {status} (required)", "none"
+                    )
+                )
+            continue
+        schema = header.get("schema") if isinstance(header, Mapping) else None
+        if schema:
+            coerced = _coerce_param(ctx.spec, schema, value)
+            for finding in schema_findings(ctx.spec, schema, coerced):
+                out.append(finding.but(expected=f"header {header_name!r}: {finding.expected}"))
+    if documented.schema is not None:
+        media = _media_type(ctx.response.headers)
+        if media != "application/json":
+            out.append(
+                _breaks(
+                    "",
+                    "content-type",
+                    f"Content-Type application/json on {status}",
+                    short(media or None),
+                )
+            )
+    return out
+
+
+@check(
+    product="wire",
+    title="response body breaks the response schema",
+    meaning="the body matches the schema documented for its status",
+)
+def response_body(ctx: ResponseContext) -> CheckResult:
+    documented = ctx.operation.response_for(ctx.response.status)
+    if documented is None:
+        return SKIP
+    if documented.schema is None:
+        return None
+    body, problem = decode_json_body(ctx.response.body, ctx.response.headers)
+    if problem is not None:
+        return _breaks("", "json", "JSON", problem)
+    return schema_findings(ctx.spec, documented.schema, body)
+
+
+def response_checks() -> tuple[str, ...]:
+    """The names of the wire checks on a response, in the order they run."""
+    return tuple(c.name for c in REGISTRY.select("wire", prefix="response_"))
+
+
+def validate_response(spec: Spec, operation: Operation, response: WireResponse) -> Verdict:
+    """Run every response check on what ``operation`` answered."""
+    ctx = ResponseContext(spec, operation, response)
+    checks = REGISTRY.select("wire", prefix="response_")
+    return Verdict(*_run(checks, ctx, operation.operation_id, "response"))

@@ -1,0 +1,106 @@
+"""Serving helpers: run an ASGI app (the mock, the proxy) with uvicorn on loopback."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from types import FrameType
+
+__all__ = ["run_until_stopped", "serve_in_thread"]
+
+
+@contextlib.contextmanager
+def serve_in_thread(
+    app: Callable[..., Awaitable[None]], host: str = "127.0.0.1", port: int = 0
+) -> Iterator[str]:
+    """Serve an ASGI ``app`` with uvicorn in a daemon thread; yields its base URL."""
+    import uvicorn
+
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        lifespan="off",
+        # A proxy must not add headers the upstream did not send.
+        server_header=False,
+        date_header=False,
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="modelarts-kit-mock", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise OSError(f"cannot serve on {host}:{port}")
+        time.sleep(0.01)
+    bound = server.servers[0].sockets[0].getsockname()
+    try:
+        yield f"http://{host}:{bound[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def run_until_stopped(
+    app: Callable[..., Awaitable[None]],
+    *,
+    host: str,
+    port: int,
+    on_started: Callable[[str], None],
+    should_stop: Callable[[], bool] = lambda: False,
+    max_time_s: float | None = None,
+) -> None:
+    """Serve ``app`` in the calling thread until SIGINT/SIGTERM, ``should_stop()`` or the time.
+
+    Raises OSError when the address cannot be bound.
+    """
+    import uvicorn
+
+    class OrderlyStop(uvicorn.Server):
+        # uvicorn re-raises SIGINT/SIGTERM after shutting down, which would kill the process
+        # before the caller writes its report: here a signal is an orderly end of the run.
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            if self.should_exit and sig == signal.SIGINT:
+                self.force_exit = True
+            self.should_exit = True
+
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        lifespan="on",
+        # A proxy must not add headers the upstream did not send.
+        server_header=False,
+        date_header=False,
+    )
+    server = OrderlyStop(config)
+    stop_at = None if max_time_s is None else time.monotonic() + max_time_s
+
+    def watch() -> None:
+        announced = False
+        while not server.should_exit:
+            if server.started and not announced:
+                bound = server.servers[0].sockets[0].getsockname()
+                on_started(f"http://{host}:{bound[1]}")
+                announced = True
+            if should_stop() or (stop_at is not None and time.monotonic() >= stop_at):
+                server.should_exit = True
+                return
+            time.sleep(0.02)
+
+    watcher = threading.Thread(target=watch, name="modelarts-kit-watch", daemon=True)
+    watcher.start()
+    try:
+        server.run()
+    except SystemExit as exc:  # uvicorn exits when it cannot bind
+        raise OSError(f"cannot serve on {host}:{port} (uvicorn exited with {exc.code})") from exc
+    finally:
+        server.should_exit = True
+        watcher.join(timeout=5)
+    if not server.started:
+        raise OSError(f"cannot serve on {host}:{port}")
