@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 import httpx
 import requests
 import requests.auth
-from modelarts_kit_server.auth import (
+from modelarts_kit_spec.signing import (
     ALGORITHM,
     RequestParts,
     canonical_request,
