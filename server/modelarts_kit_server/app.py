@@ -6,8 +6,13 @@ module-level function so tests and the contract kit's mutants can wrap or replac
 
 1. :func:`match_route` - the operation for method + path (404 ``ModelArts.2836``, 405
    ``ModelArts.2803`` with ``Allow``);
-2. :func:`read_body` - the raw body, at most ``max_body_bytes`` (413 ``ModelArts.4104``);
-3. :func:`modelarts_kit_server.auth.authenticate` - token or AK/SK signature (401);
+2. :func:`modelarts_kit_server.auth.authenticate` - token or AK/SK signature (401), on the
+   headers alone: an unauthenticated request is answered before its body is read;
+3. :func:`read_body` - the raw body, at most ``max_body_bytes`` (413 ``ModelArts.4104``; a
+   ``Content-Length`` above the limit is refused before reading), then, for a signed request,
+   :func:`modelarts_kit_server.auth.verify_signature` over the body's hash (401). An answer
+   given before a large body was read carries ``Connection: close``, so the rest is never
+   received;
 4. :func:`modelarts_kit_server.validation.validate_path_parameters` (400 ``ModelArts.2788``);
 5. :func:`modelarts_kit_server.auth.check_project_access` (404 ``ModelArts.2786``);
 6. the operation handler: :func:`create_job`, :func:`show_job`, :func:`terminate_job`, which
@@ -17,13 +22,22 @@ module-level function so tests and the contract kit's mutants can wrap or replac
 7. :func:`send_json` - the response, with ``X-Request-Id`` and
    ``Content-Type: application/json; charset=utf-8``.
 
+Large bodies do not hold up other clients: a handler whose body is larger than
+:data:`INLINE_BODY_BYTES` runs (parsing, validation, storage and encoding of the answer) on a
+small worker pool of :data:`LARGE_BODY_WORKERS` threads, so the event loop keeps serving
+everyone else; the body size limit (:data:`DEFAULT_MAX_BODY_BYTES`, 2 MiB, settable with
+``ServerSettings.max_body_bytes`` up to the vendor's documented 12 MB) bounds the work any one
+request can ask for (``benchmarks/bench_large_bodies.py`` measures both).
+
 Steps are looked up as attributes of this module when a request runs, so to replace one
 (a mutant, a fault) patch it here, e.g. ``modelarts_kit_server.app.authenticate`` or
 ``modelarts_kit_server.app.render_job``, not in the module that defines it.
 
 Any :class:`~modelarts_kit_server.errors.ApiError` becomes the vendor error body
-(:func:`render_error`); anything else is a server bug, logged with its traceback and answered
-with 500 ``ModelArts.0010``.
+(:func:`render_error`); a storage failure (a full disk, an I/O error) is answered 503
+``ModelArts.4302`` with one log line; anything else is a server bug, logged with its traceback
+and answered with 500 ``ModelArts.0010``. Log lines show request data (method, path) with
+control characters escaped, so a request cannot forge a log line.
 
 Server-owned fields: ``metadata.id`` (a UUID), ``metadata.create_time`` (ms, simulated clock),
 ``metadata.user_name`` and ``status`` are always the server's; absent fields with a ``default``
@@ -45,6 +59,7 @@ import threading
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import unquote
@@ -57,6 +72,7 @@ from modelarts_kit_server.auth import (
     RequestParts,
     authenticate,
     check_project_access,
+    verify_signature,
 )
 from modelarts_kit_server.clock import Clock, SimulatedClock
 from modelarts_kit_server.errors import ApiError, error_body
@@ -70,8 +86,8 @@ from modelarts_kit_server.lifecycle import (
     snapshot_at,
 )
 from modelarts_kit_server.rendering import conform_to_schema
-from modelarts_kit_server.settings import ServerSettings
-from modelarts_kit_server.store import DuplicateJobName, JobRecord, JobStore
+from modelarts_kit_server.settings import DEFAULT_MAX_BODY_BYTES, ServerSettings
+from modelarts_kit_server.store import DuplicateJobName, JobRecord, JobStore, StorageUnavailable
 from modelarts_kit_server.validation import (
     apply_defaults,
     describe_violation,
@@ -83,6 +99,9 @@ from modelarts_kit_server.validation import (
 )
 
 __all__ = [
+    "DEFAULT_MAX_BODY_BYTES",
+    "INLINE_BODY_BYTES",
+    "LARGE_BODY_WORKERS",
     "ConnectionDropped",
     "JsonResponse",
     "ReferenceServer",
@@ -93,6 +112,7 @@ __all__ = [
     "create_job",
     "echo_as_stored",
     "inject_faults",
+    "loggable",
     "match_route",
     "read_body",
     "render_error",
@@ -115,6 +135,17 @@ CONTENT_TYPE = "application/json; charset=utf-8"
 MAX_ID_CHARS = 64
 MAX_RENDERED_TASKS = 64  # node_count may be huge; the task list shown is capped
 SERVER_OWNED_METADATA = ("id", "create_time", "user_name")
+# A body above this size is handled on the worker pool, off the event loop (a create of this
+# size, about 35 parameters, takes a few milliseconds; one at the 2 MiB limit, seconds).
+INLINE_BODY_BYTES = 4 * 1024
+# Threads for large bodies: one. It shares the GIL with the event loop, and a second thread
+# competing for it made other clients wait longer (bench_large_bodies: probe median 40 ms
+# against 11 ms with one); further large bodies wait their turn.
+LARGE_BODY_WORKERS = 1
+MAX_LOGGED_CHARS = 200
+# A request answered before its body was read (401, 413) keeps its connection only when the
+# HTTP server has likely buffered the rest already (uvicorn reads 64 KiB ahead).
+EARLY_ANSWER_READ_BYTES = 64 * 1024
 
 # The three operations, by method and path template (the vendor's URIs).
 CREATE_PATH = "/v2/{project_id}/training-jobs"
@@ -235,8 +266,21 @@ def match_route(routes: tuple[Route, ...], method: str, raw_path: str) -> RouteM
 # -- request body -------------------------------------------------------------------------------
 
 
+def body_too_large(max_bytes: int) -> ApiError:
+    """413 ``ModelArts.4104``, its solution naming this server's limit."""
+    limit = f"{max_bytes // 2**20} MiB" if max_bytes % 2**20 == 0 else f"{max_bytes} bytes"
+    code = replace(errors.BODY_TOO_LARGE, solution=f"Use a request body smaller than {limit}.")
+    return ApiError(code, detail=f"The limit is {max_bytes} bytes.")
+
+
+def declared_length(headers: Mapping[str, str]) -> int | None:
+    """The ``Content-Length`` the client declared (None: absent or not a number)."""
+    value = headers.get("content-length", "").strip()
+    return int(value) if value.isascii() and value.isdigit() else None
+
+
 async def read_body(receive: Receive, max_bytes: int) -> bytes:
-    """The whole request body; 413 ``ModelArts.4104`` beyond ``max_bytes``."""
+    """The whole request body; 413 ``ModelArts.4104`` as soon as it passes ``max_bytes``."""
     chunks: list[bytes] = []
     size = 0
     while True:
@@ -246,7 +290,7 @@ async def read_body(receive: Receive, max_bytes: int) -> bytes:
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > max_bytes:
-            raise ApiError(errors.BODY_TOO_LARGE, detail=f"The limit is {max_bytes} bytes.")
+            raise body_too_large(max_bytes)
         chunks.append(chunk)
         if not message.get("more_body", False):
             break
@@ -405,8 +449,12 @@ def encode_json(body: Any) -> bytes:
     return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-async def send_json(send: Send, response: JsonResponse, request_id: str) -> None:
-    payload = encode_json(response.body)
+async def send_json(
+    send: Send, response: JsonResponse, request_id: str, payload: bytes | None = None
+) -> None:
+    """Send ``response`` (``payload``: its body already encoded, e.g. off the event loop)."""
+    if payload is None:
+        payload = encode_json(response.body)
     headers = [
         (b"content-type", CONTENT_TYPE.encode()),
         (b"content-length", str(len(payload)).encode()),
@@ -416,6 +464,15 @@ async def send_json(send: Send, response: JsonResponse, request_id: str) -> None
         headers.append((name.lower().encode("latin-1"), value.encode("latin-1")))
     await send({"type": "http.response.start", "status": response.status, "headers": headers})
     await send({"type": "http.response.body", "body": payload})
+
+
+def loggable(text: str, limit: int = MAX_LOGGED_CHARS) -> str:
+    """``text`` for a log line: non-printable characters escaped (``\\n``, ``\\x1b``...), capped."""
+    if len(text) > limit:
+        text = text[:limit] + "..."
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def new_request_id() -> str:
@@ -459,6 +516,9 @@ class ReferenceServer:
         self.routes = build_routes(spec)
         self._ids = random.Random(settings.id_seed) if settings.id_seed is not None else None
         self._ids_lock = threading.Lock()
+        self._workers = ThreadPoolExecutor(
+            max_workers=LARGE_BODY_WORKERS, thread_name_prefix="modelarts-kit-large-body"
+        )
 
     def new_job_id(self) -> str:
         """A UUID4 job id: random, or from the ``id_seed`` generator (reproducible)."""
@@ -477,41 +537,64 @@ class ReferenceServer:
             return
         if scope["type"] != "http":
             return
-        if self.settings.faults is not None and await inject_faults(self.settings.faults, send):
+        if self.settings.faults is not None and await inject_faults(
+            self.settings.faults, scope, send
+        ):
             return
         request_id = new_request_id()
         started = time.perf_counter()
+        payload: bytes | None = None
+        body = BodyTracker(receive)
         try:
-            response = await self.handle(scope, receive)
+            response, payload = await self.handle(scope, body)
         except ApiError as error:
             response = render_error(error)
+        except StorageUnavailable as exc:  # a full disk, an I/O error: one line, no traceback
+            logger.error("request %s: storage failure: %s", request_id, exc)
+            response = render_error(
+                ApiError(
+                    errors.BACKEND_UNAVAILABLE,
+                    detail="The job store failed; nothing was changed. Try again later.",
+                )
+            )
         except Exception:  # a server bug: keep the cause in the log, answer like the vendor
             logger.exception("request %s failed", request_id)
             response = render_error(ApiError(errors.INTERNAL_ERROR))
-        await send_json(send, response, request_id)
+        if body.left_large(scope):  # answered early: do not read a large body to discard it
+            response = replace(response, headers={**response.headers, "Connection": "close"})
+        await send_json(send, response, request_id, payload)
         logger.info(
             "%s %s -> %d (%s, %.1f ms)",
-            scope.get("method", "?"),
-            scope.get("path", "?")[:200],
+            loggable(str(scope.get("method", "?"))),
+            loggable(_raw_path(scope)),
             response.status,
             request_id,
             (time.perf_counter() - started) * 1000,
         )
 
-    async def handle(self, scope: Scope, receive: Receive) -> JsonResponse:
+    async def handle(self, scope: Scope, receive: Receive) -> tuple[JsonResponse, bytes | None]:
+        """The response, and its encoded body when it was encoded off the event loop."""
         method = str(scope.get("method", "GET"))
         raw_path = _raw_path(scope)
         found = match_route(self.routes, method, raw_path)
-        body = await read_body(receive, self.settings.max_body_bytes)
         headers = request_headers(scope)
         parts = RequestParts(
             method=method,
             raw_path=raw_path,
             query_string=scope.get("query_string", b"").decode("latin-1"),
             headers=headers,
-            body=body,
+            body=b"",
         )
-        principal = authenticate(self.settings, parts)
+        identity = authenticate(self.settings, parts)  # before any byte of the body is read
+        limit = self.settings.max_body_bytes
+        length = declared_length(headers)
+        if length is not None and length > limit:
+            raise body_too_large(limit)
+        body = await read_body(receive, limit)
+        parts = replace(parts, body=body)
+        principal = (
+            identity if isinstance(identity, Principal) else verify_signature(identity, parts)
+        )
         validate_path_parameters(self.spec, found.route.operation, found.path_params)
         check_project_access(principal, found.path_params["project_id"])
         context = RequestContext(
@@ -522,10 +605,48 @@ class ReferenceServer:
             body=body,
             content_type=headers.get("content-type"),
         )
-        return found.route.handler(context)
+        if len(body) <= INLINE_BODY_BYTES:
+            return found.route.handler(context), None
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._workers, _handle_encoded, found.route, context)
 
     def close(self) -> None:
+        self._workers.shutdown(wait=True, cancel_futures=True)
         self.store.close()
+
+
+class BodyTracker:
+    """The ASGI ``receive`` of one request, noting whether the whole body was read."""
+
+    def __init__(self, receive: Receive) -> None:
+        self._receive = receive
+        self.complete = False
+
+    async def __call__(self) -> Message:
+        message = await self._receive()
+        if message["type"] == "http.disconnect" or not message.get("more_body", False):
+            self.complete = True
+        return message
+
+    def left_large(self, scope: Scope) -> bool:
+        """Whether more than :data:`EARLY_ANSWER_READ_BYTES` of the body may be left unread.
+
+        The server answers such a request with ``Connection: close`` (as nginx does with a
+        413), instead of the HTTP server reading the rest only to throw it away.
+        """
+        if self.complete:
+            return False
+        headers = request_headers(scope)
+        length = declared_length(headers)
+        if length is None:
+            return "transfer-encoding" in headers
+        return length > EARLY_ANSWER_READ_BYTES
+
+
+def _handle_encoded(route: Route, context: RequestContext) -> tuple[JsonResponse, bytes]:
+    """Run a handler and encode its answer (on a worker thread, for a large body)."""
+    response = route.handler(context)
+    return response, encode_json(response.body)
 
 
 def _raw_path(scope: Scope) -> str:
@@ -552,8 +673,13 @@ class ConnectionDropped(errors.ServerError):
     """Raised after the response has started, so the server closes the connection (a fault)."""
 
 
-async def inject_faults(plan: FaultPlan, send: Send) -> bool:
-    """Apply this request's faults (see :mod:`~modelarts_kit_server.faults`); True if answered."""
+async def inject_faults(plan: FaultPlan, scope: Scope, send: Send) -> bool:
+    """Apply this request's faults (see :mod:`~modelarts_kit_server.faults`); True if answered.
+
+    A dropped connection is one log line here; the server closes the connection on
+    :class:`ConnectionDropped` (:mod:`~modelarts_kit_server.runner` keeps uvicorn from logging
+    it as a crash).
+    """
     for fault in plan.draw():
         if fault.kind is FaultKind.LATENCY:
             await asyncio.sleep(fault.parameter)
@@ -567,8 +693,15 @@ async def inject_faults(plan: FaultPlan, send: Send) -> bool:
             await send_json(send, render_error(error), new_request_id())
             return True
         elif fault.kind is FaultKind.DROP:
-            headers = [(b"content-length", b"1024"), (b"x-request-id", new_request_id().encode())]
+            request_id = new_request_id()
+            headers = [(b"content-length", b"1024"), (b"x-request-id", request_id.encode())]
             await send({"type": "http.response.start", "status": 200, "headers": headers})
+            logger.info(
+                "%s %s -> connection dropped (fault injection, %s)",
+                loggable(str(scope.get("method", "?"))),
+                loggable(_raw_path(scope)),
+                request_id,
+            )
             raise ConnectionDropped("fault injection: connection dropped")
     return False
 

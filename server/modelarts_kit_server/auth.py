@@ -17,20 +17,34 @@ hashed by the server, so a tampered body fails; ``X-Sdk-Content-Sha256: UNSIGNED
 is refused. ``X-Sdk-Date`` further than ``signature_max_skew_s`` (15 min) from the wall clock
 fails. Error messages never carry the token, the AK, the SK or the signature.
 
+Authentication happens before the body is read: a token is checked on the headers alone; a
+signed request passes every header check first (:func:`authenticate` returns a
+:class:`PendingSignature`) and only then is its body read, at most ``max_body_bytes``, and
+hashed (:func:`verify_signature`). An unauthenticated request never gets its body buffered.
+
 Functions: :func:`authenticate` (the entry point), :func:`authenticate_token`,
-:func:`authenticate_signature`, :func:`parse_authorization`, :func:`canonical_request`,
-:func:`string_to_sign`, :func:`sign`, :func:`check_project_access`.
+:func:`authenticate_signature`, :func:`verify_signature`, :func:`parse_authorization`,
+:func:`check_project_access`. The canonical request and signature are
+:mod:`modelarts_kit_spec.signing` (shared with the contract kit's signer).
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from urllib.parse import quote, unquote
+
+from modelarts_kit_spec.signing import (
+    ALGORITHM,
+    DATE_FORMAT,
+    UNSIGNED_PAYLOAD,
+    RequestParts,
+    canonical_request,
+    sign,
+    string_to_sign,
+)
 
 from modelarts_kit_server import errors
 from modelarts_kit_server.errors import ApiError
@@ -38,7 +52,9 @@ from modelarts_kit_server.settings import AkSkCredential, ServerSettings
 
 __all__ = [
     "ALGORITHM",
+    "PendingSignature",
     "Principal",
+    "RequestParts",
     "SignatureHeader",
     "authenticate",
     "authenticate_signature",
@@ -48,12 +64,8 @@ __all__ = [
     "parse_authorization",
     "sign",
     "string_to_sign",
+    "verify_signature",
 ]
-
-ALGORITHM = "SDK-HMAC-SHA256"
-DATE_FORMAT = "%Y%m%dT%H%M%SZ"
-EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()
-UNSIGNED_PAYLOAD = "UNSIGNED-PAYLOAD"
 
 
 @dataclass(frozen=True)
@@ -78,21 +90,23 @@ class SignatureHeader:
 
 
 @dataclass(frozen=True)
-class RequestParts:
-    """What signing covers, as received."""
+class PendingSignature:
+    """A signed request whose headers passed: the signature still needs the body's hash."""
 
-    method: str
-    raw_path: str  # percent-encoded, as sent
-    query_string: str
-    headers: Mapping[str, str]  # lower-case names
-    body: bytes
+    header: SignatureHeader
+    credential: AkSkCredential
+
+    def __repr__(self) -> str:
+        return "PendingSignature(<redacted>)"
 
 
-def authenticate(
-    settings: ServerSettings,
-    request: RequestParts,
-) -> Principal:
-    """Authenticate a request: a signed request if it carries an SDK signature, else a token."""
+def authenticate(settings: ServerSettings, request: RequestParts) -> Principal | PendingSignature:
+    """Authenticate a request on its headers, before its body is read.
+
+    A token is checked whole (a :class:`Principal`). A signed request gets every check that does
+    not need the body (format, access key, date, signed headers): the result is a
+    :class:`PendingSignature` that :func:`verify_signature` completes once the body is read.
+    """
     authorization = request.headers.get("authorization", "")
     if authorization.strip().startswith(ALGORITHM):
         return authenticate_signature(settings, request)
@@ -133,7 +147,8 @@ def parse_authorization(value: str) -> SignatureHeader:
     return SignatureHeader(match["access"], signed, match["signature"].lower())
 
 
-def authenticate_signature(settings: ServerSettings, request: RequestParts) -> Principal:
+def authenticate_signature(settings: ServerSettings, request: RequestParts) -> PendingSignature:
+    """The header checks of a signed request (401 on the first that fails)."""
     header = parse_authorization(request.headers.get("authorization", ""))
     credential = _credential(settings.credentials, header.access_key)
     if "x-sdk-date" not in header.signed_headers:
@@ -144,21 +159,30 @@ def authenticate_signature(settings: ServerSettings, request: RequestParts) -> P
             raise ApiError(
                 errors.SIGNATURE_MISMATCH, detail=f"The signed header {name!r} is missing."
             )
+    return PendingSignature(header, credential)
+
+
+def verify_signature(pending: PendingSignature, request: RequestParts) -> Principal:
+    """Complete a signed request's authentication with its body (401 when it does not match)."""
     if request.headers.get("x-sdk-content-sha256", "").strip() == UNSIGNED_PAYLOAD and (
         request.body
     ):
         raise ApiError(errors.SIGNATURE_MISMATCH, detail="Unsigned payloads are not accepted.")
+    header = pending.header
     canonical = canonical_request(request, header.signed_headers)
-    expected = sign(credential.secret_key, string_to_sign(canonical, request.headers["x-sdk-date"]))
+    expected = sign(
+        pending.credential.secret_key, string_to_sign(canonical, request.headers["x-sdk-date"])
+    )
     if not hmac.compare_digest(expected, header.signature):
         raise ApiError(
             errors.SIGNATURE_MISMATCH,
             detail="The signature does not match the request (method, path, headers or body).",
         )
+    # Only a verified caller learns the credential's project (the error names it).
     project = request.headers.get("x-project-id")
-    if project is not None and project.strip() != credential.project_id:
-        raise ApiError(errors.PROJECT_MISMATCH, project.strip(), credential.project_id)
-    return Principal("aksk", credential.project_id)
+    if project is not None and project.strip() != pending.credential.project_id:
+        raise ApiError(errors.PROJECT_MISMATCH, project.strip(), pending.credential.project_id)
+    return Principal("aksk", pending.credential.project_id)
 
 
 def _credential(credentials: Sequence[AkSkCredential], access_key: str) -> AkSkCredential:
@@ -184,47 +208,3 @@ def _check_date(value: str | None, settings: ServerSettings) -> None:
             errors.REQUEST_EXPIRED,
             f"X-Sdk-Date is {round(skew)} s away from the server time (limit {limit:g} min)",
         )
-
-
-def _encode(segment: str) -> str:
-    return quote(segment, safe="~")
-
-
-def canonical_uri(raw_path: str) -> str:
-    path = "/".join(_encode(segment) for segment in unquote(raw_path).split("/"))
-    return path if path.endswith("/") else path + "/"
-
-
-def canonical_query(query_string: str) -> str:
-    pairs: list[tuple[str, str]] = []
-    for item in query_string.split("&"):
-        if not item:
-            continue
-        key, _, value = item.partition("=")
-        pairs.append((unquote(key.replace("+", " ")), unquote(value.replace("+", " "))))
-    pairs.sort()
-    return "&".join(f"{_encode(key)}={_encode(value)}" for key, value in pairs)
-
-
-def canonical_request(request: RequestParts, signed_headers: Sequence[str]) -> str:
-    headers = "".join(f"{name}:{request.headers[name].strip()}\n" for name in signed_headers)
-    payload = hashlib.sha256(request.body).hexdigest() if request.body else EMPTY_SHA256
-    return "\n".join(
-        [
-            request.method.upper(),
-            canonical_uri(request.raw_path),
-            canonical_query(request.query_string),
-            headers,
-            ";".join(signed_headers),
-            payload,
-        ]
-    )
-
-
-def string_to_sign(canonical: str, sdk_date: str) -> str:
-    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-    return f"{ALGORITHM}\n{sdk_date.strip()}\n{digest}"
-
-
-def sign(secret_key: str, text: str) -> str:
-    return hmac.new(secret_key.encode("utf-8"), text.encode("utf-8"), hashlib.sha256).hexdigest()

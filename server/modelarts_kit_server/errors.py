@@ -157,6 +157,12 @@ TOO_MANY_REQUESTS = ErrorCode(
 INTERNAL_ERROR = ErrorCode(
     500, "ModelArts.0010", "Internal error.", "Contact R&D and O&M personnel."
 )
+BACKEND_UNAVAILABLE = ErrorCode(
+    503,
+    "ModelArts.4302",
+    "The backend service is unavailable.",
+    "Internal error. Contact technical support.",
+)
 SERVICE_UNAVAILABLE = ErrorCode(
     503,
     "ModelArts.4700",

@@ -3,10 +3,19 @@
 :func:`serve_in_thread` binds the socket itself (``port=0`` picks a free port), so the URL is
 known before uvicorn starts, and it waits for uvicorn to be ready and to stop. Pass ``app`` to
 serve an already-built (or wrapped) app instead of one built from ``settings``.
+
+Logging: uvicorn's own messages go to the ``uvicorn.error`` logger. A connection the server
+drops on purpose (``--faults drop=RATE``) is not a crash: the app logs one line for it and
+:class:`DeliberateDropFilter` keeps uvicorn from adding its "Exception in ASGI application"
+traceback. The embedded server (:func:`serve_in_thread`, what ``contract server --http`` and
+the tests run) logs uvicorn's messages from ``error`` up: its clients send malformed requests on
+purpose (schemathesis probes whether a NUL byte in a header gets through; uvicorn answers 400
+and would log "Invalid HTTP request received." at warning level into the kit's output).
 """
 
 from __future__ import annotations
 
+import logging
 import signal
 import socket
 import threading
@@ -18,14 +27,15 @@ from typing import Any
 
 import uvicorn
 
-from modelarts_kit_server.app import ASGIApp, ReferenceServer, create_app
+from modelarts_kit_server.app import ASGIApp, ConnectionDropped, ReferenceServer, create_app
 from modelarts_kit_server.errors import ServerError
 from modelarts_kit_server.settings import ServerSettings
 
-__all__ = ["bind_socket", "serve_in_thread", "uvicorn_server"]
+__all__ = ["DeliberateDropFilter", "bind_socket", "serve_in_thread", "uvicorn_server"]
 
 STARTUP_TIMEOUT_S = 10.0
 SHUTDOWN_TIMEOUT_S = 10.0
+EMBEDDED_LOG_LEVEL = "error"
 
 
 def bind_socket(host: str, port: int) -> socket.socket:
@@ -73,6 +83,13 @@ class StoppableServer(uvicorn.Server):
                 signal.signal(sig, handler)
 
 
+class DeliberateDropFilter(logging.Filter):
+    """Drops uvicorn's crash report for :class:`ConnectionDropped` (a fault, logged by the app)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], ConnectionDropped))
+
+
 def uvicorn_server(app: ASGIApp | Any, *, log_level: str = "warning") -> uvicorn.Server:
     config = uvicorn.Config(
         app,
@@ -81,6 +98,10 @@ def uvicorn_server(app: ASGIApp | Any, *, log_level: str = "warning") -> uvicorn
         access_log=False,
         timeout_graceful_shutdown=2,
     )
+    # After Config: it (re)configures uvicorn's loggers, keeping filters already there.
+    uvicorn_logger = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, DeliberateDropFilter) for f in uvicorn_logger.filters):
+        uvicorn_logger.addFilter(DeliberateDropFilter())
     return StoppableServer(config)
 
 
@@ -91,8 +112,11 @@ def serve_in_thread(
     port: int = 0,
     *,
     app: ASGIApp | None = None,
+    log_level: str = EMBEDDED_LOG_LEVEL,
 ) -> Iterator[str]:
     """Serve the reference server on real HTTP in a thread; yields its base URL.
+
+    ``log_level`` is uvicorn's (default ``error``: see the module's notes on logging).
 
     On exit the server stops (in-flight requests finish) and an app this function built is
     closed (its in-memory store is discarded; a ``db_path`` store stays on disk).
@@ -102,7 +126,7 @@ def serve_in_thread(
         owned = create_app(settings)
         app = owned
     sock = bind_socket(host, port)
-    server = uvicorn_server(app)
+    server = uvicorn_server(app, log_level=log_level)
     thread = threading.Thread(
         target=server.run, kwargs={"sockets": [sock]}, name="modelarts-kit-serve", daemon=True
     )

@@ -18,8 +18,10 @@ from modelarts_kit_server.faults import FaultPlan
 from modelarts_kit_server.lifecycle import LifecycleTimings
 
 __all__ = [
+    "DEFAULT_MAX_BODY_BYTES",
     "DEV_PROJECT_ID",
     "DEV_TOKEN",
+    "VENDOR_MAX_BODY_BYTES",
     "AkSkCredential",
     "ServerSettings",
     "TokenGrant",
@@ -28,6 +30,11 @@ __all__ = [
 DEV_TOKEN = "modelarts-kit-dev-token"
 DEV_PROJECT_ID = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
 DEFAULT_USER_NAME = "modelarts-kit"
+# The vendor's 413 (ModelArts.4104) says "Use a request body smaller than 12 MB": the most any
+# server of this API accepts. The reference server's default is lower: a real create body is a
+# few KB, and the limit bounds the work (parsing, validation, storage) one request can demand.
+VENDOR_MAX_BODY_BYTES = 12 * 1024 * 1024
+DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024
 MAX_CLOCK_SPEED = 1e6  # a simulated day in under 0.1 s; more serves no test and risks overflow
 
 # A project id is a path segment: no separators, no whitespace.
@@ -98,7 +105,8 @@ class ServerSettings:
     fault injection plan (None: off). ``wall_clock``: seconds since the epoch, used to check
     ``X-Sdk-Date`` (real time, not the simulated clock). ``spec_path``: another spec file.
     ``id_seed``: draw job ids (still UUID4-shaped) from a generator with this seed instead
-    of at random, for reproducible runs.
+    of at random, for reproducible runs. ``max_body_bytes``: the largest request body accepted
+    (413 beyond; default 2 MiB, at most the vendor's 12 MB).
     """
 
     tokens: tuple[TokenGrant | str, ...] = ()
@@ -111,7 +119,7 @@ class ServerSettings:
     user_name: str = DEFAULT_USER_NAME
     signature_max_skew_s: float = 15 * 60
     wall_clock: Callable[[], float] = time.time
-    max_body_bytes: int = 12 * 1024 * 1024
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     spec_path: Path | None = None
     id_seed: int | None = None
 
@@ -123,6 +131,11 @@ class ServerSettings:
         if not 0 < self.clock_speed <= MAX_CLOCK_SPEED:
             raise ConfigError(
                 f"--clock-speed must be > 0 and <= {MAX_CLOCK_SPEED:g}, got {self.clock_speed!r}"
+            )
+        if not 0 < self.max_body_bytes <= VENDOR_MAX_BODY_BYTES:
+            raise ConfigError(
+                f"max_body_bytes must be > 0 and <= {VENDOR_MAX_BODY_BYTES} (the vendor's 12 MB), "
+                f"got {self.max_body_bytes!r}"
             )
         keys = [credential.access_key for credential in self.credentials]
         if len(set(keys)) != len(keys):

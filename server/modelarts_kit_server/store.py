@@ -10,6 +10,12 @@ within a project is a table constraint, so concurrent creates cannot both win.
 One connection is shared behind a lock: SQLite serialises writers anyway, and the lock makes
 the store safe to use from uvicorn's event loop and from test threads at once.
 
+Storage faults: opening a database the server cannot write (a read-only file or directory, a
+path that is not a database) raises :class:`StoreError` at start-up (``serve`` exits 2); a
+failure later (a full disk, an I/O error, a lock held too long) raises
+:class:`StorageUnavailable`, which the server answers with 503. A write that fails is rolled
+back whole, so nothing is acknowledged that is not stored.
+
 Functions: :meth:`JobStore.insert`, :meth:`JobStore.get`, :meth:`JobStore.request_termination`,
 :meth:`JobStore.count`, :meth:`JobStore.latest_time_ms`.
 """
@@ -20,7 +26,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -28,7 +34,7 @@ from typing import Any
 from modelarts_kit_server.errors import ServerError
 from modelarts_kit_server.lifecycle import Outcome, Timeline
 
-__all__ = ["DuplicateJobName", "JobRecord", "JobStore", "StoreError"]
+__all__ = ["DuplicateJobName", "JobRecord", "JobStore", "StorageUnavailable", "StoreError"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
@@ -51,6 +57,21 @@ class StoreError(ServerError):
 
 class DuplicateJobName(StoreError):
     """A job with this name already exists in the project."""
+
+
+class StorageUnavailable(StoreError):
+    """The database failed under a request (full disk, I/O error, ...); nothing was changed."""
+
+
+@contextmanager
+def _storage_errors(what: str) -> Iterator[None]:
+    """Turn an SQLite failure into :class:`StorageUnavailable`, naming the operation."""
+    try:
+        yield
+    except sqlite3.IntegrityError:
+        raise
+    except sqlite3.Error as exc:
+        raise StorageUnavailable(f"cannot {what}: {exc}") from exc
 
 
 @dataclass(frozen=True)
@@ -77,9 +98,25 @@ class JobStore:
                 self._connection.execute("PRAGMA synchronous=FULL")
             self._connection.execute("PRAGMA busy_timeout=5000")
             self._connection.execute(SCHEMA)
+            self._check_writable()
         except sqlite3.Error as exc:
-            raise StoreError(f"{target}: cannot open the job database: {exc}") from exc
+            with suppress(AttributeError, sqlite3.Error):
+                self._connection.close()
+            raise StoreError(f"{target}: cannot use the job database: {exc}") from exc
         self._lock = threading.Lock()
+
+    def _check_writable(self) -> None:
+        """Write and roll back one row: a read-only file shows only when something is written."""
+        connection = self._connection
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            connection.execute(
+                "INSERT INTO jobs (project_id, job_id, name, document, created_ms, outcome)"
+                " VALUES ('', '', '', '', 0, '')"
+            )
+        finally:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
 
     def __repr__(self) -> str:
         return f"JobStore({str(self.path) if self.path else ':memory:'})"
@@ -91,16 +128,20 @@ class JobStore:
             connection.execute("BEGIN IMMEDIATE")
             try:
                 yield connection
+                connection.execute("COMMIT")
             except BaseException:
-                connection.execute("ROLLBACK")
+                # A failed COMMIT (a full disk) may leave the transaction open: roll it back so
+                # the next request starts clean. If even that fails, SQLite has rolled back.
+                if connection.in_transaction:
+                    with suppress(sqlite3.Error):
+                        connection.execute("ROLLBACK")
                 raise
-            connection.execute("COMMIT")
 
     def insert(self, record: JobRecord) -> None:
         """Store a new job atomically; :class:`DuplicateJobName` if the name is taken."""
         document = json.dumps(record.document, ensure_ascii=True, separators=(",", ":"))
         try:
-            with self._transaction() as connection:
+            with _storage_errors("store the job"), self._transaction() as connection:
                 connection.execute(
                     "INSERT INTO jobs (project_id, job_id, name, document, created_ms, outcome,"
                     " terminate_requested_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -121,7 +162,7 @@ class JobStore:
 
     def get(self, project_id: str, job_id: str) -> JobRecord | None:
         """The job ``job_id`` of ``project_id``, or None (jobs of other projects are invisible)."""
-        with self._lock:
+        with _storage_errors("read the job"), self._lock:
             row = self._connection.execute(
                 "SELECT project_id, job_id, name, document, created_ms, outcome,"
                 " terminate_requested_ms FROM jobs WHERE project_id = ? AND job_id = ?",
@@ -137,7 +178,7 @@ class JobStore:
         Returns ``(job after the call, whether termination was recorded)``; ``(None, False)``
         when the project has no such job.
         """
-        with self._transaction() as connection:
+        with _storage_errors("record the termination"), self._transaction() as connection:
             row = connection.execute(
                 "SELECT project_id, job_id, name, document, created_ms, outcome,"
                 " terminate_requested_ms FROM jobs WHERE project_id = ? AND job_id = ?",

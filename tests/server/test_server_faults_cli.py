@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import signal
+import socket
 import subprocess
 import sys
 import time
@@ -10,6 +13,7 @@ from collections import Counter
 import httpx
 import pytest
 from click.testing import CliRunner
+from modelarts_kit.commands import serve as serve_command
 from modelarts_kit.main import cli
 from modelarts_kit_server import (
     DEV_PROJECT_ID,
@@ -26,6 +30,7 @@ from .server_support import SyncASGITransport, check_error
 
 SHOW = f"/v2/{DEV_PROJECT_ID}/training-jobs/nope"
 HEADERS = {"X-Auth-Token": DEV_TOKEN}
+SERVE = [sys.executable, "-c", "from modelarts_kit.main import cli; cli()", "serve"]
 
 
 @pytest.mark.parametrize(
@@ -153,3 +158,75 @@ def test_serve_help_documents_the_test_hook_and_faults() -> None:
     assert "modelarts-kit/simulate" in result.output
     assert "--faults" in result.output
     assert DEV_TOKEN in result.output
+
+
+def test_a_dropped_connection_is_one_log_line_not_a_traceback() -> None:
+    process = subprocess.Popen(
+        [*SERVE, "--port", "0", "--faults", "drop=1", "--log-level", "info"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().split()[-1]
+        for _ in range(3):
+            with pytest.raises(httpx.RemoteProtocolError):
+                httpx.get(f"{url}{SHOW}", headers=HEADERS, timeout=10)
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    assert "Traceback" not in stderr
+    assert "Exception in ASGI application" not in stderr
+    drops = [line for line in stderr.splitlines() if "connection dropped" in line]
+    assert len(drops) == 3, stderr
+    assert all(line.startswith("INFO modelarts_kit_server: GET ") for line in drops)
+
+
+def test_the_embedded_server_is_silent_about_a_malformed_request(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """What schemathesis probes in ``contract server --http``: a NUL byte in a header."""
+    with serve_in_thread(ServerSettings()) as url:
+        host, port = url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as client:
+            client.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Probe-Null: \x00\r\n\r\n")
+            answer = client.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 400")
+    captured = capfd.readouterr()
+    assert captured.err == ""
+    assert captured.out == ""
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.0.2.10", "modelarts.example.com"])
+def test_serve_refuses_a_public_host_with_the_development_token(host: str) -> None:
+    result = CliRunner().invoke(cli, ["serve", "--host", host, "--port", "0"])
+    assert result.exit_code == 2
+    lines = result.output.splitlines()
+    assert len(lines) == 1, result.output
+    assert f"--host {host} is not a loopback address" in lines[0]
+    assert "--token" in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("host", "arguments"),
+    [
+        ("0.0.0.0", ["--token", "team-secret-1"]),
+        ("::", ["--token", f"team-secret-2:{DEV_PROJECT_ID}"]),
+        ("localhost", []),
+        ("127.0.0.2", []),
+        ("::1", []),
+    ],
+)
+def test_serve_binds_a_public_host_with_a_token_and_loopback_without(
+    host: str, arguments: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host check passes: serve goes on to bind (refused here, so nothing listens)."""
+
+    def no_bind(bound_host: str, port: int) -> socket.socket:
+        raise OSError(errno.EADDRNOTAVAIL, "not in this test")
+
+    monkeypatch.setattr(serve_command, "bind_socket", no_bind)
+    result = CliRunner().invoke(cli, ["serve", "--host", host, "--port", "0", *arguments])
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [f"error: cannot listen on {host}:0: not in this test"]

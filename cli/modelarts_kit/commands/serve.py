@@ -1,11 +1,13 @@
 """``modelarts-kit serve``: run the reference server on uvicorn (foreground).
 
-Exit codes: 0 after a clean stop (Ctrl-C), 2 on a usage error (bad option, port in use, a
-database that cannot be opened).
+Exit codes: 0 after a clean stop (Ctrl-C), 2 on a usage error, with one line on stderr (a bad
+option value, a port in use, a database that cannot be opened or written, a non-loopback
+``--host`` with the public development token).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 from pathlib import Path
 
@@ -15,11 +17,12 @@ from modelarts_kit_server.faults import FaultPlan
 from modelarts_kit_server.lifecycle import SIMULATE_ANNOTATION
 from modelarts_kit_server.runner import base_url, bind_socket, uvicorn_server
 from modelarts_kit_server.settings import DEV_PROJECT_ID, DEV_TOKEN, ServerSettings
+from modelarts_kit_server.store import StoreError
 from modelarts_kit_spec.errors import KitError
 
 from modelarts_kit import options
 
-__all__ = ["serve"]
+__all__ = ["is_loopback", "serve"]
 
 EPILOG = f"""
 \b
@@ -35,10 +38,21 @@ Faults (--faults, comma-separated KIND=RATE[:PARAM], rates in [0, 1], seeded by 
 """
 
 
+def is_loopback(host: str) -> bool:
+    """``localhost`` or a loopback address (127.0.0.0/8, ::1); names are not resolved."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
 @click.command(epilog=EPILOG)
 @options.listening(
     default_port=8000,
-    host_help="Interface to bind.",
+    host_help="Interface to bind. A non-loopback address needs --token (the development token "
+    "is public).",
     port_help="TCP port; 0 picks a free one (the URL is printed).",
 )
 @click.option(
@@ -88,11 +102,20 @@ def serve(
     log_level: str,
 ) -> None:
     """Run the reference ModelArts training-job server."""
+    if not tokens and not is_loopback(host):
+        raise KitError(
+            f"--host {host} is not a loopback address: without --token the server accepts the "
+            f"public development token {DEV_TOKEN!r} from anyone who can reach it; "
+            "give --token TOKEN[:PROJECT_ID]"
+        )
     plan = FaultPlan.parse(faults, fault_seed) if faults is not None else None
     settings = ServerSettings(
         tokens=tokens, aksk=aksk, db_path=db_path, clock_speed=clock_speed, faults=plan
     )
-    app = create_app(settings)
+    try:
+        app = create_app(settings)
+    except StoreError as exc:
+        raise KitError(f"--db {exc}") from None
     try:
         sock = bind_socket(host, port)
     except OSError as exc:
