@@ -43,12 +43,16 @@ COMMANDS: Tree = {
     "docs": (
         {
             "extract": (
-                "modelarts_kit_vendordocs.cli:extract",
+                "modelarts_kit.commands.docs:extract",
                 "Parse vendor pages into a field inventory.",
             ),
             "diff": (
-                "modelarts_kit_vendordocs.cli:diff",
+                "modelarts_kit.commands.docs:diff",
                 "Report drift between vendor pages and the spec.",
+            ),
+            "compare": (
+                "modelarts_kit.commands.docs:compare",
+                "What changed between two versions of one vendor page.",
             ),
         },
         "Parse vendor doc pages and diff them against the spec.",

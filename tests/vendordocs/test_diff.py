@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from modelarts_kit.main import cli
 from modelarts_kit_spec import LEDGER_PATH, SPEC_PATH, parse_ledger
 from modelarts_kit_vendordocs import compare, extract_text
-from modelarts_kit_vendordocs.cli import diff
 from modelarts_kit_vendordocs.drift import (
     Finding,
     decisions_from_entries,
@@ -249,7 +249,16 @@ def test_a_bad_ledger_entry_is_a_usage_error_naming_it(
         small_spec, "entries:\n" + "".join(f"  {line}\n" for line in entry.splitlines())
     )
     result = CliRunner().invoke(
-        diff, [str(seed_path(SEED_003)), "--spec", str(small_spec), "--ledger", str(ledger)]
+        cli,
+        [
+            "docs",
+            "diff",
+            str(seed_path(SEED_003)),
+            "--spec",
+            str(small_spec),
+            "--ledger",
+            str(ledger),
+        ],
     )
     assert result.exit_code == 2
     assert words in result.output
@@ -304,18 +313,20 @@ def test_cli_diff_exits_1_on_drift_and_lists_it(small_spec: Path, tmp_path: Path
         edit(seed_text(SEED_003), "create_time\n\nLong\n", "create_time\n\nString\n"),
         encoding="utf-8",
     )
-    result = CliRunner().invoke(diff, [str(page), "--spec", str(small_spec)])
+    result = CliRunner().invoke(cli, ["docs", "diff", str(page), "--spec", str(small_spec)])
     assert result.exit_code == 1, result.output
     assert (
-        "ShowTrainingJobDetails  GET /v2/{project_id}/training-jobs/{training_job_id}"
-        in result.output
-    )
-    assert "metadata.create_time  docs String (003.txt:135) vs spec integer/int64" in result.output
+        "  - change type of `create_time` in `/components/schemas/JobMetadata` from "
+        "integer/int64 to string or record a ledger decision\n"
+        "      ShowTrainingJobDetails response 200 metadata.create_time: "
+        "docs String (003.txt:135) vs spec integer/int64"
+    ) in result.output
 
 
 def test_cli_diff_json_is_machine_readable(small_spec: Path) -> None:
     result = CliRunner().invoke(
-        diff, [str(seed_path(SEED_003)), "--spec", str(small_spec), "--format", "json"]
+        cli,
+        ["docs", "diff", str(seed_path(SEED_003)), "--spec", str(small_spec), "--format", "json"],
     )
     assert result.exit_code == 1
     document = json.loads(result.output)
@@ -337,7 +348,7 @@ def test_cli_diff_reports_a_page_for_an_operation_the_spec_lacks(
         ),
         encoding="utf-8",
     )
-    result = CliRunner().invoke(diff, [str(page), "--spec", str(small_spec)])
+    result = CliRunner().invoke(cli, ["docs", "diff", str(page), "--spec", str(small_spec)])
     assert result.exit_code == 1
     assert "UNMATCHED  other.txt: DELETE" in result.output
 
@@ -360,7 +371,7 @@ def test_cli_diff_exits_2_on_usage_and_parse_errors(
         "seed": str(seed_path(SEED_003)),
         "missing": str(tmp_path / "no.yaml"),
     }
-    result = CliRunner().invoke(diff, [a.format(**values) for a in arguments])
+    result = CliRunner().invoke(cli, ["docs", "diff", *(a.format(**values) for a in arguments)])
     assert result.exit_code == 2
     assert words in result.output
 
@@ -368,8 +379,10 @@ def test_cli_diff_exits_2_on_usage_and_parse_errors(
 def test_the_seeds_have_no_unreconciled_drift_against_the_curated_spec() -> None:
     """The issue's acceptance check: every disagreement is in the spec or the ledger."""
     result = CliRunner().invoke(
-        diff,
+        cli,
         [
+            "docs",
+            "diff",
             *(str(seed_path(s)) for s in ALL_SEEDS),
             "--spec",
             str(SPEC_PATH),
@@ -390,7 +403,9 @@ def test_cli_diff_exits_2_on_a_spec_ref_that_does_not_resolve(small_spec: Path) 
         ),
         encoding="utf-8",
     )
-    result = CliRunner().invoke(diff, [str(seed_path(SEED_003)), "--spec", str(small_spec)])
+    result = CliRunner().invoke(
+        cli, ["docs", "diff", str(seed_path(SEED_003)), "--spec", str(small_spec)]
+    )
     assert result.exit_code == 2
     assert (
         "/components/schemas/Status/properties/task_statuses/items: "

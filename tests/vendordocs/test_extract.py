@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from modelarts_kit.main import cli
 from modelarts_kit_vendordocs import Inventory, PageError, extract_page, extract_text
-from modelarts_kit_vendordocs.cli import extract
 from modelarts_kit_vendordocs.inventory import FieldEntry
 
 from .support import (
@@ -420,7 +420,7 @@ def test_a_truncated_table_fails_naming_its_line(
 
 
 def test_cli_extract_prints_one_json_document_for_all_pages() -> None:
-    result = CliRunner().invoke(extract, [str(seed_path(s)) for s in ALL_SEEDS])
+    result = CliRunner().invoke(cli, ["docs", "extract", *(str(seed_path(s)) for s in ALL_SEEDS)])
     assert result.exit_code == 0, result.output
     document = json.loads(result.output)
     assert [p["operation"]["method"] for p in document["pages"]] == [
@@ -438,7 +438,9 @@ def test_cli_extract_prints_one_json_document_for_all_pages() -> None:
 
 def test_cli_extract_writes_out_file(tmp_path: Path) -> None:
     out = tmp_path / "inventory.json"
-    result = CliRunner().invoke(extract, [str(seed_path(SEED_002)), "--out", str(out)])
+    result = CliRunner().invoke(
+        cli, ["docs", "extract", str(seed_path(SEED_002)), "--out", str(out)]
+    )
     assert result.exit_code == 0, result.output
     assert json.loads(out.read_text(encoding="utf-8"))["pages"][0]["format"] == "rst"
     assert not (tmp_path / "inventory.json.partial").exists()
@@ -447,14 +449,16 @@ def test_cli_extract_writes_out_file(tmp_path: Path) -> None:
 def test_cli_extract_exits_2_on_a_bad_page_and_writes_nothing(tmp_path: Path) -> None:
     bad = _bad(tmp_path, "empty.txt", "")
     out = tmp_path / "inventory.json"
-    result = CliRunner().invoke(extract, [str(seed_path(SEED_000)), str(bad), "--out", str(out)])
+    result = CliRunner().invoke(
+        cli, ["docs", "extract", str(seed_path(SEED_000)), str(bad), "--out", str(out)]
+    )
     assert result.exit_code == 2
     assert f"{bad}:1: empty page" in result.output
     assert not out.exists()
 
 
 def test_cli_extract_exits_2_on_a_missing_file(tmp_path: Path) -> None:
-    result = CliRunner().invoke(extract, [str(tmp_path / "nope.txt")])
+    result = CliRunner().invoke(cli, ["docs", "extract", str(tmp_path / "nope.txt")])
     assert result.exit_code == 2
     assert "nope.txt" in result.output
 

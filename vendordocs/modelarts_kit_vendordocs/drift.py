@@ -24,7 +24,7 @@ field is ``(responses)`` covers every status code of its operations.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -39,10 +39,11 @@ from modelarts_kit_spec import (
     read_ledger,
 )
 
-from modelarts_kit_vendordocs.errors import LedgerError, SpecShapeError
+from modelarts_kit_vendordocs.errors import LedgerError, SpecShapeError, VendorDocsError
 from modelarts_kit_vendordocs.inventory import FieldEntry, Inventory
 from modelarts_kit_vendordocs.settle import (
     ABSENT,
+    DROPPED,
     PRESENT,
     enum_key,
     mandatory_key,
@@ -51,15 +52,20 @@ from modelarts_kit_vendordocs.settle import (
     status_key,
     type_key,
 )
+from modelarts_kit_vendordocs.types import parse_type
 
 __all__ = [
     "Decision",
     "DriftReport",
     "Finding",
+    "FindingGroup",
     "OperationDrift",
+    "action",
     "compare",
+    "group_findings",
     "load_decisions",
     "normalise_field",
+    "spec_values_of",
 ]
 
 KINDS = ("presence", "type", "mandatory", "enum", "name", "status-code")
@@ -140,6 +146,16 @@ class Finding:
     value: str = ""  # the page's value as a comparison key (see value_key)
     reopened: str | None = None  # a ledger entry about this finding that recorded other values
     recorded: tuple[str, ...] = ()  # what that entry's sources said
+    schema: str | None = None  # pointer of the object schema the field belongs (or would) to
+    children: tuple[str, ...] = ()  # for a documented object the spec lacks: its fields
+    written: str = ""  # the page's type cell, as written
+    description: str = ""  # the page's description
+    required: bool = False  # the page says Mandatory: Yes
+    enum: tuple[str, ...] = ()  # the values the page lists
+    table: str = ""  # the page table the row is in
+    # For a documented object the spec lacks: every field under it on the page, as
+    # (path relative to it, type as written, description, mandatory).
+    subtree: tuple[tuple[str, str, str, bool], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -155,6 +171,8 @@ class Finding:
             "pointer": self.pointer,
             "reopened": self.reopened,
             "recorded": list(self.recorded),
+            "schema": self.schema,
+            "action": action(self),
         }
 
 
@@ -242,6 +260,28 @@ class SpecField:
     required: bool
     pointer: str
     ref_name: str | None  # the component a $ref (or an array's items $ref) names
+    owner: str = ""  # pointer of the object schema that declares this property
+    inner: str = ""  # pointer of the object schema its own properties live in (if any)
+
+
+@dataclass(frozen=True)
+class SpecValues:
+    values: tuple[str, ...]
+    open: bool  # an open response enum: other values are valid too
+
+
+def spec_values_of(schema: Mapping[str, Any]) -> SpecValues | None:
+    """The values a spec node documents: a closed ``enum``, or an open one written
+    ``anyOf: [{enum: [...]}, {type: string}]``. The one place docs diff reads them."""
+    enum = schema.get("enum")
+    if isinstance(enum, list):
+        return SpecValues(tuple(str(v) for v in enum if v is not None), False)
+    for combiner in ("anyOf", "oneOf"):
+        for part in schema.get(combiner) or []:
+            if isinstance(part, Mapping) and isinstance(part.get("enum"), list):
+                values = tuple(str(v) for v in part["enum"] if v is not None)
+                return SpecValues(values, True)
+    return None
 
 
 def _base_type(schema: Mapping[str, Any]) -> str | None:
@@ -288,7 +328,7 @@ class _SpecWalker:
                     merged["properties"] = props
                 if combiner == "allOf":
                     merged["required"] = [*merged.get("required", []), *sub.get("required", [])]
-                for key in ("type", "enum", "format", "items"):
+                for key in ("type", "format", "items"):
                     if key in sub and key not in merged:
                         merged[key] = sub[key]
         return merged, pointer, ref_name
@@ -326,6 +366,8 @@ class _SpecWalker:
                 required=name in required,
                 pointer=resolved_pointer if ref_name else child_pointer,
                 ref_name=ref_name or items_ref,
+                owner=pointer,
+                inner=item_pointer if node.get("properties") else "",
             )
             if node.get("properties"):
                 self._walk(node, item_pointer, f"{path}{markers}.", out, stack)
@@ -370,6 +412,7 @@ class _Container:
     status: int | None
     fields: dict[str, SpecField]
     documented: bool = True  # False: the spec has no such response
+    root: str = ""  # pointer of the body's root object schema
 
 
 def _parameter_fields(operation: Operation, location: str, op_pointer: str) -> dict[str, SpecField]:
@@ -399,6 +442,7 @@ def _containers(
             "request",
             None,
             walker.fields(operation.request_schema, f"{operation.pointer}/requestBody"),
+            root=walker.resolve(operation.request_schema, f"{operation.pointer}/requestBody")[1],
         )
     else:
         containers[("request", None)] = _Container("request", None, {})
@@ -413,7 +457,12 @@ def _containers(
             if response.schema is None
             else walker.fields(response.schema, f"{response.pointer}/content")
         )
-        containers[("response", status)] = _Container("response", status, spec_fields)
+        root = (
+            ""
+            if response.schema is None
+            else walker.resolve(response.schema, f"{response.pointer}/content")[1]
+        )
+        containers[("response", status)] = _Container("response", status, spec_fields, root=root)
     return containers
 
 
@@ -447,6 +496,12 @@ def _compare_entry(
             line=doc.line,
             pointer=spec_field.pointer,
             value=value or "",
+            schema=spec_field.owner or None,
+            written=doc.type,
+            description=doc.description,
+            required=mandatory_key(doc.mandatory) == "yes",
+            enum=tuple(doc.enum),
+            table=entry.table.label,
         )
 
     if not docs_schema:
@@ -471,11 +526,11 @@ def _compare_entry(
             )
         )
     if doc.enum:
-        spec_enum = spec_field.schema.get("enum")
-        if not isinstance(spec_enum, list):
+        spec_enum = spec_values_of(spec_field.schema)
+        if spec_enum is None:
             findings.append(finding("enum", ", ".join(doc.enum), "no enum", enum_key(doc.enum)))
         else:
-            spec_values = [str(v) for v in spec_enum if v is not None]
+            spec_values = list(spec_enum.values)
             docs_only = [v for v in doc.enum if v not in spec_values]
             spec_only = [v for v in spec_values if v not in doc.enum]
             if docs_only or spec_only:
@@ -500,8 +555,14 @@ def _compare_entry(
 
 
 def _compare_operation(
-    walker: _SpecWalker, operation: Operation, pages: list[Inventory]
+    walker: _SpecWalker,
+    operation: Operation,
+    pages: list[Inventory],
+    dropped: Mapping[tuple[str, int | None, str], tuple[str, int]] | None = None,
 ) -> list[Finding]:
+    """``dropped``: (side, status, field) a replacing page no longer lists -> (old page, line);
+    no other page of the operation can vouch for those."""
+    dropped = dropped or {}
     op_id = operation.operation_id
     containers = _containers(walker, operation, pages)
     findings: list[Finding] = []
@@ -521,6 +582,29 @@ def _compare_operation(
             spec_field = _lookup(container.fields, entry.path)
             if spec_field is None:
                 missing[key].add(normalise_field(entry.path))
+                parent_path = normalise_field(entry.path).rpartition(".")[0]
+                parent = _lookup(container.fields, parent_path) if parent_path else None
+                owner = container.root if parent is None else parent.inner
+                prefix = normalise_field(entry.path) + "."
+                below = [
+                    e
+                    for e in page.fields
+                    if (e.side, e.status) == key and normalise_field(e.path).startswith(prefix)
+                ]
+                children = tuple(
+                    dict.fromkeys(
+                        normalise_field(e.path)[len(prefix) :].split(".")[0] for e in below
+                    )
+                )
+                subtree = tuple(
+                    (
+                        normalise_field(e.path)[len(prefix) :],
+                        e.field.type,
+                        e.field.description,
+                        mandatory_key(e.field.mandatory) == "yes",
+                    )
+                    for e in below
+                )
                 findings.append(
                     Finding(
                         operation=op_id,
@@ -535,6 +619,13 @@ def _compare_operation(
                         line=entry.field.line,
                         pointer=None,
                         value=PRESENT,
+                        schema=owner or None,
+                        children=children,
+                        subtree=subtree,
+                        table=entry.table.label,
+                        written=entry.field.type,
+                        description=entry.field.description,
+                        required=mandatory_key(entry.field.mandatory) == "yes",
                     )
                 )
                 continue
@@ -552,6 +643,8 @@ def _compare_operation(
                 and not any(p.startswith(plain + ".") for p in printed)
             ):
                 opaque[(e.side, e.status)].add(plain)
+    for (side, status, plain_path), _ in dropped.items():
+        mentioned.get((side, status), set()).discard(plain_path)
     for key, prefixes in opaque.items():
         opaque[key] = {
             o for o in prefixes if not any(m.startswith(o + ".") for m in mentioned[key])
@@ -567,6 +660,7 @@ def _compare_operation(
             if _has_missing_ancestor(path, opaque[key]):
                 continue
             reported.add(plain)
+            gone = dropped.get((*key, plain))
             findings.append(
                 Finding(
                     operation=op_id,
@@ -575,12 +669,17 @@ def _compare_operation(
                     status=container.status,
                     field=path,
                     direction="spec",
-                    docs="no page of this operation mentions it",
+                    docs=(
+                        "no page of this operation mentions it"
+                        if gone is None
+                        else f"dropped by the new page ({gone[0]}:{gone[1]} listed it)"
+                    ),
                     spec=_describe(spec_field.schema),
                     page=None,
                     line=None,
                     pointer=spec_field.pointer,
-                    value=ABSENT,
+                    value=ABSENT if gone is None else DROPPED,
+                    schema=spec_field.owner or None,
                 )
             )
     findings.extend(_status_findings(operation, pages))
@@ -649,9 +748,32 @@ def _path_key(method: str, path: str) -> tuple[str, str]:
     return method.lower(), re.sub(r"\{[^}]*\}", "{}", path.rstrip("/"))
 
 
+def _dropped(
+    replaced: Iterable[tuple[Inventory, Inventory]],
+) -> dict[tuple[str, int | None, str], tuple[str, int]]:
+    """What each replacing page no longer lists that the page it replaces did."""
+    out: dict[tuple[str, int | None, str], tuple[str, int]] = {}
+    for new, old in replaced:
+        kept = {(e.side, e.status, normalise_field(e.path)) for e in new.fields}
+        for e in old.fields:
+            key = (e.side, e.status, normalise_field(e.path))
+            if key not in kept:
+                out.setdefault(key, (Path(old.source).name, e.field.line))
+    return out
+
+
 def compare(
-    inventories: list[Inventory], spec_path: Path | None, decisions: list[Decision]
+    inventories: list[Inventory],
+    spec_path: Path | None,
+    decisions: list[Decision],
+    replaced: Iterable[tuple[Inventory, Inventory]] = (),
 ) -> DriftReport:
+    """Drift between the pages and the spec, minus what ``decisions`` settle.
+
+    ``replaced`` pairs (new page, old page): the new page stands in place of the old one (which
+    must not be among ``inventories``), and a field it dropped is reported even when another
+    page of the operation still lists it.
+    """
     spec = load_spec(spec_path)
     walker = _SpecWalker(spec)
     by_key = {_path_key(op.method, op.path): op for op in spec.operations}
@@ -683,7 +805,12 @@ def compare(
             path=operation.path,
             pages=[Path(p.source).name for p in pages],
         )
-        for finding in _compare_operation(walker, operation, pages):
+        pairs = [
+            (new, old)
+            for new, old in replaced
+            if by_key.get(_path_key(new.method, new.path)) is operation
+        ]
+        for finding in _compare_operation(walker, operation, pages, _dropped(pairs)):
             decision = next((d for d in decisions if d.settles(finding)), None)
             if decision is not None:
                 drift.reconciled.append((finding, decision.id))
@@ -696,3 +823,121 @@ def compare(
     return DriftReport(
         spec=str(spec.path), operations=results, unmatched_pages=unmatched, notes=notes
     )
+
+
+# --- what a maintainer does about it -------------------------------------------------------
+
+
+def _short_type(written: str) -> str:
+    schema = parse_type(written).schema()
+    kind = schema.get("type", written)
+    if kind == "array":
+        items = schema.get("items") or {}
+        return f"array of {items.get('type', 'object')}"
+    return str(kind)
+
+
+def action(finding: Finding) -> str:
+    """The change this finding asks for, in one sentence a maintainer can act on."""
+    name = normalise_field(finding.field).rpartition(".")[2]
+    where = f"`{finding.schema}`" if finding.schema else f"`{finding.pointer or finding.operation}`"
+    decide = "or record a ledger decision"
+    if finding.kind == "presence" and finding.direction == "docs":
+        kind = _short_type(finding.written) if finding.written else "?"
+        shape = kind
+        if finding.children:
+            shape = f"{kind}, {len(finding.children)} fields: {', '.join(finding.children)}"
+        required = ", required" if finding.required else ""
+        return f"add property `{name}` ({shape}{required}) to {where}"
+    if finding.kind == "presence":
+        why = "the new page dropped it" if finding.value == DROPPED else "no page mentions it"
+        return f"remove or mark deprecated `{name}` in {where} ({why}) {decide}"
+    if finding.kind == "type":
+        return (
+            f"change type of `{name}` in {where} from {finding.spec} to "
+            f"{_short_type(finding.written) if finding.written else finding.docs} {decide}"
+        )
+    if finding.kind == "mandatory":
+        want = "required" if finding.required else "optional"
+        return f"make `{name}` {want} in {where} {decide}"
+    if finding.kind == "enum":
+        values = ", ".join(finding.enum)
+        return f"set the documented values of `{name}` in {where} to {values} {decide}"
+    if finding.kind == "name":
+        return (
+            f"record that the pages call {where} `{finding.docs.removeprefix('table ')}` {decide}"
+        )
+    if finding.kind == "status-code" and finding.direction == "docs":
+        return f"add response {finding.field} to {finding.operation}"
+    if finding.kind == "status-code":
+        return f"remove response {finding.field} from {finding.operation} {decide}"
+    return decide
+
+
+@dataclass(frozen=True)
+class FindingGroup:
+    """One decision: the same change of one schema, wherever the schema is reached."""
+
+    schema: str
+    action: str
+    findings: tuple[Finding, ...]
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        return tuple(
+            dict.fromkeys(
+                f"{f.operation} {f.side}{'' if f.status is None else f' {f.status}'} {f.field}"
+                for f in self.findings
+            )
+        )
+
+
+def group_findings(findings: Iterable[Finding]) -> list[FindingGroup]:
+    """Findings grouped by spec schema, one group per distinct change."""
+    groups: dict[tuple[str, str], list[Finding]] = {}
+    for finding in findings:
+        schema = finding.schema or finding.pointer or finding.operation
+        groups.setdefault((schema, action(finding)), []).append(finding)
+    return [
+        FindingGroup(schema, text, tuple(members))
+        for (schema, text), members in sorted(groups.items())
+    ]
+
+
+def diff_pages(
+    pages: Sequence[Path],
+    *,
+    replaces: Path | None = None,
+    spec_path: Path | None = None,
+    ledger_path: Path | None = None,
+) -> DriftReport:
+    """``docs diff``: read the pages, then compare them with the spec minus the ledger.
+
+    With ``replaces``, the first page is the new version of that page: the old page is left
+    out of the run (also when a glob brought it in), and a field the new page dropped is
+    drift even when another page of the operation still lists it.
+    """
+    from modelarts_kit_vendordocs.extract import extract_page
+
+    if not pages:
+        raise VendorDocsError("no page given")
+    decisions = load_decisions(ledger_path, spec_path)
+    replaced: list[tuple[Inventory, Inventory]] = []
+    paths = list(pages)
+    if replaces is not None:
+        old = extract_page(replaces)
+        new_path, old_path = Path(paths[0]), Path(replaces)
+        if new_path.resolve() == old_path.resolve():
+            raise VendorDocsError(f"--replaces {replaces}: a page cannot replace itself")
+        paths = [new_path] + [p for p in paths[1:] if Path(p).resolve() != old_path.resolve()]
+        new = extract_page(new_path)
+        if _path_key(new.method, new.path) != _path_key(old.method, old.path):
+            raise VendorDocsError(
+                f"--replaces {replaces}: documents {old.method} {old.path}, but {new_path} "
+                f"documents {new.method} {new.path}; a page replaces a page of the same operation"
+            )
+        replaced.append((new, old))
+        inventories = [new] + [extract_page(p) for p in paths[1:]]
+    else:
+        inventories = [extract_page(p) for p in paths]
+    return compare(inventories, spec_path, decisions, replaced)

@@ -1,9 +1,18 @@
-"""Enum values listed in a description: bullet lists of values, or an inline list after
-"Options:" / "The options are" / "可选值" / "枚举值" (quoted, bold or comma separated).
+"""Enum values listed in a description, in every way the vendor writes them.
 
-A bullet list counts only when every item starts with a value token (``job: training job``,
-``Running``, ``CPU;``, ``learner(...)``); a list of sentences ("The directory must be under
-/home.") is prose, not an enum.
+* Bullet lists, one value per item, with or without blank lines between items (a
+  reStructuredText cell whose items were joined into one paragraph is split again):
+  ``- max: ...``, ``• CPU``, ``• learner(支持GPU\\CPU规格);``.
+* Value-led paragraphs (``**job**: Training job`` then ``**visualization_job**: ...``): two or
+  more paragraphs that each start with ``value:``, or one or more after an introduction such
+  as ``Options:``.
+* Inline lists after "Options:", "Value range:", "The value can be", "The options are",
+  "Possible values", "可选值", "枚举值", "取值范围": comma, "、" or "or" separated, quoted, bold
+  or with a gloss (``job(训练作业)``, ``mrs_job mrs作业``). The list stops at the first piece
+  that is prose (``The value can be regular, indicating the standard mode.`` -> ``regular``).
+
+A bullet list counts only when every item starts with a value token; a list of sentences
+("The directory must be under /home.") is prose, not an enum.
 """
 
 from __future__ import annotations
@@ -15,42 +24,113 @@ from modelarts_kit_vendordocs.types import VendorType
 __all__ = ["extract_enum"]
 
 _BULLET_RE = re.compile(r"^\s*(?:[•·▪●*]|-(?=\s))\s*(.*)$")
-_TOKEN_RE = re.compile(r"^([A-Za-z0-9_][\w.\-+/]*)(.*)$")
-_VALUE_TOKEN_RE = re.compile(r"^[A-Za-z0-9_][\w.\-+/]*$")
+# A bullet inside a paragraph (items written without blank lines, joined by the reader).
+_INNER_BULLET_RE = re.compile(
+    r"\s+(?:[•·▪●*]|-)\s+(?=[\"“]?[A-Za-z0-9_][\w.\-+/]*[\"”]?\s*(?:[:\uff1a(\uff08;\uff1b,\uff0c]|$|[^\x00-\x7f]))"
+)
+_TOKEN_RE = re.compile(r"^[\"“]?([A-Za-z0-9_][\w.\-+/]*)[\"”]?(.*)$", re.S)
 _FOLLOWERS = frozenset(":\uff1a(\uff08;\uff1b\u3002.,\uff0c")
 _INTRO_RE = re.compile(
     r"(?:the options are(?: as follows)?|options|possible values are|possible values|"
+    r"value range|the value range is|the value can be|the value is one of|valid values are|"
     r"the enums are(?: as follows)?|enums|可选值(?:如下)?|枚举值|取值范围|取值)"
-    r"\s*[:\uff1a]\s*(.*)$",
+    r"(?:\s*[:\uff1a]\s*|\s+)(.*)$",
+    re.IGNORECASE | re.S,
+)
+_INTRO_ONLY_RE = re.compile(
+    r"(?:options|the options are(?: as follows)?|possible values(?: are)?|value range|"
+    r"the enums are(?: as follows)?|可选值(?:如下)?|枚举值|取值范围)\s*[:\uff1a]\s*$",
     re.IGNORECASE,
 )
-_QUOTED_RE = re.compile(r"[“\"]([^”\"]+)[”\"]")
-
+_LED_RE = re.compile(r"^[\"“]?([A-Za-z0-9_][\w.\-+/]*)[\"”]?\s*[:\uff1a]\s*\S")
+_VALUE_TOKEN_RE = re.compile(r"[A-Za-z0-9_][\w.\-+/]*")
+_JOINED_LED_RE = re.compile(r"(?:^|(?<=[.\u3002;\uff1b])\s+)([A-Za-z0-9_][\w.\-+/]*)\s*[:\uff1a]\s")
+_NOT_VALUES = frozenset(
+    {"note", "notes", "example", "examples", "default", "notice", "options", "caution", "warning"}
+)
+_PIECE_SPLIT_RE = re.compile(r"\s*(?:,|\uff0c|\u3001|;|\uff1b)\s*(?:or\s+|and\s+)?|\s+or\s+")
 _ENUM_KINDS = frozenset({"string", "integer", "number"})
+
+
+def _is_gloss(rest: str) -> bool:
+    """What may follow a value: nothing, punctuation, a parenthesis, or a non-ASCII gloss."""
+    rest = rest.strip()
+    return not rest or rest[0] in _FOLLOWERS or not rest.split()[0].isascii()
 
 
 def _bullet_value(item: str) -> str | None:
     match = _TOKEN_RE.match(item.strip())
     if match is None:
         return None
-    token, rest = match.group(1), match.group(2).strip()
+    token, rest = match.group(1), match.group(2)
     # "job: ...", "CPU;", "learner(...)", or a Chinese gloss ("mrs_job mrs作业;").
-    if not rest or rest[0] in _FOLLOWERS or not rest.split()[0].isascii():
-        return token.rstrip(".")
-    return None
+    return token.rstrip(".") if _is_gloss(rest) else None
+
+
+def _list_values(tail: str) -> list[str]:
+    """Values of an inline list, up to the first piece that is prose."""
+    values: list[str] = []
+    for piece in _PIECE_SPLIT_RE.split(tail.strip().rstrip("\u3002.;\uff1b")):
+        piece = piece.strip()
+        if not piece:
+            continue
+        match = _TOKEN_RE.match(piece)
+        if match is None or not _is_gloss(match.group(2)):
+            break
+        values.append(match.group(1).rstrip("."))
+    return values
 
 
 def _inline_values(paragraph: str) -> list[str]:
     intro = _INTRO_RE.search(paragraph)
     if intro is None:
         return []
-    tail = intro.group(1).strip()
-    quoted = _QUOTED_RE.findall(tail)
-    if quoted:
-        return [value.strip() for value in quoted if value.strip()]
-    tokens = [t for t in re.split(r"[,\uff0c\u3001\s]+", tail.rstrip("\u3002.;\uff1b")) if t]
-    if len(tokens) >= 2 and all(_VALUE_TOKEN_RE.match(t) for t in tokens):
-        return tokens
+    tail = full_tail = intro.group(1).strip()
+    # The first sentence only: "The value can be regular. Default: ..." lists "regular".
+    tail = re.split(r"(?<=[.\u3002])\s", tail, maxsplit=1)[0]
+    quoted = re.findall(r"[“\"]([^”\"]+)[”\"]", tail)
+    if quoted and all(_VALUE_TOKEN_RE.fullmatch(q.strip()) for q in quoted):
+        return [value.strip() for value in quoted]
+    # "init_or_rescheduled: This startup is ... restarted: This startup is ..." (value-led
+    # paragraphs a reader joined into one).
+    led = _JOINED_LED_RE.findall(full_tail)
+    if len(led) >= 2 and _LED_RE.match(full_tail):
+        return [value for value in led if value.lower() not in _NOT_VALUES]
+    if _INTRO_ONLY_RE.search(paragraph[: intro.start(1)].strip()):
+        # After "Options:" a list may be written with spaces only: "Creating Pending Running".
+        tokens = [
+            t for t in re.split(r"[,\uff0c\u3001\s]+", full_tail.rstrip("\u3002.;\uff1b")) if t
+        ]
+        if len(tokens) >= 2 and all(_VALUE_TOKEN_RE.fullmatch(t) for t in tokens):
+            return tokens
+    return _list_values(tail)
+
+
+def _paragraphs(description: str) -> list[str]:
+    out: list[str] = []
+    for paragraph in description.split("\n"):
+        if not paragraph.strip():
+            continue
+        if _BULLET_RE.match(paragraph):
+            out.extend(p for p in _INNER_BULLET_RE.split(paragraph) if p.strip())
+            continue
+        # "Options: - max: ... - min: ..." (an intro with its items joined on to it).
+        head, *items = _INNER_BULLET_RE.split(paragraph)
+        out.append(head)
+        out.extend(f"- {item}" for item in items)
+    return out
+
+
+def _led_values(paragraphs: list[str]) -> list[str]:
+    """Values of paragraphs that each start with ``value:`` (bold in the page)."""
+    led = [
+        m.group(1)
+        for p in paragraphs
+        if (m := _LED_RE.match(p.strip())) is not None and m.group(1).lower() not in _NOT_VALUES
+    ]
+    introduced = any(_INTRO_ONLY_RE.search(p.strip()) for p in paragraphs)
+    if len(led) >= 2 or (led and introduced):
+        return led
     return []
 
 
@@ -58,7 +138,7 @@ def extract_enum(description: str, vendor_type: VendorType) -> list[str]:
     """The values a description lists for a scalar field, in order, without duplicates."""
     if vendor_type.kind not in _ENUM_KINDS:
         return []
-    paragraphs = [p for p in description.split("\n") if p.strip()]
+    paragraphs = _paragraphs(description)
     bullets = [m.group(1) for p in paragraphs if (m := _BULLET_RE.match(p)) is not None]
     values: list[str] = []
     if bullets:
@@ -66,6 +146,8 @@ def extract_enum(description: str, vendor_type: VendorType) -> list[str]:
         if all(value is not None for value in parsed):
             values = [value for value in parsed if value is not None]
     else:
-        for paragraph in paragraphs:
-            values.extend(_inline_values(paragraph))
+        values = _led_values(paragraphs)
+        if not values:
+            for paragraph in paragraphs:
+                values.extend(_inline_values(paragraph))
     return list(dict.fromkeys(values))

@@ -24,6 +24,7 @@ from modelarts_kit_vendordocs.types import parse_type
 
 __all__ = [
     "ABSENT",
+    "DROPPED",
     "PRESENT",
     "enum_key",
     "mandatory_key",
@@ -35,6 +36,7 @@ __all__ = [
 
 PRESENT = "present"
 ABSENT = "absent"
+DROPPED = "dropped"  # a replacing page no longer lists the field: never settled by an entry
 _YES = frozenset({"yes", "是", "true", "mandatory", "必选"})
 _NO = frozenset({"no", "否", "false", "optional", "可选"})
 _PAREN_RE = re.compile(r"\s*[(\uff08][^)\uff09]*[)\uff09]")

@@ -22,6 +22,7 @@ _UNDERLINE_RE = re.compile(r"^([=\-~^\"'`#*+])\1{2,}\s*$")
 _REF_RE = re.compile(r":ref:`([^`<]*?)\s*(?:<[^`>]*>)?`")
 _LITERAL_RE = re.compile(r"``([^`]*)``")
 _STRONG_RE = re.compile(r"\*\*([^*]+)\*\*")
+_BULLET_LINE_RE = re.compile(r"^\s*(?:[-*+•]|\d+\.)\s+\S")
 _GRID_BORDER_RE = re.compile(r"^\+(?:[-=]+\+)+$")
 _SIMPLE_BORDER_RE = re.compile(r"^=+(?:\s+=+)+$")
 
@@ -130,11 +131,15 @@ _Row = tuple[list[str], int]
 
 
 def _cell_text(parts: list[str]) -> str:
-    """Join the lines of one cell: blank lines separate paragraphs."""
+    """Join the lines of one cell: blank lines separate paragraphs, and so does a bullet
+    (list items written without blank lines between them are still separate items)."""
     paragraphs: list[str] = []
     current: list[str] = []
     for part in parts:
-        if part.strip():
+        if part.strip() and _BULLET_LINE_RE.match(part) and current:
+            paragraphs.append(" ".join(current))
+            current = [part.strip()]
+        elif part.strip():
             current.append(part.strip())
         elif current:
             paragraphs.append(" ".join(current))

@@ -1,0 +1,141 @@
+"""``modelarts-kit docs extract|diff|compare``: vendor pages, read and compared.
+
+Exit codes: 0 success / no unreconciled drift / pages the same, 1 drift found / pages differ,
+2 usage, parse or spec errors (raised as ``KitError`` and mapped by the root group).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from modelarts_kit_spec.errors import EXIT_FINDINGS, EXIT_OK, KitError
+
+from modelarts_kit import options
+
+__all__ = ["compare", "diff", "extract"]
+
+_PAGES = click.argument("pages", nargs=-1, required=True, type=click.Path(path_type=Path))
+
+
+def _write(text: str, out: Path | None) -> None:
+    if out is None:
+        click.echo(text)
+        return
+    # Write to a sibling temporary file first so a failed run never leaves half a file.
+    partial = out.with_name(out.name + ".partial")
+    try:
+        partial.write_text(text + "\n", encoding="utf-8")
+        partial.replace(out)
+    except OSError as exc:
+        raise KitError(f"{out}: cannot write: {exc.strerror}") from exc
+
+
+@click.command()
+@_PAGES
+@options.out_file("Write the JSON here instead of standard output.")
+def extract(pages: tuple[Path, ...], out_file: Path | None) -> None:
+    """Parse vendor API pages (web text, reStructuredText or pipe tables) into field inventories.
+
+    Prints one JSON document: {"pages": [inventory, ...]}. Field paths are dotted from the
+    body root, with [] after an array of objects: status.task_statuses[].exit_code.
+    """
+    from modelarts_kit_vendordocs.extract import extract_page
+
+    inventories = [extract_page(page).to_json() for page in pages]
+    _write(json.dumps({"pages": inventories}, indent=2, ensure_ascii=False), out_file)
+
+
+@click.command()
+@_PAGES
+@click.option(
+    "--replaces",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="The first page is the new version of this page: the old one is left out, and a "
+    "field the new page dropped is drift even if another page still lists it.",
+)
+@options.spec_file("OpenAPI document to compare with (default: the curated spec).")
+@options.ledger_file("Discrepancy ledger (default: the curated ledger next to the spec).")
+@options.output_format("text", "json")
+@click.option(
+    "--show-reconciled", is_flag=True, help="List the findings the ledger settles (text)."
+)
+@click.option(
+    "--propose",
+    "propose_file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Write a unified diff of openapi.yaml and ledger.yaml that settles the drift: "
+    "additive changes in full, a 'decision: TODO' ledger stub for every other change.",
+)
+@click.option(
+    "--apply",
+    "apply_patch",
+    is_flag=True,
+    help="Also make the proposed changes to the spec and ledger files in place.",
+)
+def diff(
+    pages: tuple[Path, ...],
+    replaces: Path | None,
+    spec_file: Path | None,
+    ledger_file: Path | None,
+    output_format: str,
+    show_reconciled: bool,
+    propose_file: Path | None,
+    apply_patch: bool,
+) -> None:
+    """Report drift between vendor pages and the spec, minus what the ledger already decided.
+
+    Per operation (matched by method and path template): fields the pages document that the
+    spec lacks and spec fields no page mentions (presence), type, mandatory, enum and table
+    name disagreements, and status codes. A ledger entry settles a finding only when the page
+    says a value the entry recorded; any other value reopens it. Unreconciled findings are
+    grouped by spec schema with the action to take. Exit 0 when nothing is unreconciled, 1
+    when drift is found, 2 on usage or parse errors.
+    """
+    from modelarts_kit_vendordocs.drift import diff_pages
+    from modelarts_kit_vendordocs.render import render_json, render_text
+
+    if apply_patch and propose_file is None:
+        raise KitError("--apply needs --propose PATCH (the patch it applies is written there)")
+    report = diff_pages(pages, replaces=replaces, spec_path=spec_file, ledger_path=ledger_file)
+    if propose_file is not None:
+        from modelarts_kit_vendordocs.propose import propose
+
+        proposal = propose(report, spec_path=spec_file, ledger_path=ledger_file)
+        _write(proposal.patch.rstrip("\n"), propose_file)
+        if apply_patch:
+            proposal.apply()
+        click.echo(proposal.summary(applied=apply_patch), err=True)
+    if output_format == "json":
+        click.echo(render_json(report))
+    else:
+        click.echo(render_text(report, show_reconciled=show_reconciled))
+    raise SystemExit(EXIT_FINDINGS if report.unreconciled_count else EXIT_OK)
+
+
+@click.command()
+@click.argument("old", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("new", type=click.Path(path_type=Path, dir_okay=False))
+@options.output_format("text", "json")
+def compare(old: Path, new: Path, output_format: str) -> None:
+    """What the vendor changed between two versions of one page, independent of the spec.
+
+    Rows added, removed and changed (type, mandatory, description), enum values added and
+    removed, tables renamed or moved, status codes and examples changed. Any of the three page
+    formats. Exit 0 when the pages are the same, 1 when they differ, 2 on parse errors.
+    """
+    from modelarts_kit_vendordocs.pagediff import (
+        compare_paths,
+        render_comparison_json,
+        render_comparison_text,
+    )
+
+    result = compare_paths(old, new)
+    if output_format == "json":
+        click.echo(json.dumps(render_comparison_json(result), indent=2, ensure_ascii=False))
+    else:
+        click.echo(render_comparison_text(result))
+    raise SystemExit(EXIT_OK if result.same else EXIT_FINDINGS)

@@ -1,0 +1,310 @@
+"""``docs compare OLD NEW``: what the vendor changed between two versions of one page.
+
+Independent of the spec: both versions are read into inventories (any of the three page
+formats, and the two need not share a format) and compared field by field.
+
+Each change has a kind (an id, like a rule of oasdiff) and says where and what:
+
+* ``row-added`` / ``row-removed`` -- a field (at its dotted path, per side and status);
+* ``type-changed`` / ``mandatory-changed`` / ``description-changed`` -- a row in both;
+* ``enum-value-added`` / ``enum-value-removed`` -- values listed in a description;
+* ``table-renamed`` -- the table a field points to has another name;
+* ``table-moved`` -- a table of that name now sits under other fields (or another side);
+* ``operation-changed`` -- the method or path template of the page;
+* ``status-added`` / ``status-removed`` / ``status-changed`` -- the status code table;
+* ``example-added`` / ``example-removed`` / ``example-changed`` -- the example sections.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from modelarts_kit_vendordocs.errors import PageError
+from modelarts_kit_vendordocs.extract import extract_page
+from modelarts_kit_vendordocs.inventory import FieldEntry, Inventory
+from modelarts_kit_vendordocs.model import HeadingKind
+from modelarts_kit_vendordocs.text import classify_heading
+
+__all__ = ["PageChange", "PageComparison", "compare_pages", "compare_paths"]
+
+_EXAMPLE_TITLE_RE = re.compile(
+    r"^\s*(?:\*\*)?(example (?:requests?|responses?)|请求示例|响应示例)(?:\*\*)?\s*$", re.I
+)
+
+
+@dataclass(frozen=True)
+class PageChange:
+    kind: str
+    where: str  # "response 202 status.phase", "table Status", "status 409", "Example Responses"
+    old: str
+    new: str
+    old_line: int | None = None
+    new_line: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "where": self.where,
+            "old": self.old,
+            "new": self.new,
+            "old_line": self.old_line,
+            "new_line": self.new_line,
+        }
+
+
+@dataclass(frozen=True)
+class PageComparison:
+    old: str
+    new: str
+    changes: tuple[PageChange, ...]
+
+    @property
+    def same(self) -> bool:
+        return not self.changes
+
+
+def _key(entry: FieldEntry) -> tuple[str, int | None, str]:
+    return entry.side, entry.status, re.sub(r"\[\]", "", entry.path)
+
+
+def _label(key: tuple[str, int | None, str]) -> str:
+    side, status, path = key
+    return f"{side}{'' if status is None else f' {status}'} {path}"
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _fields(page: Inventory) -> dict[tuple[str, int | None, str], FieldEntry]:
+    out: dict[tuple[str, int | None, str], FieldEntry] = {}
+    for entry in page.fields:
+        out.setdefault(_key(entry), entry)
+    return out
+
+
+def _row_changes(old: Inventory, new: Inventory) -> list[PageChange]:
+    changes: list[PageChange] = []
+    before, after = _fields(old), _fields(new)
+    for key, entry in before.items():
+        if key not in after:
+            changes.append(
+                PageChange("row-removed", _label(key), entry.field.type, "", entry.field.line)
+            )
+    for key, entry in after.items():
+        if key not in before:
+            changes.append(
+                PageChange("row-added", _label(key), "", entry.field.type, None, entry.field.line)
+            )
+            continue
+        was = before[key].field
+        now = entry.field
+        lines = (was.line, now.line)
+        where = _label(key)
+        if _squash(was.type) != _squash(now.type):
+            changes.append(PageChange("type-changed", where, was.type, now.type, *lines))
+        if (was.mandatory or "") != (now.mandatory or ""):
+            changes.append(
+                PageChange(
+                    "mandatory-changed", where, was.mandatory or "", now.mandatory or "", *lines
+                )
+            )
+        if _squash(was.description) != _squash(now.description):
+            changes.append(
+                PageChange("description-changed", where, was.description, now.description, *lines)
+            )
+        for value in now.enum:
+            if value not in was.enum:
+                changes.append(PageChange("enum-value-added", where, "", value, *lines))
+        for value in was.enum:
+            if value not in now.enum:
+                changes.append(PageChange("enum-value-removed", where, value, "", *lines))
+    return changes
+
+
+def _table_names(page: Inventory) -> dict[tuple[str, int | None, str], str]:
+    """The name of the table each object field points to."""
+    out: dict[tuple[str, int | None, str], str] = {}
+    for entry in page.fields:
+        ref = entry.field.vendor_type.table_ref
+        if ref:
+            out.setdefault(_key(entry), ref)
+    return out
+
+
+def _table_changes(old: Inventory, new: Inventory) -> list[PageChange]:
+    changes: list[PageChange] = []
+    before, after = _table_names(old), _table_names(new)
+    for key, name in after.items():
+        if key in before and before[key] != name:
+            changes.append(PageChange("table-renamed", _label(key), before[key], name))
+
+    def users(names: dict[tuple[str, int | None, str], str]) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for key, name in names.items():
+            out.setdefault(name, set()).add(_label(key))
+        return out
+
+    was, now = users(before), users(after)
+    renamed = {c.old for c in changes} | {c.new for c in changes}
+    for name in sorted(set(was) & set(now) - renamed):
+        if was[name] != now[name]:
+            changes.append(
+                PageChange(
+                    "table-moved",
+                    f"table {name}",
+                    ", ".join(sorted(was[name])),
+                    ", ".join(sorted(now[name])),
+                )
+            )
+    return changes
+
+
+def _status_changes(old: Inventory, new: Inventory) -> list[PageChange]:
+    changes: list[PageChange] = []
+    before = {s.code: s for s in old.status_codes}
+    after = {s.code: s for s in new.status_codes}
+    for code in sorted(set(before) | set(after)):
+        was, now = before.get(code), after.get(code)
+        where = f"status {code}"
+        if now is None and was is not None:
+            changes.append(PageChange("status-removed", where, was.description, "", was.line))
+        elif was is None and now is not None:
+            changes.append(PageChange("status-added", where, "", now.description, None, now.line))
+        elif (
+            was is not None
+            and now is not None
+            and _squash(was.description) != _squash(now.description)
+        ):
+            changes.append(
+                PageChange(
+                    "status-changed", where, was.description, now.description, was.line, now.line
+                )
+            )
+    return changes
+
+
+def examples(text: str) -> dict[str, tuple[int, str]]:
+    """The example sections of a page: title -> (line, text up to the next section)."""
+    lines = text.splitlines()
+    out: dict[str, tuple[int, str]] = {}
+    current: str | None = None
+    start = 0
+    body: list[str] = []
+    for number, line in enumerate(lines, start=1):
+        title = _EXAMPLE_TITLE_RE.match(line)
+        heading = classify_heading(line, number)
+        if title is not None or (heading is not None and current is not None):
+            if current is not None:
+                out[current] = (start, "\n".join(body))
+            current, start, body = None, 0, []
+            if title is not None:
+                current = title.group(1).lower()
+                start = number
+            elif heading is not None and heading.kind is HeadingKind.EXAMPLES:
+                current, start = line.strip().lower(), number
+            continue
+        if current is not None and not re.fullmatch(r"[=\-~^\s]*", line):
+            body.append(line.strip())
+    if current is not None:
+        out[current] = (start, "\n".join(body))
+    return out
+
+
+def _example_changes(old_text: str, new_text: str) -> list[PageChange]:
+    changes: list[PageChange] = []
+    before, after = examples(old_text), examples(new_text)
+    for title in sorted(set(before) | set(after)):
+        was, now = before.get(title), after.get(title)
+        if now is None and was is not None:
+            changes.append(PageChange("example-removed", title, was[1], "", was[0]))
+        elif was is None and now is not None:
+            changes.append(PageChange("example-added", title, "", now[1], None, now[0]))
+        elif was is not None and now is not None:
+            old_lines = [line for line in was[1].splitlines() if line]
+            new_lines = [line for line in now[1].splitlines() if line]
+            if old_lines != new_lines:
+                delta = [
+                    line
+                    for line in difflib.unified_diff(old_lines, new_lines, lineterm="", n=0)
+                    if line[:1] in "+-" and not line.startswith(("+++", "---"))
+                ]
+                changes.append(
+                    PageChange(
+                        "example-changed",
+                        title,
+                        "\n".join(d[1:] for d in delta if d.startswith("-")),
+                        "\n".join(d[1:] for d in delta if d.startswith("+")),
+                        was[0],
+                        now[0],
+                    )
+                )
+    return changes
+
+
+def compare_pages(
+    old: Inventory, new: Inventory, old_text: str = "", new_text: str = ""
+) -> PageComparison:
+    """Every change between two versions of one page (texts give the example sections)."""
+    changes: list[PageChange] = []
+    if (old.method, old.path) != (new.method, new.path):
+        changes.append(
+            PageChange(
+                "operation-changed",
+                "operation",
+                f"{old.method} {old.path}",
+                f"{new.method} {new.path}",
+                old.operation_line,
+                new.operation_line,
+            )
+        )
+    changes.extend(_row_changes(old, new))
+    changes.extend(_table_changes(old, new))
+    changes.extend(_status_changes(old, new))
+    changes.extend(_example_changes(old_text, new_text))
+    return PageComparison(old.source, new.source, tuple(changes))
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PageError(str(path), 0, f"cannot read: {exc}") from exc
+
+
+def compare_paths(old: Path, new: Path) -> PageComparison:
+    """``docs compare``: read both pages (parse errors name file and line) and compare."""
+    old_page, new_page = extract_page(old), extract_page(new)
+    return compare_pages(old_page, new_page, _read(old), _read(new))
+
+
+def render_comparison_text(result: PageComparison) -> str:
+    lines = [f"old: {result.old}", f"new: {result.new}"]
+    for change in result.changes:
+        detail = (
+            f"{change.old!r} -> {change.new!r}"
+            if change.old and change.new
+            else repr(change.new or change.old)
+        )
+        if change.kind.startswith(("description", "example")):
+            detail = f"{_squash(change.old)[:80]!r} -> {_squash(change.new)[:80]!r}"
+        lines.append(f"  {change.kind:<20} {change.where}: {detail}")
+    lines.append(
+        "the pages are the same"
+        if result.same
+        else f"{len(result.changes)} change(s) between the two versions"
+    )
+    return "\n".join(lines)
+
+
+def render_comparison_json(result: PageComparison) -> dict[str, Any]:
+    return {
+        "old": result.old,
+        "new": result.new,
+        "same": result.same,
+        "changes": [c.to_json() for c in result.changes],
+    }

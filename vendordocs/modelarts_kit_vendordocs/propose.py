@@ -1,0 +1,418 @@
+"""``docs diff --propose PATCH``: the spec and ledger changes that settle the drift found.
+
+* Additive changes are made in full in ``openapi.yaml``: a documented field the spec lacks is
+  added to the schema that would hold it (type, description, nested fields from the page; a
+  request field the page marks mandatory joins ``required``), and documented values the spec
+  lacks join its ``enum`` (closed, or the first member of an open ``anyOf``).
+* Every change that needs a human decision (a type change, a removal, a mandatory flip, a
+  value the page no longer lists, a table name, a status code) gets a ledger stub with
+  ``decision: TODO``, recording what the page says; it settles nothing, and ``spec validate``
+  refuses the ledger, until a person decides, sets ``expect`` and writes the reason.
+
+The files are edited as text, surgically: only the lines that change are touched, so comments
+and formatting survive and the patch is minimal. Nothing is written unless asked (``apply``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from modelarts_kit_spec import SPEC_PATH, ledger_for, load_spec, read_ledger
+
+from modelarts_kit_vendordocs.drift import (
+    DriftReport,
+    Finding,
+    FindingGroup,
+    group_findings,
+    normalise_field,
+    spec_values_of,
+)
+from modelarts_kit_vendordocs.errors import VendorDocsError
+from modelarts_kit_vendordocs.settle import DROPPED
+from modelarts_kit_vendordocs.types import parse_type
+
+__all__ = ["Proposal", "propose"]
+
+
+# --- locating a node in YAML text --------------------------------------------------------
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _content(line: str) -> bool:
+    stripped = line.strip()
+    return bool(stripped) and not stripped.startswith("#")
+
+
+@dataclass(frozen=True)
+class _Node:
+    """Where a node sits: its key line, and the lines of its block value (start, end)."""
+
+    line: int  # the line holding ``key:`` (or ``- `` for a sequence item)
+    indent: int  # the indentation of the key (of the item's content for a sequence item)
+    start: int  # first line of the block below the key
+    end: int  # one past its last content line
+
+
+def _block_end(lines: list[str], start: int, indent: int) -> int:
+    end = start
+    for number in range(start, len(lines)):
+        if _content(lines[number]):
+            if _indent(lines[number]) <= indent:
+                break
+            end = number + 1
+    return end
+
+
+def _unquote(key: str) -> str:
+    key = key.strip()
+    if len(key) >= 2 and key[0] == key[-1] and key[0] in "'\"":
+        return key[1:-1]
+    return key
+
+
+def _child(lines: list[str], node: _Node, token: str) -> _Node | None:
+    """The child ``token`` (a key, or a sequence index) of ``node``'s block."""
+    members: list[tuple[int, int]] = []  # (line, indent of the member's key/item)
+    level: int | None = None
+    for number in range(node.start, node.end):
+        line = lines[number]
+        if not _content(line):
+            continue
+        indent = _indent(line)
+        if number == node.line and line.lstrip().startswith("- "):
+            continue
+        if level is None:
+            level = indent
+        if indent == level:
+            members.append((number, indent))
+    if token.isdigit():
+        items = [(n, i) for n, i in members if lines[n].lstrip().startswith("- ")]
+        if int(token) >= len(items):
+            return None
+        number, indent = items[int(token)]
+        # The item's own mapping starts on the "- " line, two columns in.
+        return _Node(number, indent + 2, number, _block_end(lines, number + 1, indent))
+    for number, indent in members:
+        text = lines[number].strip()
+        if text.startswith("- "):
+            continue
+        key, colon, _ = text.partition(":")
+        if colon and _unquote(key) == token:
+            return _Node(number, indent, number + 1, _block_end(lines, number + 1, indent))
+    # Keys of a sequence item: the first one sits on the "- " line itself.
+    if node.line < len(lines) and lines[node.line].lstrip().startswith("- "):
+        text = lines[node.line].lstrip()[2:]
+        key, colon, _ = text.partition(":")
+        if colon and _unquote(key) == token:
+            return _Node(
+                node.line, node.indent, node.line + 1, _block_end(lines, node.line + 1, node.indent)
+            )
+    return None
+
+
+def _find(lines: list[str], pointer: str) -> _Node | None:
+    node: _Node | None = _Node(-1, -1, 0, len(lines))
+    for token in pointer.removeprefix("#").strip("/").split("/"):
+        if node is None or not token:
+            break
+        token = token.replace("~1", "/").replace("~0", "~")
+        node = _child(lines, node, token)
+    return node
+
+
+def _inline_value(lines: list[str], node: _Node) -> str:
+    text = lines[node.line].strip()
+    if text.startswith("- "):
+        text = text[2:]
+    return text.partition(":")[2].split(" #")[0].strip()
+
+
+# --- edits ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Text:
+    path: Path
+    original: str
+    lines: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.lines = self.original.splitlines()
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines) + ("\n" if self.original.endswith("\n") else "")
+
+
+def _dump(value: Any, indent: int, *, flow: bool | None = False) -> list[str]:
+    text = yaml.safe_dump(
+        value, sort_keys=False, allow_unicode=True, width=96, default_flow_style=flow
+    )
+    return [(" " * indent + line) if line else line for line in text.splitlines()]
+
+
+def _flow_add(value: str, names: Sequence[str]) -> str | None:
+    """``[a, b]`` plus names, or None when the value is not a one-line flow list."""
+    if not (value.startswith("[") and value.endswith("]")):
+        return None
+    items = [i.strip() for i in value[1:-1].split(",") if i.strip()]
+    items.extend(n for n in names if n not in items)
+    return "[" + ", ".join(items) + "]"
+
+
+def _add_to_list(doc: _Text, node: _Node, key: str, names: Sequence[str]) -> bool:
+    """Add ``names`` to the list at ``key`` of the mapping ``node`` (created when absent)."""
+    target = _child(doc.lines, node, key)
+    if target is None:
+        anchor = _child(doc.lines, node, "properties")
+        if anchor is None:
+            return False
+        flow = "[" + ", ".join(names) + "]"
+        doc.lines.insert(anchor.line, " " * anchor.indent + f"{key}: {flow}")
+        return True
+    value = _inline_value(doc.lines, target)
+    if value:
+        merged = _flow_add(value, names)
+        if merged is None:
+            return False
+        line = doc.lines[target.line]
+        doc.lines[target.line] = line[: line.index(":") + 1] + " " + merged
+        return True
+    item_indent = next(
+        (_indent(doc.lines[n]) for n in range(target.start, target.end) if _content(doc.lines[n])),
+        target.indent + 2,
+    )
+    new = [" " * item_indent + f"- {name}" for name in names]
+    doc.lines[target.end : target.end] = new
+    return True
+
+
+def _property_schema(finding: Finding) -> dict[str, Any]:
+    def schema_for(written: str, description: str) -> dict[str, Any]:
+        out: dict[str, Any] = dict(parse_type(written).schema()) or {}
+        if not out:
+            out = {"type": "string"}
+        out["description"] = " ".join(description.split()) or f"{written} (from the page)"
+        return out
+
+    root = schema_for(finding.written, finding.description)
+    nodes: dict[str, dict[str, Any]] = {"": root}
+    required: dict[str, list[str]] = {}
+    for path, written, description, mandatory in finding.subtree:
+        parent_path, _, name = path.rpartition(".")
+        parent = nodes.get(parent_path)
+        if parent is None:
+            continue
+        holder = parent["items"] if parent.get("type") == "array" else parent
+        if not isinstance(holder, dict):
+            continue
+        holder.setdefault("type", "object")
+        holder.setdefault("properties", {})[name] = child = schema_for(written, description)
+        nodes[path] = child
+        if mandatory and finding.side == "request":
+            required.setdefault(parent_path, []).append(name)
+    for path, names in required.items():
+        holder = nodes[path]["items"] if nodes[path].get("type") == "array" else nodes[path]
+        holder["required"] = names
+    return root
+
+
+def _add_property(doc: _Text, finding: Finding) -> bool:
+    name = normalise_field(finding.field).rpartition(".")[2]
+    owner = _find(doc.lines, finding.schema or "")
+    if owner is None:
+        return False
+    properties = _child(doc.lines, owner, "properties")
+    if properties is None or _child(doc.lines, properties, name) is not None:
+        return False
+    members = [n for n in range(properties.start, properties.end) if _content(doc.lines[n])]
+    indent = _indent(doc.lines[members[0]]) if members else properties.indent + 2
+    block = _dump({name: _property_schema(finding)}, indent)
+    doc.lines[properties.end : properties.end] = block
+    if finding.required and finding.side == "request":
+        owner = _find(doc.lines, finding.schema or "")
+        return owner is not None and _add_to_list(doc, owner, "required", [name])
+    return True
+
+
+def _add_values(doc: _Text, finding: Finding, values: Sequence[str]) -> bool:
+    node = _find(doc.lines, finding.pointer or "")
+    if node is None:
+        return False
+    if _child(doc.lines, node, "enum") is not None:
+        return _add_to_list(doc, node, "enum", values)
+    any_of = _child(doc.lines, node, "anyOf")
+    if any_of is None:
+        return False
+    for index in range(8):
+        member = _child(doc.lines, any_of, str(index))
+        if member is None:
+            return False
+        if _child(doc.lines, member, "enum") is not None:
+            return _add_to_list(doc, member, "enum", values)
+    return False
+
+
+# --- ledger stubs -------------------------------------------------------------------------
+
+
+def _says(finding: Finding) -> str:
+    if finding.kind == "type":
+        return finding.written or finding.docs
+    if finding.kind == "mandatory":
+        return finding.docs
+    if finding.kind == "enum":
+        return ", ".join(finding.enum)
+    if finding.kind == "name":
+        return finding.docs.removeprefix("table ")
+    if finding.kind == "presence":
+        if finding.direction == "docs":
+            return f"{finding.written}".strip() or "(present)"
+        return "(absent: the new page dropped it)" if finding.value == DROPPED else "(absent)"
+    if finding.kind == "status-code":
+        return finding.value.replace(",", ", ") or finding.field
+    return finding.docs
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _stub(group: FindingGroup, taken: set[str]) -> dict[str, Any]:
+    first = group.findings[0]
+    base = f"todo-{first.kind}-{_slug(normalise_field(first.field))}"
+    entry_id, number = base, 2
+    while entry_id in taken:
+        entry_id, number = f"{base}-{number}", number + 1
+    taken.add(entry_id)
+    sides = {"response" if f.side == "response" else "request" for f in group.findings}
+    sources = list(
+        {(f.page or "spec", f.table or f.pointer or "", _says(f)): None for f in group.findings}
+    )
+    return {
+        "id": entry_id,
+        "pointer": first.pointer or group.schema,
+        "field": normalise_field(first.field),
+        "side": sides.pop() if len(sides) == 1 else "both",
+        "operations": sorted({f.operation for f in group.findings}),
+        "kind": first.kind,
+        "sources": [{"seed": s, "table": t, "says": says} for s, t, says in sources],
+        "decision": "TODO",
+        "expect": {},
+        "reason": f"docs diff --propose: {group.action}",
+    }
+
+
+# --- the proposal ---------------------------------------------------------------------------
+
+
+@dataclass
+class Proposal:
+    spec: _Text
+    ledger: _Text
+    applied: list[str]  # actions made in the spec
+    stubs: list[str]  # ids of the ledger stubs
+
+    @property
+    def patch(self) -> str:
+        return "".join(self._diffs())
+
+    def _diffs(self) -> Iterator[str]:
+        for doc in (self.spec, self.ledger):
+            if doc.text == doc.original:
+                continue
+            name = _display(doc.path)
+            yield from difflib.unified_diff(
+                doc.original.splitlines(keepends=True),
+                doc.text.splitlines(keepends=True),
+                fromfile=f"a/{name}",
+                tofile=f"b/{name}",
+            )
+
+    def apply(self) -> None:
+        for doc in (self.spec, self.ledger):
+            if doc.text != doc.original:
+                partial = doc.path.with_name(doc.path.name + ".partial")
+                partial.write_text(doc.text, encoding="utf-8")
+                partial.replace(doc.path)
+
+    def summary(self, *, applied: bool) -> str:
+        where = "applied to" if applied else "proposed for"
+        return (
+            f"{len(self.applied)} additive change(s) {where} {self.spec.path}; "
+            f"{len(self.stubs)} ledger stub(s) with decision: TODO {where} {self.ledger.path}"
+        )
+
+
+def _display(path: Path) -> str:
+    """The path relative to the working directory (``patch -p1`` / ``git apply`` from here)."""
+    return Path(os.path.relpath(path.resolve(), Path.cwd().resolve())).as_posix()
+
+
+def _additive_values(finding: Finding, spec_path: Path | None) -> list[str] | None:
+    """New documented values, when the page keeps every value the spec has; else None."""
+    if finding.kind != "enum" or not finding.pointer:
+        return None
+    try:
+        node = load_spec(spec_path).deref(load_spec(spec_path).at(finding.pointer))
+    except KeyError:
+        return None
+    current = spec_values_of(node) if isinstance(node, dict) else None
+    if current is None:
+        return None
+    if any(v not in finding.enum for v in current.values):
+        return None
+    return [v for v in finding.enum if v not in current.values]
+
+
+def propose(
+    report: DriftReport, *, spec_path: Path | None = None, ledger_path: Path | None = None
+) -> Proposal:
+    """The edits of the spec and ledger text that settle ``report``'s unreconciled findings."""
+    spec_file = Path(spec_path) if spec_path is not None else SPEC_PATH
+    ledger_file = ledger_path if ledger_path is not None else ledger_for(spec_path)
+    if ledger_file is None:
+        ledger_file = spec_file.parent / "ledger.yaml"
+    try:
+        spec = _Text(spec_file, spec_file.read_text(encoding="utf-8"))
+        ledger_text = ledger_file.read_text(encoding="utf-8") if ledger_file.exists() else ""
+    except OSError as exc:
+        raise VendorDocsError(f"cannot read {exc.filename}: {exc.strerror}") from exc
+    ledger = _Text(ledger_file, ledger_text or "entries:\n")
+    ledger.original = ledger_text
+    taken = {e.id for e in read_ledger(ledger_file).entries} if ledger_text else set()
+    applied: list[str] = []
+    stubs: list[dict[str, Any]] = []
+    findings = [f for op in report.operations for f in op.findings]
+    for group in group_findings(findings):
+        first = group.findings[0]
+        done = False
+        if first.kind == "presence" and first.direction == "docs":
+            done = _add_property(spec, first)
+        else:
+            values = _additive_values(first, spec_path)
+            if values:
+                done = _add_values(spec, first, values)
+        if done:
+            applied.append(group.action)
+        else:
+            stubs.append(_stub(group, taken))
+    if stubs:
+        if ledger.lines and ledger.lines[-1].strip():
+            ledger.lines.append("")
+        ledger.lines.append(
+            "  # docs diff --propose: decide each TODO (decision, expect, reason), then run "
+            "spec validate"
+        )
+        ledger.lines.extend(_dump(stubs, 2, flow=None))
+    return Proposal(spec, ledger, applied, [s["id"] for s in stubs])
