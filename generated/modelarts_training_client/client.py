@@ -83,7 +83,7 @@ class TrainingJobsClient:
         auth: an ``httpx.Auth``: ``TokenAuth(token)`` or ``AkSkAuth(ak, sk)``.
         base_url: the endpoint; by default built from the spec's server URL
             (https://modelarts.{region}.myhuaweicloud.com).
-        region: Region ID, for example cn-north-4 (default 'cn-north-4').
+        region: Region ID, for example cn-north-4 (default ``cn-north-4``).
         timeout: seconds or an ``httpx.Timeout``; on by default.
         retry: when idempotent requests are retried (``RetryPolicy()`` by default).
         http_client: an ``httpx.Client`` to send through (not closed by this client).
@@ -328,7 +328,7 @@ class AsyncTrainingJobsClient:
         auth: an ``httpx.Auth``: ``TokenAuth(token)`` or ``AkSkAuth(ak, sk)``.
         base_url: the endpoint; by default built from the spec's server URL
             (https://modelarts.{region}.myhuaweicloud.com).
-        region: Region ID, for example cn-north-4 (default 'cn-north-4').
+        region: Region ID, for example cn-north-4 (default ``cn-north-4``).
         timeout: seconds or an ``httpx.Timeout``; on by default.
         retry: when idempotent requests are retried (``RetryPolicy()`` by default).
         http_client: an ``httpx.AsyncClient`` to send through (not closed by this client).

@@ -3,18 +3,34 @@
 ``build_ir(spec, options)`` reads the loaded spec (operations, parameters, bodies,
 responses, servers, security schemes) and decides names, signatures, docstrings, model
 names, retry eligibility and error classes. The templates only print these values.
+
+Every spec-derived string is escaped here, for the one target it is printed in, through
+:mod:`modelarts_kit_generator.escaping`: ``*_literal`` fields are Python string literals,
+``*_doc`` fields and docstring lines are docstring text, ``*_toml`` is a TOML string and
+``*_md`` is Markdown. Names printed as code are identifiers built by
+:mod:`modelarts_kit_generator.naming` (ASCII only).
 """
 
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from modelarts_kit_spec import Operation, Spec, SpecError
+from modelarts_kit_spec.load import escape_pointer_token
 
+from modelarts_kit_generator.escaping import (
+    docstring_inline,
+    docstring_lines,
+    markdown_code,
+    markdown_text,
+    normalise_whitespace,
+    python_string,
+    shorten,
+    toml_string,
+)
 from modelarts_kit_generator.naming import pascal_case, snake_case
 from modelarts_kit_generator.options import GeneratorOptions
 from modelarts_kit_generator.schemas import ModelPlan, Side, is_object_schema
@@ -34,6 +50,7 @@ __all__ = [
 
 JSON = Any
 DOC_WIDTH = 88  # docstring text width inside a method body (line length 100, indent 8)
+DOC_INDENT = " " * 8
 
 # Methods HTTP defines as idempotent: only these are retried automatically; a create
 # (POST) is never retried blindly.
@@ -61,19 +78,22 @@ class BodyIR:
 class OperationIR:
     operation_id: str
     python_name: str
-    method: str
-    path: str
-    docstring: tuple[str, ...]
+    python_name_literal: str
+    method: str  # one of the HTTP methods, upper case
+    method_literal: str
+    path_literal: str
+    path_md: str
+    docstring: tuple[str, ...]  # escaped lines, indented as printed (see _indented)
     signature: tuple[str, ...]
-    arguments: tuple[tuple[str, str], ...]  # (wire name, python expression)
+    arguments: tuple[tuple[str, str], ...]  # (wire name literal, python expression)
     params_model: str
     call_constant: str
     body_expression: str
     response_target: str
     result_expression: str
-    path_names: tuple[str, ...]
-    query_names: tuple[str, ...]
-    header_names: tuple[str, ...]
+    path_names_literal: str
+    query_names_literal: str
+    header_names_literal: str
     body: BodyIR | None
     return_model: str | None
     return_annotation: str
@@ -82,17 +102,16 @@ class OperationIR:
 
 @dataclass(frozen=True)
 class ServerVariableIR:
-    name: str
+    name_literal: str
     python_name: str
-    default: str | None
-    description: str
+    default_literal: str  # a Python literal: the default or None
+    doc: str  # "description (default ...)" as docstring text
 
 
 @dataclass(frozen=True)
 class ClientParameterIR:
-    wire_name: str
     python_name: str
-    description: str
+    doc: str  # the description as docstring text
 
 
 @dataclass(frozen=True)
@@ -127,14 +146,24 @@ class ClientVariantIR:
 @dataclass(frozen=True)
 class ClientIR:
     options: GeneratorOptions
-    title: str
-    version: str
-    package_version: str
-    description: tuple[str, ...]
-    base_url_template: str | None
+    title_doc: str
+    version_doc: str
+    version_literal: str
+    package_version: str  # digits and dots only
+    package_version_literal: str
+    user_agent_literal: str
+    description: tuple[str, ...]  # docstring lines
+    models_header: str  # the models module's docstring, a complete literal
+    pyproject_description_toml: str
+    title_md: str
+    version_md: str
+    token_header_md: str
+    base_url_literal: str  # the spec's absolute server URL, or None
+    base_url_doc: str
     server_variables: tuple[ServerVariableIR, ...]
     client_parameters: tuple[ClientParameterIR, ...]
-    token_header: str
+    token_header_literal: str
+    token_header_doc: str
     operations: tuple[OperationIR, ...]
     variants: tuple[ClientVariantIR, ...]
     error_classes: tuple[ErrorClassIR, ...]
@@ -143,7 +172,8 @@ class ClientIR:
     models: tuple[str, ...]
     request_models: tuple[str, ...]
     response_models: tuple[str, ...]
-    model_schemas: Mapping[str, JSON]
+    model_schemas: Mapping[str, JSON]  # prose replaced by placeholders (see model_texts)
+    model_texts: Mapping[str, str]  # placeholder -> spec prose
     exports: tuple[str, ...]
     client_model_imports: tuple[str, ...]
     readme_arguments: str
@@ -212,27 +242,12 @@ def _variants(client_name: str) -> tuple[ClientVariantIR, ...]:
     )
 
 
-def wrap_text(text: str, width: int = DOC_WIDTH) -> list[str]:
-    """Paragraph-preserving wrap; escapes what would end or corrupt a docstring."""
-    text = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"').strip()
-    lines: list[str] = []
-    for paragraph in re.split(r"\n\s*\n", text):
-        if lines:
-            lines.append("")
-        if re.search(r"^\s*[-*] ", paragraph, re.MULTILINE):
-            # Keep list items on their own lines.
-            for item in paragraph.splitlines():
-                lines.extend(textwrap.wrap(item.strip(), width, subsequent_indent="  ") or [""])
-        else:
-            lines.extend(textwrap.wrap(" ".join(paragraph.split()), width) or [""])
-    return lines
-
-
 def _annotation(schema: JSON, spec: Spec) -> str:
     """The Python type a parameter is passed as (validation happens in the params model)."""
     schema = spec.deref(schema) if isinstance(schema, Mapping) else {}
-    if "enum" in schema:
-        return "Literal[" + ", ".join(repr(v) for v in schema["enum"]) + "]"
+    values = schema.get("enum")
+    if isinstance(values, list) and values and all(_literal_value(v) for v in values):
+        return "Literal[" + ", ".join(_python_literal(v) for v in values) + "]"
     kind = schema.get("type")
     if isinstance(kind, list):
         kinds = [k for k in kind if k != "null"]
@@ -243,6 +258,15 @@ def _annotation(schema: JSON, spec: Spec) -> str:
     if kind == "array":
         return f"list[{_annotation(schema.get('items', {}), spec)}]"
     return "Any"
+
+
+def _literal_value(value: JSON) -> bool:
+    """Values ``typing.Literal`` can hold (a float or a mapping cannot)."""
+    return value is None or isinstance(value, (str, int, bool))
+
+
+def _python_literal(value: str | int | bool | None) -> str:
+    return python_string(value) if isinstance(value, str) else repr(value)
 
 
 def _client_parameters(spec: Spec) -> dict[str, str]:
@@ -272,10 +296,10 @@ def _docstring(
     errors: tuple[ErrorClassIR, ...],
     success: str,
 ) -> tuple[str, ...]:
-    lines = wrap_text(op.summary or op.operation_id)
+    lines = docstring_lines(op.summary or op.operation_id, DOC_WIDTH)
     if op.description.strip():
-        lines += ["", *wrap_text(op.description)]
-    lines += ["", f"``{op.method.upper()} {op.path}``"]
+        lines += ["", *docstring_lines(op.description, DOC_WIDTH)]
+    lines += ["", f"``{op.method.upper()} {docstring_inline(op.path)}``"]
     args = [
         (p.python_name, p.description or f"The {p.location} parameter ``{p.wire_name}``.")
         for p in params
@@ -291,7 +315,7 @@ def _docstring(
     if args:
         lines += ["", "Args:"]
         for name, text in args:
-            wrapped = wrap_text(f"{name}: {text}", DOC_WIDTH - 8)
+            wrapped = docstring_lines(f"{name}: {text}", DOC_WIDTH - 8)
             lines += ["    " + wrapped[0], *("        " + line for line in wrapped[1:])]
     lines += ["", "Returns:"]
     returned = (
@@ -315,7 +339,7 @@ def _docstring(
         text = f"{by_status.get(status, family)}: HTTP {status}" + (
             f": {description.strip().rstrip('.')}." if description.strip() else "."
         )
-        wrapped = wrap_text(text, DOC_WIDTH - 8)
+        wrapped = docstring_lines(text, DOC_WIDTH - 8)
         lines += ["    " + wrapped[0], *("        " + line for line in wrapped[1:])]
     lines += [
         "    RequestValidationError: an argument breaks a rule of the spec (nothing is sent).",
@@ -323,6 +347,12 @@ def _docstring(
         "    DecodeError: the answer is not the documented JSON.",
     ]
     return tuple(lines)
+
+
+def _indented(lines: tuple[str, ...]) -> tuple[str, ...]:
+    """Docstring lines as printed in a method body: the first follows the opening quotes,
+    the others are indented; a blank line stays empty (no trailing whitespace)."""
+    return (lines[0], *(DOC_INDENT + line if line else "" for line in lines[1:]))
 
 
 def _operation(
@@ -333,6 +363,11 @@ def _operation(
     errors: tuple[ErrorClassIR, ...],
     taken: set[str],
 ) -> OperationIR:
+    if not re.search(r"[A-Za-z0-9]", op.operation_id):
+        raise SpecError(
+            f"{op.pointer}/operationId: {shorten(op.operation_id)} has no ASCII letter or digit "
+            "(rule: the method name is built from them)"
+        )
     python_name = snake_case(op.operation_id)
     if python_name in taken or python_name.startswith("_"):
         raise SpecError(
@@ -414,13 +449,12 @@ def _operation(
         )
     # Required keyword-only parameters may follow optional ones in Python; no reordering needed.
 
-    body_expression = (
-        "None" if body is None else f"encode_body({python_name!r}, {body.model}, body)"
-    )
+    name_literal = python_string(python_name)
+    body_expression = "None" if body is None else f"encode_body({name_literal}, {body.model}, body)"
     result_expression = (
         "None"
         if return_model is None
-        else f"decode_response({python_name!r}, response, {return_model})"
+        else f"decode_response({name_literal}, response, {return_model})"
     )
     return OperationIR(
         operation_id=op.operation_id,
@@ -429,15 +463,18 @@ def _operation(
         response_target="" if return_model is None else "response = ",
         result_expression=result_expression,
         python_name=python_name,
+        python_name_literal=name_literal,
         method=op.method.upper(),
-        path=op.path,
-        docstring=_docstring(op, call_params, body, return_model, errors, success),
+        method_literal=python_string(op.method.upper()),
+        path_literal=python_string(op.path),
+        path_md=markdown_code(f"{op.method.upper()} {op.path}", op.pointer),
+        docstring=_indented(_docstring(op, call_params, body, return_model, errors, success)),
         signature=tuple(signature),
-        arguments=tuple((p.wire_name, p.python_name) for p in params),
+        arguments=tuple((python_string(p.wire_name), p.python_name) for p in params),
         params_model=params_model,
-        path_names=tuple(p.wire_name for p in params if p.location == "path"),
-        query_names=tuple(p.wire_name for p in params if p.location == "query"),
-        header_names=tuple(p.wire_name for p in params if p.location == "header"),
+        path_names_literal=_tuple_literal(p.wire_name for p in params if p.location == "path"),
+        query_names_literal=_tuple_literal(p.wire_name for p in params if p.location == "query"),
+        header_names_literal=_tuple_literal(p.wire_name for p in params if p.location == "header"),
         body=body,
         return_model=return_model,
         return_annotation=return_model or "None",
@@ -445,9 +482,15 @@ def _operation(
     )
 
 
+def _tuple_literal(values: Any) -> str:
+    """A Python tuple literal of strings."""
+    items = [python_string(str(v)) for v in values]
+    return f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
+
+
 def _servers(spec: Spec) -> tuple[str | None, tuple[ServerVariableIR, ...]]:
     servers = spec.document.get("servers") or []
-    if not servers:
+    if not servers or not isinstance(servers, list) or not isinstance(servers[0], Mapping):
         return None, ()
     server = servers[0]
     url = str(server.get("url", ""))
@@ -455,30 +498,51 @@ def _servers(spec: Spec) -> tuple[str | None, tuple[ServerVariableIR, ...]]:
         # A relative server URL says nothing usable about the host.
         return None, ()
     variables = []
+    taken: set[str] = set()
     for name in re.findall(r"\{([^}]+)\}", url):
         declared = (server.get("variables") or {}).get(name) or {}
         default = declared.get("default")
+        python_name = snake_case(name)
+        if python_name in taken:
+            continue  # the same variable twice in the URL
+        taken.add(python_name)
+        description = normalise_whitespace(str(declared.get("description", ""))).rstrip(".")
+        default_text = None if default is None else str(default)
+        doc = docstring_inline(description or "server variable") + (
+            "" if default_text is None else f" (default ``{docstring_inline(default_text)}``)"
+        )
         variables.append(
             ServerVariableIR(
-                name=name,
-                python_name=snake_case(name),
-                default=None if default is None else str(default),
-                description=" ".join(str(declared.get("description", "")).split()).rstrip("."),
+                name_literal=python_string(name),
+                python_name=python_name,
+                default_literal="None" if default_text is None else python_string(default_text),
+                doc=doc + ".",
             )
         )
     return url.rstrip("/"), tuple(variables)
 
 
+# RFC 9110 token: the characters an HTTP field name may hold.
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+
+
 def _token_header(spec: Spec) -> str:
     schemes = (spec.document.get("components") or {}).get("securitySchemes") or {}
-    for scheme in schemes.values():
+    for key, scheme in schemes.items():
         scheme = spec.deref(scheme)
         if (
             scheme.get("type") == "apiKey"
             and scheme.get("in") == "header"
             and str(scheme.get("name", "")).lower() != "authorization"
         ):
-            return str(scheme["name"])
+            name = str(scheme["name"])
+            if not _HEADER_NAME.fullmatch(name):
+                raise SpecError(
+                    f"/components/securitySchemes/{escape_pointer_token(str(key))}/name: "
+                    f"{shorten(name)} is not an HTTP header name (rule: RFC 9110 token "
+                    "characters only)"
+                )
+            return name
     return "Authorization"
 
 
@@ -498,7 +562,11 @@ def _package_version(version: str) -> str:
 
 
 def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
-    """Decide everything about the generated package for ``spec``."""
+    """Decide everything about the generated package for ``spec``.
+
+    Raises SpecError for a spec the generator cannot use, and
+    :class:`~modelarts_kit_generator.escaping.UnrepresentableText` for a spec string a
+    target file cannot hold; both name the field, the value and the rule."""
     if not spec.operations:
         raise SpecError("/paths: no operations (rule: the client needs at least one)")
     plan = ModelPlan(spec)
@@ -549,19 +617,45 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
             *plan.all_names,
         }
     )
+    title = spec.title or options.package
+    token_header = _token_header(spec)
+    package_version = _package_version(spec.version)
+    pyproject_description = toml_string(
+        f"Typed Python client for the {normalise_whitespace(title)} API, generated from "
+        "its OpenAPI document.",
+        "/info/title",
+    )
+    models_header = (
+        f'"""Pydantic models of the {docstring_inline(title)} API, generated by modelarts-kit; '
+        "do not edit.\n\n"
+        "Request models validate strictly (unknown fields are refused); response models keep\n"
+        'unknown fields and accept enum values the spec does not know yet."""'
+    )
     return ClientIR(
         options=options,
-        title=spec.title or options.package,
-        version=spec.version,
-        package_version=_package_version(spec.version),
-        description=tuple(wrap_text(str(info.get("description", "")), 96)),
-        base_url_template=base_url,
+        title_doc=docstring_inline(title),
+        version_doc=docstring_inline(spec.version),
+        version_literal=python_string(spec.version),
+        package_version=package_version,
+        package_version_literal=python_string(package_version),
+        user_agent_literal=python_string(f"{options.distribution}/{package_version}"),
+        description=tuple(docstring_lines(str(info.get("description", "")), 96)),
+        models_header=models_header,
+        pyproject_description_toml=pyproject_description,
+        title_md=markdown_text(title, "/info/title"),
+        version_md=markdown_text(spec.version, "/info/version"),
+        token_header_md=markdown_code(token_header, "/components/securitySchemes"),
+        base_url_literal="None" if base_url is None else python_string(base_url),
+        base_url_doc="none: base_url is then required"
+        if base_url is None
+        else docstring_inline(base_url),
         server_variables=variables,
         client_parameters=tuple(
-            ClientParameterIR(name, snake_case(name), " ".join(text.split()))
+            ClientParameterIR(snake_case(name), docstring_inline(text))
             for name, text in client_params.items()
         ),
-        token_header=_token_header(spec),
+        token_header_literal=python_string(token_header),
+        token_header_doc=docstring_inline(token_header),
         operations=operations,
         variants=variants,
         error_classes=errors,
@@ -571,6 +665,7 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
         request_models=tuple(sorted(plan.request_models)),
         response_models=tuple(sorted(plan.response_models)),
         model_schemas=dict(sorted(plan.schemas.items())),
+        model_texts=dict(plan.texts),
         exports=tuple(exports),
         client_model_imports=tuple(
             sorted(

@@ -15,8 +15,10 @@ all once, in its verification step). datamodel-code-generator has no option for 
 from __future__ import annotations
 
 import ast
+import io
 import json
 import tempfile
+import tokenize
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
@@ -25,8 +27,16 @@ from typing import Any
 from modelarts_kit_spec.errors import KitError
 
 from modelarts_kit_generator import cache
+from modelarts_kit_generator.escaping import docstring_lines, python_string
+from modelarts_kit_generator.schemas import DESCRIPTION_WIDTH, PLACEHOLDER
 
-__all__ = ["ModelGenerationError", "defer_validator_builds", "render_models"]
+__all__ = [
+    "ModelGenerationError",
+    "check_models_source",
+    "defer_validator_builds",
+    "render_models",
+    "substitute_texts",
+]
 
 
 LINE_LENGTH = 100
@@ -37,21 +47,36 @@ class ModelGenerationError(KitError):
 
 
 def render_models(
-    schemas: Mapping[str, Any], *, title: str, header: str, use_cache: bool = True
+    schemas: Mapping[str, Any],
+    texts: Mapping[str, str],
+    *,
+    header: str,
+    use_cache: bool = True,
 ) -> str:
-    """Return the source of the models module for ``schemas`` (name -> JSON Schema)."""
+    """Return the source of the models module for ``schemas`` (name -> JSON Schema).
+
+    ``texts`` maps each placeholder the model plan put where spec prose was (descriptions,
+    titles) to that prose; datamodel-code-generator only ever sees the placeholders, and
+    :func:`substitute_texts` prints the prose through the generator's own escaping.
+    """
     if not use_cache or cache.cache_dir() is None:
-        return _run_datamodel_code_generator(schemas, title=title, header=header)
-    key = cache.fingerprint("models", {"schemas": schemas, "title": title, "header": header})
+        return _models_source(schemas, texts, header)
+    key = cache.fingerprint("models", {"schemas": schemas, "texts": texts, "header": header})
     cached = cache.load(key)
     if cached is not None and "models.py" in cached:
         return cached["models.py"]
-    output = _run_datamodel_code_generator(schemas, title=title, header=header)
+    output = _models_source(schemas, texts, header)
     cache.store(key, {"models.py": output})
     return output
 
 
-def _run_datamodel_code_generator(schemas: Mapping[str, Any], *, title: str, header: str) -> str:
+def _models_source(schemas: Mapping[str, Any], texts: Mapping[str, str], header: str) -> str:
+    source = substitute_texts(_run_datamodel_code_generator(schemas, header=header), texts)
+    check_models_source(source)
+    return source
+
+
+def _run_datamodel_code_generator(schemas: Mapping[str, Any], *, header: str) -> str:
     from datamodel_code_generator import LiteralType, PythonVersion, generate
     from datamodel_code_generator.enums import (
         DataModelType,
@@ -62,7 +87,7 @@ def _run_datamodel_code_generator(schemas: Mapping[str, Any], *, title: str, hea
 
     document = {
         "openapi": "3.1.0",
-        "info": {"title": title, "version": "0"},
+        "info": {"title": "models", "version": "0"},
         "paths": {},
         "components": {"schemas": dict(schemas)},
     }
@@ -237,3 +262,120 @@ def _imports_config_dict(module: ast.Module) -> bool:
 def _split_at_line(text: str, index: int) -> tuple[str, str]:
     lines = text.splitlines(keepends=True)
     return "".join(lines[:index]), "".join(lines[index:])
+
+
+def substitute_texts(source: str, texts: Mapping[str, str]) -> str:
+    """Replace each string literal that holds only a placeholder with the spec text it
+    stands for: a docstring (triple-quoted) gets escaped docstring lines, any other
+    literal gets :func:`~modelarts_kit_generator.escaping.python_string`. A placeholder
+    anywhere else (inside a longer literal, in a comment or a name) is an error."""
+    if not texts:
+        return source
+    lines = source.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+    edits: list[tuple[int, int, str]] = []
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError) as exc:
+        raise ModelGenerationError(
+            f"datamodel-code-generator output does not parse: {exc}"
+        ) from exc
+    for token in tokens:
+        if token.type != tokenize.STRING or PLACEHOLDER.search(token.string) is None:
+            continue
+        value = ast.literal_eval(token.string)
+        key = value.strip() if isinstance(value, str) else ""
+        if key not in texts:
+            raise ModelGenerationError(
+                f"datamodel-code-generator printed spec text where it was not expected: "
+                f"{token.string[:80]!r}"
+            )
+        start = offsets[token.start[0] - 1] + token.start[1]
+        end = offsets[token.end[0] - 1] + token.end[1]
+        if token.string.startswith(('"""', "'''")):
+            indent = " " * token.start[1]
+            body = "".join(
+                f"{indent}{line}\n" if line else "\n"
+                for line in docstring_lines(texts[key], DESCRIPTION_WIDTH)
+            )
+            replacement = f'"""\n{body}{indent}"""'
+        else:
+            replacement = python_string(texts[key])
+        edits.append((start, end, replacement))
+    for start, end, replacement in sorted(edits, reverse=True):
+        source = source[:start] + replacement + source[end:]
+    leftover = PLACEHOLDER.search(source)
+    if leftover is not None:
+        raise ModelGenerationError(
+            f"datamodel-code-generator printed spec text outside a string: {leftover.group()}"
+        )
+    return source
+
+
+# What generated models may refer to: names imported from these modules, the module's own
+# classes, and these builtins. Anything else (``__import__``, ``eval``, ``open``, a module
+# named by a spec) means spec text escaped into code, and the output is refused before it
+# is ever imported.
+_ALLOWED_MODULES = frozenset(
+    {
+        "__future__",
+        "collections.abc",
+        "datetime",
+        "decimal",
+        "enum",
+        "ipaddress",
+        "pathlib",
+        "pydantic",
+        "re",
+        "typing",
+        "typing_extensions",
+        "uuid",
+    }
+)
+_ALLOWED_BUILTINS = frozenset(
+    {"bool", "bytes", "dict", "float", "frozenset", "int", "list", "object", "set", "str"}
+    | {"tuple", "type"}
+)
+
+
+def check_models_source(source: str) -> None:
+    """Refuse models code that does anything but declare models (see ``_ALLOWED_MODULES``)."""
+    try:
+        module = ast.parse(source)
+    except SyntaxError as exc:
+        raise ModelGenerationError(f"generated models do not parse: {exc}") from exc
+    known = set(_ALLOWED_BUILTINS)
+    for node in module.body:
+        if isinstance(node, ast.ImportFrom | ast.Import):
+            modules = (
+                [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else [alias.name for alias in node.names]
+            )
+            for name in modules:
+                if name not in _ALLOWED_MODULES:
+                    raise ModelGenerationError(
+                        f"generated models import {name!r} (rule: only "
+                        f"{', '.join(sorted(_ALLOWED_MODULES))})"
+                    )
+            known.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ClassDef):
+            known.add(node.name)
+    for item in ast.walk(module):
+        if isinstance(item, ast.Name) and isinstance(item.ctx, ast.Load) and item.id not in known:
+            raise ModelGenerationError(
+                f"generated models line {item.lineno} refer to {item.id!r}, which is not a "
+                "model, an allowed import or a plain type (rule: models only declare models)"
+            )
+        if isinstance(item, ast.Attribute) and item.attr.startswith("_"):
+            raise ModelGenerationError(
+                f"generated models line {item.lineno} use attribute {item.attr!r} "
+                "(rule: models only declare models)"
+            )
+        if isinstance(item, ast.Lambda | ast.NamedExpr | ast.Await | ast.Yield | ast.YieldFrom):
+            raise ModelGenerationError(
+                f"generated models line {item.lineno} hold a {type(item).__name__} "
+                "(rule: models only declare models)"
+            )

@@ -22,8 +22,8 @@ def snake_case(text: str) -> str:
 
 def pascal_case(text: str) -> str:
     """``training_job`` / ``trainingJob`` -> ``TrainingJob`` (existing capitals are kept)."""
-    name = "".join(word[:1].upper() + word[1:] for word in _words(text))
-    return python_identifier(name)
+    name = "".join(word[:1].upper() + word[1:] for word in _words(text)) or "Value"
+    return python_identifier("N" + name if name[0].isdigit() else name)
 
 
 def python_identifier(name: str) -> str:

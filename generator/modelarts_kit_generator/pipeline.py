@@ -2,6 +2,12 @@
 
 A generation that fails at any step (bad spec, template error, code that does not pass
 ruff, compile or import) leaves the output directory exactly as it was.
+
+The output directory is replaced whole, so the generator only replaces a directory it
+made itself: every output holds the marker file ``manifest.MARKER``. An existing,
+non-empty directory without it is refused (nothing is touched) unless ``force`` is given;
+even then a directory that is or holds the current working directory, the home directory
+or the spec being read is refused.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ __all__ = [
     "TEMPLATE_DIR",
     "GenerationError",
     "check",
+    "check_output_directory",
     "default_output",
     "generate",
     "render_to",
@@ -55,14 +62,46 @@ def default_output() -> Path:
     return Path.cwd() / "generated"
 
 
+def check_output_directory(out: Path, spec_path: Path | None, *, force: bool) -> None:
+    """Refuse to replace ``out`` unless it is absent, empty or made by the generator."""
+    out = out.resolve()
+    protected = [("the current directory", Path.cwd()), ("the home directory", Path.home())]
+    if spec_path is not None:
+        protected.append(("the spec", spec_path))
+    for label, path in protected:
+        path = path.resolve()
+        if path == out or out in path.parents:
+            raise GenerationError(
+                f"{out}: refusing to replace a directory that is or holds {label} ({path}) "
+                "(rule: --out must be a directory of its own; --force does not change this)"
+            )
+    try:
+        if not out.exists():
+            return
+        if not out.is_dir():
+            raise GenerationError(f"{out}: exists and is not a directory")
+        if force or next(out.iterdir(), None) is None:
+            return
+        if (out / manifest.MARKER).is_file() or (out / manifest.MANIFEST_NAME).is_file():
+            return
+    except OSError as exc:
+        raise GenerationError(f"{out}: cannot read: {exc.strerror or exc}") from exc
+    raise GenerationError(
+        f"{out}: not empty and not made by `modelarts-kit generate` (no {manifest.MARKER} "
+        "file); nothing was touched. Choose a new or empty directory, or pass --force to "
+        "replace it"
+    )
+
+
 def _load_ir(spec_path: Path | None, options: GeneratorOptions) -> ClientIR:
     from modelarts_kit_spec import SpecError, load_spec
 
+    from modelarts_kit_generator.escaping import UnrepresentableText
     from modelarts_kit_generator.ir import build_ir
 
     try:
         return build_ir(load_spec(spec_path), options)
-    except SpecError as exc:
+    except (SpecError, UnrepresentableText) as exc:
         raise GenerationError(f"spec: {exc}") from exc
     except KeyError as exc:
         raise GenerationError(f"spec: unresolvable reference: {exc.args[0]}") from exc
@@ -273,21 +312,29 @@ def generate(
     template_dir: Path = TEMPLATE_DIR,
     *,
     use_cache: bool = True,
+    force: bool = False,
 ) -> list[str]:
-    """Generate into ``out`` atomically: staging, verify, then swap."""
+    """Generate into ``out`` atomically: staging, verify, then swap.
+
+    ``out`` must be absent, empty or made by the generator (see
+    :func:`check_output_directory`); ``force`` replaces any other directory."""
     out = out.resolve()
-    with _staging(out.parent) as staging:
-        rendered = staging / "package"
-        files = render_to(rendered, spec_path, options, template_dir, use_cache=use_cache)
-        backup = staging / "previous"
-        if out.exists():
-            os.replace(out, backup)
-        try:
-            os.replace(rendered, out)
-        except OSError:
-            if backup.exists():
-                os.replace(backup, out)
-            raise
+    check_output_directory(out, spec_path, force=force)
+    try:
+        with _staging(out.parent) as staging:
+            rendered = staging / "package"
+            files = render_to(rendered, spec_path, options, template_dir, use_cache=use_cache)
+            backup = staging / "previous"
+            if out.exists():
+                os.replace(out, backup)
+            try:
+                os.replace(rendered, out)
+            except OSError:
+                if backup.exists():
+                    os.replace(backup, out)
+                raise
+    except OSError as exc:
+        raise GenerationError(f"{out}: cannot write: {exc.strerror or exc}") from exc
     return files
 
 

@@ -15,13 +15,21 @@ code without further decisions:
   properties removed, enums open (a value the spec does not know is still accepted and
   visible), OpenAPI 3.0 ``nullable`` turned into JSON Schema ``null``;
 * a component used on both sides gets the plain name on the response side and an
-  ``Input`` suffix on the request side.
+  ``Input`` suffix on the request side;
+* only the JSON Schema keywords in :data:`MODEL_KEYWORDS` reach datamodel-code-generator:
+  every other key is dropped, above all its own extensions (``x-python-import``,
+  ``x-python-type``, ``customTypePath``, ``customBasePath``, ``x-enum-varnames``, ...),
+  which would let a spec choose what the generated code imports or runs;
+* prose (``description``, ``title``) is replaced by placeholders (:attr:`ModelPlan.texts`)
+  that the generator substitutes, through its own escaping, in the code
+  datamodel-code-generator returns.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
-import textwrap
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
@@ -30,19 +38,57 @@ from typing import Any
 from modelarts_kit_spec import Spec, SpecError
 from modelarts_kit_spec.load import escape_pointer_token, json_type
 
+from modelarts_kit_generator.escaping import shorten
 from modelarts_kit_generator.naming import pascal_case
 
-__all__ = ["ModelPlan", "Side"]
+__all__ = ["DESCRIPTION_WIDTH", "MODEL_KEYWORDS", "PLACEHOLDER", "ModelPlan", "Side"]
 
 JSON = Any
 
-# Keys that only document a schema; datamodel-code-generator needs none of them and some
-# (examples, discriminator mappings naming components) would leak spec internals.
-_DROPPED_KEYS = frozenset(
-    {"example", "examples", "xml", "externalDocs", "discriminator", "$comment", "deprecated"}
+# The keywords datamodel-code-generator is given (an allowlist: a key it would honour that
+# is not here, such as its x-python-* extensions, never reaches it).
+MODEL_KEYWORDS = frozenset(
+    {
+        "$ref",
+        "additionalProperties",
+        "allOf",
+        "anyOf",
+        "const",
+        "default",
+        "dependentRequired",
+        "description",
+        "enum",
+        "exclusiveMaximum",
+        "exclusiveMinimum",
+        "format",
+        "items",
+        "maxItems",
+        "maxLength",
+        "maxProperties",
+        "maximum",
+        "minItems",
+        "minLength",
+        "minProperties",
+        "minimum",
+        "multipleOf",
+        "not",
+        "nullable",
+        "oneOf",
+        "pattern",
+        "properties",
+        "readOnly",
+        "required",
+        "title",
+        "type",
+        "uniqueItems",
+        "writeOnly",
+    }
 )
+_PROSE_KEYS = ("description", "title")
 _COMBINATORS = ("allOf", "anyOf", "oneOf")
 DESCRIPTION_WIDTH = 84  # docstrings of nested fields stay under the 100-column limit
+# Stands for one prose string in the schemas given to datamodel-code-generator.
+PLACEHOLDER = re.compile(r"MKT[0-9a-f]{12}N[0-9]+X")
 
 
 class Side(Enum):
@@ -67,8 +113,10 @@ class ModelPlan:
     schemas: dict[str, JSON] = field(default_factory=dict)
     request_models: set[str] = field(default_factory=set)
     response_models: set[str] = field(default_factory=set)
+    texts: dict[str, str] = field(default_factory=dict)  # placeholder -> spec prose
     _component_names: dict[tuple[str, Side], str] = field(default_factory=dict)
     _shared_components: frozenset[str] = frozenset()
+    _text_prefix: str = ""
 
     def prepare(
         self, request_roots: list[tuple[str, JSON]], response_roots: list[tuple[str, JSON]]
@@ -81,6 +129,18 @@ class ModelPlan:
         request_refs = set(self._reachable_components(request_roots))
         response_refs = set(self._reachable_components(response_roots))
         self._shared_components = frozenset(request_refs & response_refs)
+
+    def _placeholder(self, text: str) -> str:
+        """A placeholder for ``text``; the prefix is derived from the document, so no string
+        in it can be mistaken for a placeholder."""
+        if not self._text_prefix:
+            digest = hashlib.sha256(
+                json.dumps(self.spec.document, sort_keys=True, default=str).encode()
+            ).hexdigest()
+            self._text_prefix = f"MKT{digest[:12]}N"
+        key = f"{self._text_prefix}{len(self.texts)}X"
+        self.texts[key] = text
+        return key
 
     def model(self, node: JSON, side: Side, name: str, pointer: str) -> str:
         """Register ``node`` as a top-level model (named ``name`` unless it is a component
@@ -182,8 +242,11 @@ class ModelPlan:
             siblings = {k: v for k, v in node.items() if k != "$ref"}
             if is_object_schema(target):
                 result: JSON = {"$ref": f"#/components/schemas/{self._component(ref, side)}"}
-                if "description" in siblings:
-                    result = {"allOf": [result], "description": siblings["description"]}
+                if isinstance(siblings.get("description"), str):
+                    result = {
+                        "allOf": [result],
+                        "description": self._placeholder(siblings["description"]),
+                    }
                 return result
             merged = {**target, **siblings}
             return self._convert(merged, side, name, ref.removeprefix("#"), top=top)
@@ -193,7 +256,7 @@ class ModelPlan:
 
         out: dict[str, JSON] = {}
         for key, value in node.items():
-            if key in _DROPPED_KEYS or key == "nullable":
+            if key not in MODEL_KEYWORDS or key == "nullable":
                 continue
             if key == "properties":
                 out[key] = self._properties(value, side, name, pointer)
@@ -208,8 +271,13 @@ class ModelPlan:
                     self._combinator_part(key, index, part, side, name, pointer)
                     for index, part in enumerate(value)
                 ]
-            elif key == "description" and isinstance(value, str):
-                out[key] = _wrap_description(value)
+            elif key == "not":
+                out[key] = self._convert(value, side, name + "Not", pointer + "/not", top=False)
+            elif key in _PROSE_KEYS:
+                if isinstance(value, str):
+                    out[key] = self._placeholder(value)
+            elif key == "pattern":
+                out[key] = _checked_pattern(value, f"{pointer}/pattern")
             elif key == "required" and "properties" in node:
                 out[key] = [
                     prop for prop in value if not self._dropped(node["properties"].get(prop), side)
@@ -271,10 +339,19 @@ class ModelPlan:
         return opened
 
 
-def _wrap_description(text: str, width: int = DESCRIPTION_WIDTH) -> str:
-    """Wrap prose so generated docstrings stay within the line length."""
-    paragraphs = re.split(r"\n\s*\n", text.strip())
-    return "\n\n".join(
-        "\n".join(textwrap.wrap(" ".join(p.split()), width, break_on_hyphens=False))
-        for p in paragraphs
-    )
+def _checked_pattern(value: JSON, pointer: str) -> str:
+    """A ``pattern`` the generated model can compile (checked with pydantic-core's own
+    regex engine, which the model uses); anything else is refused here, naming the field,
+    rather than as a model that does not build."""
+    from pydantic_core import SchemaError, SchemaValidator, core_schema
+
+    if not isinstance(value, str):
+        raise SpecError(f"{pointer}: {value!r} is not a string (rule: a pattern is a regex)")
+    try:
+        SchemaValidator(core_schema.str_schema(pattern=value))
+    except SchemaError as exc:
+        reason = " ".join(str(exc).split())
+        raise SpecError(
+            f"{pointer}: {shorten(value)} is not a valid regular expression ({reason[:200]})"
+        ) from None
+    return value

@@ -5,6 +5,11 @@ The output directory holds ``openapi.yaml``, ``openapi.json``, ``index.html``,
 is deterministic (no timestamps): the same spec, ledger and previous version give
 byte-identical files. A version already in ``published.json`` (or equal to the previous
 version given) with different content is refused.
+
+``published.json`` also marks the directory as publish's own: where it is absent, an
+existing output file (a hand-written ``index.html`` or ``CHANGELOG.md``) is not replaced
+unless ``force`` is given. The curated spec's folder, and any output that would land on
+the spec or ledger being read, are refused even with ``force``.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ __all__ = ["MANIFEST", "PublishResult", "publish_spec"]
 
 MANIFEST = "published.json"
 DEFAULT_OUT = Path("dist/spec")
+OUTPUT_FILES = ("openapi.yaml", "openapi.json", "index.html", "CHANGELOG.md", MANIFEST)
 
 
 @dataclass(frozen=True)
@@ -134,11 +140,43 @@ def _changelog(
     return merge_changelog(existing, bundle.version, section), previous_version, tuple(changes)
 
 
+def check_out_dir(out_dir: Path, sources: list[Path], *, force: bool) -> None:
+    """Refuse an output directory where publishing would overwrite what it did not write."""
+    out = out_dir.resolve()
+    curated = SPEC_PATH.parent.resolve()
+    if out == curated or curated in out.parents:
+        raise PublishError(
+            f"{out_dir}: is or is inside the curated spec's folder ({curated}); publishing "
+            "there would overwrite the spec (rule: --out must be elsewhere; --force does not "
+            "change this)"
+        )
+    for source in sources:
+        if source.resolve().parent == out and source.name in OUTPUT_FILES:
+            raise PublishError(
+                f"{out_dir}: publishing there would overwrite {source}, which it reads "
+                "(rule: --out must be elsewhere; --force does not change this)"
+            )
+    if force:
+        return
+    try:
+        if (out / MANIFEST).is_file():
+            return
+        foreign = [name for name in OUTPUT_FILES if (out / name).exists()]
+    except OSError as exc:
+        raise PublishError(f"{out_dir}: cannot read: {exc.strerror or exc}") from exc
+    if foreign:
+        raise PublishError(
+            f"{out_dir}: {', '.join(foreign)} already exist(s) and were not written by "
+            f"publish (no {MANIFEST}); nothing was touched. Choose another --out, or pass "
+            "--force to replace them"
+        )
+
+
 def _write_all(out_dir: Path, contents: dict[str, str]) -> None:
     """Write every file to a temporary name first, then move them all into place."""
-    out_dir.mkdir(parents=True, exist_ok=True)
     staged: list[tuple[Path, Path]] = []
     try:
+        out_dir.mkdir(parents=True, exist_ok=True)
         for name, text in contents.items():
             temporary = out_dir / f".{name}.partial"
             temporary.write_text(text, encoding="utf-8", newline="\n")
@@ -146,7 +184,7 @@ def _write_all(out_dir: Path, contents: dict[str, str]) -> None:
     except OSError as exc:
         for temporary, _ in staged:
             temporary.unlink(missing_ok=True)
-        raise PublishError(f"{out_dir}: cannot write: {exc.strerror}") from exc
+        raise PublishError(f"{out_dir}: cannot write: {exc.strerror or exc}") from exc
     for temporary, final in staged:
         os.replace(temporary, final)
 
@@ -157,9 +195,11 @@ def publish_spec(
     spec_path: Path | None = None,
     ledger_path: Path | None = None,
     previous: str | None = None,
+    force: bool = False,
 ) -> PublishResult:
     """Publish the spec into ``out_dir``; raises a :class:`PublishError` and writes nothing
-    when the spec is invalid, the previous version unreadable, or the version reused."""
+    when the spec is invalid, the previous version unreadable, the version reused, or the
+    directory holds output files publish did not write (see :func:`check_out_dir`)."""
     source = spec_path if spec_path is not None else SPEC_PATH
     try:
         # The raw document first: the bundle check reports a malformed spec precisely,
@@ -173,6 +213,9 @@ def publish_spec(
         raise PublishError(str(exc)) from exc
     if not isinstance(document, dict):
         raise PublishError(f"{source}: the document must be a mapping")
+    check_out_dir(
+        out_dir, [source, *([ledger_file] if ledger_file is not None else [])], force=force
+    )
     bundle = bundle_document(copy.deepcopy(document), source)
     if not bundle.version:
         raise PublishError(f"{source}: /info/version is empty; a publication needs a version")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,7 +47,15 @@ def read_yaml(path: Path) -> JSON:
 
 
 def parse_yaml_text(text: str, source: str) -> JSON:
-    """Parse YAML text read from ``source`` (a file name or ``git:REV:path``)."""
+    """Parse YAML text read from ``source`` (a file name or ``git:REV:path``).
+
+    A JSON document is parsed as JSON: YAML 1.1 refuses some valid JSON (raw U+007F-U+009F,
+    a surrogate pair written as two escapes)."""
+    if text.lstrip().startswith(("{", "[")):
+        try:
+            return json.loads(text)
+        except ValueError:
+            pass  # YAML flow style, or broken JSON: the YAML parser says where
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         return yaml.load(text, Loader=loader)

@@ -292,3 +292,64 @@ def test_page_is_offline_and_console_clean(
     screenshot = ARTIFACTS / "publish-reference.png"
     page.screenshot(path=str(screenshot), full_page=False)
     assert screenshot.stat().st_size > 10_000
+
+
+# --------------------------------------------------------------------------- hostile --out
+
+
+def test_out_in_the_curated_spec_folder_is_refused_even_with_force() -> None:
+    """Before: ``publish --out spec/modelarts_kit_spec`` overwrote the curated openapi.yaml."""
+    from modelarts_kit_spec.load import SPEC_PATH
+
+    before = SPEC_PATH.read_bytes()
+    for out in (SPEC_PATH.parent, SPEC_PATH.parent / "dist"):
+        for extra in ([], ["--force"]):
+            result = CliRunner().invoke(cli, ["publish", "--out", str(out), *extra])
+            assert result.exit_code == 2, result.output
+            assert "curated spec's folder" in result.output
+    assert SPEC_PATH.read_bytes() == before
+    assert not (SPEC_PATH.parent / "dist").exists()
+
+
+def test_out_onto_the_spec_being_read_is_refused_even_with_force(tmp_path: Path) -> None:
+    spec = write_spec(tmp_path / "api", FIXTURE)
+    before = spec.read_bytes()
+    for extra in ([], ["--force"]):
+        result = CliRunner().invoke(
+            cli, ["publish", "--out", str(spec.parent), "--spec", str(spec), *extra]
+        )
+        assert result.exit_code == 2
+        assert "would overwrite" in result.output
+    assert spec.read_bytes() == before
+
+
+def test_files_publish_did_not_write_are_not_replaced_without_force(tmp_path: Path) -> None:
+    """Before: a hand-written index.html and CHANGELOG.md in --out were silently replaced."""
+    spec = write_spec(tmp_path / "api", FIXTURE)
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "index.html").write_text("<h1>my site</h1>", encoding="utf-8")
+    (out / "CHANGELOG.md").write_text("# my history\n", encoding="utf-8")
+    before = snapshot(out)
+    result = CliRunner().invoke(cli, ["publish", "--out", str(out), "--spec", str(spec)])
+    assert result.exit_code == 2
+    assert "index.html, CHANGELOG.md already exist(s) and were not written by publish" in (
+        result.output
+    )
+    assert snapshot(out) == before
+    forced = CliRunner().invoke(cli, ["publish", "--out", str(out), "--spec", str(spec), "--force"])
+    assert forced.exit_code == 0, forced.output
+    assert (out / "published.json").is_file()
+    assert "my site" not in (out / "index.html").read_text(encoding="utf-8")
+    # Now the directory is publish's own (published.json): publishing again needs no --force.
+    again = CliRunner().invoke(cli, ["publish", "--out", str(out), "--spec", str(spec)])
+    assert again.exit_code == 0, again.output
+
+
+@pytest.mark.parametrize("out", ["/proc/modelarts-kit-x", "/proc/self/nonexistent/x"])
+def test_out_on_an_unwritable_path_is_one_line(tmp_path: Path, out: str) -> None:
+    spec = write_spec(tmp_path / "api", FIXTURE)
+    result = CliRunner().invoke(cli, ["publish", "--out", out, "--spec", str(spec)])
+    assert result.exit_code == 2
+    assert result.output.startswith("error: ")
+    assert len(result.output.splitlines()) == 1

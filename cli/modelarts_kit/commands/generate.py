@@ -31,6 +31,11 @@ __all__ = ["generate"]
 )
 @click.option("--check", "check_only", is_flag=True, help="Only compare; exit 1 with a diff.")
 @click.option(
+    "--force",
+    is_flag=True,
+    help="Replace --out even if it is not empty and was not made by the generator.",
+)
+@click.option(
     "--no-cache",
     is_flag=True,
     help=(
@@ -63,6 +68,7 @@ def generate(
     spec_path: Path | None,
     out: Path | None,
     check_only: bool,
+    force: bool,
     no_cache: bool,
     package: str,
     distribution: str,
@@ -90,5 +96,7 @@ def generate(
             raise SystemExit(EXIT_FINDINGS)
         click.echo(f"{target.name}/ is up to date.")
         return
-    files = generate_package(target, spec_path, generator_options, use_cache=not no_cache)
+    files = generate_package(
+        target, spec_path, generator_options, use_cache=not no_cache, force=force
+    )
     click.echo(f"generated {len(files)} files into {target}")

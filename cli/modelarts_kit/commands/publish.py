@@ -30,15 +30,26 @@ __all__ = ["publish"]
 )
 @options.spec_file("Spec to publish (default: the curated spec).")
 @options.ledger_file("Discrepancy ledger (default: the one beside the spec).")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Replace output files in --out that publish did not write (no published.json).",
+)
 def publish(
-    out_dir: Path, previous: str | None, spec_file: Path | None, ledger_file: Path | None
+    out_dir: Path,
+    previous: str | None,
+    spec_file: Path | None,
+    ledger_file: Path | None,
+    force: bool,
 ) -> None:
     """Bundle the spec (openapi.yaml/json), render its HTML reference and CHANGELOG.md.
 
     Offline and deterministic. Refuses (exit 1) to publish changed content under a version
     that was already published.
     """
-    result = publish_spec(out_dir, spec_path=spec_file, ledger_path=ledger_file, previous=previous)
+    result = publish_spec(
+        out_dir, spec_path=spec_file, ledger_path=ledger_file, previous=previous, force=force
+    )
     breaking = sum(c.breaks_clients or c.breaks_servers for c in result.changes)
     if result.republished:
         since = "republished unchanged"
