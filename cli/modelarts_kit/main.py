@@ -81,12 +81,12 @@ COMMANDS: Tree = {
                 "Check that a server honours the spec.",
             ),
             "client": (
-                "modelarts_kit_contracts.client_cli:client",
+                "modelarts_kit.commands.contract:client",
                 "Check that a client honours the spec.",
             ),
-            "mock": ("modelarts_kit_contracts.mock_cli:mock", "Run the spec-driven mock server."),
+            "mock": ("modelarts_kit.commands.contract:mock", "Run the spec-driven mock server."),
             "proxy": (
-                "modelarts_kit_contracts.proxy_cli:proxy",
+                "modelarts_kit.commands.contract:proxy",
                 "Validate live traffic between a client and a server.",
             ),
         },

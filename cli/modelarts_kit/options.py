@@ -76,9 +76,12 @@ def _check_report_specs(
 
 
 def report(
-    help: str = "Also write junit:PATH or json:PATH (repeatable).", *, dest: str = "reports"
+    help: str = "Also write junit:PATH, json:PATH or markdown:PATH (repeatable).",
+    *,
+    dest: str = "reports",
 ) -> Callable[[F], F]:
-    """``--report FORMAT:PATH``, repeatable; checked when parsed (``junit`` or ``json``)."""
+    """``--report FORMAT:PATH``, repeatable; checked when parsed (``junit``, ``json``,
+    ``markdown``)."""
     return click.option(
         "--report",
         dest,
@@ -119,6 +122,9 @@ def listening(
     port_help: str = "Port to listen on (0: any free port; the URL is printed).",
     host_help: str = "Address to listen on.",
     bounded: str | None = None,
+    report_help: str = (
+        "At the end, also write junit:PATH, json:PATH or markdown:PATH (repeatable)."
+    ),
 ) -> Callable[[F], F]:
     """``--host`` and ``--port`` of a command that listens on loopback.
 
@@ -145,9 +151,7 @@ def listening(
                 help=f"Stop after {bounded} this many requests.",
             ),
             max_time(),
-            report(
-                "At the end, also write junit:PATH or json:PATH (repeatable).", dest="report_specs"
-            ),
+            report(report_help, dest="report_specs"),
         ]
     return compose(*decorators)
 

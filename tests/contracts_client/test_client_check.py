@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from modelarts_kit.main import cli
 from modelarts_kit_contracts.client import (
     AdapterError,
     ClientCheckSettings,
@@ -15,7 +16,6 @@ from modelarts_kit_contracts.client import (
     load_adapter_factory,
     run_client_check,
 )
-from modelarts_kit_contracts.client_cli import client
 from modelarts_kit_contracts.core import RunReport
 from modelarts_kit_contracts.core.reporters import to_markdown
 from modelarts_kit_spec import load_spec
@@ -131,7 +131,9 @@ def test_compare_json_is_strict_about_types() -> None:
 def test_unknown_adapter_is_a_usage_error() -> None:
     with pytest.raises(AdapterError, match="MODULE:FACTORY"):
         load_adapter_factory("nonsense")
-    result = CliRunner().invoke(client, ["--adapter", "no_such_module:factory", "--no-color"])
+    result = CliRunner().invoke(
+        cli, ["contract", "client", "--adapter", "no_such_module:factory", "--no-color"]
+    )
     assert result.exit_code == 2
     assert "cannot import no_such_module" in result.output
 
@@ -139,7 +141,9 @@ def test_unknown_adapter_is_a_usage_error() -> None:
 @pytest.mark.parametrize("name", ["json:dumps", "builtins:repr"])
 def test_a_callable_that_is_not_an_adapter_factory_is_one_line_exit_2(name: str) -> None:
     # Issue 14: --adapter module:not_a_factory gave a traceback.
-    result = CliRunner().invoke(client, ["--adapter", name, "--in-process", "--no-color"])
+    result = CliRunner().invoke(
+        cli, ["contract", "client", "--adapter", name, "--in-process", "--no-color"]
+    )
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
@@ -152,8 +156,10 @@ def test_cli_writes_reports_and_exits_with_findings(tmp_path: Path) -> None:
     out = tmp_path / "report.json"
     markdown = tmp_path / "report.md"
     result = CliRunner().invoke(
-        client,
+        cli,
         [
+            "contract",
+            "client",
             "--adapter",
             "contracts_client.broken_clients:NullToAbsent",
             "--max-examples",

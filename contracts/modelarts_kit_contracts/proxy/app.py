@@ -31,6 +31,7 @@ from modelarts_kit_contracts.core.wire import (
     validate_request,
     validate_response,
 )
+from modelarts_kit_contracts.errors import ContractError
 
 __all__ = ["HOP_BY_HOP", "ValidatingProxy"]
 
@@ -80,7 +81,7 @@ class ValidatingProxy:
     ) -> None:
         parsed = httpx.URL(upstream)
         if parsed.scheme not in ("http", "https") or not parsed.host:
-            raise ValueError(f"--upstream {upstream!r}: expected an http(s) URL with a host")
+            raise ContractError(f"--upstream {upstream!r}: expected an http(s) URL with a host")
         self.upstream = parsed
         self.spec = spec or load_spec()
         self.on_violation = on_violation
