@@ -1,0 +1,1 @@
+"""Worked examples that the test suite runs (see each folder's docstring)."""
