@@ -23,13 +23,17 @@ from modelarts_kit_contracts.core.reporters import (
 )
 from modelarts_kit_contracts.server.run import (
     ALL_PHASES,
+    DEFAULT_LIVE_MAX_CREATES,
     DEFAULT_MAX_EXAMPLES,
+    QUICK,
     Budget,
     ProgressSink,
     RunOptions,
     ServerTarget,
+    plan_run,
     run_server_contract,
 )
+from modelarts_kit_contracts.server.target import ServerCheckError
 from modelarts_kit_contracts.transport_auth import CredentialError, Credentials
 
 __all__ = ["default_other_project", "embedded_target", "server"]
@@ -74,6 +78,24 @@ class RichProgress:
 
     def advance(self, label: str) -> None:
         self._progress.advance(self._task)
+
+
+class LineProgress:
+    """Without a terminal: one line per phase on stderr, so CI logs show life."""
+
+    def __init__(self) -> None:
+        import time
+
+        self._clock = time.monotonic
+        self._started = self._clock()
+        self._count = 0
+
+    def phase(self, name: str) -> None:
+        elapsed = self._clock() - self._started
+        click.echo(f"[{elapsed:6.1f}s] {name} (after {self._count} done)", err=True)
+
+    def advance(self, label: str) -> None:
+        self._count += 1
 
 
 @contextmanager
@@ -167,6 +189,45 @@ def _credentials(
     help="Without URL: serve the embedded server on 127.0.0.1 instead of in-process.",
 )
 @click.option(
+    "--workers",
+    type=click.IntRange(min=1, max=16),
+    default=1,
+    show_default=True,
+    help="Run schemathesis's phases with N threads (1 keeps a seed's requests reproducible).",
+)
+@click.option(
+    "--quick",
+    is_flag=True,
+    help=f"A verdict in seconds: the scenarios, phases {','.join(QUICK.phases)}, "
+    f"at most {QUICK.max_examples} examples.",
+)
+@click.option(
+    "--live",
+    is_flag=True,
+    help="Treat the target as the live service (caps and clean-up) even on a loopback URL "
+    "(a tunnel). Any URL that is not loopback is live anyway.",
+)
+@click.option(
+    "--max-creates",
+    type=click.IntRange(min=0),
+    default=DEFAULT_LIVE_MAX_CREATES,
+    show_default=True,
+    help="Live targets: at most N creates whose body the target could accept (billable jobs).",
+)
+@click.option(
+    "--read-only",
+    is_flag=True,
+    help="Send no create a correct target could accept: auth, unknown ids, invalid bodies.",
+)
+@click.option(
+    "--rate",
+    type=click.FloatRange(min=0.01),
+    help="At most N requests per second (429 Retry-After is always honoured).",
+)
+@click.option(
+    "--dry-run", is_flag=True, help="Print the plan (phases, operations, caps); send nothing."
+)
+@click.option(
     "--final-phase-wait",
     type=click.FloatRange(min=0),
     default=10.0,
@@ -187,6 +248,13 @@ def server(
     reports: tuple[str, ...],
     request_timeout: float,
     embedded_http: bool,
+    workers: int,
+    quick: bool,
+    live: bool,
+    max_creates: int,
+    read_only: bool,
+    rate: float | None,
+    dry_run: bool,
     final_phase_wait: float,
 ) -> None:
     """Check that the server at URL (default: the embedded reference server) honours the spec.
@@ -201,6 +269,15 @@ def server(
         except ReportSpecError as exc:
             raise click.BadParameter(str(exc), param_hint="--report") from None
     selected = tuple(p.strip() for p in phases.split(",") if p.strip())
+    if quick:
+        selected = QUICK.phases
+        max_examples = min(max_examples, QUICK.max_examples)
+    remote: ServerTarget | None = None
+    if url is not None:
+        try:
+            remote = ServerTarget.from_url(url, live=live)
+        except ServerCheckError as exc:
+            raise click.UsageError(str(exc)) from None
     if url is not None and project_id is None:
         raise click.UsageError("--project-id is required with a server URL")
     if project_id is None:
@@ -217,21 +294,42 @@ def server(
             phases=selected,
             request_timeout_s=request_timeout,
             final_phase_wait_s=final_phase_wait,
+            workers=workers,
+            max_creates=max_creates,
+            read_only=read_only,
+            rate=rate,
         )
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
 
+    if dry_run:
+        shown = remote if remote is not None else ServerTarget.asgi(_not_started)
+        for line in plan_run(shown, options).lines():
+            click.echo(line)
+        click.echo("dry run: nothing was sent")
+        return
     with ExitStack() as stack:
-        if url is not None:
-            target = ServerTarget(url)
+        if remote is not None:
+            target = remote
         else:
             target = stack.enter_context(embedded_target(http=embedded_http))
-        progress: ProgressSink | None = None
-        if sys.stderr.isatty():
-            progress = stack.enter_context(RichProgress())
+        if target.live:
+            cap = "none (--read-only)" if read_only else str(max_creates)
+            click.echo(
+                f"live target {target.base_url}: creates capped at {cap}; "
+                "jobs created are terminated at the end",
+                err=True,
+            )
+        progress: ProgressSink = (
+            stack.enter_context(RichProgress()) if sys.stderr.isatty() else LineProgress()
+        )
         report = run_server_contract(target, options, progress=progress)
         stack.close()
     _finish(report, reports)
+
+
+def _not_started(*args: object) -> None:
+    """Stands for the embedded server in a dry run's plan (never called)."""
 
 
 def _finish(report: RunReport, reports: tuple[str, ...]) -> None:

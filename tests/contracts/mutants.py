@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import json
+import unicodedata
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
@@ -26,7 +27,15 @@ from modelarts_kit_server.app import ReferenceServer
 from modelarts_kit_server.auth import Principal
 from modelarts_kit_server.store import JobRecord
 
-__all__ = ["MUTANTS", "Mutant", "ResponseRewrite", "mutant_names", "mutated_app"]
+__all__ = [
+    "LENIENT",
+    "MUTANTS",
+    "Mutant",
+    "RequestRewrite",
+    "ResponseRewrite",
+    "mutant_names",
+    "mutated_app",
+]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -106,6 +115,50 @@ class ResponseRewrite:
         await send({"type": "http.response.body", "body": exchange.body})
 
 
+class RequestRewrite:
+    """ASGI middleware: let ``rewrite`` change each create body before the server stores it."""
+
+    def __init__(self, app: ASGIApp, rewrite: Callable[[Any], None]) -> None:
+        self.app = app
+        self.rewrite = rewrite
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        is_create = (
+            scope["type"] == "http"
+            and scope["method"] == "POST"
+            and str(scope["path"]).endswith(JOBS_SUFFIX)
+        )
+        if not is_create:
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        while True:
+            message = await receive()
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body"):
+                break
+        body = b"".join(chunks)
+        try:
+            document = json.loads(body)
+        except ValueError:
+            document = None
+        if isinstance(document, dict):
+            self.rewrite(document)
+            body = json.dumps(document).encode("utf-8")
+        headers = [(k, v) for k, v in scope["headers"] if k.lower() != b"content-length"]
+        headers.append((b"content-length", str(len(body)).encode()))
+        delivered = False
+
+        async def replay() -> Message:
+            nonlocal delivered
+            if delivered:
+                return await receive()
+            delivered = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app({**scope, "headers": headers}, replay, send)
+
+
 Install = Callable[[ReferenceServer, ExitStack], ASGIApp]
 
 
@@ -120,6 +173,13 @@ class Mutant:
 def _rewriting(rewrite: Callable[[Exchange], None]) -> Install:
     def install(app: ReferenceServer, stack: ExitStack) -> ASGIApp:
         return ResponseRewrite(app, rewrite)
+
+    return install
+
+
+def _storing(change: Callable[[Any], None]) -> Install:
+    def install(app: ReferenceServer, stack: ExitStack) -> ASGIApp:
+        return RequestRewrite(app, change)
 
     return install
 
@@ -207,6 +267,33 @@ def _truncated_json(exchange: Exchange) -> None:
 def _unknown_job_as_404(exchange: Exchange) -> None:
     if exchange.status == 400 and b"ModelArts.2775" in exchange.body:
         exchange.status = 404
+
+
+# --- what the server stores (normalised on the way in) --------------------------------------------
+
+
+def _metadata_text(key: str, change: Callable[[str], str]) -> Callable[[Any], None]:
+    def rewrite(job: Any) -> None:
+        metadata = job.get("metadata")
+        if isinstance(metadata, dict) and isinstance(metadata.get(key), str):
+            metadata[key] = change(metadata[key])
+
+    return rewrite
+
+
+def _environment_keys_upper(job: Any) -> None:
+    algorithm = job.get("algorithm")
+    environments = algorithm.get("environments") if isinstance(algorithm, dict) else None
+    if isinstance(environments, dict):
+        algorithm["environments"] = {k.upper(): v for k, v in environments.items()}
+
+
+def _parameter_values_trimmed(job: Any) -> None:
+    algorithm = job.get("algorithm")
+    parameters = algorithm.get("parameters") if isinstance(algorithm, dict) else None
+    for parameter in parameters if isinstance(parameters, list) else []:
+        if isinstance(parameter, dict) and isinstance(parameter.get("value"), str):
+            parameter["value"] = parameter["value"].strip()
 
 
 # --- patched server steps ------------------------------------------------------------------------
@@ -503,6 +590,74 @@ MUTANTS: tuple[Mutant, ...] = (
         "success bodies lose their last byte",
         _rewriting(_truncated_json),
     ),
+    # what is stored is not what was sent
+    Mutant(
+        "name_lower_cased",
+        "stored value",
+        "metadata.name stored lower-cased",
+        _storing(_metadata_text("name", str.lower)),
+    ),
+    Mutant(
+        "name_truncated",
+        "stored value",
+        "metadata.name stored truncated to 32 characters",
+        _storing(_metadata_text("name", lambda text: text[:32])),
+    ),
+    Mutant(
+        "description_trimmed",
+        "stored value",
+        "metadata.description stored with surrounding spaces trimmed",
+        _storing(_metadata_text("description", str.strip)),
+    ),
+    Mutant(
+        "description_truncated",
+        "stored value",
+        "metadata.description stored truncated to 200 characters",
+        _storing(_metadata_text("description", lambda text: text[:200])),
+    ),
+    Mutant(
+        "description_nfc",
+        "stored value",
+        "metadata.description stored Unicode-normalised (NFC)",
+        _storing(_metadata_text("description", lambda text: unicodedata.normalize("NFC", text))),
+    ),
+    Mutant(
+        "environment_keys_upper",
+        "stored value",
+        "algorithm.environments keys stored upper-cased",
+        _storing(_environment_keys_upper),
+    ),
+    Mutant(
+        "parameter_values_trimmed",
+        "stored value",
+        "algorithm.parameters values stored trimmed",
+        _storing(_parameter_values_trimmed),
+    ),
+)
+
+
+# --- a correct but lenient variant ------------------------------------------------------------
+
+# Rules the vendor pages never say a server enforces: unknown fields (a closed object such as the
+# terminate body) and "choose one of" pairs. A lenient server ignores them; it is still correct.
+LENIENT_IGNORES = ("additionalProperties", "not")
+
+
+def _lenient_validation(original: Callable[..., Any]) -> Callable[..., Any]:
+    from modelarts_kit_server.validation import best_violation, openapi_validator
+
+    def validate_instance(spec: Any, schema: Any, instance: Any) -> Any:
+        errors = openapi_validator(spec, schema).iter_errors(instance)
+        return best_violation(e for e in errors if e.validator not in LENIENT_IGNORES)
+
+    return validate_instance
+
+
+LENIENT = Mutant(
+    "lenient",
+    "correct variant",
+    "ignores unknown fields and accepts both members of a choose-one pair (must PASS)",
+    _patching("validate_instance", _lenient_validation),
 )
 
 

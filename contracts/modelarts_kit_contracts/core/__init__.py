@@ -12,6 +12,7 @@ built on it (``contracts/README.md`` gives the API in a few lines).
 
 from modelarts_kit_contracts.core.findings import (
     CheckTally,
+    CreatedJob,
     ExitCode,
     Finding,
     RunReport,
@@ -37,6 +38,7 @@ __all__ = [
     "Check",
     "CheckResult",
     "CheckTally",
+    "CreatedJob",
     "ExitCode",
     "Finding",
     "Product",

@@ -15,7 +15,16 @@ from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import Any, Literal
 
-__all__ = ["CheckTally", "ExitCode", "Finding", "RunReport", "Severity", "clip", "short"]
+__all__ = [
+    "CheckTally",
+    "CreatedJob",
+    "ExitCode",
+    "Finding",
+    "RunReport",
+    "Severity",
+    "clip",
+    "short",
+]
 
 Severity = Literal["failure", "warning"]
 _MAX_VALUE_CHARS = 80
@@ -110,6 +119,14 @@ class Finding:
         return f"{self.check}{op}{where}{rule}: {text}"
 
 
+@dataclass(frozen=True)
+class CreatedJob:
+    """A job a run created on the target, and the last phase the run saw it in."""
+
+    id: str
+    final_phase: str | None
+
+
 @dataclass
 class CheckTally:
     passed: int = 0
@@ -134,6 +151,7 @@ class RunReport:
     response_times_ms: dict[str, list[float]] = field(default_factory=dict)
     duration_s: float = 0.0
     seed: int | None = None
+    created_jobs: list[CreatedJob] = field(default_factory=list)  # by a server check run
 
     def record(self, check: str, found: Finding | Iterable[Finding] | None) -> None:
         """Count one evaluation of ``check``: failed when it produced a failure.

@@ -163,7 +163,10 @@ def to_json(report: RunReport) -> dict[str, Any]:
             for name, tally in sorted(report.tallies.items())
         ],
         "failures": [_failure_dict(f) for f in report.failures],
-        "warnings": [_failure_dict(f) for f in report.warnings],
+        "warnings": [_failure_dict(w) for w in report.warnings],
+        "created_jobs": [
+            {"id": job.id, "final_phase": job.final_phase} for job in report.created_jobs
+        ],
         "errors": [redact(e) for e in report.errors],
         "notes": [redact(n) for n in report.notes],
         "response_times": {
@@ -271,6 +274,10 @@ def render_text(
         )
         for line in redact(warning.message).splitlines():
             console.print(Text(f"   {line}"))
+    if report.created_jobs:
+        shown = ", ".join(f"{job.id} ({job.final_phase})" for job in report.created_jobs[:10])
+        more = f" and {len(report.created_jobs) - 10} more" if len(report.created_jobs) > 10 else ""
+        console.print(Text(f"created jobs (last phase): {shown}{more}", style="yellow"))
     for note in report.notes:
         console.print(Text(f"note: {redact(note)}", style="yellow"))
     for error in report.errors:

@@ -1,24 +1,25 @@
-"""The server contract runner: schemathesis phases + ModelArts scenarios -> one RunReport.
+"""The server contract runner: preflight, ModelArts scenarios, schemathesis phases -> a report.
 
 :func:`run_server_contract` does, in order:
 
-1. a pre-flight request (a refused connection ends the run with exit code 2 and a clear
-   message, before anything else is tried);
-2. the ModelArts scenario checks of :mod:`modelarts_kit_contracts.server.checks` (create -> show ->
-   terminate -> terminate, unknown job, credentials, project isolation);
-3. schemathesis 4.x as a library, driven the way its CLI drives it (``schemathesis.engine``
-   over an ``OpenApiSchema`` built from the curated spec): phases examples, coverage, fuzzing
-   and stateful (through the spec's OpenAPI links), every built-in check that applies, plus
-   the ModelArts response checks registered as schemathesis custom checks.
+1. checks the set-up: the target URL, the path parameters against the spec's rules
+   (:mod:`~modelarts_kit_contracts.server.preflight`), then one harmless request per job
+   operation that tells a wrong token, an unreachable project, a base URL that does not speak
+   this API and a connection error apart (exit 2 each, one line, before any phase);
+2. the ModelArts scenario checks of :mod:`~modelarts_kit_contracts.server.checks`;
+3. schemathesis's phases through :mod:`~modelarts_kit_contracts.server.schemathesis_adapter`;
+4. on a live target, terminates every job the run created that is not in a final phase (also
+   after Ctrl-C, the ``--max-time`` deadline or an error) and lists them in the report.
 
-Requests go to a URL (``requests`` over HTTP) or to an ASGI app in-process (schemathesis's
-ASGI client, so scenarios and schemathesis share one app instance and one lifespan). AK/SK
-signing happens on the final prepared request (:mod:`modelarts_kit_contracts.transport_auth`):
-the engine's per-thread ``requests.Session`` gets the signer as its ``auth``.
+Every request passes one :class:`~modelarts_kit_contracts.server.guard.TrafficGuard`. The
+work runs in a worker thread; the calling thread enforces ``--max-time`` as a hard wall-clock
+bound (stalled connections are shut down by the watchdog) and handles Ctrl-C, so the run
+always ends with a verdict and a report. Configured secrets are scrubbed from the report
+(:mod:`~modelarts_kit_contracts.server.scrub`). The runner never formats output.
 
-The runner never formats output; reporters read the returned report. Reproducibility: the
-seed fixes schemathesis's generation (hypothesis is seeded and derandomised, its example
-database is off, one worker), so the same seed sends the same requests.
+Reproducibility: the seed fixes schemathesis's generation (hypothesis is seeded and
+derandomised, its example database is off), so the same seed sends the same requests with one
+worker.
 """
 
 from __future__ import annotations
@@ -29,72 +30,78 @@ import shlex
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
 import requests
 
-from modelarts_kit_contracts.core import Finding, RunReport
+from modelarts_kit_contracts.core import CreatedJob, Finding, RunReport
 from modelarts_kit_contracts.core.reporters import redact
 from modelarts_kit_contracts.core.wire import Exchange, Headers, WireRequest, WireResponse
 from modelarts_kit_contracts.server.checks import (
-    MODELARTS_FAILURE_CODE,
     SCENARIOS,
     ApiMap,
     ProbeResponse,
     Role,
-    register_schemathesis_checks,
     response_checks,
 )
+from modelarts_kit_contracts.server.guard import (
+    CreateCapReached,
+    GuardedAdapter,
+    GuardPolicy,
+    ResponseStalled,
+    Route,
+    RunStopped,
+    StallWatchdog,
+    TrafficGuard,
+)
+from modelarts_kit_contracts.server.meaning import lifecycle
+from modelarts_kit_contracts.server.preflight import (
+    PreflightError,
+    check_path_parameters,
+    preflight,
+)
+from modelarts_kit_contracts.server.schemathesis_adapter import (
+    ALL_PHASES,
+    EngineRun,
+    EventCollector,
+    ProgressSink,
+    asgi_session,
+    build_config,
+    register_checks,
+)
+from modelarts_kit_contracts.server.scrub import scrub_report
+from modelarts_kit_contracts.server.target import ServerCheckError, ServerTarget, parse_base_url
 from modelarts_kit_contracts.transport_auth import Credentials
-
-if TYPE_CHECKING:
-    from schemathesis.engine.events import EngineEvent
 
 __all__ = [
     "ALL_PHASES",
+    "DEFAULT_LIVE_MAX_CREATES",
     "DEFAULT_MAX_EXAMPLES",
+    "QUICK",
     "Budget",
+    "Profile",
     "ProgressSink",
     "RunOptions",
+    "RunPlan",
     "ServerTarget",
+    "plan_run",
     "run_server_contract",
 ]
 
-ASGIApp = Callable[..., Any]
-ALL_PHASES = ("examples", "coverage", "fuzzing", "stateful")
 DEFAULT_MAX_EXAMPLES = 25
-ASGI_BASE_URL = "http://testserver"
-POSITIVE_DATA_STATUSES = ["2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx"]
-# schemathesis's ignored_auth removes the declared credential from a case and expects a refusal;
-# a signature added at the transport comes back on every request, so that probe cannot work.
-CHECKS_UNUSABLE_WITH_TRANSPORT_SIGNING = ("ignored_auth",)
-# Needs two identities configured through Web Fuzzing Commons; never applies here.
-CHECKS_NEEDING_PEERS = ("object_level_authorization",)
-
-
-@dataclass(frozen=True)
-class ServerTarget:
-    """Where requests go: a base URL, or an ASGI app served in-process."""
-
-    base_url: str
-    app: ASGIApp | None = None
-
-    @classmethod
-    def asgi(cls, app: ASGIApp) -> ServerTarget:
-        return cls(ASGI_BASE_URL, app)
-
-    @property
-    def label(self) -> str:
-        return f"{self.base_url} (in-process ASGI)" if self.app is not None else self.base_url
+DEFAULT_LIVE_MAX_CREATES = 12
+PREFLIGHT_TIMEOUT_S = 4.0  # a user mistake is reported in under 5 s
+STOP_GRACE_S = 2.0  # after the deadline: time for the worker to notice before it is abandoned
+CLEANUP_RESERVE_S = 10.0  # of --max-time, kept for terminating a live run's jobs
 
 
 @dataclass(frozen=True)
 class Budget:
     max_examples: int = DEFAULT_MAX_EXAMPLES
-    max_time: int | None = None  # seconds; schemathesis keeps cycling fuzz/stateful until then
+    max_time: int | None = None  # seconds; a hard wall-clock bound on the whole run
     seed: int | None = None
 
     def __post_init__(self) -> None:
@@ -114,6 +121,10 @@ class RunOptions:
     scenarios: bool = True
     request_timeout_s: float = 10.0
     final_phase_wait_s: float = 10.0
+    workers: int = 1
+    max_creates: int = DEFAULT_LIVE_MAX_CREATES  # on a live target
+    read_only: bool = False
+    rate: float | None = None  # requests per second
 
     def __post_init__(self) -> None:
         unknown = [p for p in self.phases if p not in ALL_PHASES]
@@ -123,12 +134,94 @@ class RunOptions:
             raise ValueError(
                 f"--other-project-id must differ from --project-id (both {self.project_id!r})"
             )
+        if self.workers < 1:
+            raise ValueError(f"--workers must be >= 1, got {self.workers}")
+        if self.max_creates < 0:
+            raise ValueError(f"--max-creates must be >= 0, got {self.max_creates}")
+        if self.rate is not None and self.rate <= 0:
+            raise ValueError(f"--rate must be > 0 requests per second, got {self.rate}")
+
+    @property
+    def secrets(self) -> tuple[str | None, ...]:
+        c = self.credentials
+        return (c.token, c.ak, c.sk)
 
 
-class ProgressSink(Protocol):
-    def phase(self, name: str) -> None: ...
+@dataclass(frozen=True)
+class Profile:
+    phases: tuple[str, ...]
+    max_examples: int
 
-    def advance(self, label: str) -> None: ...
+
+# The documented --quick profile: a verdict in a few seconds on the embedded server.
+QUICK = Profile(phases=("examples", "fuzzing"), max_examples=5)
+
+
+# --- the plan ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """What a run would do (``--dry-run`` prints it and sends nothing)."""
+
+    target: str
+    live: bool
+    scenarios: tuple[str, ...]
+    phases: tuple[str, ...]
+    operations: tuple[str, ...]
+    caps: tuple[str, ...]
+
+    def lines(self) -> list[str]:
+        return [
+            f"target: {self.target} ({'live' if self.live else 'local'})",
+            f"scenarios: {', '.join(self.scenarios) or 'none'}",
+            f"schemathesis phases: {', '.join(self.phases) or 'none'}",
+            *[f"operation: {op}" for op in self.operations],
+            *[f"cap: {cap}" for cap in self.caps],
+        ]
+
+
+def _effective_phases(target: ServerTarget, options: RunOptions) -> tuple[str, ...]:
+    # The stateful phase creates jobs through the spec's links: not on a live target.
+    if target.live:
+        return tuple(p for p in options.phases if p != "stateful")
+    return options.phases
+
+
+def plan_run(target: ServerTarget, options: RunOptions, api: ApiMap | None = None) -> RunPlan:
+    resolved = api if api is not None else ApiMap.from_spec()
+    live = target.live
+    operations = []
+    for role, op in resolved.roles():
+        mode = "positive and negative data"
+        if live and role is Role.CREATE:
+            mode = "negative data only (no job is created by the phases)"
+        operations.append(f"{op.method.upper()} {op.path} ({role.value}): {mode}")
+    budget = options.budget
+    caps = [
+        f"--max-examples {budget.max_examples} per operation and phase",
+        f"--max-time {budget.max_time}s (hard)" if budget.max_time else "--max-time none",
+        f"--request-timeout {options.request_timeout_s:g}s per request, body included",
+        f"--rate {options.rate:g}/s" if options.rate else "--rate unlimited",
+        f"--workers {options.workers}",
+    ]
+    if options.read_only:
+        caps.append("--read-only: no create is sent")
+    elif live:
+        caps.append(
+            f"--max-creates {options.max_creates} (creates the target could accept); "
+            "jobs created are terminated at the end"
+        )
+    else:
+        caps.append("creates uncapped (local target)")
+    return RunPlan(
+        target=target.label,
+        live=live,
+        scenarios=tuple(s.name for s in SCENARIOS) if options.scenarios else (),
+        phases=_effective_phases(target, options),
+        operations=tuple(operations),
+        caps=tuple(caps),
+    )
 
 
 # --- HTTP plumbing shared by the scenarios ---------------------------------------------------
@@ -150,20 +243,36 @@ def curl_command(request: requests.PreparedRequest) -> str:
     return " ".join(parts)
 
 
-@contextmanager
-def _session(target: ServerTarget) -> Iterator[requests.Session]:
-    if target.app is None:
-        with requests.Session() as session:
-            yield session
-        return
-    from schemathesis.python import asgi
-
-    with asgi.get_client(target.app) as client:
-        yield client
-
-
 def _operation_label(method: str, template: str) -> str:
     return f"{method.upper()} {template}"
+
+
+@dataclass
+class _Traffic:
+    """The guard, the watchdog and how sessions are prepared for one run."""
+
+    target: ServerTarget
+    guard: TrafficGuard
+    watchdog: StallWatchdog
+    request_timeout_s: float
+
+    def prepare(self, session: requests.Session) -> None:
+        session.auth = self.guard
+        if self.target.app is None:
+            adapter = GuardedAdapter(self.watchdog, self.request_timeout_s)
+            session.mount("http://", adapter)
+            session.mount("https://", adapter)
+
+    @contextmanager
+    def session(self) -> Iterator[requests.Session]:
+        if self.target.app is None:
+            with requests.Session() as session:
+                self.prepare(session)
+                yield session
+            return
+        with asgi_session(self.target.app) as client:
+            self.prepare(client)
+            yield client
 
 
 class HttpProbe:
@@ -174,7 +283,7 @@ class HttpProbe:
         *,
         api: ApiMap,
         session: requests.Session,
-        base_url: str,
+        traffic: _Traffic,
         options: RunOptions,
         report: RunReport,
         lock: threading.Lock,
@@ -183,23 +292,29 @@ class HttpProbe:
         self.project_id = options.project_id
         self.other_project_id = options.other_project_id
         self.final_phase_wait_s = options.final_phase_wait_s
+        self.read_only = options.read_only
+        self.seed = report.seed or 0
         self._session = session
-        self._base_url = base_url.rstrip("/")
+        self._traffic = traffic
+        self._base_url = traffic.target.base_url.rstrip("/")
         self._options = options
         self._report = report
         self._lock = lock
         self.state: dict[str, Any] = {}
 
-    def _auth_for(self, credentials: str) -> tuple[dict[str, str], requests.auth.AuthBase | None]:
+    def _auth_for(self, credentials: str) -> tuple[dict[str, str], requests.auth.AuthBase]:
         valid = self._options.credentials
+        guard = self._traffic.guard
         if credentials == "none":
-            return {}, None
+            return {}, guard.using(None, refusal_expected=True)
         if credentials == "invalid":
             if valid.kind == "aksk":
                 wrong = Credentials(ak=valid.ak, sk=f"wrong-{uuid.uuid4().hex}")
-                return valid.headers(), wrong.requests_auth()
-            return {"X-Auth-Token": f"invalid-{uuid.uuid4().hex}"}, None
-        return valid.headers(), valid.requests_auth()
+                return valid.headers(), guard.using(wrong.requests_auth(), refusal_expected=True)
+            return {"X-Auth-Token": f"invalid-{uuid.uuid4().hex}"}, guard.using(
+                None, refusal_expected=True
+            )
+        return valid.headers(), guard.using(valid.requests_auth())
 
     def send(
         self,
@@ -209,6 +324,8 @@ class HttpProbe:
         job_id: str | None = None,
         body: Any = None,
         credentials: str = "valid",
+        record: bool = True,
+        timeout_s: float | None = None,
     ) -> ProbeResponse:
         op = self.api.operation(role)
         path = self.api.path(role, project_id or self.project_id, job_id)
@@ -222,14 +339,19 @@ class HttpProbe:
         )
         prepared = self._session.prepare_request(request)
         started = time.perf_counter()
-        response = self._session.send(prepared, timeout=self._options.request_timeout_s)
+        timeout = self._options.request_timeout_s
+        if timeout_s is not None:
+            timeout = min(timeout, timeout_s)
+        response = self._session.send(prepared, timeout=timeout)
         elapsed_ms = (time.perf_counter() - started) * 1000
         result = ProbeResponse(
             status=response.status_code,
             body=response.content,
             content_type=response.headers.get("content-type", ""),
-            curl=curl_command(prepared),
+            curl=curl_command(response.request),
         )
+        if not record:
+            return result
         label = _operation_label(op.method, op.path)
         exchange = Exchange(
             request=WireRequest(method=op.method.upper(), path=path),
@@ -276,263 +398,241 @@ class HttpProbe:
             self._report.notes.append(text)
 
 
-# --- schemathesis ------------------------------------------------------------------------------
-
-
-def _schemathesis_config(
-    target: ServerTarget,
-    options: RunOptions,
-    seed: int,
-    checks: tuple[str, ...],
-    api_project_param: str,
-) -> Any:
-    from schemathesis.config import SchemathesisConfig
-
-    budget = options.budget
-    excluded = set(CHECKS_NEEDING_PEERS)
-    if options.credentials.kind == "aksk":
-        excluded.update(CHECKS_UNUSABLE_WITH_TRANSPORT_SIGNING)
-    data: dict[str, Any] = {
-        "seed": seed,
-        "color": False,
-        "base-url": target.base_url,
-        "workers": 1,
-        "request-timeout": options.request_timeout_s,
-        "parameters": {api_project_param: options.project_id},
-        "generation": {
-            "max-examples": budget.max_examples,
-            "deterministic": True,
-            "database": "none",
-        },
-        "phases": {name: {"enabled": name in options.phases} for name in ALL_PHASES},
-        "checks": {
-            "enabled": True,
-            # ModelArts answers 400 for an unknown job and a duplicate name, which valid data
-            # can meet; checks.valid_request_accepted tells those 400s from real rejections.
-            "positive_data_acceptance": {"expected-statuses": POSITIVE_DATA_STATUSES},
-            **{name: {"enabled": False} for name in sorted(excluded)},
-            **{name: {"enabled": True} for name in checks},
-        },
-        "cache": {"enabled": False},
-        "warnings": False,
-    }
-    headers = options.credentials.headers()
-    if headers:
-        data["headers"] = headers
-    if budget.max_time is not None:
-        data["max-time"] = budget.max_time
-    return SchemathesisConfig.from_dict(data)
-
-
-def _engine_events(schema: Any, credentials: Credentials) -> Iterator[EngineEvent]:
-    """Run the engine; with AK/SK, every engine session signs at the transport."""
-    from schemathesis.engine.core import Engine
-
-    engine = Engine(schema=schema)
-    signer = credentials.requests_auth()
-    if signer is None:
-        yield from engine.execute()
-        return
-    yield from _signed_execution(engine, signer)
-
-
-def _signed_execution(engine: Any, signer: requests.auth.AuthBase) -> Iterator[EngineEvent]:
-    # Same steps as schemathesis.engine.core.Engine.execute, with an EngineContext whose
-    # sessions carry the signer: requests applies it to the final PreparedRequest.
-    from schemathesis import auths
-    from schemathesis.config import InferenceAlgorithm
-    from schemathesis.engine.context import EngineContext
-    from schemathesis.engine.observations import Observations
-    from schemathesis.engine.run import PhaseName, PhaseSkipReason
-
-    class SigningEngineContext(EngineContext):
-        def get_session(self, *, operation: Any = None) -> requests.Session:
-            session: requests.Session = super().get_session(operation=operation)
-            session.auth = signer
-            return session
-
-    schema = engine.schema
-    if schema.config.auth.is_defined:
-        auths.unregister()
-    plan = engine._create_execution_plan()
-    observations = None
-    for phase in plan.phases:
-        if (
-            phase.name == PhaseName.STATEFUL_TESTING
-            and phase.skip_reason in (None, PhaseSkipReason.NOT_APPLICABLE)
-            and schema.config.phases.stateful.inference.is_algorithm_enabled(
-                InferenceAlgorithm.LOCATION_HEADERS
-            )
-        ):
-            observations = Observations()
-    ctx = SigningEngineContext(
-        schema=schema,
-        stop_event=threading.Event(),
-        observations=observations,
-        max_time=schema.config.max_time,
-    )
-    yield from plan.execute(ctx)
-
-
-def _describe(failure: Any) -> Finding:
-    """The :class:`Finding` a schemathesis failure stands for (title, expected, got, pointer)."""
-    from schemathesis.core.failures import AcceptedNegativeData, ServerError
-    from schemathesis.openapi.checks import (
-        JsonSchemaError,
-        RejectedPositiveData,
-        UndefinedContentType,
-        UndefinedStatusCode,
-    )
-
-    title = str(failure.title)
-    if getattr(failure, "code", "") == MODELARTS_FAILURE_CODE:
-        # One of ours, raised through schemathesis: its message is already "expected/got".
-        expected, _, got = str(failure.message).partition("\n")
-        return Finding(title, expected.removeprefix("expected "), got.removeprefix("got "))
-    if isinstance(failure, JsonSchemaError):
-        pointer = "".join(f"/{part}" for part in failure.instance_path)
-        rule = "/".join(str(part) for part in failure.schema_path)
-        return Finding(
-            title,
-            f"{rule} ({failure._raw_message})",
-            f"{json.dumps(failure.instance, default=str)[:200]} at {pointer or '/'}",
-            pointer,
-            rule=str(failure.schema_path[-1]) if failure.schema_path else "",
-        )
-    if isinstance(failure, UndefinedStatusCode):
-        return Finding(
-            title,
-            f"a documented status: {', '.join(failure.defined_status_codes)}",
-            f"HTTP {failure.status_code}",
-        )
-    if isinstance(failure, UndefinedContentType):
-        return Finding(
-            title,
-            f"Content-Type {' or '.join(failure.defined_content_types)}",
-            str(failure.content_type),
-        )
-    if isinstance(failure, AcceptedNegativeData):
-        return Finding(
-            title,
-            f"a rejection ({failure.expected_statuses})",
-            f"HTTP {failure.status_code} for invalid input",
-        )
-    if isinstance(failure, RejectedPositiveData):
-        return Finding(
-            title,
-            f"acceptance ({failure.allowed_statuses})",
-            f"HTTP {failure.status_code} for valid input",
-        )
-    if isinstance(failure, ServerError):
-        return Finding(title, "no 5xx", f"HTTP {failure.status_code}")
-    lines = [line.strip() for line in str(failure.message).splitlines() if line.strip()]
-    expected = lines[0] if lines else title
-    got = " ".join(lines[1:3]) if len(lines) > 1 else "(see reproduction)"
-    return Finding(title, expected, got)
-
-
-@dataclass
-class _EventCollector:
-    report: RunReport
-    lock: threading.Lock
-    progress: ProgressSink | None
-    seen_interactions: set[int] = field(default_factory=set)
-
-    def handle(self, event: EngineEvent) -> None:
-        from schemathesis.engine import StopReason, events
-
-        if isinstance(event, events.PhaseStarted) and self.progress is not None:
-            self.progress.phase(str(event.phase.name.value))
-        elif isinstance(event, events.ScenarioFinished | events.FuzzScenarioFinished):
-            self._scenario(event.recorder)
-            if self.progress is not None:
-                self.progress.advance(event.recorder.label)
-        elif isinstance(event, events.NonFatalError):
-            with self.lock:
-                self.report.errors.append(
-                    f"{event.label}: {event.info.title}: {event.info.message}"
-                )
-        elif isinstance(event, events.FatalError):
-            with self.lock:
-                self.report.errors.append(f"schemathesis: {event.exception}")
-        elif (
-            isinstance(event, events.EngineFinished)
-            and event.stop_reason == StopReason.SERVER_UNAVAILABLE
-        ):
-            with self.lock:
-                self.report.errors.append("the server stopped responding during the run")
-
-    def _scenario(self, recorder: Any) -> None:
-        with self.lock:
-            for case_id, interaction in recorder.interactions.items():
-                response = interaction.response
-                key = id(interaction)
-                if response is None or key in self.seen_interactions:
-                    continue
-                self.seen_interactions.add(key)
-                node = recorder.cases.get(case_id)
-                if node is not None:
-                    operation = node.value.operation
-                    label = _operation_label(operation.method, operation.path)
-                    self.report.record_time(label, float(response.elapsed) * 1000)
-            for case_id, nodes in recorder.checks.items():
-                for node in nodes:
-                    failure = None
-                    info = node.failure_info
-                    if node.status.value == "failure" and info is not None:
-                        case_node = recorder.cases.get(case_id)
-                        operation = info.failure.operation or (
-                            case_node.value.operation.label if case_node is not None else ""
-                        )
-                        failure = _describe(info.failure).but(
-                            check=node.name,
-                            operation=str(operation),
-                            reproduce=redact(info.code_sample),
-                        )
-                    elif node.status.value != "success":
-                        continue
-                    self.report.record(node.name, failure)
-
-
-def _run_schemathesis(
-    target: ServerTarget,
-    options: RunOptions,
-    api: ApiMap,
-    report: RunReport,
-    lock: threading.Lock,
-    progress: ProgressSink | None,
-) -> None:
-    import schemathesis
-
-    checks = register_schemathesis_checks(api)
-    config = _schemathesis_config(target, options, report.seed or 0, checks, api.project_param)
-    schema = schemathesis.openapi.from_dict(
-        json.loads(json.dumps(api.spec.document)), config=config
-    )
-    if target.app is not None:
-        schema.app = target.app
-    collector = _EventCollector(report, lock, progress)
-    for event in _engine_events(schema, options.credentials):
-        collector.handle(event)
-
-
 # --- the run -----------------------------------------------------------------------------------
 
 
-def _preflight(target: ServerTarget, timeout_s: float) -> str | None:
-    """A connection problem, described for a human; None when the server answers."""
-    if target.app is not None:
-        return None
-    try:
-        requests.get(target.base_url, timeout=timeout_s, allow_redirects=False)
-    except requests.exceptions.ConnectionError as exc:
-        reason = "connection refused" if "refused" in str(exc).lower() else "cannot connect"
-        return f"cannot reach {target.base_url}: {reason} (is the server running?)"
-    except requests.exceptions.Timeout:
-        return f"cannot reach {target.base_url}: no answer within {timeout_s:g}s"
-    except requests.exceptions.InvalidURL as exc:
-        return f"{target.base_url!r} is not a usable URL: {exc}"
-    return None
+@dataclass
+class _Run:
+    target: ServerTarget
+    options: RunOptions
+    api: ApiMap
+    report: RunReport
+    traffic: _Traffic
+    progress: ProgressSink | None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    engine: EngineRun | None = None
+    in_cleanup: bool = False
+
+    @property
+    def stopping(self) -> bool:
+        return self.traffic.guard.stop.is_set()
+
+    def error(self, text: str) -> None:
+        with self.lock:
+            self.report.errors.append(text)
+
+    def note(self, text: str) -> None:
+        with self.lock:
+            self.report.notes.append(text)
+
+    def body(self) -> None:
+        """Preflight, scenarios, phases (in the worker thread)."""
+        try:
+            if not self._preflight():
+                return
+            if self.options.scenarios and not self._scenarios():
+                return
+            phases = _effective_phases(self.target, self.options)
+            if self.target.live and "stateful" in self.options.phases:
+                self.note("stateful: not run against a live target (its links create jobs)")
+            if phases and not self.stopping:
+                self._schemathesis(phases)
+        except RunStopped:
+            pass
+        except ResponseStalled as exc:
+            self.error(str(exc))
+
+    def _preflight(self) -> bool:
+        with self.traffic.session() as session:
+            probe = self._probe(session)
+
+            def send(role: Role, job_id: str, body: Any) -> ProbeResponse:
+                return probe.send(
+                    role, job_id=job_id, body=body, record=False, timeout_s=PREFLIGHT_TIMEOUT_S
+                )
+
+            hint = "--ak/--sk" if self.options.credentials.kind == "aksk" else "--token"
+            try:
+                preflight(
+                    self.api,
+                    send,
+                    base_url=self.target.base_url,
+                    project_id=self.options.project_id,
+                    credential_hint=hint,
+                    seed=self.report.seed or 0,
+                )
+            except PreflightError as exc:
+                self.error(str(exc))
+                return False
+        return True
+
+    def _probe(self, session: requests.Session) -> HttpProbe:
+        return HttpProbe(
+            api=self.api,
+            session=session,
+            traffic=self.traffic,
+            options=self.options,
+            report=self.report,
+            lock=self.lock,
+        )
+
+    def _scenarios(self) -> bool:
+        if self.progress is not None:
+            self.progress.phase("modelarts scenarios")
+        with self.traffic.session() as session:
+            probe = self._probe(session)
+            for scenario in SCENARIOS:
+                if self.stopping:
+                    return False
+                try:
+                    scenario.run(probe)
+                except CreateCapReached as exc:
+                    self.note(f"scenario {scenario.name}: not (fully) evaluated: {exc}")
+                except RunStopped:
+                    return False
+                except requests.exceptions.RequestException as exc:
+                    # Timeouts and dropped connections end the run (exit 2), not a finding.
+                    self.error(f"scenario {scenario.name}: {type(exc).__name__}: {exc}")
+                    return False
+                if self.progress is not None:
+                    self.progress.advance(scenario.name)
+        return True
+
+    def _schemathesis(self, phases: tuple[str, ...]) -> None:
+        options = self.options
+        if options.credentials.kind == "aksk":
+            self.note(
+                "ignored_auth: not run, it cannot remove a signature added at the transport; "
+                "credentials_required checks missing and invalid credentials instead"
+            )
+        checks = register_checks(self.api)
+        deadline = self.traffic.guard.deadline
+        remaining = None if deadline is None else int(deadline - time.monotonic())
+        if remaining is not None and remaining < 1:
+            return
+        negative_only = (
+            (self.api.create.operation_id,) if self.target.live or options.read_only else ()
+        )
+        config = build_config(
+            base_url=self.target.base_url,
+            seed=self.report.seed or 0,
+            phases=phases,
+            max_examples=options.budget.max_examples,
+            max_time_s=remaining,
+            workers=options.workers,
+            request_timeout_s=options.request_timeout_s,
+            parameters={self.api.project_param: options.project_id},
+            headers=options.credentials.headers(),
+            checks=checks,
+            signed_at_transport=options.credentials.kind == "aksk",
+            negative_only_operation_ids=negative_only,
+        )
+        self.engine = EngineRun(
+            document=json.loads(json.dumps(self.api.spec.document)),
+            config=config,
+            app=self.target.app,
+            prepare_session=self.traffic.prepare,
+        )
+        collector = EventCollector(
+            self.report,
+            self.lock,
+            self.progress,
+            quiet_errors=(CreateCapReached, RunStopped),
+            stopping=lambda: self.stopping,
+        )
+        for event in self.engine.events():
+            collector.handle(event)
+        if collector.suppressed:
+            self.note(
+                f"schemathesis: {collector.suppressed} test(s) ended by the run's own limits "
+                "(--max-creates / --read-only / --max-time)"
+            )
+
+    def stop(self) -> None:
+        self.traffic.guard.stop.set()
+        if self.engine is not None:
+            self.engine.stop()
+        self.traffic.watchdog.abort_all()
+
+    def cleanup(self, hard_end: float | None) -> None:
+        """Terminate the jobs this run created that are not in a final phase (live targets)."""
+        guard = self.traffic.guard
+        if not self.target.live:
+            return
+        leftovers = guard.unfinished()
+        if not leftovers:
+            return
+        guard.allow_after_stop = True
+        guard.deadline = hard_end
+        self.traffic.watchdog.deadline = hard_end
+        terminated = 0
+        try:
+            with self.traffic.session() as session:
+                probe = self._probe(session)
+                body = self.api.example_body(Role.TERMINATE)
+                for job in leftovers:
+                    if hard_end is not None and time.monotonic() >= hard_end:
+                        break
+                    try:
+                        shown = probe.send(Role.SHOW, job_id=job.id, record=False)
+                        phase = _phase(shown)
+                        if phase is not None and phase in lifecycle(self.api).final_phases:
+                            continue
+                        probe.send(Role.TERMINATE, job_id=job.id, body=body, record=False)
+                        terminated += 1
+                        probe.send(Role.SHOW, job_id=job.id, record=False)
+                    except requests.exceptions.RequestException as exc:
+                        self.error(f"clean-up: job {job.id} may still run: {exc}")
+        finally:
+            guard.allow_after_stop = False
+        left = [job.id for job in guard.unfinished()]
+        self.note(
+            f"clean-up: terminate sent for {terminated} job(s) the run created"
+            + (f"; not in a final phase yet: {', '.join(left)}" if left else "")
+        )
+
+
+def _phase(response: ProbeResponse) -> str | None:
+    document = response.json()
+    status = document.get("status") if isinstance(document, dict) else None
+    phase = status.get("phase") if isinstance(status, dict) else None
+    return phase if isinstance(phase, str) else None
+
+
+def _build_traffic(
+    target: ServerTarget, options: RunOptions, api: ApiMap, deadline: float | None
+) -> _Traffic:
+    routes = tuple(Route(role.value, op.method, op.path) for role, op in api.roles())
+    validator = api.spec.validator(api.create.request_schema)
+    guard = TrafficGuard(
+        routes=routes,
+        job_id_pointer=("metadata", "id"),
+        phase_pointer=("status", "phase"),
+        could_create=validator.is_valid,
+        policy=GuardPolicy(
+            live=target.live,
+            max_creates=options.max_creates,
+            read_only=options.read_only,
+            rate=options.rate,
+            final_phases=lifecycle(api).final_phases,
+        ),
+        signer=options.credentials.requests_auth(),
+        deadline=deadline,
+    )
+    return _Traffic(target, guard, StallWatchdog(deadline), options.request_timeout_s)
+
+
+def _validate_setup(target: ServerTarget, options: RunOptions, api: ApiMap) -> None:
+    if target.app is None:
+        parse_base_url(target.base_url)
+    check_path_parameters(
+        api,
+        {api.project_param: ("--project-id", options.project_id)},
+    )
+    check_path_parameters(
+        api,
+        {api.project_param: ("--other-project-id", options.other_project_id)},
+    )
 
 
 def run_server_contract(
@@ -542,47 +642,64 @@ def run_server_contract(
     api: ApiMap | None = None,
     progress: ProgressSink | None = None,
 ) -> RunReport:
-    """Run every check against ``target``; return the report (never raises for findings)."""
+    """Run every check against ``target``; return the report (never raises for findings).
+
+    The run ends within ``--max-time`` (plus a short grace to stop threads), whatever the
+    server does; Ctrl-C ends it too, after the clean-up of a live run's jobs.
+    """
     seed = options.budget.seed if options.budget.seed is not None else random.randrange(2**32)
     report = RunReport(target=target.label, seed=seed)
-    started = time.perf_counter()
-    lock = threading.Lock()
+    started = time.monotonic()
+    resolved = api if api is not None else ApiMap.from_spec()
     try:
-        problem = _preflight(target, options.request_timeout_s)
-        if problem is not None:
-            report.errors.append(problem)
-            return report
-        resolved = api if api is not None else ApiMap.from_spec()
-        if options.scenarios:
-            if progress is not None:
-                progress.phase("modelarts scenarios")
-            with _session(target) as session:
-                probe = HttpProbe(
-                    api=resolved,
-                    session=session,
-                    base_url=target.base_url,
-                    options=options,
-                    report=report,
-                    lock=lock,
-                )
-                for scenario in SCENARIOS:
-                    try:
-                        scenario.run(probe)
-                    except requests.exceptions.RequestException as exc:
-                        # Timeouts and dropped connections end the run (exit 2), not a finding.
-                        report.errors.append(
-                            f"scenario {scenario.name}: {type(exc).__name__}: {redact(str(exc))}"
-                        )
-                        return report
-                    if progress is not None:
-                        progress.advance(scenario.name)
-        if options.phases:
-            if options.credentials.kind == "aksk":
+        _validate_setup(target, options, resolved)
+    except ServerCheckError as exc:
+        report.errors.append(str(exc))
+        return scrub_report(report, options.secrets)
+
+    max_time = options.budget.max_time
+    hard_end = None if max_time is None else started + max_time
+    reserve = min(CLEANUP_RESERVE_S, max_time / 4) if max_time and target.live else 0.0
+    deadline = None if hard_end is None else hard_end - reserve
+    traffic = _build_traffic(target, options, resolved, deadline)
+    run = _Run(target, options, resolved, report, traffic, progress)
+    worker = threading.Thread(target=run.body, name="contract-server-run", daemon=True)
+    try:
+        worker.start()
+        while worker.is_alive():
+            if deadline is not None and time.monotonic() >= deadline:
+                run.stop()
+                worker.join(STOP_GRACE_S)
                 report.notes.append(
-                    "ignored_auth: not run, it cannot remove a signature added at the transport; "
-                    "credentials_required checks missing and invalid credentials instead"
+                    f"--max-time {max_time}s reached: the run stopped there; "
+                    "the verdict covers what was checked"
                 )
-            _run_schemathesis(target, options, resolved, report, lock, progress)
+                break
+            worker.join(0.1)
+    except KeyboardInterrupt:
+        run.stop()
+        worker.join(STOP_GRACE_S)
+        report.errors.append("interrupted (Ctrl-C): the run did not complete")
     finally:
-        report.duration_s = time.perf_counter() - started
-    return report
+        try:
+            run.cleanup(hard_end)
+        finally:
+            traffic.watchdog.close()
+            with run.lock:
+                report.duration_s = time.monotonic() - started
+                _record_created_jobs(report, traffic.guard)
+                if deadline is not None and not report.tallies and not report.errors:
+                    report.errors.append(
+                        f"--max-time {max_time}s reached before any check was evaluated"
+                    )
+    return scrub_report(report, options.secrets)
+
+
+def _record_created_jobs(report: RunReport, guard: TrafficGuard) -> None:
+    report.created_jobs = [CreatedJob(job.id, job.last_phase) for job in guard.created.values()]
+    if guard.creates_blocked:
+        report.notes.append(
+            f"{guard.creates_blocked} create(s) not sent: --max-creates / --read-only"
+        )
+    if guard.retried_429:
+        report.notes.append(f"{guard.retried_429} request(s) retried after 429 Retry-After")

@@ -1,0 +1,449 @@
+"""Every call into schemathesis, in one module, tested with one pinned version.
+
+The server checker drives schemathesis 4.x as a library, the way its CLI does: a
+``SchemathesisConfig`` built from a dict (:func:`build_config`), an ``OpenApiSchema`` from the
+spec document, and the engine's execution plan run with an ``EngineContext`` whose sessions are
+ours (:class:`EngineRun`): every request then passes the run's traffic guard (time bounds,
+create cap, rate, 429, signing) whatever the transport (real HTTP or in-process ASGI). The
+ModelArts response checks are registered as schemathesis custom checks
+(:func:`register_checks`); engine events become findings of the run's report
+(:class:`EventCollector`).
+
+The engine context and ``Engine._create_execution_plan`` are not public schemathesis API, so
+``pyproject.toml`` pins ``schemathesis==``:data:`PINNED_VERSION` and a test checks that the
+installed version is that one: an upgrade is a deliberate change re-tested here.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+import requests
+
+from modelarts_kit_contracts.core import Check, Finding, RunReport
+from modelarts_kit_contracts.core.reporters import redact
+from modelarts_kit_contracts.core.wire import Exchange, Headers, WireRequest, WireResponse
+from modelarts_kit_contracts.server.checks import ApiMap, response_checks
+
+if TYPE_CHECKING:
+    from schemathesis.engine.events import EngineEvent
+
+__all__ = [
+    "ALL_PHASES",
+    "MODELARTS_FAILURE_CODE",
+    "PINNED_VERSION",
+    "EngineRun",
+    "EventCollector",
+    "ProgressSink",
+    "asgi_session",
+    "build_config",
+    "installed_version",
+    "register_checks",
+]
+
+PINNED_VERSION = "4.32.5"
+ALL_PHASES = ("examples", "coverage", "fuzzing", "stateful")
+# The failure code our checks report under inside schemathesis (its custom-check range is ST9xx).
+MODELARTS_FAILURE_CODE = "MA901"
+POSITIVE_DATA_STATUSES = ["2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx"]
+# schemathesis's ignored_auth removes the declared credential from a case and expects a refusal;
+# a signature added at the transport comes back on every request, so that probe cannot work.
+CHECKS_UNUSABLE_WITH_TRANSPORT_SIGNING = ("ignored_auth",)
+# Needs two identities configured through Web Fuzzing Commons; never applies here.
+CHECKS_NEEDING_PEERS = ("object_level_authorization",)
+
+
+class ProgressSink(Protocol):
+    def phase(self, name: str) -> None: ...
+
+    def advance(self, label: str) -> None: ...
+
+
+@contextmanager
+def asgi_session(app: Callable[..., Any]) -> Iterator[requests.Session]:
+    """A ``requests.Session`` that reaches ``app`` in-process (schemathesis's ASGI client)."""
+    from schemathesis.python import asgi
+
+    with asgi.get_client(app) as client:
+        yield client
+
+
+def installed_version() -> str:
+    from importlib.metadata import version
+
+    return version("schemathesis")
+
+
+# --- custom checks ---------------------------------------------------------------------------
+
+
+def _is_positive(case: Any) -> bool | None:
+    meta = getattr(case, "meta", None)
+    if meta is None:
+        return None
+    return bool(meta.generation.mode.is_positive)
+
+
+_REGISTERED: set[str] = set()
+_REGISTER_LOCK = threading.Lock()
+
+
+def register_checks(api: ApiMap) -> tuple[str, ...]:
+    """Register every response check as a schemathesis custom check (idempotent).
+
+    Returns the check names, for the run's ``checks`` selection. Schemathesis's registry is
+    process-wide; the checks only act on the three ModelArts operations, so they are inert
+    for any other API a process happens to test.
+    """
+    import schemathesis
+    from schemathesis.core.failures import Failure as SchemathesisFailure
+
+    class ModelArtsFinding(SchemathesisFailure):
+        code = MODELARTS_FAILURE_CODE
+        kind_title = "ModelArts contract violated"
+
+        @property
+        def _unique_key(self) -> str:
+            return self.title
+
+    def adapter(entry: Check) -> Callable[..., bool | None]:
+        def run(ctx: Any, response: Any, case: Any) -> bool | None:
+            operation = case.operation
+            resolved: ApiMap = _CURRENT_API.api or api
+            found = resolved.operation_at(operation.method, operation.path)
+            if found is None:
+                return None
+            exchange = Exchange(
+                request=WireRequest(method=operation.method.upper(), path=operation.path),
+                response=WireResponse(
+                    status=response.status_code,
+                    headers=Headers(
+                        (name, value)
+                        for name, values in response.headers.items()
+                        for value in values
+                    ),
+                    body=response.content or b"",
+                ),
+                operation=found.operation_id,
+                path_params={k: str(v) for k, v in (case.path_parameters or {}).items()},
+                positive=_is_positive(case),
+            )
+            findings = entry.run(resolved, exchange)
+            if not findings:
+                return True
+            raise ModelArtsFinding(
+                operation=operation.label, title=findings[0].title, message=findings[0].message
+            )
+
+        run.__name__ = entry.name
+        run.__qualname__ = entry.name
+        run.__doc__ = entry.meaning
+        return run
+
+    names = []
+    with _REGISTER_LOCK:
+        _CURRENT_API.api = api
+        for entry in response_checks():
+            names.append(entry.name)
+            if entry.name not in _REGISTERED:
+                schemathesis.check(adapter(entry))
+                _REGISTERED.add(entry.name)
+    return tuple(names)
+
+
+@dataclass
+class _CurrentApi:
+    api: ApiMap | None = None
+
+
+_CURRENT_API = _CurrentApi()
+
+
+# --- configuration -----------------------------------------------------------------------------
+
+
+def build_config(
+    *,
+    base_url: str,
+    seed: int,
+    phases: tuple[str, ...],
+    max_examples: int,
+    max_time_s: int | None,
+    workers: int,
+    request_timeout_s: float,
+    parameters: dict[str, str],
+    headers: dict[str, str],
+    checks: tuple[str, ...],
+    signed_at_transport: bool,
+    negative_only_operation_ids: tuple[str, ...] = (),
+) -> Any:
+    """A ``SchemathesisConfig`` for one run (``negative_only_operation_ids``: operations that
+    get only invalid data, e.g. create on a live target, so that no job is created)."""
+    from schemathesis.config import SchemathesisConfig
+
+    excluded = set(CHECKS_NEEDING_PEERS)
+    if signed_at_transport:
+        excluded.update(CHECKS_UNUSABLE_WITH_TRANSPORT_SIGNING)
+    data: dict[str, Any] = {
+        "seed": seed,
+        "color": False,
+        "base-url": base_url,
+        "workers": workers,
+        "request-timeout": request_timeout_s,
+        "parameters": parameters,
+        "generation": {
+            "max-examples": max_examples,
+            "deterministic": True,
+            "database": "none",
+        },
+        "phases": {name: {"enabled": name in phases} for name in ALL_PHASES},
+        "checks": {
+            "enabled": True,
+            # ModelArts answers 400 for an unknown job and a duplicate name, which valid data
+            # can meet; checks.valid_request_accepted tells those 400s from real rejections.
+            "positive_data_acceptance": {"expected-statuses": POSITIVE_DATA_STATUSES},
+            **{name: {"enabled": False} for name in sorted(excluded)},
+            **{name: {"enabled": True} for name in checks},
+        },
+        "cache": {"enabled": False},
+        "warnings": False,
+    }
+    if negative_only_operation_ids:
+        data["operations"] = [
+            {
+                "include-operation-id": operation_id,
+                "generation": {"mode": "negative"},
+                "phases": {"examples": {"enabled": False}},
+            }
+            for operation_id in negative_only_operation_ids
+        ]
+    if headers:
+        data["headers"] = headers
+    if max_time_s is not None:
+        data["max-time"] = max(1, max_time_s)
+    return SchemathesisConfig.from_dict(data)
+
+
+# --- the engine --------------------------------------------------------------------------------
+
+
+@dataclass
+class EngineRun:
+    """One engine execution whose every session is prepared by ``prepare_session``."""
+
+    document: dict[str, Any]
+    config: Any
+    app: Callable[..., Any] | None
+    prepare_session: Callable[[requests.Session], None]
+    _stop: threading.Event | None = None
+
+    def stop(self) -> None:
+        """Ask the engine to stop after the tests in progress (thread-safe)."""
+        if self._stop is not None:
+            self._stop.set()
+
+    def events(self) -> Iterator[EngineEvent]:
+        import schemathesis
+        from schemathesis import auths
+        from schemathesis.config import InferenceAlgorithm
+        from schemathesis.engine.context import EngineContext
+        from schemathesis.engine.core import Engine
+        from schemathesis.engine.observations import Observations
+        from schemathesis.engine.run import PhaseName, PhaseSkipReason
+
+        schema = schemathesis.openapi.from_dict(self.document, config=self.config)
+        if self.app is not None:
+            schema.app = self.app
+        prepare = self.prepare_session
+
+        class GuardedEngineContext(EngineContext):
+            def get_session(self, *, operation: Any = None) -> requests.Session:
+                fresh = getattr(self._thread_local, "session", None) is None
+                session: requests.Session = super().get_session(operation=operation)
+                if fresh:
+                    prepare(session)
+                return session
+
+        # The steps of schemathesis.engine.core.Engine.execute, with our context.
+        engine = Engine(schema=schema)
+        if schema.config.auth.is_defined:
+            auths.unregister()
+        plan = engine._create_execution_plan()
+        observations = None
+        for phase in plan.phases:
+            if (
+                phase.name == PhaseName.STATEFUL_TESTING
+                and phase.skip_reason in (None, PhaseSkipReason.NOT_APPLICABLE)
+                and schema.config.phases.stateful.inference.is_algorithm_enabled(
+                    InferenceAlgorithm.LOCATION_HEADERS
+                )
+            ):
+                observations = Observations()
+        stop = threading.Event()
+        self._stop = stop
+        ctx = GuardedEngineContext(
+            schema=schema,
+            stop_event=stop,
+            observations=observations,
+            max_time=schema.config.max_time,
+        )
+        yield from plan.execute(ctx)
+
+
+# --- events -> report -------------------------------------------------------------------------
+
+
+def _operation_label(method: str, template: str) -> str:
+    return f"{method.upper()} {template}"
+
+
+def describe_failure(failure: Any) -> Finding:
+    """The :class:`Finding` a schemathesis failure stands for (title, expected, got, pointer)."""
+    from schemathesis.core.failures import AcceptedNegativeData, ServerError
+    from schemathesis.openapi.checks import (
+        JsonSchemaError,
+        RejectedPositiveData,
+        UndefinedContentType,
+        UndefinedStatusCode,
+    )
+
+    title = str(failure.title)
+    if getattr(failure, "code", "") == MODELARTS_FAILURE_CODE:
+        # One of ours, raised through schemathesis: its message is already "expected/got".
+        expected, _, got = str(failure.message).partition("\n")
+        return Finding(title, expected.removeprefix("expected "), got.removeprefix("got "))
+    if isinstance(failure, JsonSchemaError):
+        pointer = "".join(f"/{part}" for part in failure.instance_path)
+        rule = "/".join(str(part) for part in failure.schema_path)
+        return Finding(
+            title,
+            f"{rule} ({failure._raw_message})",
+            f"{json.dumps(failure.instance, default=str)[:200]} at {pointer or '/'}",
+            pointer,
+            rule=str(failure.schema_path[-1]) if failure.schema_path else "",
+        )
+    if isinstance(failure, UndefinedStatusCode):
+        return Finding(
+            title,
+            f"a documented status: {', '.join(failure.defined_status_codes)}",
+            f"HTTP {failure.status_code}",
+        )
+    if isinstance(failure, UndefinedContentType):
+        return Finding(
+            title,
+            f"Content-Type {' or '.join(failure.defined_content_types)}",
+            str(failure.content_type),
+        )
+    if isinstance(failure, AcceptedNegativeData):
+        return Finding(
+            title,
+            f"a rejection ({failure.expected_statuses})",
+            f"HTTP {failure.status_code} for invalid input",
+        )
+    if isinstance(failure, RejectedPositiveData):
+        return Finding(
+            title,
+            f"acceptance ({failure.allowed_statuses})",
+            f"HTTP {failure.status_code} for valid input",
+        )
+    if isinstance(failure, ServerError):
+        return Finding(title, "no 5xx", f"HTTP {failure.status_code}")
+    lines = [line.strip() for line in str(failure.message).splitlines() if line.strip()]
+    expected = lines[0] if lines else title
+    got = " ".join(lines[1:3]) if len(lines) > 1 else "(see reproduction)"
+    return Finding(title, expected, got)
+
+
+def _caused_by(error: BaseException, kinds: tuple[type[BaseException], ...]) -> bool:
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        if isinstance(current, kinds):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
+
+
+@dataclass
+class EventCollector:
+    """Turns engine events into the report's tallies, failures, timings and errors.
+
+    ``quiet_errors``: exception types that are the run's own decisions (a create the cap
+    refused, a request after the deadline), counted in ``suppressed`` instead of reported.
+    """
+
+    report: RunReport
+    lock: threading.Lock
+    progress: ProgressSink | None
+    quiet_errors: tuple[type[BaseException], ...] = ()
+    stopping: Callable[[], bool] = lambda: False
+    suppressed: int = 0
+    seen_interactions: set[int] = field(default_factory=set)
+
+    def handle(self, event: EngineEvent) -> None:
+        from schemathesis.engine import StopReason, events
+
+        if isinstance(event, events.PhaseStarted) and self.progress is not None:
+            self.progress.phase(str(event.phase.name.value))
+        elif isinstance(event, events.ScenarioFinished | events.FuzzScenarioFinished):
+            self._scenario(event.recorder)
+            if self.progress is not None:
+                self.progress.advance(event.recorder.label)
+        elif isinstance(event, events.NonFatalError):
+            if self.stopping() or _caused_by(event.value, self.quiet_errors):
+                self.suppressed += 1
+                return
+            with self.lock:
+                self.report.errors.append(
+                    f"{event.label}: {event.info.title}: {event.info.message}"
+                )
+        elif isinstance(event, events.FatalError):
+            if self.stopping() or _caused_by(event.exception, self.quiet_errors):
+                self.suppressed += 1
+                return
+            with self.lock:
+                self.report.errors.append(f"schemathesis: {event.exception}")
+        elif (
+            isinstance(event, events.EngineFinished)
+            and event.stop_reason == StopReason.SERVER_UNAVAILABLE
+            and not self.stopping()
+        ):
+            with self.lock:
+                self.report.errors.append("the server stopped responding during the run")
+
+    def _scenario(self, recorder: Any) -> None:
+        with self.lock:
+            for case_id, interaction in recorder.interactions.items():
+                response = interaction.response
+                key = id(interaction)
+                if response is None or key in self.seen_interactions:
+                    continue
+                self.seen_interactions.add(key)
+                node = recorder.cases.get(case_id)
+                if node is not None:
+                    operation = node.value.operation
+                    label = _operation_label(operation.method, operation.path)
+                    self.report.record_time(label, float(response.elapsed) * 1000)
+            for case_id, nodes in recorder.checks.items():
+                for node in nodes:
+                    failure = None
+                    info = node.failure_info
+                    if node.status.value == "failure" and info is not None:
+                        case_node = recorder.cases.get(case_id)
+                        operation = info.failure.operation or (
+                            case_node.value.operation.label if case_node is not None else ""
+                        )
+                        failure = describe_failure(info.failure).but(
+                            check=node.name,
+                            operation=str(operation),
+                            reproduce=redact(info.code_sample),
+                        )
+                    elif node.status.value != "success":
+                        continue
+                    self.report.record(node.name, failure)

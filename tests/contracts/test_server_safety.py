@@ -1,0 +1,403 @@
+"""Safe against a live service, bounded in time, and no secret in any output.
+
+- live targets cap the creates the target could accept, terminate what the run created (also
+  on Ctrl-C) and list it under ``created_jobs``; ``--read-only`` creates nothing;
+- ``429`` is retried after ``Retry-After``; ``--rate`` spaces requests; ``--dry-run`` sends
+  nothing;
+- ``--max-time`` is a hard wall-clock bound, also against a server that trickles its answer;
+- the token, AK and SK never reach stdout, the JSON or JUnit report or a curl line, even when
+  the server echoes them in a body.
+"""
+
+from __future__ import annotations
+
+import _thread
+import io
+import json
+import socket
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from click.testing import CliRunner
+from modelarts_kit_contracts.core import ExitCode, RunReport
+from modelarts_kit_contracts.core.reporters import render_text, to_json, to_junit_xml
+from modelarts_kit_contracts.server.run import Budget, RunOptions, run_server_contract
+from modelarts_kit_contracts.server.target import ASGI_BASE_URL, ServerTarget
+from modelarts_kit_contracts.server_cli import server
+from modelarts_kit_contracts.transport_auth import Credentials
+from modelarts_kit_server import (
+    DEV_PROJECT_ID,
+    DEV_TOKEN,
+    LifecycleTimings,
+    ServerSettings,
+    create_app,
+    serve_in_thread,
+)
+
+from .test_server_cli import free_port
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+ASGIApp = Callable[
+    [Scope, Callable[[], Awaitable[Message]], Callable[[Message], Awaitable[None]]], Awaitable[None]
+]
+FINAL = {"Completed", "Failed", "Terminated"}
+STOPPED = FINAL | {"Terminating"}
+
+
+class Recorder:
+    """ASGI middleware: records (method, path, status, time) of every exchange."""
+
+    def __init__(self, app: Any, answer: Callable[[Scope, int], Message | None] | None = None):
+        self.app = app
+        self.answer = answer
+        self.seen: list[tuple[str, str, int, float]] = []
+        self.count = 0
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        self.count += 1
+        arrived = time.monotonic()
+        canned = self.answer(scope, self.count) if self.answer is not None else None
+        if canned is not None:
+            self.seen.append((scope["method"], scope["path"], canned["status"], arrived))
+            body = canned.pop("body")
+            await send({"type": "http.response.start", **canned})
+            await send({"type": "http.response.body", "body": body})
+            return
+        status = {}
+
+        async def capture(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status["code"] = message["status"]
+            await send(message)
+
+        await self.app(scope, receive, capture)
+        self.seen.append((scope["method"], scope["path"], status.get("code", 0), arrived))
+
+    def creates_accepted(self) -> int:
+        return sum(
+            1
+            for m, p, s, _ in self.seen
+            if m == "POST" and p.endswith("/training-jobs") and s == 201
+        )
+
+
+@contextmanager
+def reference(**timings: float) -> Iterator[Any]:
+    app = create_app(ServerSettings(timings=LifecycleTimings(**timings)))
+    try:
+        yield app
+    finally:
+        app.close()
+
+
+def options(**overrides: Any) -> RunOptions:
+    values: dict[str, Any] = {
+        "credentials": Credentials(token=DEV_TOKEN),
+        "project_id": DEV_PROJECT_ID,
+        "other_project_id": DEV_PROJECT_ID[::-1],
+        "budget": Budget(max_examples=2, seed=7),
+        "phases": ("examples", "fuzzing"),
+        "final_phase_wait_s": 2.0,
+    }
+    values.update(overrides)
+    return RunOptions(**values)
+
+
+def live(app: Any) -> ServerTarget:
+    return ServerTarget(ASGI_BASE_URL, app, force_live=True)
+
+
+def test_live_run_caps_creates_and_terminates_what_it_created() -> None:
+    with reference(terminating_s=0.2) as app:
+        recorder = Recorder(app)
+        report = run_server_contract(live(recorder), options(max_creates=3))
+        assert recorder.creates_accepted() <= 3
+        assert 1 <= len(report.created_jobs) <= 3
+        document = to_json(report)
+        assert document["created_jobs"] == [
+            {"id": job.id, "final_phase": job.final_phase} for job in report.created_jobs
+        ]
+        # every job is terminated (or already final) when the run returns
+        for job in report.created_jobs:
+            assert job.final_phase in STOPPED, report.created_jobs
+        assert any("--max-creates" in note for note in report.notes), report.notes
+
+
+def test_local_run_does_not_cap_creates() -> None:
+    with reference() as app:
+        recorder = Recorder(app)
+        run_server_contract(ServerTarget.asgi(recorder), options(max_creates=1))
+        assert recorder.creates_accepted() > 1
+
+
+def test_read_only_sends_no_create_a_correct_target_could_accept() -> None:
+    with reference() as app:
+        recorder = Recorder(app)
+        report = run_server_contract(live(recorder), options(read_only=True))
+        assert recorder.creates_accepted() == 0
+        assert report.created_jobs == []
+        creates = [s for m, p, s, _ in recorder.seen if m == "POST" and p.endswith("training-jobs")]
+        assert creates  # invalid bodies were sent, and refused
+        assert all(400 <= s < 500 for s in creates)
+        assert report.tallies.get("invalid_job_rejected") is not None
+        assert report.tallies["unknown_job_documented_error"].passed == 2
+
+
+def test_ctrl_c_still_terminates_the_jobs_created() -> None:
+    with reference(terminating_s=0.2) as app:
+        recorder = Recorder(app)
+        timer = threading.Timer(1.0, _thread.interrupt_main)
+        timer.start()
+        try:
+            report = run_server_contract(
+                live(recorder),
+                options(phases=("fuzzing",), budget=Budget(max_examples=200, seed=3)),
+            )
+        finally:
+            timer.cancel()
+        assert report.exit_code is ExitCode.USAGE_OR_CONNECTION_ERROR
+        assert any("interrupted" in e for e in report.errors)
+        assert report.created_jobs
+        assert all(job.final_phase in STOPPED for job in report.created_jobs)
+
+
+def test_429_is_retried_after_retry_after() -> None:
+    def every_other_create(scope: Scope, count: int) -> Message | None:
+        if scope["method"] == "POST" and scope["path"].endswith("/training-jobs") and count % 2:
+            return {
+                "status": 429,
+                "headers": [(b"content-type", b"application/json"), (b"retry-after", b"0")],
+                "body": json.dumps(
+                    {"error_code": "ModelArts.2799", "error_msg": "services too many requests"}
+                ).encode(),
+            }
+        return None
+
+    with reference() as app:
+        recorder = Recorder(app, every_other_create)
+        report = run_server_contract(ServerTarget.asgi(recorder), options(phases=()))
+    assert report.failures == [], [f.title for f in report.failures]
+    assert any("429" in note for note in report.notes)
+
+
+def test_rate_spaces_requests() -> None:
+    with reference() as app:
+        recorder = Recorder(app)
+        run_server_contract(ServerTarget.asgi(recorder), options(phases=(), rate=20.0))
+    times = sorted(t for *_, t in recorder.seen)
+    assert len(times) > 20
+    # no half-second window holds more than the rate allows (one request of slack for jitter)
+    busiest = max(sum(1 for t in times if start <= t < start + 0.5) for start in times)
+    assert busiest <= 20 * 0.5 + 1, busiest
+
+
+def test_dry_run_prints_the_plan_and_sends_nothing() -> None:
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    listener.settimeout(0.2)
+    url = f"http://127.0.0.1:{listener.getsockname()[1]}"
+    try:
+        result = CliRunner().invoke(
+            server,
+            [url, "--token", "t0ken-dry", "--project-id", DEV_PROJECT_ID, "--dry-run", "--live"],
+        )
+        with pytest.raises(TimeoutError):
+            listener.accept()
+    finally:
+        listener.close()
+    assert result.exit_code == 0, result.output
+    for expected in ("scenarios:", "schemathesis phases:", "--max-creates 12", "nothing was sent"):
+        assert expected in result.output
+    assert "negative data only" in result.output
+
+
+@contextmanager
+def trickling_server(delay_s: float) -> Iterator[str]:
+    """Accepts, then answers one byte every ``delay_s`` seconds, forever."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    stop = threading.Event()
+
+    def handle(conn: socket.socket) -> None:
+        with conn:
+            try:
+                conn.recv(65536)
+                for byte in b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" * 50:
+                    if stop.wait(delay_s):
+                        return
+                    conn.send(bytes([byte]))
+            except OSError:
+                return
+
+    def accept() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=handle, args=(conn,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        stop.set()
+        listener.close()
+
+
+def test_max_time_is_a_hard_bound_against_a_trickling_server(tmp_path: Path) -> None:
+    report_path = tmp_path / "r.json"
+    with trickling_server(0.5) as url:
+        started = time.monotonic()
+        result = CliRunner().invoke(
+            server,
+            [
+                url,
+                "--token",
+                "t0ken-trickle",
+                "--project-id",
+                DEV_PROJECT_ID,
+                "--max-time",
+                "2",
+                "--request-timeout",
+                "60",
+                "--report",
+                f"json:{report_path}",
+            ],
+        )
+        elapsed = time.monotonic() - started
+    assert elapsed < 2 + 3, elapsed  # the bound plus the stop grace
+    assert result.exit_code in (0, 1, 2)
+    assert "PASSED" in result.output or "FAILED" in result.output or "ERROR" in result.output
+    document = json.loads(report_path.read_text())
+    assert document["exit_code"] == result.exit_code
+
+
+def test_a_stalled_response_is_cut_at_the_request_timeout() -> None:
+    with trickling_server(0.3) as url:
+        started = time.monotonic()
+        report = run_server_contract(
+            ServerTarget.from_url(url), options(request_timeout_s=1.5, budget=Budget(seed=1))
+        )
+        elapsed = time.monotonic() - started
+    assert elapsed < 6, elapsed
+    assert report.exit_code is ExitCode.USAGE_OR_CONNECTION_ERROR
+    assert any("no complete answer" in e or "stall" in e for e in report.errors), report.errors
+
+
+SECRET_TOKEN = "tok-Zq81xVv0-secret"
+
+
+def test_secrets_never_reach_any_output_even_when_the_server_echoes_them() -> None:
+    """A server that echoes the caller's token (and AK/SK) into error bodies."""
+
+    def echo_token(scope: Scope, count: int) -> Message | None:
+        headers = dict(scope["headers"])
+        token = headers.get(b"x-auth-token", b"").decode()
+        if scope["method"] == "GET" and count % 3 == 0:
+            body = json.dumps({"error_msg": f"token {token} is not allowed here", "raw": token})
+            return {
+                "status": 400,
+                "headers": [(b"content-type", b"application/json")],
+                "body": body.encode(),
+            }
+        return None
+
+    settings = ServerSettings(tokens=(SECRET_TOKEN,))
+    app = create_app(settings)
+    try:
+        recorder = Recorder(app, echo_token)
+        report = run_server_contract(
+            ServerTarget.asgi(recorder),
+            options(credentials=Credentials(token=SECRET_TOKEN)),
+        )
+    finally:
+        app.close()
+    assert report.failures, "the echoing server should break vendor_error_body"
+    text = io.StringIO()
+    render_text(report, text, color=False)
+    outputs = [text.getvalue(), json.dumps(to_json(report)), to_junit_xml(report)]
+    assert any("[REDACTED]" in out for out in outputs)
+    for out in outputs:
+        assert SECRET_TOKEN not in out
+
+
+def test_aksk_secrets_are_scrubbed_wherever_they_appear() -> None:
+    from modelarts_kit_contracts.core import Finding
+    from modelarts_kit_contracts.server.scrub import scrub_report
+
+    ak, sk = "AKEXAMPLE0123456", "SK/secret+value=="
+    report = RunReport(target="x")
+    report.record(
+        "c",
+        Finding(
+            check="c",
+            title=f"body echoes {sk}",
+            expected="x",
+            got=f'{{"ak": "{ak}", "q": "{quote(sk, safe="")}"}}',
+            reproduce=f"curl -H 'Authorization: SDK-HMAC-SHA256 Access={ak}' -d '{sk}'",
+        ),
+    )
+    report.errors.append(f"error with {json.dumps(sk)}")
+    scrub_report(report, (None, ak, sk))
+    dumped = json.dumps(to_json(report)) + to_junit_xml(report)
+    for secret in (ak, sk, quote(sk, safe="")):
+        assert secret not in dumped
+
+
+def test_without_a_terminal_each_phase_prints_a_progress_line() -> None:
+    result = CliRunner().invoke(server, ["--quick", "--seed", "2", "--final-phase-wait", "3"])
+    assert result.exit_code == 0, result.output
+    for phase in ("modelarts scenarios", "examples", "fuzzing"):
+        assert any(line.startswith("[") and phase in line for line in result.output.splitlines())
+
+
+@pytest.mark.parametrize("url_case", ["refused"])
+def test_live_flag_is_accepted_on_loopback(url_case: str) -> None:
+    url = f"http://127.0.0.1:{free_port()}"
+    result = CliRunner().invoke(
+        server, [url, "--token", "t0ken-live", "--project-id", DEV_PROJECT_ID, "--live"]
+    )
+    assert result.exit_code == 2
+    assert "creates capped at 12" in result.output
+
+
+def test_serve_in_thread_target_is_local() -> None:
+    with serve_in_thread(ServerSettings()) as url:
+        assert ServerTarget.from_url(url).live is False
+
+
+def test_schemathesis_is_pinned_to_the_version_the_adapter_is_tested_with() -> None:
+    import tomllib
+
+    from modelarts_kit_contracts.server.schemathesis_adapter import (
+        PINNED_VERSION,
+        installed_version,
+    )
+
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    dependencies = tomllib.loads(pyproject.read_text())["project"]["dependencies"]
+    assert f"schemathesis=={PINNED_VERSION}" in dependencies
+    assert installed_version() == PINNED_VERSION
+
+
+def test_every_schemathesis_import_is_in_the_adapter() -> None:
+    package = Path(__file__).resolve().parents[2] / "contracts" / "modelarts_kit_contracts"
+    importers = sorted(
+        str(path.relative_to(package))
+        for path in (package / "server").rglob("*.py")
+        if "import schemathesis" in path.read_text() or "from schemathesis" in path.read_text()
+    )
+    assert importers == ["schemathesis_adapter.py"], importers
