@@ -39,7 +39,7 @@ Model = TypeVar("Model", bound=pydantic.BaseModel)
 
 # Timeouts are on by default: 10 s to connect, 60 s for the rest.
 DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=10.0)
-USER_AGENT = "modelarts-training-client/1.0.0"
+USER_AGENT = "modelarts-training-client/1.1.0"
 REQUEST_ID_HEADER = "X-Request-Id"
 BASE_URL_TEMPLATE: str | None = "https://modelarts.{region}.myhuaweicloud.com"
 SERVER_VARIABLE_DEFAULTS: dict[str, str | None] = {
