@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from modelarts_kit_spec import Operation, Spec, load_spec
+from modelarts_kit_spec import Operation, Spec, ledger_for, load_spec
 from modelarts_kit_spec.load import pointer_join
 
 from modelarts_kit_sdk.evidence import SdkEvidence, load_sdk_evidence
@@ -429,8 +429,7 @@ def diff_sdk(
     """Compare the spec with one SDK release and set aside what the ledger settles."""
     spec = load_spec(spec_path)
     if ledger_path is None:
-        candidate = Path(spec.path).parent / "ledger.yaml"
-        ledger_path = candidate if candidate.exists() else None
+        ledger_path = ledger_for(spec_path)
     evidence = [] if ledger_path is None else load_sdk_evidence(ledger_path)
     models = SdkModels(source)
     findings, compared = find_drift(spec, models)

@@ -9,11 +9,10 @@ settling a field across releases until the vendor changes it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from modelarts_kit_spec import LEDGER_PATH, SpecError, load_ledger
+from modelarts_kit_spec import SpecError, read_ledger
 
 from modelarts_kit_sdk.errors import SdkError
 
@@ -39,35 +38,40 @@ class SdkEvidence:
         )
 
 
-def load_sdk_evidence(ledger_path: Path | None = None) -> list[SdkEvidence]:
-    """Every SDK source of every ledger entry (the one place this package reads the ledger)."""
-    path = LEDGER_PATH if ledger_path is None else ledger_path
+def load_sdk_evidence(ledger_path: Path) -> list[SdkEvidence]:
+    """Every SDK source of every decided ledger entry (through the typed ledger)."""
     try:
-        entries = load_ledger(path)
+        ledger = read_ledger(ledger_path)
     except SpecError as exc:
         raise SdkError(str(exc)) from exc
+    # Like docs diff: a missing reason is spec validate's business; what matching needs
+    # (a mapping with a kind, side and sources) must be sound.
+    for problem in ledger.problems:
+        if problem.missing and problem.key != "kind":
+            continue
+        where = "" if problem.index is None else f" /entries/{problem.index}"
+        raise SdkError(f"{ledger_path}:{where}: {problem.message}")
     out: list[SdkEvidence] = []
-    for number, entry in enumerate(entries):
-        if not isinstance(entry, Mapping):
-            continue  # spec validate reports malformed entries
-        for source in entry.get("sources") or []:
-            if not (isinstance(source, Mapping) and "sdk" in source):
+    for entry in ledger.entries:
+        if entry.todo:
+            continue  # a TODO entry settles nothing
+        for source in entry.sources:
+            if source.sdk is None:
                 continue
-            missing = [k for k in ("model", "attribute", "says") if k not in source]
-            if missing:
+            if not (source.model and source.attribute and source.says):
                 raise SdkError(
-                    f"{path}: /entries/{number} ({entry.get('id')}): an sdk source needs "
-                    f"{', '.join(missing)}"
+                    f"{ledger_path}: /entries/{entry.index} ({entry.id}): an sdk source needs "
+                    "model, attribute and says"
                 )
             out.append(
                 SdkEvidence(
-                    entry=str(entry.get("id", f"#{number}")),
-                    kind=str(entry.get("kind", "")),
-                    side=str(entry.get("side", "both")),
-                    sdk=str(source["sdk"]),
-                    model=str(source["model"]),
-                    attribute=str(source["attribute"]),
-                    says=str(source["says"]),
+                    entry.id,
+                    entry.kind,
+                    entry.side,
+                    source.sdk,
+                    source.model,
+                    source.attribute,
+                    source.says,
                 )
             )
     return out

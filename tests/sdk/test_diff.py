@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from modelarts_kit_sdk import SdkFinding, diff_sdk, from_wheel
+from modelarts_kit_sdk import SdkError, SdkFinding, diff_sdk, from_wheel
 from modelarts_kit_sdk.diff import find_drift
 from modelarts_kit_sdk.models import SdkModels
 from modelarts_kit_spec import load_spec
@@ -234,3 +234,16 @@ def test_a_finding_is_reconciled_only_when_every_occurrence_is_recorded(
     )
     _ledger(small_spec, [entry])
     assert diff_sdk(from_wheel(wheel), small_spec).unreconciled_count == 0
+
+
+def test_a_todo_entry_settles_nothing(tmp_path: Path, small_spec: Path) -> None:
+    _ledger(small_spec, [{**_entry("presence", "str"), "decision": "TODO"}])
+    wheel = fake_wheel(tmp_path, variant(Thing={**BASE["Thing"], "colour": "str"}))
+    assert diff_sdk(from_wheel(wheel), small_spec).unreconciled_count == 1
+
+
+def test_an_sdk_source_without_its_attribute_is_refused(tmp_path: Path, small_spec: Path) -> None:
+    entry = {**_entry("presence", "str"), "sources": [{"sdk": "0.0.1", "model": "Thing"}]}
+    _ledger(small_spec, [entry])
+    with pytest.raises(SdkError, match="an sdk source needs model, attribute and says"):
+        diff_sdk(from_wheel(fake_wheel(tmp_path, BASE)), small_spec)
