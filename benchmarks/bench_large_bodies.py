@@ -3,15 +3,16 @@
 The reference server runs in its own process (uvicorn, ``serve_in_thread``). A probe client
 asks for a small job over a keep-alive connection, one request at a time, and times each
 answer. Rounds alternate: probes with no large body in flight (the baseline), then probes while
-``--loaders`` processes post large creates back to back. Two large bodies are measured:
+``--loaders`` processes send large requests back to back:
 
 - the 10 MB attack of issue 11: a create with 80,000 ``algorithm.parameters``;
 - a valid create just under the server's body limit (2 MiB by default), which the server
-  parses and validates in full.
+  parses and validates in full;
+- shows of a stored job of that size (a large answer rather than a large body).
 
 Printed per scenario: probe latency min / median / max in ms, the ratio of each to the
-baseline's (interleaved rounds, same run), and the large requests' own status and time. Every
-round is bounded by ``--probes`` and ``--round-seconds``.
+baseline's (interleaved rounds, same run), and the loaders' requests' own status and time.
+Every round is bounded by ``--probes`` and ``--round-seconds``.
 
     .venv/bin/python benchmarks/bench_large_bodies.py [--rounds 3] [--probes 20] [--loaders 2]
 
@@ -26,6 +27,7 @@ import json
 import multiprocessing
 import statistics
 import time
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnContext
 from multiprocessing.queues import Queue
@@ -74,31 +76,43 @@ def near_limit_body(limit: int) -> tuple[bytes, int]:
     return create_body(count), count
 
 
-def post_back_to_back(url: str, body: bytes, prefix: str, stop: Event, out: Queue[Any]) -> None:
-    """In a loader process: post ``body`` (a fresh name each time) until ``stop``."""
+@dataclass(frozen=True)
+class Request:
+    """What a loader sends back to back: a create (``body``) or a show (no body)."""
+
+    method: str
+    path: str
+    body: bytes | None = None
+
+
+def hammer(url: str, request: Request, prefix: str, stop: Event, out: Queue[Any]) -> None:
+    """In a loader process: send ``request`` (a fresh job name each time) until ``stop``."""
+    results: list[tuple[int, float]] = []
     with httpx.Client(base_url=url, headers=HEADERS, timeout=600) as client:
-        number = 0
         while not stop.is_set():
-            number += 1
-            named = body.replace(NAME_PLACEHOLDER.encode(), f"{prefix}-{number:08d}".encode(), 1)
+            body = request.body
+            if body is not None:
+                name = f"{prefix}-{len(results):08d}".encode()
+                body = body.replace(NAME_PLACEHOLDER.encode(), name, 1)
             started = time.perf_counter()
-            response = client.post(JOBS, content=named)
-            out.put((response.status_code, time.perf_counter() - started))
+            response = client.request(request.method, request.path, content=body)
+            results.append((response.status_code, time.perf_counter() - started))
+    out.put(results)
 
 
 class Loader:
-    """``count`` processes posting ``body`` back to back while the block runs.
+    """``count`` processes sending ``request`` back to back while the block runs.
 
     Processes, not threads: the probe's own timing must not share a GIL with the loaders.
     """
 
-    def __init__(self, context: SpawnContext, url: str, body: bytes, count: int) -> None:
+    def __init__(self, context: SpawnContext, url: str, request: Request, count: int) -> None:
         self.stop = context.Event()
         self.queue: Queue[Any] = context.Queue()
         self.processes = [
             context.Process(
-                target=post_back_to_back,
-                args=(url, body, f"large-{index}-{time.monotonic_ns()}", self.stop, self.queue),
+                target=hammer,
+                args=(url, request, f"large-{index}-{time.monotonic_ns()}", self.stop, self.queue),
             )
             for index in range(count)
         ]
@@ -112,10 +126,10 @@ class Loader:
 
     def __exit__(self, *exc: object) -> None:
         self.stop.set()
+        for _ in self.processes:  # each loader sends its results once, when it stops
+            self.results += self.queue.get(timeout=600)
         for process in self.processes:
-            process.join(600)
-        while not self.queue.empty():
-            self.results.append(self.queue.get())
+            process.join(60)
 
 
 def probe_round(client: httpx.Client, path: str, probes: int, seconds: float) -> list[float]:
@@ -145,31 +159,44 @@ def main() -> None:
     parser.add_argument(
         "--limit", type=int, help="size of the valid large create (default: the body limit)"
     )
+    parser.add_argument(
+        "--scenario",
+        action="append",
+        choices=["attack", "under", "show"],
+        help="run only these (repeatable; default: all three)",
+    )
     args = parser.parse_args()
+    chosen = set(args.scenario or ["attack", "under", "show"])
 
     limit = args.limit or ServerSettings().max_body_bytes
     near, near_count = near_limit_body(limit)
-    scenarios = {
-        f"10 MB create ({ATTACK_PARAMETERS:,} parameters)": create_body(ATTACK_PARAMETERS),
-        f"create under the limit ({near_count:,} parameters, {len(near) / 2**20:.2f} MiB)": near,
-    }
+    attack = f"10 MB create ({ATTACK_PARAMETERS:,} parameters)"
+    under = f"create under the limit ({near_count:,} parameters, {len(near) / 2**20:.2f} MiB)"
+    shown = f"show of a stored {len(near) / 2**20:.2f} MiB job"
     context = multiprocessing.get_context("spawn")
     ours, theirs = context.Pipe()
     server = context.Process(target=serve, args=(theirs,), daemon=True)
     server.start()
     url = ours.recv()
     idle: list[float] = []
-    loaded: dict[str, list[float]] = {label: [] for label in scenarios}
-    large: dict[str, list[tuple[int, float]]] = {label: [] for label in scenarios}
+    loaded: dict[str, list[float]] = {label: [] for label in (attack, under, shown)}
+    large: dict[str, list[tuple[int, float]]] = {label: [] for label in (attack, under, shown)}
     try:
         with httpx.Client(base_url=url, headers=HEADERS, timeout=600) as client:
             created = client.post(JOBS, json={"kind": "job", "metadata": {"name": "probe"}})
             path = f"{JOBS}/{created.json()['metadata']['id']}"
             probe_round(client, path, 5, 5)  # warm up
+            stored = client.post(JOBS, content=near.replace(NAME_PLACEHOLDER.encode(), b"big"))
+            everything = {
+                "attack": (attack, Request("POST", JOBS, create_body(ATTACK_PARAMETERS))),
+                "under": (under, Request("POST", JOBS, near)),
+                "show": (shown, Request("GET", f"{JOBS}/{stored.json()['metadata']['id']}")),
+            }
+            scenarios = dict(everything[key] for key in everything if key in chosen)
             for _ in range(args.rounds):
-                for label, body in scenarios.items():
+                for label, request in scenarios.items():
                     idle += probe_round(client, path, args.probes, args.round_seconds)
-                    with Loader(context, url, body, args.loaders) as loader:
+                    with Loader(context, url, request, args.loaders) as loader:
                         loaded[label] += probe_round(client, path, args.probes, args.round_seconds)
                     large[label] += loader.results
     finally:
@@ -188,6 +215,8 @@ def main() -> None:
     print("probe latency in ms (min / median / max)")
     print(f"{'no large body in flight':<58} {len(idle):>4} probes  " + _ms(base))
     for label, values in loaded.items():
+        if not values:
+            continue
         stats = summary(values)
         ratios = [s / b for s, b in zip(stats, base, strict=True)]
         statuses = sorted({status for status, _ in large[label]})

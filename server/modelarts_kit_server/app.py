@@ -23,11 +23,13 @@ module-level function so tests and the contract kit's mutants can wrap or replac
    ``Content-Type: application/json; charset=utf-8``.
 
 Large bodies do not hold up other clients: a handler whose body is larger than
-:data:`INLINE_BODY_BYTES` runs (parsing, validation, storage and encoding of the answer) on a
-small worker pool of :data:`LARGE_BODY_WORKERS` threads, so the event loop keeps serving
-everyone else; the body size limit (:data:`DEFAULT_MAX_BODY_BYTES`, 2 MiB, settable with
-``ServerSettings.max_body_bytes`` up to the vendor's documented 12 MB) bounds the work any one
-request can ask for (``benchmarks/bench_large_bodies.py`` measures both).
+:data:`INLINE_BODY_BYTES` runs (parsing, validation, storage and encoding of the answer) on
+:data:`LARGE_BODY_WORKERS` worker thread, so the event loop keeps serving everyone else; at
+most :data:`MAX_LARGE_BODIES` large bodies are admitted at once (one more is answered 429
+``ModelArts.2799`` with ``Retry-After`` before it is read); the body size limit
+(:data:`DEFAULT_MAX_BODY_BYTES`, 2 MiB, settable with ``ServerSettings.max_body_bytes`` up to
+the vendor's documented 12 MB) bounds the work any one request can ask for
+(``benchmarks/bench_large_bodies.py`` measures both).
 
 Steps are looked up as attributes of this module when a request runs, so to replace one
 (a mutant, a fault) patch it here, e.g. ``modelarts_kit_server.app.authenticate`` or
@@ -68,6 +70,7 @@ from modelarts_kit_spec import Operation, Spec, load_spec
 
 from modelarts_kit_server import errors
 from modelarts_kit_server.auth import (
+    PendingSignature,
     Principal,
     RequestParts,
     authenticate,
@@ -102,6 +105,7 @@ __all__ = [
     "DEFAULT_MAX_BODY_BYTES",
     "INLINE_BODY_BYTES",
     "LARGE_BODY_WORKERS",
+    "MAX_LARGE_BODIES",
     "ConnectionDropped",
     "JsonResponse",
     "ReferenceServer",
@@ -143,6 +147,9 @@ INLINE_BODY_BYTES = 4 * 1024
 # against 11 ms with one); further large bodies wait their turn.
 LARGE_BODY_WORKERS = 1
 MAX_LOGGED_CHARS = 200
+# Large bodies admitted at once (being read, waiting for the worker or handled): each holds up
+# to max_body_bytes of memory. One more is answered 429 (with Retry-After) before it is read.
+MAX_LARGE_BODIES = 8
 # A request answered before its body was read (401, 413) keeps its connection only when the
 # HTTP server has likely buffered the rest already (uvicorn reads 64 KiB ahead).
 EARLY_ANSWER_READ_BYTES = 64 * 1024
@@ -519,6 +526,7 @@ class ReferenceServer:
         self._workers = ThreadPoolExecutor(
             max_workers=LARGE_BODY_WORKERS, thread_name_prefix="modelarts-kit-large-body"
         )
+        self._large_bodies = threading.BoundedSemaphore(MAX_LARGE_BODIES)
 
     def new_job_id(self) -> str:
         """A UUID4 job id: random, or from the ``id_seed`` generator (reproducible)."""
@@ -590,7 +598,30 @@ class ReferenceServer:
         length = declared_length(headers)
         if length is not None and length > limit:
             raise body_too_large(limit)
-        body = await read_body(receive, limit)
+        large = length > INLINE_BODY_BYTES if length is not None else "transfer-encoding" in headers
+        if not large:
+            return await self._handle_read(found, parts, identity, receive)
+        if not self._large_bodies.acquire(blocking=False):
+            raise ApiError(
+                errors.TOO_MANY_REQUESTS,
+                detail=f"{MAX_LARGE_BODIES} large request bodies are already being handled.",
+                headers={"Retry-After": "1"},
+            )
+        try:
+            return await self._handle_read(found, parts, identity, receive)
+        finally:
+            self._large_bodies.release()
+
+    async def _handle_read(
+        self,
+        found: RouteMatch,
+        parts: RequestParts,
+        identity: Principal | PendingSignature,
+        receive: Receive,
+    ) -> tuple[JsonResponse, bytes | None]:
+        """The rest of :meth:`handle`, from reading the body on."""
+        headers = parts.headers
+        body = await read_body(receive, self.settings.max_body_bytes)
         parts = replace(parts, body=body)
         principal = (
             identity if isinstance(identity, Principal) else verify_signature(identity, parts)

@@ -34,7 +34,7 @@ from modelarts_kit_server import (
     create_app,
     serve_in_thread,
 )
-from modelarts_kit_server.app import INLINE_BODY_BYTES, loggable
+from modelarts_kit_server.app import INLINE_BODY_BYTES, MAX_LARGE_BODIES, loggable
 from modelarts_kit_server.settings import DEFAULT_MAX_BODY_BYTES, VENDOR_MAX_BODY_BYTES
 
 from .server_support import SyncASGITransport, check_error, job_body
@@ -65,39 +65,46 @@ def exchange(
     *,
     body: bytes | None = None,
 ) -> Exchange:
-    """Offer a body of ``body_size`` bytes (``body`` repeated, or filler) in 64 KiB chunks."""
+    """Offer a body of ``body_size`` bytes (``body``, or filler) in 64 KiB chunks."""
     result = Exchange()
     source = body if body is not None else b" " * body_size
-
-    async def run() -> None:
-        offset = 0
-
-        async def receive() -> dict[str, Any]:
-            nonlocal offset
-            chunk = source[offset : offset + CHUNK]
-            offset += len(chunk)
-            result.bytes_pulled += len(chunk)
-            return {"type": "http.request", "body": chunk, "more_body": offset < len(source)}
-
-        async def send(message: Mapping[str, Any]) -> None:
-            if message["type"] == "http.response.start":
-                result.status = message["status"]
-                result.headers = {k.decode(): v.decode() for k, v in message["headers"]}
-            else:
-                result.body = json.loads(message["body"])
-
-        scope = {
-            "type": "http",
-            "method": method,
-            "path": path,
-            "raw_path": path.encode(),
-            "query_string": b"",
-            "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
-        }
-        await app(scope, receive, send)
-
-    asyncio.run(run())
+    asyncio.run(_drive(app, method, path, headers, source, result))
     return result
+
+
+async def _drive(
+    app: ReferenceServer,
+    method: str,
+    path: str,
+    headers: Mapping[str, str],
+    source: bytes,
+    result: Exchange,
+) -> None:
+    offset = 0
+
+    async def receive() -> dict[str, Any]:
+        nonlocal offset
+        chunk = source[offset : offset + CHUNK]
+        offset += len(chunk)
+        result.bytes_pulled += len(chunk)
+        return {"type": "http.request", "body": chunk, "more_body": offset < len(source)}
+
+    async def send(message: Mapping[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            result.headers = {k.decode(): v.decode() for k, v in message["headers"]}
+            result.status = message["status"]
+        else:
+            result.body = json.loads(message["body"])
+
+    scope = {
+        "type": "http",
+        "method": method,
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
+    }
+    await app(scope, receive, send)
 
 
 @pytest.fixture(scope="module")
@@ -329,6 +336,48 @@ def test_other_clients_are_served_while_a_large_body_is_processed(
         creator.join(30)
     assert response.status_code == 400
     assert finished == ["show", "create"]
+
+
+def test_large_bodies_beyond_the_admitted_number_are_429_before_reading(
+    app: ReferenceServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each admitted large body holds memory: one more than MAX_LARGE_BODIES waits nowhere."""
+    import modelarts_kit_server.app as server_app
+
+    release = threading.Event()
+    original = server_app.validate_body
+
+    def held(context: Any) -> Any:
+        release.wait(30)
+        return original(context)
+
+    monkeypatch.setattr(server_app, "validate_body", held)
+    bodies = [large_create(f"queued-{index}", 400) for index in range(MAX_LARGE_BODIES + 1)]
+    results = [Exchange() for _ in bodies]
+
+    async def one(body: bytes, result: Exchange) -> None:
+        headers = {
+            "X-Auth-Token": DEV_TOKEN,
+            "Content-Type": "application/json",
+            "Content-Length": str(len(body)),
+        }
+        await _drive(app, "POST", JOBS, headers, body, result)
+
+    async def run() -> None:
+        tasks = [asyncio.create_task(one(b, r)) for b, r in zip(bodies, results, strict=True)]
+        deadline = time.monotonic() + 30
+        while not any(r.status for r in results) and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)  # the one beyond the limit is answered while others wait
+        release.set()
+        await asyncio.gather(*tasks)
+
+    asyncio.run(run())
+    statuses = sorted(r.status for r in results)
+    assert statuses == [201] * MAX_LARGE_BODIES + [429]
+    refused = next(r for r in results if r.status == 429)
+    assert refused.body["error_code"] == "ModelArts.2799"
+    assert refused.headers["retry-after"] == "1"
+    assert refused.bytes_pulled == 0
 
 
 # -- log lines ---------------------------------------------------------------------------------
