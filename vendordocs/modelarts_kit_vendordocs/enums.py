@@ -98,9 +98,8 @@ def _inline_values(paragraph: str) -> list[str]:
         return [value for value in led if value.lower() not in _NOT_VALUES]
     if _INTRO_ONLY_RE.search(paragraph[: intro.start(1)].strip()):
         # After "Options:" a list may be written with spaces only: "Creating Pending Running".
-        tokens = [
-            t for t in re.split(r"[,\uff0c\u3001\s]+", full_tail.rstrip("\u3002.;\uff1b")) if t
-        ]
+        plain = full_tail.rstrip("\u3002.;\uff1b")
+        tokens = [t for t in re.split(r"[,\uff0c\u3001\s]+", plain) if t and t not in ("or", "and")]
         if len(tokens) >= 2 and all(_VALUE_TOKEN_RE.fullmatch(t) for t in tokens):
             return tokens
     return _list_values(tail)
@@ -112,7 +111,9 @@ def _paragraphs(description: str) -> list[str]:
         if not paragraph.strip():
             continue
         if _BULLET_RE.match(paragraph):
-            out.extend(p for p in _INNER_BULLET_RE.split(paragraph) if p.strip())
+            first, *items = _INNER_BULLET_RE.split(paragraph)
+            out.append(first)
+            out.extend(f"- {item}" for item in items if item.strip())
             continue
         # "Options: - max: ... - min: ..." (an intro with its items joined on to it).
         head, *items = _INNER_BULLET_RE.split(paragraph)

@@ -31,6 +31,15 @@ from modelarts_kit_vendordocs.text import classify_heading
 
 __all__ = ["PageChange", "PageComparison", "compare_pages", "compare_paths"]
 
+# Headings that end an example section ("Status code: 200" inside it does not).
+_SECTION_ENDS = frozenset(
+    {
+        HeadingKind.STATUS_CODES,
+        HeadingKind.ERROR_CODES,
+        HeadingKind.REQUEST,
+        HeadingKind.RESPONSE,
+    }
+)
 _EXAMPLE_TITLE_RE = re.compile(
     r"^\s*(?:\*\*)?(example (?:requests?|responses?)|请求示例|响应示例)(?:\*\*)?\s*$", re.I
 )
@@ -198,15 +207,13 @@ def examples(text: str) -> dict[str, tuple[int, str]]:
     for number, line in enumerate(lines, start=1):
         title = _EXAMPLE_TITLE_RE.match(line)
         heading = classify_heading(line, number)
-        if title is not None or (heading is not None and current is not None):
+        ends = heading is not None and heading.kind in _SECTION_ENDS
+        if title is not None or (ends and current is not None):
             if current is not None:
                 out[current] = (start, "\n".join(body))
             current, start, body = None, 0, []
             if title is not None:
-                current = title.group(1).lower()
-                start = number
-            elif heading is not None and heading.kind is HeadingKind.EXAMPLES:
-                current, start = line.strip().lower(), number
+                current, start = title.group(1).lower(), number
             continue
         if current is not None and not re.fullmatch(r"[=\-~^\s]*", line):
             body.append(line.strip())
