@@ -1,14 +1,20 @@
-"""Benchmark: time to a verdict on the reference server, and mutants killed per minute.
+"""Benchmark: time to a verdict, default and ``--quick``, the kit vs plain schemathesis.
 
-Measured in one run, with the default budget (``--max-examples`` default, every phase):
+One run, interleaved: each round measures, in turn,
 
-1. the default ``modelarts-kit contract server`` run (embedded server, in-process), against the
-   60 s target, and the same run over real HTTP (``--http``);
-2. the baseline: plain ``schemathesis run`` (CLI, same spec, same budget, same seed) against the
-   same server over real HTTP; the kit's time is printed as a ratio of it;
-3. the mutation suite in-process: mutants killed per minute of checking.
+1. ``contract server`` default (every phase, ``--max-examples`` default) on the embedded
+   server in-process (the quickstart path);
+2. ``contract server --quick`` on the same;
+3. plain ``schemathesis run`` (its CLI, same spec, every check, same seed) at the default
+   budget against the reference server over real HTTP (schemathesis cannot run an ASGI app
+   from its CLI);
+4. plain ``schemathesis run`` at the ``--quick`` budget (same phases and examples).
 
-    .venv/bin/python benchmarks/bench_contracts.py [--mutants N]
+It prints min/median/max seconds per variant over ``--rounds`` rounds and the kit/plain ratios
+of the medians (default vs default, quick vs quick). The machine is shared: compare ratios, not
+absolute seconds.
+
+    .venv/bin/python benchmarks/bench_contracts.py [--rounds 3]
 """
 
 from __future__ import annotations
@@ -16,51 +22,50 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-# Some mutants make the server fail on purpose (500s); their tracebacks are expected noise.
 logging.getLogger("modelarts_kit_server").setLevel(logging.CRITICAL)
 
-from modelarts_kit_contracts.core.findings import RunReport  # noqa: E402
+from modelarts_kit.commands.contract import embedded_target  # noqa: E402
 from modelarts_kit_contracts.server.run import (  # noqa: E402
+    ALL_PHASES,
     DEFAULT_MAX_EXAMPLES,
+    QUICK,
     Budget,
     RunOptions,
-    ServerTarget,
     run_server_contract,
 )
-from modelarts_kit_contracts.server_cli import embedded_target  # noqa: E402
 from modelarts_kit_contracts.transport_auth import Credentials  # noqa: E402
 from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN, serve_in_thread  # noqa: E402
 from modelarts_kit_spec import SPEC_PATH  # noqa: E402
 
-from tests.contracts.mutants import MUTANTS, mutated_app  # noqa: E402
-
-TARGET_S = 60.0
 SEED = 20261121
 
 
-def options() -> RunOptions:
-    return RunOptions(
-        credentials=Credentials(token=DEV_TOKEN),
-        project_id=DEV_PROJECT_ID,
-        other_project_id=DEV_PROJECT_ID[::-1],
-        budget=Budget(max_examples=DEFAULT_MAX_EXAMPLES, seed=SEED),
-    )
+def kit(phases: tuple[str, ...], max_examples: int) -> Callable[[], str]:
+    def run() -> str:
+        options = RunOptions(
+            credentials=Credentials(token=DEV_TOKEN),
+            project_id=DEV_PROJECT_ID,
+            other_project_id=DEV_PROJECT_ID[::-1],
+            budget=Budget(max_examples=max_examples, seed=SEED),
+            phases=phases,
+        )
+        with embedded_target(http=False) as target:
+            report = run_server_contract(target, options)
+        return "PASSED" if report.exit_code == 0 else f"exit {int(report.exit_code)}"
+
+    return run
 
 
-def timed(target: ServerTarget) -> tuple[float, RunReport]:
-    started = time.perf_counter()
-    report = run_server_contract(target, options())
-    return time.perf_counter() - started, report
-
-
-def plain_schemathesis(url: str) -> float:
+def plain(url: str, phases: tuple[str, ...], max_examples: int) -> Callable[[], str]:
     command = [
         str(Path(sys.executable).with_name("schemathesis")),
         "run",
@@ -71,53 +76,58 @@ def plain_schemathesis(url: str) -> float:
         f"X-Auth-Token: {DEV_TOKEN}",
         "--checks",
         "all",
+        "--phases",
+        ",".join(phases),
         "--max-examples",
-        str(DEFAULT_MAX_EXAMPLES),
+        str(max_examples),
         "--seed",
         str(SEED),
         "--workers",
         "1",
     ]
-    started = time.perf_counter()
-    subprocess.run(command, capture_output=True, check=False, cwd="/tmp", env=dict(os.environ))
-    return time.perf_counter() - started
+
+    def run() -> str:
+        done = subprocess.run(
+            command, capture_output=True, check=False, cwd="/tmp", env=dict(os.environ)
+        )
+        return f"exit {done.returncode}"
+
+    return run
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mutants", type=int, default=len(MUTANTS), help="how many to run")
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    print(f"cores: {os.cpu_count()}, budget: --max-examples {DEFAULT_MAX_EXAMPLES}, all phases")
-
-    with embedded_target(http=False) as target:
-        in_process_s, report = timed(target)
-    verdict = "PASSED" if not report.failures and not report.errors else "NOT PASSED"
     print(
-        f"default run (in-process): {in_process_s:.1f}s, {verdict}; "
-        f"{in_process_s / TARGET_S:.2f} of the {TARGET_S:.0f}s target"
+        f"cores: {os.cpu_count()} (shared with other work: compare ratios), rounds: {args.rounds}; "
+        f"default = all phases, --max-examples {DEFAULT_MAX_EXAMPLES}; "
+        f"--quick = {','.join(QUICK.phases)}, --max-examples {QUICK.max_examples}"
     )
-    with embedded_target(http=True) as target:
-        http_s, _ = timed(target)
     with serve_in_thread() as url:
-        baseline_s = plain_schemathesis(url)
-    print(f"default run (--http): {http_s:.1f}s")
-    print(
-        f"plain schemathesis run, same budget (baseline): {baseline_s:.1f}s; "
-        f"kit/baseline: in-process {in_process_s / baseline_s:.2f}, http {http_s / baseline_s:.2f}"
-    )
-
-    killed = 0
-    started = time.perf_counter()
-    selected = MUTANTS[: args.mutants]
-    for mutant in selected:
-        with mutated_app(mutant) as app:
-            mutant_report = run_server_contract(ServerTarget.asgi(app), options())
-        killed += bool(mutant_report.failures)
-    minutes = (time.perf_counter() - started) / 60
-    print(
-        f"mutants: {killed}/{len(selected)} killed in {minutes * 60:.0f}s = "
-        f"{killed / minutes:.1f} killed per minute"
-    )
+        variants: dict[str, Callable[[], str]] = {
+            "kit default (in-process)": kit(ALL_PHASES, DEFAULT_MAX_EXAMPLES),
+            "kit --quick (in-process)": kit(QUICK.phases, QUICK.max_examples),
+            "plain schemathesis default (http)": plain(url, ALL_PHASES, DEFAULT_MAX_EXAMPLES),
+            "plain schemathesis quick (http)": plain(url, QUICK.phases, QUICK.max_examples),
+        }
+        samples: dict[str, list[float]] = {name: [] for name in variants}
+        verdicts: dict[str, set[str]] = {name: set() for name in variants}
+        for _ in range(args.rounds):
+            for name, run in variants.items():  # interleaved: one of each per round
+                started = time.perf_counter()
+                verdicts[name].add(run())
+                samples[name].append(time.perf_counter() - started)
+    print(f"{'variant':36} {'min':>6} {'median':>7} {'max':>6}  verdicts")
+    for name, values in samples.items():
+        print(
+            f"{name:36} {min(values):6.1f} {statistics.median(values):7.1f} {max(values):6.1f}  "
+            f"{', '.join(sorted(verdicts[name]))}"
+        )
+    median = {name: statistics.median(values) for name, values in samples.items()}
+    default_ratio = median["kit default (in-process)"] / median["plain schemathesis default (http)"]
+    quick_ratio = median["kit --quick (in-process)"] / median["plain schemathesis quick (http)"]
+    print(f"kit/plain (medians): default {default_ratio:.2f}, quick {quick_ratio:.2f}")
     return 0
 
 

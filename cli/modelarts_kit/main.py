@@ -77,7 +77,7 @@ COMMANDS: Tree = {
     "contract": (
         {
             "server": (
-                "modelarts_kit_contracts.server_cli:server",
+                "modelarts_kit.commands.contract:server",
                 "Check that a server honours the spec.",
             ),
             "client": (

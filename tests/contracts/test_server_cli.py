@@ -7,7 +7,7 @@ import socket
 from pathlib import Path
 
 from click.testing import CliRunner
-from modelarts_kit_contracts.server_cli import server
+from modelarts_kit.commands.contract import server
 
 
 def free_port() -> int:

@@ -25,11 +25,11 @@ from urllib.parse import quote
 
 import pytest
 from click.testing import CliRunner
+from modelarts_kit.commands.contract import server
 from modelarts_kit_contracts.core import ExitCode, RunReport
 from modelarts_kit_contracts.core.reporters import render_text, to_json, to_junit_xml
 from modelarts_kit_contracts.server.run import Budget, RunOptions, run_server_contract
 from modelarts_kit_contracts.server.target import ASGI_BASE_URL, ServerTarget
-from modelarts_kit_contracts.server_cli import server
 from modelarts_kit_contracts.transport_auth import Credentials
 from modelarts_kit_server import (
     DEV_PROJECT_ID,

@@ -1,23 +1,45 @@
-"""``modelarts-kit contract client|mock|proxy``: the click face of the contract kit's products.
+"""``modelarts-kit contract server|client|mock|proxy``: the click face of the contract kit.
 
 The library (``modelarts_kit_contracts``) imports no click: these commands parse options, call
 its plain functions and print the typed results through its reporters. Exit codes: 0 the target
 honours the spec, 1 findings, 2 usage or connection error (a :class:`KitError` raised below
 becomes one ``error:`` line in the root group).
+
+``contract server`` without a URL checks the embedded reference server: this module is where
+that default target is composed (:func:`embedded_target`); the contract kit itself never imports
+the reference server.
 """
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import click
 from modelarts_kit_contracts.core import ExitCode, Finding, RunReport
 from modelarts_kit_contracts.core.reporters import render_text, to_markdown, write_report
+from modelarts_kit_contracts.server.run import (
+    ALL_PHASES,
+    DEFAULT_LIVE_MAX_CREATES,
+    DEFAULT_MAX_EXAMPLES,
+    QUICK,
+    Budget,
+    ProgressSink,
+    RunOptions,
+    ServerTarget,
+    default_other_project,
+    plan_run,
+    run_server_contract,
+)
+from modelarts_kit_contracts.server.target import ServerCheckError
+from modelarts_kit_contracts.transport_auth import CredentialError, Credentials
 from modelarts_kit_spec.errors import KitError
 
 from modelarts_kit import options
 
-__all__ = ["client", "mock", "proxy"]
+__all__ = ["client", "embedded_target", "mock", "proxy", "server"]
 
 REPORT_HELP = "Also write junit:PATH, json:PATH or markdown:PATH (repeatable)."
 
@@ -28,6 +50,293 @@ def _write_reports(report: RunReport, specs: tuple[str, ...], command: str = "")
             write_report(report, spec_text, command=command)
         except OSError as exc:
             raise KitError(f"--report {spec_text}: cannot write: {exc.strerror}") from None
+
+
+# ---------------------------------------------------------------- server
+
+# How long a job stays Terminating on the embedded server: long enough for the scenario to see
+# Terminating, short enough that the final-phase check does not wait.
+EMBEDDED_TERMINATING_S = 0.3
+
+
+class RichProgress:
+    """A spinner with the current phase and a count of finished scenarios (TTY only)."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        self._progress = Progress(
+            SpinnerColumn(),
+            TextColumn("[bold]{task.description}"),
+            TextColumn("{task.completed} done"),
+            TimeElapsedColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        )
+        self._task = self._progress.add_task("starting", total=None)
+
+    def __enter__(self) -> RichProgress:
+        self._progress.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._progress.stop()
+
+    def phase(self, name: str) -> None:
+        self._progress.update(self._task, description=name)
+
+    def advance(self, label: str) -> None:
+        self._progress.advance(self._task)
+
+
+class LineProgress:
+    """Without a terminal: one line per phase on stderr, so CI logs show life."""
+
+    def __init__(self) -> None:
+        import time
+
+        self._clock = time.monotonic
+        self._started = self._clock()
+        self._count = 0
+
+    def phase(self, name: str) -> None:
+        elapsed = self._clock() - self._started
+        click.echo(f"[{elapsed:6.1f}s] {name} (after {self._count} done)", err=True)
+
+    def advance(self, label: str) -> None:
+        self._count += 1
+
+
+@contextmanager
+def embedded_target(*, http: bool) -> Iterator[ServerTarget]:
+    """The reference server, in-process (ASGI) or on a free 127.0.0.1 port."""
+    from modelarts_kit_server import LifecycleTimings, ServerSettings, create_app, serve_in_thread
+
+    settings = ServerSettings(timings=LifecycleTimings(terminating_s=EMBEDDED_TERMINATING_S))
+    if http:
+        with serve_in_thread(settings) as url:
+            yield ServerTarget(url)
+        return
+    app = create_app(settings)
+    try:
+        yield ServerTarget.asgi(app)
+    finally:
+        app.close()
+
+
+def _credentials(
+    url: str | None, token: str | None, ak: str | None, sk: str | None, project_id: str
+) -> Credentials:
+    if url is None and token is None and ak is None and sk is None:
+        from modelarts_kit_server import DEV_TOKEN
+
+        token = DEV_TOKEN
+    if url is not None and token is None and ak is None and sk is None:
+        raise click.UsageError(
+            "a server URL needs credentials: --token TOKEN, or --ak AK --sk SK "
+            "(or the MODELARTS_KIT_TOKEN / HUAWEICLOUD_SDK_AK / HUAWEICLOUD_SDK_SK variables)"
+        )
+    try:
+        return Credentials(token=token, ak=ak, sk=sk, project_id=project_id)
+    except CredentialError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+@click.command(name="server")
+@click.argument("url", required=False)
+@click.option("--token", envvar="MODELARTS_KIT_TOKEN", help="IAM token sent as X-Auth-Token.")
+@click.option("--ak", envvar="HUAWEICLOUD_SDK_AK", help="Access key: sign every request.")
+@click.option("--sk", envvar="HUAWEICLOUD_SDK_SK", help="Secret key for --ak.")
+@click.option(
+    "--project-id",
+    help="Project of the jobs created (default with the embedded server: its dev project).",
+)
+@click.option(
+    "--other-project-id",
+    help="A second project for the isolation check. Against a real server, use a project your "
+    "credentials can also address (a domain-scoped token, or a second project of the account): "
+    "then a job of --project-id must stay invisible and untouchable there. Default: "
+    "--project-id reversed (any refusal passes the check).",
+)
+@click.option(
+    "--max-examples",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_EXAMPLES,
+    show_default=True,
+    help="Generated cases per operation and phase.",
+)
+@options.max_time(
+    "A hard wall-clock bound in seconds: at it the run stops (stalled connections are cut), "
+    "cleans up and reports. Fuzzing and stateful phases repeat until it is spent.",
+    whole=True,
+)
+@options.seed("Same seed, same generated requests.")
+@click.option(
+    "--phases",
+    default=",".join(ALL_PHASES),
+    show_default=True,
+    help="Schemathesis phases to run (comma-separated).",
+)
+@options.report()
+@click.option(
+    "--request-timeout",
+    type=click.FloatRange(min=0.1),
+    default=10.0,
+    show_default=True,
+    help="Seconds to wait for each response.",
+)
+@click.option(
+    "--http",
+    "embedded_http",
+    is_flag=True,
+    help="Without URL: serve the embedded server on 127.0.0.1 instead of in-process.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1, max=16),
+    default=1,
+    show_default=True,
+    help="Run schemathesis's phases with N threads (1 keeps a seed's requests reproducible).",
+)
+@click.option(
+    "--quick",
+    is_flag=True,
+    help=f"A verdict in seconds: the scenarios, phases {','.join(QUICK.phases)}, "
+    f"at most {QUICK.max_examples} examples.",
+)
+@click.option(
+    "--live",
+    is_flag=True,
+    help="Treat the target as the live service (caps and clean-up) even on a loopback URL "
+    "(a tunnel). Any URL that is not loopback is live anyway.",
+)
+@click.option(
+    "--max-creates",
+    type=click.IntRange(min=0),
+    default=DEFAULT_LIVE_MAX_CREATES,
+    show_default=True,
+    help="Live targets: at most N creates whose body the target could accept (billable jobs).",
+)
+@click.option(
+    "--read-only",
+    is_flag=True,
+    help="Send no create a correct target could accept: auth, unknown ids, invalid bodies.",
+)
+@click.option(
+    "--rate",
+    type=click.FloatRange(min=0.01),
+    help="At most N requests per second (429 Retry-After is always honoured).",
+)
+@click.option(
+    "--dry-run", is_flag=True, help="Print the plan (phases, operations, caps); send nothing."
+)
+@click.option(
+    "--final-phase-wait",
+    type=click.FloatRange(min=0),
+    default=10.0,
+    show_default=True,
+    help="Seconds to wait for a terminated job to reach a final phase.",
+)
+def server(
+    url: str | None,
+    token: str | None,
+    ak: str | None,
+    sk: str | None,
+    project_id: str | None,
+    other_project_id: str | None,
+    max_examples: int,
+    max_time: int | None,
+    seed: int | None,
+    phases: str,
+    reports: tuple[str, ...],
+    request_timeout: float,
+    embedded_http: bool,
+    workers: int,
+    quick: bool,
+    live: bool,
+    max_creates: int,
+    read_only: bool,
+    rate: float | None,
+    dry_run: bool,
+    final_phase_wait: float,
+) -> None:
+    """Check that the server at URL (default: the embedded reference server) honours the spec.
+
+    Runs schemathesis (examples, coverage, fuzzing and stateful phases, every applicable
+    built-in check) and the ModelArts checks, then prints a summary table and each failure
+    once with a curl command that reproduces it (credentials redacted).
+    """
+    selected = tuple(p.strip() for p in phases.split(",") if p.strip())
+    if quick:
+        selected = QUICK.phases
+        max_examples = min(max_examples, QUICK.max_examples)
+    remote: ServerTarget | None = None
+    if url is not None:
+        try:
+            remote = ServerTarget.from_url(url, live=live)
+        except ServerCheckError as exc:
+            raise click.UsageError(str(exc)) from None
+    if url is not None and project_id is None:
+        raise click.UsageError("--project-id is required with a server URL")
+    if project_id is None:
+        from modelarts_kit_server import DEV_PROJECT_ID
+
+        project_id = DEV_PROJECT_ID
+    credentials = _credentials(url, token, ak, sk, project_id)
+    try:
+        options = RunOptions(
+            credentials=credentials,
+            project_id=project_id,
+            other_project_id=other_project_id or default_other_project(project_id),
+            budget=Budget(max_examples=max_examples, max_time=max_time, seed=seed),
+            phases=selected,
+            request_timeout_s=request_timeout,
+            final_phase_wait_s=final_phase_wait,
+            workers=workers,
+            max_creates=max_creates,
+            read_only=read_only,
+            rate=rate,
+        )
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+
+    if dry_run:
+        shown = remote if remote is not None else ServerTarget.asgi(_not_started)
+        for line in plan_run(shown, options).lines():
+            click.echo(line)
+        click.echo("dry run: nothing was sent")
+        return
+    with ExitStack() as stack:
+        if remote is not None:
+            target = remote
+        else:
+            target = stack.enter_context(embedded_target(http=embedded_http))
+        if target.live:
+            cap = "none (--read-only)" if read_only else str(max_creates)
+            click.echo(
+                f"live target {target.base_url}: creates capped at {cap}; "
+                "jobs created are terminated at the end",
+                err=True,
+            )
+        progress: ProgressSink = (
+            stack.enter_context(RichProgress()) if sys.stderr.isatty() else LineProgress()
+        )
+        report = run_server_contract(target, options, progress=progress)
+        stack.close()
+    _finish_server(report, reports)
+
+
+def _not_started(*args: object) -> None:
+    """Stands for the embedded server in a dry run's plan (never called)."""
+
+
+def _finish_server(report: RunReport, reports: tuple[str, ...]) -> None:
+    render_text(report, color=sys.stdout.isatty() or None)
+    _write_reports(report, reports, command="contract server")
+    for spec_text in reports:
+        click.echo(f"report written: {spec_text.partition(':')[2]}", err=True)
+    raise SystemExit(int(report.exit_code))
 
 
 # ---------------------------------------------------------------- client

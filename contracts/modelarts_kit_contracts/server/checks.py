@@ -24,6 +24,7 @@ hard-coded paths or component names.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import string
@@ -38,7 +39,13 @@ from modelarts_kit_spec import Operation, Spec, load_spec
 
 from modelarts_kit_contracts.core import REGISTRY, Check, Finding, check, clip, declare
 from modelarts_kit_contracts.core.wire import Exchange
-from modelarts_kit_contracts.server.meaning import Meaning, accepted_codes, lifecycle
+from modelarts_kit_contracts.server.meaning import (
+    GUIDANCE_KEY,
+    Meaning,
+    accepted_codes,
+    lifecycle,
+    obligations_spec,
+)
 
 __all__ = [
     "SCENARIOS",
@@ -104,6 +111,15 @@ class ApiMap:
         if len(job_params) != 1:
             raise LookupError(f"{show.operation_id}: expected one job id path parameter")
         return cls(spec, create, show, terminate, project_param, job_params[0])
+
+    @functools.cached_property
+    def obligations(self) -> Spec:
+        """The spec without its guidance rules: what a server must enforce."""
+        return obligations_spec(self.spec)
+
+    @property
+    def obligations_create_schema(self) -> JSON:
+        return self.obligations.operation(self.create.operation_id).request_schema
 
     def role_for(self, exchange: Exchange) -> Role | None:
         """The role of the operation ``exchange`` was routed to (None: not one of ours)."""
@@ -847,6 +863,17 @@ def constraint_breaks(
     schema = spec.deref(schema)
     if not isinstance(schema, Mapping) or depth > 5:
         return
+    guidance = set(schema.get(GUIDANCE_KEY) or ())  # rules a server need not enforce
+    for found in _enforced_breaks(schema, path):
+        if found[2] not in guidance:
+            yield found
+    for name, child in (schema.get("properties") or {}).items():
+        yield from constraint_breaks(spec, child, (*path, str(name)), depth + 1)
+
+
+def _enforced_breaks(
+    schema: Mapping[str, JSON], path: tuple[str, ...]
+) -> Iterator[tuple[tuple[str, ...], JSON, str]]:
     if "enum" in schema and path:
         yield path, "not-a-listed-value", "enum"
     if "pattern" in schema and path:
@@ -864,8 +891,98 @@ def constraint_breaks(
         yield path, "1", "type"
     for name in schema.get("required") or []:
         yield (*path, str(name)), DROP, "required"
-    for name, child in (schema.get("properties") or {}).items():
-        yield from constraint_breaks(spec, child, (*path, str(name)), depth + 1)
+
+
+UNKNOWN_FIELD = "x_unknown_field"
+
+
+def guidance_breaks(
+    spec: Spec, schema: JSON, path: tuple[str, ...] = (), depth: int = 0
+) -> Iterator[tuple[tuple[str, ...], str, dict[str, JSON]]]:
+    """(path, keyword, fields to set in the object at path) breaking one guidance rule.
+
+    Guidance rules are the keywords a schema node lists under ``x-modelarts-guidance``: an
+    unknown field where ``additionalProperties`` is closed, both members of a ``not: {required:
+    [a, b]}`` pair (also inside ``allOf``), one member of a ``dependentRequired`` pair alone.
+    """
+    schema = spec.deref(schema)
+    if not isinstance(schema, Mapping) or depth > 5:
+        return
+    properties = schema.get("properties") or {}
+    for keyword in schema.get(GUIDANCE_KEY) or ():
+        if keyword == "additionalProperties" and schema.get("additionalProperties") is False:
+            yield path, keyword, {UNKNOWN_FIELD: "1"}
+        pairs: list[list[str]] = []
+        if keyword == "not":
+            pairs.append(list(_get(schema, "not", "required") or []))
+        if keyword == "allOf":
+            pairs += [list(_get(item, "not", "required") or []) for item in schema["allOf"]]
+        if keyword == "dependentRequired":
+            pairs += [[name] for name in schema.get("dependentRequired") or {}]
+        for pair in pairs:
+            if pair and all(name in properties for name in pair):
+                yield (
+                    path,
+                    keyword,
+                    {name: minimal_instance(spec, properties[name]) for name in pair},
+                )
+    for name, child in properties.items():
+        yield from guidance_breaks(spec, child, (*path, str(name)), depth + 1)
+
+
+MAX_GUIDANCE_BREAKS = 8
+
+
+def guidance_not_enforced(probe: Probe) -> None:
+    """Bodies breaking only a guidance rule: accepted ones are warnings, never failures."""
+    check = "guidance_not_enforced"
+    api = probe.api
+    full = api.spec.validator(api.create.request_schema)
+    obligations = api.obligations.validator(api.obligations_create_schema)
+    tried = 0
+    for path, keyword, fields in guidance_breaks(api.spec, api.create.request_schema):
+        if tried >= MAX_GUIDANCE_BREAKS:
+            return
+        body = _new_job_body(probe)
+        _merge_at(api.spec, api.create.request_schema, body, path, fields)
+        if full.is_valid(body) or not obligations.is_valid(body):
+            continue  # not a body that breaks exactly this guidance rule
+        tried += 1
+        response = probe.send(Role.CREATE, body=body)
+        pointer = "/" + "/".join(path)
+        probe.record(check, _guidance_finding(response, keyword, pointer), role=Role.CREATE)
+    job_id, _ = _create(probe, check)
+    if job_id is None:
+        return
+    for path, keyword, fields in guidance_breaks(api.spec, api.terminate.request_schema):
+        body = api.example_body(Role.TERMINATE)
+        _merge_at(api.spec, api.terminate.request_schema, body, path, fields)
+        response = probe.send(Role.TERMINATE, job_id=job_id, body=body)
+        pointer = "/" + "/".join(path)
+        probe.record(check, _guidance_finding(response, keyword, pointer), role=Role.TERMINATE)
+        if 200 <= response.status < 300:
+            return  # the job is terminating now: a second body would meet another rule
+
+
+def _merge_at(
+    spec: Spec, schema: JSON, document: JSON, path: tuple[str, ...], fields: Mapping[str, JSON]
+) -> None:
+    for name, value in fields.items():
+        _set_path(spec, schema, document, (*path, name), value)
+
+
+def _guidance_finding(response: ProbeResponse, keyword: str, pointer: str) -> Finding | None:
+    if not 200 <= response.status < 300:
+        return None
+    return Finding(
+        title=f"a body breaking the guidance rule {keyword} at {pointer} was accepted",
+        expected="a rejection is advisable (the rule is guidance in the spec, not an obligation)",
+        got=f"HTTP {response.status}",
+        pointer=pointer,
+        rule=keyword,
+        reproduce=response.curl,
+        severity="warning",
+    )
 
 
 def _set_path(spec: Spec, schema: JSON, document: JSON, path: tuple[str, ...], value: JSON) -> None:
@@ -1000,6 +1117,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("project_isolation", invisible_from_other_project, ("invisible_from_other_project",)),
     Scenario("invalid_job", invalid_job_rejected, ("invalid_job_rejected",)),
     Scenario("unsupported_action", unsupported_action_rejected, ("unsupported_action_rejected",)),
+    Scenario("guidance", guidance_not_enforced, ("guidance_not_enforced",)),
 )
 
 # The outcomes the scenarios record (their drivers are above): title and meaning, once.
@@ -1047,6 +1165,12 @@ for _name, _title, _meaning in (
         "a create body breaking an enforced constraint was not rejected",
         "a create body breaking one enforced constraint gets a documented invalid-parameter "
         "error (any code the spec lists for it)",
+    ),
+    (
+        "guidance_not_enforced",
+        "a body breaking only a guidance rule was accepted (warning)",
+        "bodies breaking only rules the spec marks x-modelarts-guidance may be accepted: "
+        "reported as warnings, never failures",
     ),
     (
         "unsupported_action_rejected",

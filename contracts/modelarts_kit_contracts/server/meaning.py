@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from modelarts_kit_spec import Spec, SpecError, parse_spec
+
 if TYPE_CHECKING:
     from modelarts_kit_contracts.server.checks import ApiMap, Role
 
@@ -39,6 +41,7 @@ __all__ = [
     "guidance_rules",
     "lifecycle",
     "obligations",
+    "obligations_spec",
 ]
 
 CODE = re.compile(r"ModelArts\.\d{4}")
@@ -83,8 +86,34 @@ def documented_codes(api: ApiMap, role: Role, status: int) -> frozenset[str]:
 
 
 def accepted_codes(api: ApiMap, role: Role, status: int, meaning: Meaning) -> frozenset[str]:
-    """The codes the spec lists for ``role``/``status`` that carry ``meaning``."""
+    """The codes the spec lists for ``role``/``status`` that carry ``meaning``.
+
+    From the spec's error model (``x-modelarts-error-codes``) when it has one; otherwise the
+    codes its description and examples name for that response, grouped by the vendor's table.
+    """
+    model = _error_model(api)
+    if model is not None:
+        op = api.operation(role).operation_id
+        return frozenset(
+            code
+            for response in model.responses
+            if response.operation_id == op and response.status == str(status)
+            for code in response.by_meaning.get(str(meaning), ())
+        )
     return documented_codes(api, role, status) & VENDOR_MEANINGS[meaning]
+
+
+def _spec_meaning(api: ApiMap) -> Any:
+    """``load_spec().meaning`` when the spec layer provides it (None otherwise)."""
+    try:
+        return getattr(api.spec, "meaning", None)
+    except SpecError:  # a spec without the extensions (MeaningError): the fallback applies
+        return None
+
+
+def _error_model(api: ApiMap) -> Any:
+    model = getattr(_spec_meaning(api), "errors", None)
+    return model if model is not None and hasattr(model, "responses") else None
 
 
 @dataclass(frozen=True)
@@ -101,15 +130,15 @@ _PAGES_LIFECYCLE = Lifecycle(
 
 
 def lifecycle(api: ApiMap) -> Lifecycle:
-    meaning = getattr(api.spec, "meaning", None)
-    found = getattr(meaning, "lifecycle", None)
+    """The spec's lifecycle extension; the vendor pages' phases when it has none."""
+    found = getattr(_spec_meaning(api), "lifecycle", None)
     if found is None:
         return _PAGES_LIFECYCLE
-    final = frozenset(getattr(found, "final_phases", ()) or _PAGES_LIFECYCLE.final_phases)
-    terminating = frozenset(
-        getattr(found, "terminate_result_phases", ()) or _PAGES_LIFECYCLE.terminate_accepted_phases
+    return Lifecycle(
+        final_phases=frozenset(found.final),
+        # an accepted terminate shows the stopping phase, or a phase it leads to
+        terminate_accepted_phases=frozenset(found.reachable(found.stopping)),
     )
-    return Lifecycle(final_phases=final, terminate_accepted_phases=terminating)
 
 
 def guidance_rules(document: Any, pointer: str = "") -> list[tuple[str, str]]:
@@ -139,11 +168,14 @@ def _strip(node: Any) -> Any:
     return node
 
 
-def obligations(api: ApiMap) -> dict[str, Any]:
-    """The spec document without its guidance rules: what a server must enforce."""
-    view = getattr(getattr(api.spec, "meaning", None), "obligations", None)
+def obligations_spec(spec: Spec) -> Spec:
+    """``spec`` without its guidance rules: what a server must enforce."""
+    view = getattr(spec, "obligations", None)
     if callable(view):
-        view = view()
-    if isinstance(view, Mapping):
-        return copy.deepcopy(dict(view))
-    return _strip(copy.deepcopy(api.spec.document))  # type: ignore[no-any-return]
+        return view()  # type: ignore[no-any-return]
+    return parse_spec(_strip(copy.deepcopy(spec.document)), spec.path)
+
+
+def obligations(api: ApiMap) -> dict[str, Any]:
+    """The obligations view's document (for schemathesis's negative cases)."""
+    return copy.deepcopy(dict(obligations_spec(api.spec).document))

@@ -88,9 +88,9 @@ class ContractRunner:
             ALL_PHASES,
             Budget,
             RunOptions,
+            default_other_project,
             run_server_contract,
         )
-        from modelarts_kit_contracts.server_cli import default_other_project
         from modelarts_kit_contracts.transport_auth import Credentials
 
         with self._target(target) as (resolved, embedded_defaults):
@@ -137,7 +137,9 @@ class ContractRunner:
         elif self.url is not None:
             yield ServerTarget(self.url), None
         else:
-            from modelarts_kit_contracts.server_cli import embedded_target
+            # The embedded default target is composed by the command line layer (the contract
+            # kit never imports the reference server itself).
+            from modelarts_kit.commands.contract import embedded_target
 
             with ExitStack() as stack:
                 yield stack.enter_context(embedded_target(http=False)), _embedded_defaults()

@@ -57,7 +57,7 @@ from modelarts_kit_contracts.server.guard import (
     StallWatchdog,
     TrafficGuard,
 )
-from modelarts_kit_contracts.server.meaning import lifecycle
+from modelarts_kit_contracts.server.meaning import lifecycle, obligations
 from modelarts_kit_contracts.server.preflight import (
     PreflightError,
     check_path_parameters,
@@ -87,6 +87,7 @@ __all__ = [
     "RunOptions",
     "RunPlan",
     "ServerTarget",
+    "default_other_project",
     "plan_run",
     "run_server_contract",
 ]
@@ -155,6 +156,12 @@ class Profile:
 
 # The documented --quick profile: a verdict in a few seconds on the embedded server.
 QUICK = Profile(phases=("examples", "fuzzing"), max_examples=5)
+
+
+def default_other_project(project_id: str) -> str:
+    """A project id that is not ``project_id`` (the project-isolation check's default)."""
+    other = project_id[::-1]
+    return other if other != project_id else f"{project_id}-other"
 
 
 # --- the plan ----------------------------------------------------------------------------------
@@ -447,9 +454,10 @@ class _Run:
             probe = self._probe(session)
 
             def send(role: Role, job_id: str, body: Any) -> ProbeResponse:
-                return probe.send(
-                    role, job_id=job_id, body=body, record=False, timeout_s=PREFLIGHT_TIMEOUT_S
-                )
+                # A user mistake over the network is reported in seconds; in-process, the first
+                # request may be slow on a loaded machine and there is no network to fail.
+                bound = PREFLIGHT_TIMEOUT_S if self.target.app is None else None
+                return probe.send(role, job_id=job_id, body=body, record=False, timeout_s=bound)
 
             hint = "--ak/--sk" if self.options.credentials.kind == "aksk" else "--token"
             try:
@@ -527,8 +535,9 @@ class _Run:
             signed_at_transport=options.credentials.kind == "aksk",
             negative_only_operation_ids=negative_only,
         )
+        # Negative cases break only what a server must enforce: the obligations view.
         self.engine = EngineRun(
-            document=json.loads(json.dumps(self.api.spec.document)),
+            document=obligations(self.api),
             config=config,
             app=self.target.app,
             prepare_session=self.traffic.prepare,
@@ -603,7 +612,8 @@ def _build_traffic(
     target: ServerTarget, options: RunOptions, api: ApiMap, deadline: float | None
 ) -> _Traffic:
     routes = tuple(Route(role.value, op.method, op.path) for role, op in api.roles())
-    validator = api.spec.validator(api.create.request_schema)
+    # A create "the target could accept": valid for what a server must enforce.
+    validator = api.obligations.validator(api.obligations_create_schema)
     guard = TrafficGuard(
         routes=routes,
         job_id_pointer=("metadata", "id"),

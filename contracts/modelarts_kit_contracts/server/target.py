@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from modelarts_kit_contracts.errors import ContractError
+
 __all__ = [
     "ASGI_BASE_URL",
     "ServerCheckError",
@@ -29,10 +31,8 @@ ASGI_BASE_URL = "http://testserver"
 SCHEMES = ("http", "https")
 
 
-class ServerCheckError(ValueError):
+class ServerCheckError(ContractError):
     """A user mistake or an unusable target: exit 2 with one line saying what to fix."""
-
-    exit_code = 2
 
 
 def parse_base_url(url: str) -> str:

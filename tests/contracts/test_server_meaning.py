@@ -1,0 +1,146 @@
+"""The server checks read the API's meaning from the spec (issue 12).
+
+- a check accepts any error code the spec lists for a meaning and never demands one it does not
+  list: a server answering the generic ``ModelArts.0104`` for a bad parameter passes once the
+  spec lists that code, and fails while it does not;
+- rules the spec marks ``x-modelarts-guidance`` are not demanded: a server that accepts a body
+  breaking only guidance gets a warning, not a failure, and schemathesis's negative cases come
+  from the obligations view (guidance stripped).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from modelarts_kit_contracts.core import ExitCode, RunReport
+from modelarts_kit_contracts.server.checks import ApiMap, Role, guidance_breaks
+from modelarts_kit_contracts.server.meaning import Meaning, accepted_codes
+from modelarts_kit_contracts.server.run import Budget, RunOptions, run_server_contract
+from modelarts_kit_contracts.server.target import ServerTarget
+from modelarts_kit_contracts.transport_auth import Credentials
+from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN
+from modelarts_kit_spec import SPEC_PATH, load_spec, parse_spec
+
+from .mutants import LENIENT, Exchange, Mutant, _rewriting, mutated_app
+
+GENERIC = "ModelArts.0104"
+
+
+def spec_with(change: Callable[[dict[str, Any]], None]) -> ApiMap:
+    document = copy.deepcopy(load_spec().document)
+    change(document)
+    return ApiMap.from_spec(parse_spec(document, SPEC_PATH))
+
+
+def _response(document: dict[str, Any], path: str, method: str, status: str) -> dict[str, Any]:
+    node: dict[str, Any] = document["paths"][path][method]["responses"][status]
+    return node
+
+
+def list_generic_code(document: dict[str, Any]) -> None:
+    """The spec lists ModelArts.0104 for an invalid parameter on create (400)."""
+    response = _response(document, "/v2/{project_id}/training-jobs", "post", "400")
+    response["description"] += f" A generic parameter error ({GENERIC}) is also possible."
+    codes = response.get("x-modelarts-error-codes")
+    if isinstance(codes, dict):
+        listed = codes.setdefault("invalid-parameter", [])
+        if GENERIC not in listed:
+            listed.append(GENERIC)
+
+
+def unlist_generic_code(document: dict[str, Any]) -> None:
+    response = _response(document, "/v2/{project_id}/training-jobs", "post", "400")
+    response["description"] = response["description"].replace(GENERIC, "")
+    codes = response.get("x-modelarts-error-codes")
+    if isinstance(codes, dict):
+        codes["invalid-parameter"] = [c for c in codes.get("invalid-parameter", []) if c != GENERIC]
+
+
+def _generic_code(exchange: Exchange) -> None:
+    if exchange.status == 400 and exchange.role == "create" and b"ModelArts.2788" in exchange.body:
+        document = exchange.json()
+        document["error_code"] = GENERIC
+        exchange.set_json(document)
+
+
+GENERIC_SERVER = Mutant(
+    "generic_code",
+    "variant",
+    "invalid parameters on create answered 0104",
+    _rewriting(_generic_code),
+)
+
+
+def run(api: ApiMap, variant: Mutant | None, phases: tuple[str, ...] = ()) -> RunReport:
+    options = RunOptions(
+        credentials=Credentials(token=DEV_TOKEN),
+        project_id=DEV_PROJECT_ID,
+        other_project_id=DEV_PROJECT_ID[::-1],
+        budget=Budget(max_examples=3, seed=5),
+        phases=phases,
+        final_phase_wait_s=3.0,
+    )
+    with mutated_app(variant) as app:
+        return run_server_contract(ServerTarget.asgi(app), options, api=api)
+
+
+def test_a_code_the_spec_lists_for_the_meaning_is_accepted() -> None:
+    api = spec_with(list_generic_code)
+    assert GENERIC in accepted_codes(api, Role.CREATE, 400, Meaning.INVALID_PARAMETER)
+    report = run(api, GENERIC_SERVER)
+    assert report.tallies["invalid_job_rejected"].passed > 0
+    assert report.tallies["invalid_job_rejected"].failed == 0, report.failures
+
+
+def test_a_code_the_spec_does_not_list_is_not_accepted() -> None:
+    api = spec_with(unlist_generic_code)
+    assert GENERIC not in accepted_codes(api, Role.CREATE, 400, Meaning.INVALID_PARAMETER)
+    report = run(api, GENERIC_SERVER)
+    assert report.tallies["invalid_job_rejected"].failed > 0
+    assert all(
+        GENERIC not in f.expected for f in report.failures if f.check == "invalid_job_rejected"
+    )
+
+
+def mark_guidance(document: dict[str, Any]) -> None:
+    """The rules issue 12 names as guidance: the closed terminate body, choose-one pairs."""
+    schemas = document["components"]["schemas"]
+    for name, keyword in (("JobActionType", "additionalProperties"), ("Job", "not")):
+        marked = schemas[name].setdefault("x-modelarts-guidance", [])
+        if keyword not in marked:
+            marked.append(keyword)
+
+
+def test_guidance_breaks_come_from_the_markers() -> None:
+    api = spec_with(mark_guidance)
+    create = list(guidance_breaks(api.spec, api.create.request_schema))
+    terminate = list(guidance_breaks(api.spec, api.terminate.request_schema))
+    assert ((), "not") in [(path, keyword) for path, keyword, _ in create]
+    assert [(path, keyword) for path, keyword, _ in terminate] == [((), "additionalProperties")]
+    stripped = api.obligations.document["components"]["schemas"]
+    assert "additionalProperties" not in stripped["JobActionType"]
+    assert "not" not in stripped["Job"]
+
+
+@pytest.mark.parametrize("phases", [(), ("coverage", "fuzzing")], ids=["scenarios", "phases"])
+def test_a_lenient_server_gets_warnings_not_failures(phases: tuple[str, ...]) -> None:
+    api = spec_with(mark_guidance)
+    report = run(api, LENIENT, phases)
+    assert report.failures == [], [str(f) for f in report.failures]
+    assert report.exit_code is ExitCode.PASSED
+    warned = {w.rule for w in report.warnings if w.check == "guidance_not_enforced"}
+    assert warned == {"additionalProperties", "not"}, report.warnings
+    assert all(w.severity == "warning" for w in report.warnings)
+
+
+def test_the_reference_server_enforces_guidance_and_gets_no_warning() -> None:
+    api = spec_with(mark_guidance)
+    report = run(api, None)
+    assert report.exit_code is ExitCode.PASSED, [str(f) for f in report.failures]
+    assert report.warnings == []
+    assert report.tallies["guidance_not_enforced"].passed >= 2
+    assert json.dumps([w.to_json() for w in report.warnings]) == "[]"
