@@ -401,3 +401,37 @@ def test_every_schemathesis_import_is_in_the_adapter() -> None:
         if "import schemathesis" in path.read_text() or "from schemathesis" in path.read_text()
     )
     assert importers == ["schemathesis_adapter.py"], importers
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_workers_run_the_phases_in_parallel_threads(
+    workers: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from modelarts_kit_contracts.server import run as run_module
+
+    threads: set[str] = set()
+    prepare = run_module._Traffic.prepare
+
+    def recording(self: Any, session: Any) -> None:
+        threads.add(threading.current_thread().name)
+        prepare(self, session)
+
+    monkeypatch.setattr(run_module._Traffic, "prepare", recording)
+    with reference() as app:
+        report = run_server_contract(
+            ServerTarget.asgi(app),
+            options(phases=("fuzzing",), workers=workers, scenarios=False),
+        )
+    assert report.exit_code is ExitCode.PASSED, [str(f) for f in report.failures]
+    engine_threads = threads - {"contract-server-run"}
+    assert len(engine_threads) == workers, threads
+
+
+def test_contracts_never_import_the_reference_server() -> None:
+    package = Path(__file__).resolve().parents[2] / "contracts" / "modelarts_kit_contracts"
+    importers = sorted(
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if "modelarts_kit_server" in path.read_text()
+    )
+    assert importers == [], importers

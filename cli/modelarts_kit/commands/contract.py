@@ -39,7 +39,7 @@ from modelarts_kit_spec.errors import KitError
 
 from modelarts_kit import options
 
-__all__ = ["client", "embedded_target", "mock", "proxy", "server"]
+__all__ = ["client", "embedded_defaults", "embedded_target", "mock", "proxy", "server"]
 
 REPORT_HELP = "Also write junit:PATH, json:PATH or markdown:PATH (repeatable)."
 
@@ -123,6 +123,13 @@ def embedded_target(*, http: bool) -> Iterator[ServerTarget]:
         yield ServerTarget.asgi(app)
     finally:
         app.close()
+
+
+def embedded_defaults() -> tuple[str, str]:
+    """The embedded server's development token and project (the quickstart's credentials)."""
+    from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN
+
+    return DEV_TOKEN, DEV_PROJECT_ID
 
 
 def _credentials(

@@ -146,12 +146,14 @@ class ContractRunner:
 
 
 def _embedded_defaults() -> tuple[str, str] | None:
-    """The reference server's development token and project, when it is installed."""
+    """The embedded server's development token and project, from the command layer that
+    composes it (None when the reference server is not installed)."""
     try:
-        from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN
+        from modelarts_kit.commands.contract import embedded_defaults
+
+        return embedded_defaults()
     except ImportError:
         return None
-    return DEV_TOKEN, DEV_PROJECT_ID
 
 
 @pytest.fixture
