@@ -21,14 +21,28 @@ TITLE = "# Changelog\n"
 SECTION = re.compile(r"^## (\S+)", re.MULTILINE)
 
 
-def section_for(version: str, previous_version: str | None, changes: list[Change] | None) -> str:
-    """The section of ``version``: 'Initial release.' without a previous version."""
+def section_for(
+    version: str,
+    previous_version: str | None,
+    changes: list[Change] | None,
+    sdk_checked: str | None = None,
+) -> str:
+    """The section of ``version``: 'Initial release.' without a previous version.
+
+    ``sdk_checked`` (``huaweicloudsdkmodelarts 3.1.219``): the vendor SDK release the ledger's
+    SDK evidence comes from, stated under the heading.
+    """
+    sdk = (
+        f"Vendor SDK checked (`modelarts-kit sdk diff`): `{sdk_checked}`.\n\n"
+        if sdk_checked
+        else ""
+    )
     if previous_version is None or changes is None:
-        return f"## {version}\n\nInitial release.\n"
+        return f"## {version}\n\n{sdk}Initial release.\n"
     if previous_version == version:
-        return f"## {version}\n\nRepublished without changes.\n"
+        return f"## {version}\n\n{sdk}Republished without changes.\n"
     body = render_markdown_sections(changes, level=3)
-    return f"## {version} (changes since {previous_version})\n\n{body}"
+    return f"## {version} (changes since {previous_version})\n\n{sdk}{body}"
 
 
 def split_sections(text: str) -> dict[str, str]:

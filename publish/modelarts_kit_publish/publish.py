@@ -21,6 +21,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from modelarts_kit_sdk.evidence import checked_release
 from modelarts_kit_spec.diff import Change, SpecSource, diff_documents, read_source
 from modelarts_kit_spec.ledger import LedgerEntry, ledger_for, read_ledger
 from modelarts_kit_spec.load import JSON, SPEC_PATH, SpecError, parse_spec, read_yaml
@@ -117,7 +118,11 @@ def _check_version(bundle: Bundle, manifest: dict[str, str], previous: SpecSourc
 
 
 def _changelog(
-    out_dir: Path, bundle: Bundle, previous: SpecSource | None, manifest: dict[str, str]
+    out_dir: Path,
+    bundle: Bundle,
+    previous: SpecSource | None,
+    manifest: dict[str, str],
+    sdk_checked: str | None = None,
 ) -> tuple[str, str | None, tuple[Change, ...]]:
     path = out_dir / "CHANGELOG.md"
     existing = path.read_text(encoding="utf-8") if path.is_file() else None
@@ -127,16 +132,18 @@ def _changelog(
         return existing, None, ()
     if previous is None:
         return (
-            merge_changelog(existing, bundle.version, section_for(bundle.version, None, None)),
+            merge_changelog(
+                existing, bundle.version, section_for(bundle.version, None, None, sdk_checked)
+            ),
             None,
             (),
         )
     previous_version = _version_of(previous.document)
     if previous_version == bundle.version:
-        section = kept or section_for(bundle.version, previous_version, [])
+        section = kept or section_for(bundle.version, previous_version, [], sdk_checked)
         return merge_changelog(existing, bundle.version, section), previous_version, ()
     changes = diff_documents(previous.document, bundle.document)
-    section = section_for(bundle.version, previous_version, changes)
+    section = section_for(bundle.version, previous_version, changes, sdk_checked)
     return merge_changelog(existing, bundle.version, section), previous_version, tuple(changes)
 
 
@@ -223,7 +230,9 @@ def publish_spec(
     manifest = _read_manifest(out_dir)
     previous_source = resolve_previous(previous, out_dir, source)
     _check_version(bundle, manifest, previous_source)
-    changelog, previous_version, changes = _changelog(out_dir, bundle, previous_source, manifest)
+    changelog, previous_version, changes = _changelog(
+        out_dir, bundle, previous_source, manifest, checked_release(ledger)
+    )
     page = build_page(spec, ledger, changelog, bundle.sha256)
     republished = manifest.get(bundle.version) == bundle.sha256
     manifest[bundle.version] = bundle.sha256

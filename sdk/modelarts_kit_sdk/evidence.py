@@ -9,14 +9,18 @@ settling a field across releases until the vendor changes it.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from modelarts_kit_spec import SpecError, read_ledger
+from modelarts_kit_spec.ledger import LedgerEntry
 
 from modelarts_kit_sdk.errors import SdkError
+from modelarts_kit_sdk.sources import DISTRIBUTION
 
-__all__ = ["SdkEvidence", "load_sdk_evidence"]
+__all__ = ["SdkEvidence", "checked_release", "load_sdk_evidence"]
 
 
 @dataclass(frozen=True)
@@ -75,3 +79,16 @@ def load_sdk_evidence(ledger_path: Path) -> list[SdkEvidence]:
                 )
             )
     return out
+
+
+def checked_release(entries: Iterable[LedgerEntry]) -> str | None:
+    """The newest SDK release the ledger's SDK evidence was recorded from, as
+    ``huaweicloudsdkmodelarts 3.1.219``; None when no entry has SDK evidence."""
+    versions = {s.sdk for e in entries for s in e.sources if s.sdk}
+    if not versions:
+        return None
+
+    def order(version: str) -> tuple[tuple[int, str], ...]:
+        return tuple((int(p), "") if p.isdigit() else (-1, p) for p in re.split(r"[.+-]", version))
+
+    return f"{DISTRIBUTION} {max(versions, key=order)}"

@@ -101,7 +101,9 @@ def test_publish_writes_the_bundle_page_changelog_and_manifest(published: Path) 
     assert bundled.document == spec.document  # key order preserved too:
     assert list(bundled.document) == list(spec.document)
     assert (published / "CHANGELOG.md").read_text(encoding="utf-8") == (
-        f"# Changelog\n\n## {spec.version}\n\nInitial release.\n"
+        f"# Changelog\n\n## {spec.version}\n\n"
+        "Vendor SDK checked (`modelarts-kit sdk diff`): `huaweicloudsdkmodelarts 3.1.219`.\n\n"
+        "Initial release.\n"
     )
     html = (published / "index.html").read_text(encoding="utf-8")
     assert "http://" not in html.replace('"http://www.w3.org', "")
@@ -353,3 +355,30 @@ def test_out_on_an_unwritable_path_is_one_line(tmp_path: Path, out: str) -> None
     assert result.exit_code == 2
     assert result.output.startswith("error: ")
     assert len(result.output.splitlines()) == 1
+
+
+def test_the_changelog_states_the_newest_sdk_release_the_ledger_checked(tmp_path: Path) -> None:
+    spec = write_spec(tmp_path / "spec", FIXTURE)
+    evidence = [
+        {"sdk": version, "model": "Job", "attribute": "name", "says": "str"}
+        for version in ("3.1.99", "3.1.206", "3.1.100")
+    ]
+    entry = {
+        "id": "job-name",
+        "pointer": "/components/schemas/Job/properties/name",
+        "field": "name",
+        "side": "both",
+        "kind": "presence",
+        "sources": evidence,
+        "decision": "kept",
+        "expect": {"type": "string"},
+        "reason": "test",
+    }
+    (spec.parent / "ledger.yaml").write_text(yaml.safe_dump({"entries": [entry]}), "utf-8")
+    publish_spec(tmp_path / "out", spec_path=spec)
+    changelog = (tmp_path / "out" / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert changelog == (
+        "# Changelog\n\n## 1.0.0\n\n"
+        "Vendor SDK checked (`modelarts-kit sdk diff`): `huaweicloudsdkmodelarts 3.1.206`.\n\n"
+        "Initial release.\n"
+    )
