@@ -189,10 +189,16 @@ def _ruff_command() -> list[str]:
 def _ruff(directory: Path, *arguments: str) -> None:
     config = directory / "pyproject.toml"
     command = [*_ruff_command(), *arguments, "--no-cache", "--config", str(config), str(directory)]
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, check=False)
+    except OSError as exc:
+        raise GenerationError(f"cannot run ruff ({command[0]}): {exc.strerror or exc}") from exc
     if result.returncode != 0:
-        output = (result.stdout + result.stderr).replace(str(directory) + os.sep, "")
-        raise GenerationError(f"generated code fails `ruff {arguments[0]}`:\n{output.strip()}")
+        output = (result.stdout + result.stderr).replace(str(directory) + os.sep, "").strip()
+        raise GenerationError(
+            f"generated code fails `ruff {arguments[0]}` (exit {result.returncode}):\n"
+            + (output or "(ruff printed nothing)")
+        )
 
 
 def _sources(directory: Path) -> dict[Path, bytes]:
@@ -203,11 +209,12 @@ def _format(directory: Path) -> None:
     """Format, then lint with fixes (import order, modern syntax), then format again only if
     a fix changed anything. Settings come from the rendered pyproject.toml, so the result
     does not depend on where generation runs."""
-    _ruff(directory, "format", "--quiet")
+    # No --quiet for format: it would also silence the error (a file ruff cannot parse).
+    _ruff(directory, "format")
     formatted = _sources(directory)
     _ruff(directory, "check", "--fix", "--quiet")
     if _sources(directory) != formatted:
-        _ruff(directory, "format", "--quiet")
+        _ruff(directory, "format")
 
 
 def _verify(directory: Path, package: str) -> None:

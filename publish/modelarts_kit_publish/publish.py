@@ -24,7 +24,14 @@ from pathlib import Path
 from modelarts_kit_sdk.evidence import checked_release
 from modelarts_kit_spec.diff import Change, SpecSource, diff_documents, read_source
 from modelarts_kit_spec.ledger import LedgerEntry, ledger_for, read_ledger
-from modelarts_kit_spec.load import JSON, SPEC_PATH, SpecError, parse_spec, read_yaml
+from modelarts_kit_spec.load import (
+    JSON,
+    SPEC_PATH,
+    SpecError,
+    parse_spec,
+    read_input_text,
+    read_yaml,
+)
 
 from modelarts_kit_publish.bundle import Bundle, bundle_document, content_digest
 from modelarts_kit_publish.changelog import merge_changelog, section_for, split_sections
@@ -54,8 +61,8 @@ def _read_manifest(out_dir: Path) -> dict[str, str]:
     if not path.is_file():
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        data = json.loads(read_input_text(path))
+    except (SpecError, ValueError) as exc:
         raise PublishError(f"{path}: cannot read the publication manifest: {exc}") from exc
     versions = data.get("published") if isinstance(data, dict) else None
     if not isinstance(versions, dict) or not all(isinstance(v, str) for v in versions.values()):
@@ -125,7 +132,10 @@ def _changelog(
     sdk_checked: str | None = None,
 ) -> tuple[str, str | None, tuple[Change, ...]]:
     path = out_dir / "CHANGELOG.md"
-    existing = path.read_text(encoding="utf-8") if path.is_file() else None
+    try:
+        existing = read_input_text(path) if path.is_file() else None
+    except SpecError as exc:
+        raise PublishError(str(exc)) from exc
     kept = split_sections(existing or "").get(bundle.version)
     if existing is not None and kept is not None and manifest.get(bundle.version) == bundle.sha256:
         # Republishing a version this directory already holds: the history stays as written.

@@ -519,3 +519,18 @@ def test_generate_into_an_unwritable_place_is_one_line(out: str) -> None:
     assert result.output.startswith("error: ")
     assert len(result.output.splitlines()) == 1
     assert "Traceback" not in result.output
+
+
+def test_a_ruff_format_failure_names_ruffs_message(tmp_path: Path) -> None:
+    """Before: ``ruff format --quiet`` printed nothing on a file it cannot parse, so the
+    error was "generated code fails `ruff format`:" and no reason (a spec whose header name
+    held a quote did that). No spec string can break the output now (see above), so the
+    formatting step is given a broken file directly."""
+    from modelarts_kit_generator.pipeline import _format
+
+    (tmp_path / "pyproject.toml").write_text("[tool.ruff]\nline-length = 100\n", "utf-8")
+    (tmp_path / "broken.py").write_text("x = (\n", encoding="utf-8")
+    with pytest.raises(
+        GenerationError, match=r"fails `ruff format` \(exit 2\):\n.*Failed to parse"
+    ):
+        _format(tmp_path)

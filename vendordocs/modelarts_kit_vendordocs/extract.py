@@ -4,22 +4,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from modelarts_kit_spec.load import InputError, decode_text, read_input_bytes
+
 from modelarts_kit_vendordocs.errors import PageError
 from modelarts_kit_vendordocs.formats import read_page_text
 from modelarts_kit_vendordocs.inventory import Inventory, build_inventory
 
-__all__ = ["extract_page", "extract_text"]
+__all__ = ["extract_page", "extract_text", "read_page"]
 
 
-def _decode(source: str, data: bytes) -> str:
-    if b"\x00" in data:
-        line = data[: data.index(b"\x00")].count(b"\n") + 1
-        raise PageError(source, line, "binary content (NUL byte): not a text page")
+def read_page(path: Path | str) -> str:
+    """The text of a page, through the kit's one reader (size cap, strict UTF-8)."""
+    source = str(path)
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise PageError(source, line, f"not UTF-8 text (byte 0x{data[exc.start]:02x})") from exc
+        text = decode_text(read_input_bytes(path), source)
+    except InputError as exc:
+        raise PageError(source, exc.line, exc.rule) from exc
     if not text.strip():
         raise PageError(source, 1, "empty page")
     return text
@@ -34,9 +34,4 @@ def extract_text(source: str, text: str, page_format: str | None = None) -> Inve
 
 def extract_page(path: Path | str, page_format: str | None = None) -> Inventory:
     """The inventory of the page stored at ``path``."""
-    source = str(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise PageError(source, 0, f"cannot read: {exc.strerror}") from exc
-    return extract_text(source, _decode(source, data), page_format)
+    return extract_text(str(path), read_page(path), page_format)

@@ -23,8 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from modelarts_kit_vendordocs.errors import PageError
-from modelarts_kit_vendordocs.extract import extract_page
+from modelarts_kit_vendordocs.extract import extract_page, read_page
 from modelarts_kit_vendordocs.inventory import FieldEntry, Inventory
 from modelarts_kit_vendordocs.model import HeadingKind
 from modelarts_kit_vendordocs.text import classify_heading
@@ -276,17 +275,10 @@ def compare_pages(
     return PageComparison(old.source, new.source, tuple(changes))
 
 
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PageError(str(path), 0, f"cannot read: {exc}") from exc
-
-
 def compare_paths(old: Path, new: Path) -> PageComparison:
     """``docs compare``: read both pages (parse errors name file and line) and compare."""
     old_page, new_page = extract_page(old), extract_page(new)
-    return compare_pages(old_page, new_page, _read(old), _read(new))
+    return compare_pages(old_page, new_page, read_page(old), read_page(new))
 
 
 def render_comparison_text(result: PageComparison) -> str:

@@ -25,6 +25,7 @@ from typing import Any
 
 import yaml
 from modelarts_kit_spec import SPEC_PATH, ledger_for, load_spec, read_ledger
+from modelarts_kit_spec.load import read_input_text
 
 from modelarts_kit_vendordocs.drift import (
     DriftReport,
@@ -34,7 +35,6 @@ from modelarts_kit_vendordocs.drift import (
     normalise_field,
     spec_values_of,
 )
-from modelarts_kit_vendordocs.errors import VendorDocsError
 from modelarts_kit_vendordocs.settle import DROPPED
 from modelarts_kit_vendordocs.types import parse_type
 
@@ -383,11 +383,8 @@ def propose(
     ledger_file = ledger_path if ledger_path is not None else ledger_for(spec_path)
     if ledger_file is None:
         ledger_file = spec_file.parent / "ledger.yaml"
-    try:
-        spec = _Text(spec_file, spec_file.read_text(encoding="utf-8"))
-        ledger_text = ledger_file.read_text(encoding="utf-8") if ledger_file.exists() else ""
-    except OSError as exc:
-        raise VendorDocsError(f"cannot read {exc.filename}: {exc.strerror}") from exc
+    spec = _Text(spec_file, read_input_text(spec_file))
+    ledger_text = read_input_text(ledger_file) if ledger_file.exists() else ""
     ledger = _Text(ledger_file, ledger_text or "entries:\n")
     ledger.original = ledger_text
     taken = {e.id for e in read_ledger(ledger_file).entries} if ledger_text else set()

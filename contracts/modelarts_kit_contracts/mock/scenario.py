@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
 from modelarts_kit_spec import load_spec
-from modelarts_kit_spec.load import Operation, Spec
+from modelarts_kit_spec.load import Operation, Spec, SpecError, read_yaml
 
 from modelarts_kit_contracts.core.findings import short
 from modelarts_kit_contracts.core.wire import Headers, WireResponse, schema_findings
@@ -92,13 +91,9 @@ def load_scenario(path: Path | str, spec: Spec | None = None) -> ScenarioFile:
     spec = spec or load_spec()
     source = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioError(f"{source}: cannot read: {exc.strerror}") from exc
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ScenarioError(f"{source}: not YAML/JSON: {exc}") from exc
+        data = read_yaml(Path(path))  # the kit's one reader: size, alias and depth bounds
+    except SpecError as exc:
+        raise ScenarioError(str(exc)) from exc
     if not isinstance(data, Mapping):
         raise ScenarioError(f"{source}: expected a mapping with 'steps'; got {short(data)}")
     unknown = sorted(set(data) - {"steps", "on_exhausted"})
