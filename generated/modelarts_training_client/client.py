@@ -6,6 +6,8 @@ Both classes come from one template; they differ only in ``def``/``async def`` a
 
 from __future__ import annotations
 
+import contextlib
+import math
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Self
@@ -13,13 +15,19 @@ from typing import Any, Self
 import httpx
 
 from ._http import (
+    DEFAULT_DEADLINE,
+    DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_TIMEOUT,
     Call,
+    Deadline,
+    Received,
     RetryPolicy,
     build_request,
+    deadline_error,
     decode_response,
     encode_body,
     raise_for_status,
+    redact_url,
     resolve_base_url,
     transport_error,
     validate_parameters,
@@ -44,6 +52,20 @@ async def _asyncio_sleep(delay: float) -> None:
     import asyncio
 
     await asyncio.sleep(delay)
+
+
+def _sync_scope(seconds: float) -> contextlib.AbstractContextManager[object]:
+    """A synchronous call is bounded by waits capped at the time left and a check after
+    every chunk of the answer."""
+    del seconds
+    return contextlib.nullcontext()
+
+
+def _async_scope(seconds: float) -> contextlib.AbstractContextManager[object]:
+    """An asynchronous call is cancelled exactly at its deadline (asyncio or trio)."""
+    import anyio
+
+    return anyio.fail_after(None if seconds == math.inf else seconds)
 
 
 _CREATE_TRAINING_JOB = Call(
@@ -84,7 +106,11 @@ class TrainingJobsClient:
         base_url: the endpoint; by default built from the spec's server URL
             (https://modelarts.{region}.myhuaweicloud.com).
         region: Region ID, for example cn-north-4 (default ``cn-north-4``).
-        timeout: seconds or an ``httpx.Timeout``; on by default.
+        timeout: seconds or an ``httpx.Timeout`` for each wait; on by default.
+        deadline: seconds a whole call may take, every attempt, wait and byte of the answer
+            included (300 by default; ``None``: no deadline). Each call may pass its own.
+        max_response_bytes: the largest answer read (16 MiB by default); a larger one raises
+            ``ResponseTooLargeError`` without being read whole.
         retry: when idempotent requests are retried (``RetryPolicy()`` by default).
         http_client: an ``httpx.Client`` to send through (not closed by this client).
         transport: an ``httpx.BaseTransport`` for a client this object creates and closes.
@@ -100,6 +126,8 @@ class TrainingJobsClient:
         base_url: str | None = None,
         region: str | None = None,
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
+        deadline: float | None = DEFAULT_DEADLINE,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         retry: RetryPolicy | None = None,
         http_client: httpx.Client | None = None,
         transport: httpx.BaseTransport | None = None,
@@ -115,6 +143,11 @@ class TrainingJobsClient:
             },
         )
         self._project_id = project_id
+        Deadline(deadline)  # refuses a deadline that is not a positive number
+        if max_response_bytes < 1:
+            raise ValueError(f"max_response_bytes must be positive, got {max_response_bytes}")
+        self._deadline = deadline
+        self._max_response_bytes = max_response_bytes
         self._auth = auth
         self._retry = retry or RetryPolicy()
         self._sleep = sleep or time.sleep
@@ -124,7 +157,7 @@ class TrainingJobsClient:
 
     def __repr__(self) -> str:
         return (
-            f"{type(self).__name__}(base_url={self._base_url!r}, "
+            f"{type(self).__name__}(base_url={redact_url(self._base_url)!r}, "
             f"project_id={self._project_id!r}, "
             f"auth={self._auth!r})"
         )
@@ -145,16 +178,27 @@ class TrainingJobsClient:
             self._http.close()
 
     def _send(
-        self, call: Call, parameters: Mapping[str, Any], content: bytes | None
+        self,
+        call: Call,
+        parameters: Mapping[str, Any],
+        content: bytes | None,
+        deadline: float | None,
     ) -> httpx.Response:
+        limit = Deadline(self._deadline if deadline is None else deadline)
         request = build_request(
             self._http, self._base_url, call, parameters, content, self._headers
         )
         attempt = 1
         while True:
+            limit.cap(request)
             try:
-                response = self._http.send(request, auth=self._auth or httpx.USE_CLIENT_DEFAULT)
+                with _sync_scope(limit.remaining()):
+                    response = self._receive(call, request, limit, attempt)
+            except TimeoutError as exc:
+                raise deadline_error(call, request, limit, attempt) from exc
             except httpx.TransportError as exc:
+                if limit.expired():
+                    raise deadline_error(call, request, limit, attempt) from exc
                 if not (call.retryable and attempt < self._retry.max_attempts):
                     raise transport_error(call, request, exc, attempt) from exc
                 delay = self._retry.delay(attempt, None)
@@ -167,12 +211,38 @@ class TrainingJobsClient:
                     raise_for_status(call.operation, response)
                     return response
                 delay = self._retry.delay(attempt, response.headers.get("Retry-After"))
+            if delay >= limit.remaining():
+                raise deadline_error(call, request, limit, attempt)
             self._sleep(delay)
             attempt += 1
+
+    def _receive(
+        self, call: Call, request: httpx.Request, limit: Deadline, attempt: int
+    ) -> httpx.Response:
+        """Send once and read the answer within the deadline and the size limit.
+
+        Redirects are never followed, whatever the HTTP client says: the API does not
+        redirect, and following one would carry the credentials to whatever host a
+        response names. A 3xx answer is an ``ApiError``."""
+        streamed = self._http.send(
+            request,
+            auth=self._auth or httpx.USE_CLIENT_DEFAULT,
+            follow_redirects=False,
+            stream=True,
+        )
+        try:
+            received = Received(call, request, streamed, self._max_response_bytes, limit, attempt)
+            for chunk in streamed.iter_bytes():
+                received.add(chunk)
+        finally:
+            streamed.close()
+        return received.response(streamed)
 
     def create_training_job(
         self,
         body: Job | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
     ) -> JobResponse:
         """Create a training job.
 
@@ -183,6 +253,7 @@ class TrainingJobsClient:
         Args:
             body: The request body, a ``Job`` or a mapping validated into one before
                 anything is sent.
+            deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
             The ``201`` response, as ``JobResponse``.
@@ -215,12 +286,14 @@ class TrainingJobsClient:
             },
         )
         content = encode_body("create_training_job", Job, body)
-        response = self._send(_CREATE_TRAINING_JOB, parameters, content)
+        response = self._send(_CREATE_TRAINING_JOB, parameters, content, deadline)
         return decode_response("create_training_job", response, JobResponse)
 
     def show_training_job_details(
         self,
         training_job_id: str,
+        *,
+        deadline: float | None = None,
     ) -> JobResponse:
         """Query the details of a training job.
 
@@ -231,6 +304,7 @@ class TrainingJobsClient:
         Args:
             training_job_id: Training job ID, as returned in `metadata.id` when the job was
                 created (or by the query of the training job list).
+            deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
             The ``200`` response, as ``JobResponse``.
@@ -262,13 +336,15 @@ class TrainingJobsClient:
             },
         )
         content = None
-        response = self._send(_SHOW_TRAINING_JOB_DETAILS, parameters, content)
+        response = self._send(_SHOW_TRAINING_JOB_DETAILS, parameters, content, deadline)
         return decode_response("show_training_job_details", response, JobResponse)
 
     def stop_training_job(
         self,
         training_job_id: str,
         body: JobActionType | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
     ) -> JobResponse:
         """Terminate a training job.
 
@@ -282,6 +358,7 @@ class TrainingJobsClient:
                 created (or by the query of the training job list).
             body: The request body, a ``JobActionType`` or a mapping validated into one
                 before anything is sent.
+            deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
             The ``202`` response, as ``JobResponse``.
@@ -316,7 +393,7 @@ class TrainingJobsClient:
             },
         )
         content = encode_body("stop_training_job", JobActionType, body)
-        response = self._send(_STOP_TRAINING_JOB, parameters, content)
+        response = self._send(_STOP_TRAINING_JOB, parameters, content, deadline)
         return decode_response("stop_training_job", response, JobResponse)
 
 
@@ -329,7 +406,11 @@ class AsyncTrainingJobsClient:
         base_url: the endpoint; by default built from the spec's server URL
             (https://modelarts.{region}.myhuaweicloud.com).
         region: Region ID, for example cn-north-4 (default ``cn-north-4``).
-        timeout: seconds or an ``httpx.Timeout``; on by default.
+        timeout: seconds or an ``httpx.Timeout`` for each wait; on by default.
+        deadline: seconds a whole call may take, every attempt, wait and byte of the answer
+            included (300 by default; ``None``: no deadline). Each call may pass its own.
+        max_response_bytes: the largest answer read (16 MiB by default); a larger one raises
+            ``ResponseTooLargeError`` without being read whole.
         retry: when idempotent requests are retried (``RetryPolicy()`` by default).
         http_client: an ``httpx.AsyncClient`` to send through (not closed by this client).
         transport: an ``httpx.AsyncBaseTransport`` for a client this object creates and closes.
@@ -345,6 +426,8 @@ class AsyncTrainingJobsClient:
         base_url: str | None = None,
         region: str | None = None,
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
+        deadline: float | None = DEFAULT_DEADLINE,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         retry: RetryPolicy | None = None,
         http_client: httpx.AsyncClient | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
@@ -360,6 +443,11 @@ class AsyncTrainingJobsClient:
             },
         )
         self._project_id = project_id
+        Deadline(deadline)  # refuses a deadline that is not a positive number
+        if max_response_bytes < 1:
+            raise ValueError(f"max_response_bytes must be positive, got {max_response_bytes}")
+        self._deadline = deadline
+        self._max_response_bytes = max_response_bytes
         self._auth = auth
         self._retry = retry or RetryPolicy()
         self._sleep = sleep or _asyncio_sleep
@@ -369,7 +457,7 @@ class AsyncTrainingJobsClient:
 
     def __repr__(self) -> str:
         return (
-            f"{type(self).__name__}(base_url={self._base_url!r}, "
+            f"{type(self).__name__}(base_url={redact_url(self._base_url)!r}, "
             f"project_id={self._project_id!r}, "
             f"auth={self._auth!r})"
         )
@@ -390,18 +478,27 @@ class AsyncTrainingJobsClient:
             await self._http.aclose()
 
     async def _send(
-        self, call: Call, parameters: Mapping[str, Any], content: bytes | None
+        self,
+        call: Call,
+        parameters: Mapping[str, Any],
+        content: bytes | None,
+        deadline: float | None,
     ) -> httpx.Response:
+        limit = Deadline(self._deadline if deadline is None else deadline)
         request = build_request(
             self._http, self._base_url, call, parameters, content, self._headers
         )
         attempt = 1
         while True:
+            limit.cap(request)
             try:
-                response = await self._http.send(
-                    request, auth=self._auth or httpx.USE_CLIENT_DEFAULT
-                )
+                with _async_scope(limit.remaining()):
+                    response = await self._receive(call, request, limit, attempt)
+            except TimeoutError as exc:
+                raise deadline_error(call, request, limit, attempt) from exc
             except httpx.TransportError as exc:
+                if limit.expired():
+                    raise deadline_error(call, request, limit, attempt) from exc
                 if not (call.retryable and attempt < self._retry.max_attempts):
                     raise transport_error(call, request, exc, attempt) from exc
                 delay = self._retry.delay(attempt, None)
@@ -414,12 +511,38 @@ class AsyncTrainingJobsClient:
                     raise_for_status(call.operation, response)
                     return response
                 delay = self._retry.delay(attempt, response.headers.get("Retry-After"))
+            if delay >= limit.remaining():
+                raise deadline_error(call, request, limit, attempt)
             await self._sleep(delay)
             attempt += 1
+
+    async def _receive(
+        self, call: Call, request: httpx.Request, limit: Deadline, attempt: int
+    ) -> httpx.Response:
+        """Send once and read the answer within the deadline and the size limit.
+
+        Redirects are never followed, whatever the HTTP client says: the API does not
+        redirect, and following one would carry the credentials to whatever host a
+        response names. A 3xx answer is an ``ApiError``."""
+        streamed = await self._http.send(
+            request,
+            auth=self._auth or httpx.USE_CLIENT_DEFAULT,
+            follow_redirects=False,
+            stream=True,
+        )
+        try:
+            received = Received(call, request, streamed, self._max_response_bytes, limit, attempt)
+            async for chunk in streamed.aiter_bytes():
+                received.add(chunk)
+        finally:
+            await streamed.aclose()
+        return received.response(streamed)
 
     async def create_training_job(
         self,
         body: Job | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
     ) -> JobResponse:
         """Create a training job.
 
@@ -430,6 +553,7 @@ class AsyncTrainingJobsClient:
         Args:
             body: The request body, a ``Job`` or a mapping validated into one before
                 anything is sent.
+            deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
             The ``201`` response, as ``JobResponse``.
@@ -462,12 +586,14 @@ class AsyncTrainingJobsClient:
             },
         )
         content = encode_body("create_training_job", Job, body)
-        response = await self._send(_CREATE_TRAINING_JOB, parameters, content)
+        response = await self._send(_CREATE_TRAINING_JOB, parameters, content, deadline)
         return decode_response("create_training_job", response, JobResponse)
 
     async def show_training_job_details(
         self,
         training_job_id: str,
+        *,
+        deadline: float | None = None,
     ) -> JobResponse:
         """Query the details of a training job.
 
@@ -478,6 +604,7 @@ class AsyncTrainingJobsClient:
         Args:
             training_job_id: Training job ID, as returned in `metadata.id` when the job was
                 created (or by the query of the training job list).
+            deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
             The ``200`` response, as ``JobResponse``.
@@ -509,13 +636,15 @@ class AsyncTrainingJobsClient:
             },
         )
         content = None
-        response = await self._send(_SHOW_TRAINING_JOB_DETAILS, parameters, content)
+        response = await self._send(_SHOW_TRAINING_JOB_DETAILS, parameters, content, deadline)
         return decode_response("show_training_job_details", response, JobResponse)
 
     async def stop_training_job(
         self,
         training_job_id: str,
         body: JobActionType | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
     ) -> JobResponse:
         """Terminate a training job.
 
@@ -529,6 +658,7 @@ class AsyncTrainingJobsClient:
                 created (or by the query of the training job list).
             body: The request body, a ``JobActionType`` or a mapping validated into one
                 before anything is sent.
+            deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
             The ``202`` response, as ``JobResponse``.
@@ -563,5 +693,5 @@ class AsyncTrainingJobsClient:
             },
         )
         content = encode_body("stop_training_job", JobActionType, body)
-        response = await self._send(_STOP_TRAINING_JOB, parameters, content)
+        response = await self._send(_STOP_TRAINING_JOB, parameters, content, deadline)
         return decode_response("stop_training_job", response, JobResponse)

@@ -141,6 +141,10 @@ class ClientVariantIR:
     close_name: str
     close_http: str
     summary: str
+    for_: str
+    iter_bytes: str
+    close_response: str
+    deadline_scope: str
 
 
 @dataclass(frozen=True)
@@ -222,6 +226,10 @@ def _variants(client_name: str) -> tuple[ClientVariantIR, ...]:
             close_name="close",
             close_http="self._http.close()",
             summary="Synchronous client; use it as a context manager (``with``) or call close().",
+            for_="for",
+            iter_bytes="iter_bytes",
+            close_response="streamed.close()",
+            deadline_scope="_sync_scope",
         ),
         ClientVariantIR(
             class_name=f"Async{client_name}Client",
@@ -238,6 +246,10 @@ def _variants(client_name: str) -> tuple[ClientVariantIR, ...]:
             close_name="aclose",
             close_http="await self._http.aclose()",
             summary="Asynchronous client; use it with ``async with`` or await aclose().",
+            for_="async for",
+            iter_bytes="aiter_bytes",
+            close_response="await streamed.aclose()",
+            deadline_scope="_async_scope",
         ),
     )
 
@@ -312,6 +324,7 @@ def _docstring(
                 "into one before anything is sent.",
             )
         )
+    args.append(("deadline", "Seconds this call may take in all (default: the client's)."))
     if args:
         lines += ["", "Args:"]
         for name, text in args:
@@ -447,6 +460,9 @@ def _operation(
             if p.required
             else f"{p.python_name}: {p.annotation} | None = None"
         )
+    if "*" not in signature:
+        signature.append("*")
+    signature.append("deadline: float | None = None")
     # Required keyword-only parameters may follow optional ones in Python; no reordering needed.
 
     name_literal = python_string(python_name)
@@ -602,8 +618,10 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
         options.error_base,
         "ApiError",
         *(e.name for e in errors),
+        "DeadlineExceededError",
         "DecodeError",
         "RequestValidationError",
+        "ResponseTooLargeError",
         "ResponseValidationError",
         "TransportError",
     )
