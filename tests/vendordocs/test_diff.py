@@ -299,6 +299,20 @@ def test_status_code_entries_with_responses_cover_every_code() -> None:
     assert decision.covers(finding)
     other = replace(finding, operation="StopTrainingJob")
     assert not decision.covers(other)
+    # SDK evidence records no page value: it does not settle what a page says.
+    sdk_only = parse_ledger(
+        [
+            {
+                "id": "t",
+                "kind": "type",
+                "field": "a",
+                "side": "response",
+                "sources": [{"sdk": "3.1.219", "model": "M", "attribute": "a", "says": "int"}],
+            }
+        ]
+    )
+    (sdk_decision,) = decisions_from_entries(sdk_only.entries)
+    assert sdk_decision.recorded == frozenset()
     # Pages that now list another code reopen the entry.
     assert decision.applies(replace(finding, value="200,409"))
     assert not decision.covers(replace(finding, value="200,409"))

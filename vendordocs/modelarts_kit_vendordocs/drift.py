@@ -242,7 +242,11 @@ def decisions_from_entries(entries: Iterable[LedgerEntry]) -> list[Decision]:
                 operations=None if entry.operations is None else frozenset(entry.operations),
                 aliases=frozenset(aliases),
                 pointer=entry.pointer,
-                recorded=recorded_keys(entry.kind, entry.says()),
+                # Only what pages said settles a page: SDK evidence ({sdk, model, attribute})
+                # supports the decision but records no page value.
+                recorded=recorded_keys(
+                    entry.kind, (src.says for src in entry.sources if src.says and src.sdk is None)
+                ),
                 says=entry.says(),
                 todo=entry.todo,
             )
