@@ -1,14 +1,21 @@
-"""Shared test configuration: hypothesis profiles.
+"""Shared test configuration: hypothesis profiles, and the ``kit`` fixture.
 
 ``quick`` is the local default; CI (``CI=true``) loads ``ci``, which runs more examples.
 Both are derandomised, so a failure reproduces on the next run.
+
+``kit`` runs ``modelarts-kit ARGS`` in-process with its output scrubbed for snapshots
+(``tests/cli_support.py`` says how to use it).
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.cli_support import Kit
 
 settings.register_profile(
     "quick",
@@ -28,3 +35,9 @@ settings.register_profile(
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "quick")
 )
+
+
+@pytest.fixture
+def kit(tmp_path: Path) -> Kit:
+    """Run ``modelarts-kit`` in-process; outputs are scrubbed (``tmp_path`` prints as <tmp>)."""
+    return Kit(tmp_path)
