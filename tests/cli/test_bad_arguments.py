@@ -90,6 +90,8 @@ LIBRARY_CASES: dict[tuple[str, ...], tuple[list[str], str]] = {
     ("contract", "client"): (["--report", "xml:{tmp}/r.xml"], "xml:"),
     ("contract", "mock"): (["--scenario", MISSING], MISSING),
     ("contract", "proxy"): (["--upstream", "ftp://example.invalid"], "ftp://example.invalid"),
+    ("sdk", "diff"): (["--wheel", "nope/missing.whl"], "nope/missing.whl"),
+    ("sdk", "compare"): (["nope/missing.whl", "installed"], "nope/missing.whl"),
 }
 
 

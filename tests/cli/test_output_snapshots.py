@@ -136,3 +136,37 @@ def test_generator_refuses_a_missing_spec_and_bad_names(
     assert bad_name.exit_code == 2
     assert bad_name.transcript() == snapshot(name="bad-package-name")
     shutil.rmtree(kit.tmp / "out", ignore_errors=True)
+
+
+def test_sdk_diff_and_compare(kit: Kit, snapshot: SnapshotAssertion) -> None:
+    """On hand-made SDK releases (tests/sdk/support.py) against the SDK tests' small spec."""
+    from tests.sdk.conftest import small_spec_document
+    from tests.sdk.support import fake_wheel
+    from tests.sdk.test_diff import BASE, variant
+
+    spec = kit.tmp / "spec" / "openapi.yaml"
+    spec.parent.mkdir()
+    spec.write_text(yaml.safe_dump(small_spec_document(), sort_keys=False), encoding="utf-8")
+    old = fake_wheel(kit.tmp / "old", BASE, version="1.0.0")
+    new = fake_wheel(
+        kit.tmp / "new",
+        variant(
+            Thing={
+                "name": "str",
+                "size": "str",
+                "parts": "list[Part]",
+                "named": "dict(str, Part)",
+                "colour": "str",
+            },
+            Inner=None,
+            PartResp={"label": "str", "weight": "float"},
+        ),
+        version="1.1.0",
+    )
+    for output_format in ("text", "json"):
+        drift = kit("sdk", "diff", "--wheel", new, "--spec", spec, "--format", output_format)
+        assert drift.exit_code == 1, drift.transcript()
+        assert drift.transcript() == snapshot(name=f"diff-{output_format}")
+    changes = kit("sdk", "compare", old, new, "--spec", spec)
+    assert changes.exit_code == 1, changes.transcript()
+    assert changes.transcript() == snapshot(name="compare-text")
