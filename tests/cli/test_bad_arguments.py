@@ -83,6 +83,7 @@ LIBRARY_CASES: dict[tuple[str, ...], tuple[list[str], str]] = {
     ("spec", "diff"): ([MISSING, MISSING], MISSING),
     ("docs", "extract"): ([MISSING], MISSING),
     ("docs", "diff"): ([MISSING], MISSING),
+    ("docs", "compare"): ([MISSING, MISSING], MISSING),
     ("generate",): (["--spec", MISSING, "--out", "{tmp}/out"], MISSING),
     ("publish",): (["--spec", MISSING, "--out", "{tmp}/out"], MISSING),
     ("serve",): (["--token", "two words"], "--token"),

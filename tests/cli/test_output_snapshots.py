@@ -55,6 +55,16 @@ def test_docs_diff_on_the_vendor_pages(kit: Kit, snapshot: SnapshotAssertion) ->
     assert result.transcript() == snapshot
 
 
+def test_docs_compare_two_versions_of_a_page(kit: Kit, snapshot: SnapshotAssertion) -> None:
+    """The terminate page: the older reStructuredText revision against the newest web text."""
+    old, new = SEEDS / "002_63ab89c891148f33.txt", SEEDS / "000_8e5e63a75c0c5722.txt"
+    assert old.is_file(), f"the vendor pages are missing: {SEEDS} must sit beside the clone"
+    for output_format in ("text", "json"):
+        result = kit("docs", "compare", old, new, "--format", output_format)
+        assert result.exit_code == 1, result.transcript()
+        assert result.transcript() == snapshot(name=output_format)
+
+
 def test_publish_changelog(kit: Kit, snapshot: SnapshotAssertion) -> None:
     out = kit.tmp / "published"
     first = kit("publish", "--out", out, "--spec", V1)
