@@ -1,14 +1,25 @@
-"""Shared test configuration: hypothesis profiles.
+"""Shared test configuration: hypothesis profiles, and the ``kit`` fixture.
 
 ``quick`` is the local default; CI (``CI=true``) loads ``ci``, which runs more examples.
 Both are derandomised, so a failure reproduces on the next run.
+
+``kit`` runs ``modelarts-kit ARGS`` in-process with its output scrubbed for snapshots
+(``tests/cli_support.py`` says how to use it).
+
+Tests marked ``chromium`` are skipped, with the reason in the summary, where Debian's chromium
+is missing, except under CI, where they run (and fail without it): ``tests/browser.py``.
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.browser import CHROMIUM, chromium_skip_reason
+from tests.cli_support import Kit
 
 settings.register_profile(
     "quick",
@@ -28,3 +39,18 @@ settings.register_profile(
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "quick")
 )
+
+
+@pytest.fixture
+def kit(tmp_path: Path) -> Kit:
+    """Run ``modelarts-kit`` in-process; outputs are scrubbed (``tmp_path`` prints as <tmp>)."""
+    return Kit(tmp_path)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    reason = chromium_skip_reason(chromium=CHROMIUM, ci=bool(os.environ.get("CI")))
+    if reason is None:
+        return
+    for item in items:
+        if item.get_closest_marker("chromium") is not None:
+            item.add_marker(pytest.mark.skip(reason=reason))

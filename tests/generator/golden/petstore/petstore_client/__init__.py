@@ -1,0 +1,85 @@
+"""Typed Python client for the Swagger Petstore API (spec version 1.0.17).
+
+Generated from the API's OpenAPI document by ``modelarts-kit generate``; do not edit.
+
+A sample pet store server, used to show that the generator is not tied to one API.
+"""
+
+from ._http import RetryPolicy
+from .auth import AkSkAuth, TokenAuth
+from .client import AsyncPetstoreClient, PetstoreClient
+from .errors import (
+    ApiError,
+    AuthenticationError,
+    BadRequestError,
+    ClientError,
+    ConflictError,
+    DecodeError,
+    NotFoundError,
+    PermissionDeniedError,
+    PetstoreError,
+    RateLimitError,
+    RequestValidationError,
+    ResponseValidationError,
+    ServerError,
+    TransportError,
+    UnprocessableEntityError,
+)
+from .models import (
+    Category,
+    CategoryInput,
+    DeletePetParameters,
+    FindPetsByStatusParameters,
+    FindPetsByStatusResponse,
+    FindPetsByTagsParameters,
+    FindPetsByTagsResponse,
+    GetInventoryResponse,
+    GetPetByIdParameters,
+    Order,
+    OrderInput,
+    Pet,
+    PetInput,
+    Tag,
+    TagInput,
+)
+
+__version__ = "1.0.17"
+SPEC_VERSION = "1.0.17"
+
+__all__ = [
+    "AkSkAuth",
+    "ApiError",
+    "AsyncPetstoreClient",
+    "AuthenticationError",
+    "BadRequestError",
+    "Category",
+    "CategoryInput",
+    "ClientError",
+    "ConflictError",
+    "DecodeError",
+    "DeletePetParameters",
+    "FindPetsByStatusParameters",
+    "FindPetsByStatusResponse",
+    "FindPetsByTagsParameters",
+    "FindPetsByTagsResponse",
+    "GetInventoryResponse",
+    "GetPetByIdParameters",
+    "NotFoundError",
+    "Order",
+    "OrderInput",
+    "PermissionDeniedError",
+    "Pet",
+    "PetInput",
+    "PetstoreClient",
+    "PetstoreError",
+    "RateLimitError",
+    "RequestValidationError",
+    "ResponseValidationError",
+    "RetryPolicy",
+    "ServerError",
+    "Tag",
+    "TagInput",
+    "TokenAuth",
+    "TransportError",
+    "UnprocessableEntityError",
+]

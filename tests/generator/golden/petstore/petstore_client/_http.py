@@ -1,0 +1,257 @@
+"""What the sync and the async client share: endpoint, retry policy, request building,
+error mapping and response decoding. Nothing here does I/O."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+from urllib.parse import quote
+
+import httpx
+import pydantic
+
+from .errors import (
+    DecodeError,
+    RequestValidationError,
+    ResponseValidationError,
+    TransportError,
+    error_class_for,
+)
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "Call",
+    "RetryPolicy",
+    "build_request",
+    "decode_response",
+    "encode_body",
+    "raise_for_status",
+    "resolve_base_url",
+    "transport_error",
+    "validate_parameters",
+]
+
+Model = TypeVar("Model", bound=pydantic.BaseModel)
+
+# Timeouts are on by default: 10 s to connect, 60 s for the rest.
+DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=10.0)
+USER_AGENT = "petstore-client/1.0.17"
+REQUEST_ID_HEADER = "X-Request-Id"
+BASE_URL_TEMPLATE: str | None = "https://petstore3.swagger.io/api/v3"
+SERVER_VARIABLE_DEFAULTS: dict[str, str | None] = {}
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """When and how long to wait before trying an idempotent request again.
+
+    Only idempotent operations are retried (a create is never repeated blindly), on the
+    ``retry_statuses`` and on connection errors and timeouts, at most ``max_attempts``
+    times in all. The wait is exponential with jitter, or the server's ``Retry-After``
+    (capped at ``max_retry_after``) when it sends one.
+    """
+
+    max_attempts: int = 4
+    backoff_base: float = 0.5
+    backoff_max: float = 20.0
+    jitter: float = 0.5
+    max_retry_after: float = 60.0
+    retry_statuses: frozenset[int] = frozenset({429, 502, 503, 504})
+    random: Callable[[], float] = field(default=random.random, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.max_attempts < 1:
+            raise ValueError(f"max_attempts must be at least 1, got {self.max_attempts}")
+        if self.backoff_base < 0 or self.backoff_max < 0 or self.max_retry_after < 0:
+            raise ValueError("backoff_base, backoff_max and max_retry_after must be >= 0")
+        if not 0 <= self.jitter <= 1:
+            raise ValueError(f"jitter must be between 0 and 1, got {self.jitter}")
+
+    def should_retry(self, status: int) -> bool:
+        return status in self.retry_statuses
+
+    def delay(self, attempt: int, retry_after: str | None) -> float:
+        """Seconds to wait after failed attempt number ``attempt`` (1-based)."""
+        server_delay = parse_retry_after(retry_after)
+        if server_delay is not None:
+            return min(server_delay, self.max_retry_after)
+        backoff = min(self.backoff_max, self.backoff_base * 2.0 ** (attempt - 1))
+        return backoff * (1 - self.jitter + self.jitter * float(self.random()))
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    """``Retry-After`` as seconds: delta-seconds or an HTTP date; None when absent/invalid."""
+    if value is None:
+        return None
+    text = value.strip()
+    if text.isdigit():
+        return float(text)
+    import email.utils  # only an HTTP-date needs it; keeps the package import light
+
+    try:
+        when = email.utils.parsedate_to_datetime(text)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
+@dataclass(frozen=True)
+class Call:
+    """One operation, as the spec describes it."""
+
+    operation: str
+    method: str
+    path: str
+    path_names: tuple[str, ...] = ()
+    query_names: tuple[str, ...] = ()
+    header_names: tuple[str, ...] = ()
+    retryable: bool = False
+
+
+def resolve_base_url(base_url: str | None, variables: Mapping[str, str | None]) -> str:
+    """An explicit ``base_url`` wins; otherwise the spec's server URL with its variables."""
+    given = {name: value for name, value in variables.items() if value is not None}
+    if base_url is not None:
+        if given:
+            names = ", ".join(sorted(given))
+            raise ValueError(f"pass either base_url or {names}, not both")
+        if not base_url.startswith(("http://", "https://")):
+            raise ValueError(f"base_url must start with http:// or https://, got {base_url!r}")
+        return base_url.rstrip("/")
+    if BASE_URL_TEMPLATE is None:
+        raise ValueError("base_url is required: the spec names no absolute server URL")
+    url = BASE_URL_TEMPLATE
+    for name, default in SERVER_VARIABLE_DEFAULTS.items():
+        value = given.get(name, default)
+        if value is None:
+            raise ValueError(f"{name} is required to build the endpoint {BASE_URL_TEMPLATE}")
+        url = url.replace("{" + name + "}", quote(value, safe=""))
+    return url
+
+
+def _problems(exc: pydantic.ValidationError, prefix: str) -> list[tuple[str, str, Any]]:
+    problems = []
+    for error in exc.errors(include_url=False):
+        path = ".".join(str(part) for part in (prefix, *error["loc"]) if part != "")
+        problems.append((path or "(root)", error["msg"], error.get("input")))
+    return problems
+
+
+def validate_parameters(
+    operation: str, model: type[pydantic.BaseModel] | None, values: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Check the parameters against the spec's rules; wire name -> JSON value."""
+    if model is None:
+        return {}
+    given = {name: value for name, value in values.items() if value is not None}
+    try:
+        checked = model.model_validate(given)
+    except pydantic.ValidationError as exc:
+        raise RequestValidationError(operation, _problems(exc, "")) from None
+    dumped: dict[str, Any] = checked.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    return dumped
+
+
+def encode_body(operation: str, model: type[Model], body: Model | Any) -> bytes | None:
+    """The JSON request body, validated against the spec before anything is sent."""
+    if body is None:
+        return None
+    try:
+        checked = model.model_validate(
+            body.model_dump(by_alias=True, exclude_unset=True) if isinstance(body, model) else body
+        )
+    except pydantic.ValidationError as exc:
+        raise RequestValidationError(operation, _problems(exc, "body")) from None
+    return checked.model_dump_json(by_alias=True, exclude_unset=True).encode("utf-8")
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, list):
+        return ",".join(_text(item) for item in value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def build_request(
+    http: httpx.Client | httpx.AsyncClient,
+    base_url: str,
+    call: Call,
+    parameters: Mapping[str, Any],
+    content: bytes | None,
+    headers: Mapping[str, str],
+) -> httpx.Request:
+    path = call.path
+    for name in call.path_names:
+        path = path.replace("{" + name + "}", quote(_text(parameters[name]), safe=""))
+    query: list[tuple[str, str | int | float | bool | None]] = [
+        (name, _text(item))
+        for name in call.query_names
+        if name in parameters
+        for item in (parameters[name] if isinstance(parameters[name], list) else [parameters[name]])
+    ]
+    request_headers = {"Accept": "application/json", "User-Agent": USER_AGENT, **headers}
+    request_headers.update(
+        {name: _text(parameters[name]) for name in call.header_names if name in parameters}
+    )
+    if content is not None:
+        request_headers["Content-Type"] = "application/json"
+    return http.build_request(
+        call.method, base_url + path, params=query, headers=request_headers, content=content
+    )
+
+
+def transport_error(
+    call: Call, request: httpx.Request, exc: httpx.TransportError, attempts: int
+) -> TransportError:
+    reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    url = str(request.url.copy_with(query=None))
+    return TransportError(call.operation, call.method, url, reason, attempts)
+
+
+def raise_for_status(operation: str, response: httpx.Response) -> None:
+    """Raise the ``ApiError`` subclass for a non-2xx answer."""
+    if 200 <= response.status_code < 300:
+        return
+    body: Any = None
+    fields: dict[str, str | None] = {}
+    try:
+        body = json.loads(response.content) if response.content else None
+    except ValueError:
+        body = response.text[:500]
+    if isinstance(body, dict):
+        for name in ("error_code", "error_msg", "error_solution"):
+            value = body.get(name)
+            fields[name] = None if value is None else str(value)
+    # The body's fields are kept exactly (an empty error_msg stays ""); the reason phrase
+    # only completes the message.
+    raise error_class_for(response.status_code)(
+        operation=operation,
+        status=response.status_code,
+        request_id=response.headers.get(REQUEST_ID_HEADER),
+        body=body,
+        reason=response.reason_phrase or None,
+        **fields,
+    )
+
+
+def decode_response(operation: str, response: httpx.Response, model: type[Model]) -> Model:
+    """Parse a 2xx body into ``model``: strict types, unknown fields kept."""
+    request_id = response.headers.get(REQUEST_ID_HEADER)
+    if not response.content:
+        raise DecodeError(operation, response.status_code, "empty body", request_id)
+    try:
+        return model.model_validate_json(response.content)
+    except pydantic.ValidationError as exc:
+        if any(error["type"] == "json_invalid" for error in exc.errors()):
+            reason = f"not JSON ({exc.errors()[0]['msg']})"
+            raise DecodeError(operation, response.status_code, reason, request_id) from None
+        raise ResponseValidationError(
+            operation, response.status_code, _problems(exc, ""), request_id
+        ) from None
