@@ -127,9 +127,15 @@ async def test_mock_validates_requests_and_answers_from_the_spec() -> None:
         }
         assert (await client.delete("/__mock__/violations")).status_code == 204
         assert mock.violations == []
+        # Unknown paths and methods: the errors the spec documents at its gateway.
+        errors = load_spec().meaning.errors
         unknown = await client.get("/v3/nothing", headers=AUTH)
-        assert unknown.status_code == 404
-        assert unknown.json()["error_code"] == "APIGW.0101"
+        path_not_found = errors.gateway_error("path-not-found")
+        assert unknown.status_code == path_not_found.status
+        assert unknown.json()["error_code"] == path_not_found.code
+        wrong = await client.put(f"{JOBS}/j1", headers=AUTH)
+        assert wrong.status_code == errors.gateway_error("method-not-allowed").status
+        assert wrong.headers["Allow"] == "GET"
 
 
 async def test_documented_errors_carry_vendor_body_and_retry_after() -> None:
