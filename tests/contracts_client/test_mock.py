@@ -142,12 +142,23 @@ async def test_documented_errors_carry_vendor_body_and_retry_after() -> None:
     spec = load_spec()
     mock = MockServer(spec, seed_value=2, error_rate=1.0)
     statuses: dict[int, httpx.Response] = {}
+    errors = spec.meaning.errors
+    stop = spec.meaning.roles.terminate.operation_id
+    # A valid request is never told it broke a rule: not one of these codes.
+    broken = {
+        code
+        for meaning in ("invalid-parameter", "malformed-body", "unsupported-action")
+        for code in errors.codes_for(stop, meaning)
+    } - errors.codes_for(stop, "not-found")
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=mock), base_url="http://m") as c:
-        for n in range(40):
+        for n in range(60):
             answer = await c.post(
                 f"{JOBS}/job-{n}/actions", json={"action_type": "terminate"}, headers=AUTH
             )
             statuses.setdefault(answer.status_code, answer)
+            code = answer.json()["error_code"]
+            assert errors.accepts(stop, answer.status_code, code), (answer.status_code, code)
+            assert code not in broken
     assert set(statuses) == {400, 401, 403, 404, 409, 429, 500}
     assert int(statuses[429].headers["Retry-After"]) >= 0
     for answer in statuses.values():

@@ -45,6 +45,10 @@ UNSUPPORTED_ACTION = "unsupported-action"
 TOKEN_MISSING = "token-missing"
 TOKEN_INVALID = "token-invalid"
 AUTHORIZATION_MALFORMED = "authorization-malformed"
+# Meanings a request earns by breaking a rule of its own: never the answer to a valid one.
+BROKEN_REQUEST_MEANINGS = frozenset(
+    {INVALID_PARAMETER, MALFORMED_BODY, UNSUPPORTED_ACTION, TOKEN_MISSING, AUTHORIZATION_MALFORMED}
+)
 
 
 @check(
@@ -354,17 +358,45 @@ class MockServer:
         return self._error(op, 401 if auth is not None else 400)
 
     def _error(self, op: Operation, status: int) -> WireResponse:
+        """A documented ``status`` error for a request that broke no rule (``--error-rate``).
+
+        The meaning is drawn from what the spec's error model lists for the operation and
+        status, except the meanings only a broken request earns (invalid parameter, malformed
+        body, ...): a valid request is never told it is invalid.
+        """
         documented = op.response_for(status)
-        body: JSON = {"error_code": "ModelArts.0010", "error_msg": "Internal error."}
+        errors = self.spec.meaning.errors
+        choices = [
+            (meaning, codes[0])
+            for response in errors.responses
+            if response.operation_id == op.operation_id and response.status == str(status)
+            for meaning, codes in response.by_meaning.items()
+            if codes and meaning not in BROKEN_REQUEST_MEANINGS
+        ]
         headers: list[tuple[str, str]] = []
         if documented is not None:
-            bodies = self.generator.error_bodies(documented)
-            if bodies:
-                with self._lock:
-                    body = bodies[self._rng.randrange(len(bodies))]
             for name, header in documented.headers.items():
                 headers.append((name, self.generator.header_value(header, self._rng)))
-        return PlannedResponse(status, body, tuple(headers)).to_wire()
+        with self._lock:
+            pick = self._rng.randrange(1_000_000)
+        if choices:
+            _, code = choices[pick % len(choices)]
+            entry = errors.entry(code, status)
+            body: JSON = {"error_code": code, "error_msg": code}
+            if entry is not None:
+                message = entry.message.replace("%s", op.operation_id)
+                body = {
+                    "error_code": code,
+                    "error_msg": message.replace("{0}", op.operation_id),
+                    "error_solution": entry.solution,
+                }
+            return PlannedResponse(status, body, tuple(headers)).to_wire()
+        bodies = self.generator.error_bodies(documented) if documented is not None else []
+        if bodies:
+            return PlannedResponse(status, bodies[pick % len(bodies)], tuple(headers)).to_wire()
+        entry = errors.gateway_error("internal-error")
+        body = {"error_code": entry.code, "error_msg": entry.message}
+        return PlannedResponse(entry.status, body).to_wire()
 
     # -- transports
 
