@@ -1,4 +1,4 @@
-"""Typed Python client for the ModelArts training jobs API (spec version 1.1.0).
+"""Typed Python client for the ModelArts training jobs API (spec version 2.0.0).
 
 Generated from the API's OpenAPI document by ``modelarts-kit generate``; do not edit.
 
@@ -14,9 +14,16 @@ Errors use one body shape, `ErrorResponse`: `error_code` (`ModelArts.NNNN`), `er
 some errors, `error_solution`.
 """
 
-from ._http import RetryPolicy
+from ._http import ApiResponse, RetryPolicy
 from .auth import AkSkAuth, TokenAuth
-from .client import AsyncTrainingJobsClient, TrainingJobsClient
+from .client import (
+    TRAINING_JOB_FINAL_PHASES,
+    TRAINING_JOB_PHASES,
+    AsyncTrainingJobsClient,
+    AsyncTrainingJobsClientWithRawResponse,
+    TrainingJobsClient,
+    TrainingJobsClientWithRawResponse,
+)
 from .errors import (
     ApiError,
     AuthenticationError,
@@ -35,6 +42,7 @@ from .errors import (
     ServerError,
     TransportError,
     UnprocessableEntityError,
+    WaitTimeoutError,
 )
 from .models import (
     AlgoConfigs,
@@ -156,10 +164,12 @@ from .models import (
     Tensorboard,
 )
 
-__version__ = "1.1.0"
-SPEC_VERSION = "1.1.0"
+__version__ = "2.0.0"
+SPEC_VERSION = "2.0.0"
 
 __all__ = [
+    "TRAINING_JOB_FINAL_PHASES",
+    "TRAINING_JOB_PHASES",
     "AkSkAuth",
     "AlgoConfigs",
     "AlgoConfigsInput",
@@ -168,7 +178,9 @@ __all__ = [
     "AlgorithmOutput",
     "AlgorithmRemote",
     "ApiError",
+    "ApiResponse",
     "AsyncTrainingJobsClient",
+    "AsyncTrainingJobsClientWithRawResponse",
     "AuthenticationError",
     "AutoSearch",
     "AutoSearchAlgoConfigParameter",
@@ -297,6 +309,8 @@ __all__ = [
     "Tensorboard",
     "TokenAuth",
     "TrainingJobsClient",
+    "TrainingJobsClientWithRawResponse",
     "TransportError",
     "UnprocessableEntityError",
+    "WaitTimeoutError",
 ]

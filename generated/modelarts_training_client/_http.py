@@ -1,5 +1,5 @@
 """What the sync and the async client share: endpoint, retry policy, request building,
-error mapping and response decoding. Nothing here does I/O."""
+error mapping, response decoding, the raw response and the wait plan. Nothing here does I/O."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import json
 import math
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 from urllib.parse import quote, urlsplit, urlunsplit
 
 import httpx
@@ -23,17 +23,23 @@ from .errors import (
     ResponseTooLargeError,
     ResponseValidationError,
     TransportError,
+    WaitTimeoutError,
     error_class_for,
 )
 
 __all__ = [
     "DEFAULT_DEADLINE",
+    "DEFAULT_MAX_POLL",
     "DEFAULT_MAX_RESPONSE_BYTES",
+    "DEFAULT_POLL",
     "DEFAULT_TIMEOUT",
+    "DEFAULT_WAIT_TIMEOUT",
+    "ApiResponse",
     "Call",
     "Deadline",
     "Received",
     "RetryPolicy",
+    "WaitPlan",
     "build_request",
     "deadline_error",
     "decode_response",
@@ -46,6 +52,7 @@ __all__ = [
 ]
 
 Model = TypeVar("Model", bound=pydantic.BaseModel)
+Parsed = TypeVar("Parsed")
 
 # Timeouts are on by default: 10 s to connect, 60 s for the rest. A read timeout restarts on
 # every byte, so each call also has an overall deadline (retries and waits included).
@@ -53,7 +60,7 @@ DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=10.0)
 DEFAULT_DEADLINE = 300.0
 # The largest answer read (the API's bodies are a few KB); a larger one is refused unread.
 DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024
-USER_AGENT = "modelarts-training-client/1.1.0"
+USER_AGENT = "modelarts-training-client/2.0.0"
 REQUEST_ID_HEADER = "X-Request-Id"
 BASE_URL_TEMPLATE: str | None = "https://modelarts.{region}.myhuaweicloud.com"
 SERVER_VARIABLE_DEFAULTS: dict[str, str | None] = {
@@ -240,6 +247,101 @@ def deadline_error(
     return DeadlineExceededError(
         call.operation, call.method, url, deadline.seconds or 0.0, attempts
     )
+
+
+@dataclass(frozen=True)
+class ApiResponse(Generic[Parsed]):
+    """A successful answer: the parsed model, with everything HTTP said about it."""
+
+    http_response: httpx.Response
+    parsed: Parsed
+
+    @property
+    def status_code(self) -> int:
+        return self.http_response.status_code
+
+    @property
+    def headers(self) -> httpx.Headers:
+        return self.http_response.headers
+
+    @property
+    def request_id(self) -> str | None:
+        """The ``X-Request-Id`` the service answered with (quote it to its support)."""
+        value = self.http_response.headers.get(REQUEST_ID_HEADER)
+        return None if value is None else str(value)
+
+    @property
+    def content(self) -> bytes:
+        """The raw body, exactly as received."""
+        return self.http_response.content
+
+    @property
+    def text(self) -> str:
+        return self.http_response.text
+
+    def json(self) -> Any:
+        """The body as plain JSON values (unknown fields included)."""
+        return json.loads(self.http_response.content)
+
+
+# wait_for_*: the first wait, its ceiling (it doubles after each poll), and the default limit.
+DEFAULT_POLL = 2.0
+DEFAULT_MAX_POLL = 30.0
+DEFAULT_WAIT_TIMEOUT = 3600.0
+PHASE_POINTER = "/status/phase"
+
+
+def _at_pointer(document: Any, pointer: str) -> Any:
+    for token in pointer.strip("/").split("/"):
+        if not isinstance(document, dict):
+            return None
+        document = document.get(token.replace("~1", "/").replace("~0", "~"))
+    return document
+
+
+class WaitPlan:
+    """When a wait is over, and how long to sleep before the next poll (no I/O)."""
+
+    def __init__(
+        self,
+        operation: str,
+        resource_id: str,
+        until: Collection[str],
+        timeout: float,
+        poll: float,
+        max_poll: float,
+    ) -> None:
+        if isinstance(until, str) or not until:
+            raise ValueError(f"until must be a non-empty collection of phases, got {until!r}")
+        for name, value in (("timeout", timeout), ("poll", poll), ("max_poll", max_poll)):
+            if value < 0:
+                raise ValueError(f"{name} must be >= 0, got {value!r}")
+        self.operation = operation
+        self.resource_id = resource_id
+        self.until = frozenset(until)
+        self.timeout = timeout
+        self._delay = poll
+        self._max_poll = max(poll, max_poll)
+        self._deadline = time.monotonic() + timeout
+
+    def after(self, response: ApiResponse[Any]) -> float | None:
+        """None when ``response`` is in an awaited phase; else the seconds to sleep.
+
+        Raises ``WaitTimeoutError`` (carrying ``response``) once the deadline has passed.
+        """
+        parsed = response.parsed
+        dumped = parsed.model_dump(mode="json", by_alias=True) if parsed is not None else None
+        phase = _at_pointer(dumped, PHASE_POINTER)
+        if phase in self.until:
+            return None
+        remaining = self._deadline - time.monotonic()
+        if remaining <= 0:
+            raise WaitTimeoutError(
+                self.operation, self.resource_id, phase, sorted(self.until), self.timeout, response
+            )
+        delay = min(self._delay, remaining)
+        self._delay = min(self._delay * 2, self._max_poll)
+        return delay
 
 
 def resolve_base_url(base_url: str | None, variables: Mapping[str, str | None]) -> str:

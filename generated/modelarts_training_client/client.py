@@ -1,7 +1,9 @@
 """ModelArts training jobs: the synchronous and the asynchronous client.
 
 Both classes come from one template; they differ only in ``def``/``async def`` and
-``await``. One method per operation of the spec.
+``await``. One method per operation of the spec, answering the parsed model;
+``client.with_raw_response.<operation>(...)`` answers the whole response instead
+(``ApiResponse``: status, headers, ``X-Request-Id``, raw body and the parsed model).
 """
 
 from __future__ import annotations
@@ -9,19 +11,24 @@ from __future__ import annotations
 import contextlib
 import math
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from typing import Any, Self
 
 import httpx
 
 from ._http import (
     DEFAULT_DEADLINE,
+    DEFAULT_MAX_POLL,
     DEFAULT_MAX_RESPONSE_BYTES,
+    DEFAULT_POLL,
     DEFAULT_TIMEOUT,
+    DEFAULT_WAIT_TIMEOUT,
+    ApiResponse,
     Call,
     Deadline,
     Received,
     RetryPolicy,
+    WaitPlan,
     build_request,
     deadline_error,
     decode_response,
@@ -42,9 +49,26 @@ from .models import (
 )
 
 __all__ = [
+    "TRAINING_JOB_FINAL_PHASES",
+    "TRAINING_JOB_PHASES",
     "AsyncTrainingJobsClient",
+    "AsyncTrainingJobsClientWithRawResponse",
     "TrainingJobsClient",
+    "TrainingJobsClientWithRawResponse",
 ]
+
+# The job phases the spec documents, and the final ones (x-modelarts-lifecycle).
+TRAINING_JOB_PHASES: tuple[str, ...] = (
+    "Creating",
+    "Pending",
+    "Running",
+    "Failed",
+    "Completed",
+    "Terminating",
+    "Terminated",
+    "Abnormal",
+)
+TRAINING_JOB_FINAL_PHASES: tuple[str, ...] = ("Failed", "Completed", "Terminated", "Abnormal")
 
 
 async def _asyncio_sleep(delay: float) -> None:
@@ -166,6 +190,11 @@ class TrainingJobsClient:
     def base_url(self) -> str:
         return self._base_url
 
+    @property
+    def with_raw_response(self) -> TrainingJobsClientWithRawResponse:
+        """The same operations, answering ``ApiResponse`` (the parsed model and the response)."""
+        return TrainingJobsClientWithRawResponse(self)
+
     def __enter__(self) -> Self:
         return self
 
@@ -263,21 +292,64 @@ class TrainingJobsClient:
                 (ModelArts.2787), a parameter fails validation (ModelArts.2788), the job name is
                 already used (ModelArts.2751), or a referenced resource such as the algorithm
                 does not exist (for example ModelArts.2755).
+                Error codes (``error_code``) by meaning:
+                - malformed-body: ModelArts.2787
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104,
+                    ModelArts.2774, ModelArts.2825, ModelArts.2816, ModelArts.2770,
+                    ModelArts.2767, ModelArts.2765, ModelArts.2757, ModelArts.2758,
+                    ModelArts.2791, ModelArts.2802, ModelArts.2806, ModelArts.2830,
+                    ModelArts.2814, ModelArts.2839, ModelArts.2855, ModelArts.2857,
+                    ModelArts.2859, ModelArts.2840
+                - duplicate-name: ModelArts.2751
+                - reference-not-found: ModelArts.2755, ModelArts.2780, ModelArts.2781,
+                    ModelArts.2782, ModelArts.2783, ModelArts.2763
+                - quota-exceeded: ModelArts.2815, ModelArts.2833, ModelArts.2793, ModelArts.0118
+                - resource-unusable: ModelArts.2886, ModelArts.2887, ModelArts.2832,
+                    ModelArts.2845, ModelArts.2810
             AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
                 token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
             PermissionDeniedError: HTTP 403: The token is not accepted for this operation
                 (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
                 the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
             NotFoundError: HTTP 404: The project ID in the path does not match the project
                 of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
             RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
                 number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
             ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
         """
+        return (self._create_training_job(body, deadline=deadline)).parsed
+
+    def _create_training_job(
+        self,
+        body: Job | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
             "create_training_job",
             CreateTrainingJobParameters,
@@ -287,7 +359,7 @@ class TrainingJobsClient:
         )
         content = encode_body("create_training_job", Job, body)
         response = self._send(_CREATE_TRAINING_JOB, parameters, content, deadline)
-        return decode_response("create_training_job", response, JobResponse)
+        return ApiResponse(response, decode_response("create_training_job", response, JobResponse))
 
     def show_training_job_details(
         self,
@@ -312,21 +384,53 @@ class TrainingJobsClient:
         Raises:
             BadRequestError: HTTP 400: The training job does not exist (ModelArts.2775) or a
                 parameter is invalid (ModelArts.2788).
+                Error codes (``error_code``) by meaning:
+                - not-found: ModelArts.2775
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
             AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
                 token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
             PermissionDeniedError: HTTP 403: The token is not accepted for this operation
                 (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
                 the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
             NotFoundError: HTTP 404: The project ID in the path does not match the project
                 of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
             RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
                 number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
             ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
         """
+        return (self._show_training_job_details(training_job_id, deadline=deadline)).parsed
+
+    def _show_training_job_details(
+        self,
+        training_job_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
             "show_training_job_details",
             ShowTrainingJobDetailsParameters,
@@ -337,7 +441,9 @@ class TrainingJobsClient:
         )
         content = None
         response = self._send(_SHOW_TRAINING_JOB_DETAILS, parameters, content, deadline)
-        return decode_response("show_training_job_details", response, JobResponse)
+        return ApiResponse(
+            response, decode_response("show_training_job_details", response, JobResponse)
+        )
 
     def stop_training_job(
         self,
@@ -367,23 +473,61 @@ class TrainingJobsClient:
             BadRequestError: HTTP 400: Malformed JSON (ModelArts.2787), an invalid parameter
                 (ModelArts.2788), an unsupported action_type (ModelArts.2812), or the training
                 job does not exist (ModelArts.2775).
+                Error codes (``error_code``) by meaning:
+                - malformed-body: ModelArts.2787
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
+                - unsupported-action: ModelArts.2812, ModelArts.2788, ModelArts.0104
+                - not-found: ModelArts.2775
             AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
                 token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
             PermissionDeniedError: HTTP 403: The token is not accepted for this operation
                 (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
                 the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
             NotFoundError: HTTP 404: The project ID in the path does not match the project
                 of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
             ConflictError: HTTP 409: The job is in a phase in which it cannot be terminated
                 (ModelArts.2796).
+                Error codes (``error_code``) by meaning:
+                - not-terminable: ModelArts.2796
+                - status-changed: ModelArts.2878
             RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
                 number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
             ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
         """
+        return (self._stop_training_job(training_job_id, body, deadline=deadline)).parsed
+
+    def _stop_training_job(
+        self,
+        training_job_id: str,
+        body: JobActionType | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
             "stop_training_job",
             StopTrainingJobParameters,
@@ -394,7 +538,88 @@ class TrainingJobsClient:
         )
         content = encode_body("stop_training_job", JobActionType, body)
         response = self._send(_STOP_TRAINING_JOB, parameters, content, deadline)
-        return decode_response("stop_training_job", response, JobResponse)
+        return ApiResponse(response, decode_response("stop_training_job", response, JobResponse))
+
+    def wait_for_training_job(
+        self,
+        training_job_id: str,
+        *,
+        until: Collection[str] = TRAINING_JOB_FINAL_PHASES,
+        timeout: float = DEFAULT_WAIT_TIMEOUT,
+        poll: float = DEFAULT_POLL,
+        max_poll: float = DEFAULT_MAX_POLL,
+    ) -> JobResponse:
+        """Poll ``show_training_job_details`` until the job's ``status.phase`` is one of ``until``
+        (by default the final phases: Failed, Completed, Terminated, Abnormal).
+
+        The first poll is immediate; the wait between polls starts at ``poll`` seconds and
+        doubles after each poll, up to ``max_poll``. Errors of the polls are raised as they are
+        (retries of idempotent requests happen inside each poll).
+
+        Returns:
+            The last ``JobResponse``, whose phase is in ``until``.
+
+        Raises:
+            WaitTimeoutError: ``timeout`` seconds passed first; it carries the last
+                response (``last_response``, an ``ApiResponse``) and its phase.
+            ValueError: ``until`` is empty, or ``timeout``/``poll``/``max_poll`` is negative.
+        """
+        plan = WaitPlan("wait_for_training_job", training_job_id, until, timeout, poll, max_poll)
+        while True:
+            response = self._show_training_job_details(training_job_id)
+            delay = plan.after(response)
+            if delay is None:
+                return response.parsed
+            self._sleep(delay)
+
+
+class TrainingJobsClientWithRawResponse:
+    """The operations of ``TrainingJobsClient``, answering the whole response.
+
+    Each method takes the same arguments as the client's and answers ``ApiResponse``:
+    ``status_code``, ``headers``, ``request_id`` (``X-Request-Id``), ``content`` (the raw
+    body) and ``parsed`` (the model). Get one from ``client.with_raw_response``.
+    """
+
+    def __init__(self, client: TrainingJobsClient) -> None:
+        self._client = client
+
+    def create_training_job(
+        self,
+        body: Job | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[JobResponse]:
+        """The whole response of ``create_training_job`` (the client's docstring says more).
+
+        ``POST /v2/{project_id}/training-jobs``
+        """
+        return self._client._create_training_job(body, deadline=deadline)
+
+    def show_training_job_details(
+        self,
+        training_job_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[JobResponse]:
+        """The whole response of ``show_training_job_details`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}``
+        """
+        return self._client._show_training_job_details(training_job_id, deadline=deadline)
+
+    def stop_training_job(
+        self,
+        training_job_id: str,
+        body: JobActionType | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[JobResponse]:
+        """The whole response of ``stop_training_job`` (the client's docstring says more).
+
+        ``POST /v2/{project_id}/training-jobs/{training_job_id}/actions``
+        """
+        return self._client._stop_training_job(training_job_id, body, deadline=deadline)
 
 
 class AsyncTrainingJobsClient:
@@ -465,6 +690,11 @@ class AsyncTrainingJobsClient:
     @property
     def base_url(self) -> str:
         return self._base_url
+
+    @property
+    def with_raw_response(self) -> AsyncTrainingJobsClientWithRawResponse:
+        """The same operations, answering ``ApiResponse`` (the parsed model and the response)."""
+        return AsyncTrainingJobsClientWithRawResponse(self)
 
     async def __aenter__(self) -> Self:
         return self
@@ -563,21 +793,64 @@ class AsyncTrainingJobsClient:
                 (ModelArts.2787), a parameter fails validation (ModelArts.2788), the job name is
                 already used (ModelArts.2751), or a referenced resource such as the algorithm
                 does not exist (for example ModelArts.2755).
+                Error codes (``error_code``) by meaning:
+                - malformed-body: ModelArts.2787
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104,
+                    ModelArts.2774, ModelArts.2825, ModelArts.2816, ModelArts.2770,
+                    ModelArts.2767, ModelArts.2765, ModelArts.2757, ModelArts.2758,
+                    ModelArts.2791, ModelArts.2802, ModelArts.2806, ModelArts.2830,
+                    ModelArts.2814, ModelArts.2839, ModelArts.2855, ModelArts.2857,
+                    ModelArts.2859, ModelArts.2840
+                - duplicate-name: ModelArts.2751
+                - reference-not-found: ModelArts.2755, ModelArts.2780, ModelArts.2781,
+                    ModelArts.2782, ModelArts.2783, ModelArts.2763
+                - quota-exceeded: ModelArts.2815, ModelArts.2833, ModelArts.2793, ModelArts.0118
+                - resource-unusable: ModelArts.2886, ModelArts.2887, ModelArts.2832,
+                    ModelArts.2845, ModelArts.2810
             AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
                 token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
             PermissionDeniedError: HTTP 403: The token is not accepted for this operation
                 (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
                 the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
             NotFoundError: HTTP 404: The project ID in the path does not match the project
                 of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
             RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
                 number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
             ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
         """
+        return (await self._create_training_job(body, deadline=deadline)).parsed
+
+    async def _create_training_job(
+        self,
+        body: Job | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
             "create_training_job",
             CreateTrainingJobParameters,
@@ -587,7 +860,7 @@ class AsyncTrainingJobsClient:
         )
         content = encode_body("create_training_job", Job, body)
         response = await self._send(_CREATE_TRAINING_JOB, parameters, content, deadline)
-        return decode_response("create_training_job", response, JobResponse)
+        return ApiResponse(response, decode_response("create_training_job", response, JobResponse))
 
     async def show_training_job_details(
         self,
@@ -612,21 +885,53 @@ class AsyncTrainingJobsClient:
         Raises:
             BadRequestError: HTTP 400: The training job does not exist (ModelArts.2775) or a
                 parameter is invalid (ModelArts.2788).
+                Error codes (``error_code``) by meaning:
+                - not-found: ModelArts.2775
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
             AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
                 token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
             PermissionDeniedError: HTTP 403: The token is not accepted for this operation
                 (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
                 the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
             NotFoundError: HTTP 404: The project ID in the path does not match the project
                 of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
             RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
                 number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
             ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
         """
+        return (await self._show_training_job_details(training_job_id, deadline=deadline)).parsed
+
+    async def _show_training_job_details(
+        self,
+        training_job_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
             "show_training_job_details",
             ShowTrainingJobDetailsParameters,
@@ -637,7 +942,9 @@ class AsyncTrainingJobsClient:
         )
         content = None
         response = await self._send(_SHOW_TRAINING_JOB_DETAILS, parameters, content, deadline)
-        return decode_response("show_training_job_details", response, JobResponse)
+        return ApiResponse(
+            response, decode_response("show_training_job_details", response, JobResponse)
+        )
 
     async def stop_training_job(
         self,
@@ -667,23 +974,61 @@ class AsyncTrainingJobsClient:
             BadRequestError: HTTP 400: Malformed JSON (ModelArts.2787), an invalid parameter
                 (ModelArts.2788), an unsupported action_type (ModelArts.2812), or the training
                 job does not exist (ModelArts.2775).
+                Error codes (``error_code``) by meaning:
+                - malformed-body: ModelArts.2787
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
+                - unsupported-action: ModelArts.2812, ModelArts.2788, ModelArts.0104
+                - not-found: ModelArts.2775
             AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
                 token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
             PermissionDeniedError: HTTP 403: The token is not accepted for this operation
                 (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
                 the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
             NotFoundError: HTTP 404: The project ID in the path does not match the project
                 of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
             ConflictError: HTTP 409: The job is in a phase in which it cannot be terminated
                 (ModelArts.2796).
+                Error codes (``error_code``) by meaning:
+                - not-terminable: ModelArts.2796
+                - status-changed: ModelArts.2878
             RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
                 number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
             ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
         """
+        return (await self._stop_training_job(training_job_id, body, deadline=deadline)).parsed
+
+    async def _stop_training_job(
+        self,
+        training_job_id: str,
+        body: JobActionType | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
             "stop_training_job",
             StopTrainingJobParameters,
@@ -694,4 +1039,85 @@ class AsyncTrainingJobsClient:
         )
         content = encode_body("stop_training_job", JobActionType, body)
         response = await self._send(_STOP_TRAINING_JOB, parameters, content, deadline)
-        return decode_response("stop_training_job", response, JobResponse)
+        return ApiResponse(response, decode_response("stop_training_job", response, JobResponse))
+
+    async def wait_for_training_job(
+        self,
+        training_job_id: str,
+        *,
+        until: Collection[str] = TRAINING_JOB_FINAL_PHASES,
+        timeout: float = DEFAULT_WAIT_TIMEOUT,
+        poll: float = DEFAULT_POLL,
+        max_poll: float = DEFAULT_MAX_POLL,
+    ) -> JobResponse:
+        """Poll ``show_training_job_details`` until the job's ``status.phase`` is one of ``until``
+        (by default the final phases: Failed, Completed, Terminated, Abnormal).
+
+        The first poll is immediate; the wait between polls starts at ``poll`` seconds and
+        doubles after each poll, up to ``max_poll``. Errors of the polls are raised as they are
+        (retries of idempotent requests happen inside each poll).
+
+        Returns:
+            The last ``JobResponse``, whose phase is in ``until``.
+
+        Raises:
+            WaitTimeoutError: ``timeout`` seconds passed first; it carries the last
+                response (``last_response``, an ``ApiResponse``) and its phase.
+            ValueError: ``until`` is empty, or ``timeout``/``poll``/``max_poll`` is negative.
+        """
+        plan = WaitPlan("wait_for_training_job", training_job_id, until, timeout, poll, max_poll)
+        while True:
+            response = await self._show_training_job_details(training_job_id)
+            delay = plan.after(response)
+            if delay is None:
+                return response.parsed
+            await self._sleep(delay)
+
+
+class AsyncTrainingJobsClientWithRawResponse:
+    """The operations of ``AsyncTrainingJobsClient``, answering the whole response.
+
+    Each method takes the same arguments as the client's and answers ``ApiResponse``:
+    ``status_code``, ``headers``, ``request_id`` (``X-Request-Id``), ``content`` (the raw
+    body) and ``parsed`` (the model). Get one from ``client.with_raw_response``.
+    """
+
+    def __init__(self, client: AsyncTrainingJobsClient) -> None:
+        self._client = client
+
+    async def create_training_job(
+        self,
+        body: Job | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[JobResponse]:
+        """The whole response of ``create_training_job`` (the client's docstring says more).
+
+        ``POST /v2/{project_id}/training-jobs``
+        """
+        return await self._client._create_training_job(body, deadline=deadline)
+
+    async def show_training_job_details(
+        self,
+        training_job_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[JobResponse]:
+        """The whole response of ``show_training_job_details`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}``
+        """
+        return await self._client._show_training_job_details(training_job_id, deadline=deadline)
+
+    async def stop_training_job(
+        self,
+        training_job_id: str,
+        body: JobActionType | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[JobResponse]:
+        """The whole response of ``stop_training_job`` (the client's docstring says more).
+
+        ``POST /v2/{project_id}/training-jobs/{training_job_id}/actions``
+        """
+        return await self._client._stop_training_job(training_job_id, body, deadline=deadline)

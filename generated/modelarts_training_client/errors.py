@@ -27,6 +27,7 @@ __all__ = [
     "ServerError",
     "TransportError",
     "UnprocessableEntityError",
+    "WaitTimeoutError",
 ]
 
 
@@ -119,6 +120,36 @@ class ResponseValidationError(DecodeError):
         self.errors = tuple(errors)
         details = "; ".join(f"{path}: {message} (got {value!r})" for path, message, value in errors)
         super().__init__(operation, status, f"does not match the spec: {details}", request_id)
+
+
+class WaitTimeoutError(ModelArtsError, TimeoutError):
+    """A wait gave up: the resource did not reach an awaited phase within ``timeout`` seconds.
+
+    ``last_response`` is the last poll's ``ApiResponse`` (``.parsed`` is the resource),
+    ``phase`` the phase it reported, ``until`` the phases that were awaited.
+    """
+
+    def __init__(
+        self,
+        operation: str,
+        resource_id: str,
+        phase: Any,
+        until: Sequence[str],
+        timeout: float,
+        last_response: Any,
+    ) -> None:
+        self.operation = operation
+        self.resource_id = resource_id
+        self.phase = phase
+        self.until = tuple(until)
+        self.timeout = timeout
+        self.last_response = last_response
+        request_id = getattr(last_response, "request_id", None)
+        suffix = f" [request id {request_id}]" if request_id else ""
+        super().__init__(
+            f"{operation}: {resource_id} is still {phase!r} after {timeout:g} s "
+            f"(waiting for {', '.join(self.until)}){suffix}"
+        )
 
 
 class ApiError(ModelArtsError):

@@ -20,6 +20,7 @@ from typing import Any
 
 from modelarts_kit_spec import Operation, Spec, SpecError
 from modelarts_kit_spec.load import escape_pointer_token
+from modelarts_kit_spec.meaning import ErrorModel, uses_meaning
 
 from modelarts_kit_generator.escaping import (
     docstring_inline,
@@ -88,6 +89,8 @@ class OperationIR:
     arguments: tuple[tuple[str, str], ...]  # (wire name literal, python expression)
     params_model: str
     call_constant: str
+    forward: tuple[str, ...]  # how a wrapper passes its own arguments on
+    endpoint_doc: str  # "METHOD /path" as docstring text
     body_expression: str
     response_target: str
     result_expression: str
@@ -98,6 +101,25 @@ class OperationIR:
     return_model: str | None
     return_annotation: str
     retryable: bool
+
+
+@dataclass(frozen=True)
+class WaitIR:
+    """``wait_for_<resource>``: poll the show operation until a phase is reached (from the
+    spec's roles and lifecycle, ``x-modelarts-lifecycle``)."""
+
+    method_name: str  # wait_for_training_job
+    method_name_literal: str
+    id_argument: str  # training_job_id
+    show_method: str  # show_training_job_details
+    return_model: str
+    phase_pointer_literal: str  # "/status/phase"
+    final_constant: str  # TRAINING_JOB_FINAL_PHASES
+    final_literal: str  # a tuple literal of the final phases
+    final_md: str  # the final phases as Markdown
+    phases_constant: str  # TRAINING_JOB_PHASES
+    phases_literal: str
+    docstring: tuple[str, ...]  # escaped lines, indented as printed
 
 
 @dataclass(frozen=True)
@@ -145,6 +167,7 @@ class ClientVariantIR:
     iter_bytes: str
     close_response: str
     deadline_scope: str
+    raw_class_name: str
 
 
 @dataclass(frozen=True)
@@ -170,6 +193,7 @@ class ClientIR:
     token_header_doc: str
     operations: tuple[OperationIR, ...]
     variants: tuple[ClientVariantIR, ...]
+    wait: WaitIR | None
     error_classes: tuple[ErrorClassIR, ...]
     status_errors: tuple[ErrorClassIR, ...]
     error_exports: tuple[str, ...]
@@ -230,6 +254,7 @@ def _variants(client_name: str) -> tuple[ClientVariantIR, ...]:
             iter_bytes="iter_bytes",
             close_response="streamed.close()",
             deadline_scope="_sync_scope",
+            raw_class_name=f"{client_name}ClientWithRawResponse",
         ),
         ClientVariantIR(
             class_name=f"Async{client_name}Client",
@@ -250,6 +275,7 @@ def _variants(client_name: str) -> tuple[ClientVariantIR, ...]:
             iter_bytes="aiter_bytes",
             close_response="await streamed.aclose()",
             deadline_scope="_async_scope",
+            raw_class_name=f"Async{client_name}ClientWithRawResponse",
         ),
     )
 
@@ -300,6 +326,20 @@ def _success_status(op: Operation) -> tuple[str, JSON | None]:
     raise SpecError(f"{op.pointer}/responses: no 2xx response (rule: every operation needs one)")
 
 
+def _error_codes(model: ErrorModel | None, op: Operation, status: int) -> list[str]:
+    """Docstring lines: the codes the spec lists for ``op`` answering ``status``, by meaning."""
+    if model is None:
+        return []
+    lines: list[str] = []
+    for response in model.responses:
+        if response.operation_id != op.operation_id or response.status != str(status):
+            continue
+        for meaning, codes in response.by_meaning.items():
+            wrapped = docstring_lines(f"- {meaning}: {', '.join(codes)}", DOC_WIDTH - 8)
+            lines += ["        " + wrapped[0], *("          " + line for line in wrapped[1:])]
+    return ["        Error codes (``error_code``) by meaning:", *lines] if lines else []
+
+
 def _docstring(
     op: Operation,
     params: list[ParameterIR],
@@ -307,6 +347,7 @@ def _docstring(
     return_model: str | None,
     errors: tuple[ErrorClassIR, ...],
     success: str,
+    codes: ErrorModel | None,
 ) -> tuple[str, ...]:
     lines = docstring_lines(op.summary or op.operation_id, DOC_WIDTH)
     if op.description.strip():
@@ -354,6 +395,7 @@ def _docstring(
         )
         wrapped = docstring_lines(text, DOC_WIDTH - 8)
         lines += ["    " + wrapped[0], *("        " + line for line in wrapped[1:])]
+        lines += _error_codes(codes, op, status)
     lines += [
         "    RequestValidationError: an argument breaks a rule of the spec (nothing is sent).",
         "    TransportError: the request could not be sent or no answer arrived.",
@@ -375,6 +417,7 @@ def _operation(
     client_params: Mapping[str, str],
     errors: tuple[ErrorClassIR, ...],
     taken: set[str],
+    codes: ErrorModel | None,
 ) -> OperationIR:
     if not re.search(r"[A-Za-z0-9]", op.operation_id):
         raise SpecError(
@@ -484,7 +527,17 @@ def _operation(
         method_literal=python_string(op.method.upper()),
         path_literal=python_string(op.path),
         path_md=markdown_code(f"{op.method.upper()} {op.path}", op.pointer),
-        docstring=_indented(_docstring(op, call_params, body, return_model, errors, success)),
+        docstring=_indented(
+            _docstring(op, call_params, body, return_model, errors, success, codes)
+        ),
+        forward=tuple(
+            [p.python_name for p in positional]
+            + (["body"] if body is not None and body.required else [])
+            + (["body=body"] if body is not None and not body.required else [])
+            + [f"{p.python_name}={p.python_name}" for p in keyword]
+            + ["deadline=deadline"]
+        ),
+        endpoint_doc=f"{op.method.upper()} {docstring_inline(op.path)}",
         signature=tuple(signature),
         arguments=tuple((python_string(p.wire_name), p.python_name) for p in params),
         params_model=params_model,
@@ -495,6 +548,63 @@ def _operation(
         return_model=return_model,
         return_annotation=return_model or "None",
         retryable=op.method.upper() in IDEMPOTENT_METHODS,
+    )
+
+
+def _wait(spec: Spec, operations: tuple[OperationIR, ...]) -> WaitIR | None:
+    """The wait helper, when the spec states roles and a lifecycle (ModelArts' does)."""
+    if not uses_meaning(spec):
+        return None
+    meaning = spec.meaning
+    roles, lifecycle = meaning.roles, meaning.lifecycle
+    show = next(op for op in operations if op.operation_id == roles.show.operation_id)
+    if show.return_model is None:
+        raise SpecError(f"{roles.show.pointer}: the show operation returns no body to poll")
+    id_argument = snake_case(roles.job_id_parameter)
+    if [a for a in show.forward if a != "deadline=deadline"] != [id_argument]:
+        raise SpecError(
+            f"{roles.show.pointer}: the show operation must take only the job id "
+            f"{roles.job_id_parameter!r} (besides client-wide parameters) to be polled"
+        )
+    resource = id_argument.removesuffix("_id")
+    final = tuple(p for p in lifecycle.phases if p in lifecycle.final)
+    phase_field = lifecycle.phase_field.strip("/").replace("/", ".")
+    doc = [
+        *docstring_lines(
+            f"Poll ``{show.python_name}`` until the job's ``{phase_field}`` is one of "
+            f"``until`` (by default the final phases: {', '.join(final)}).",
+            DOC_WIDTH,
+        ),
+        "",
+        *docstring_lines(
+            "The first poll is immediate; the wait between polls starts at ``poll`` seconds "
+            "and doubles after each poll, up to ``max_poll``. Errors of the polls are "
+            "raised as they are (retries of idempotent requests happen inside each poll).",
+            DOC_WIDTH,
+        ),
+        "",
+        "Returns:",
+        f"    The last ``{show.return_model}``, whose phase is in ``until``.",
+        "",
+        "Raises:",
+        "    WaitTimeoutError: ``timeout`` seconds passed first; it carries the last",
+        "        response (``last_response``, an ``ApiResponse``) and its phase.",
+        "    ValueError: ``until`` is empty, or ``timeout``/``poll``/``max_poll`` is negative.",
+    ]
+    method_name = f"wait_for_{resource}"
+    return WaitIR(
+        method_name=method_name,
+        method_name_literal=python_string(method_name),
+        id_argument=id_argument,
+        show_method=show.python_name,
+        return_model=show.return_model,
+        phase_pointer_literal=python_string(lifecycle.phase_field),
+        final_constant=f"{resource.upper()}_FINAL_PHASES",
+        final_literal=_tuple_literal(final),
+        final_md=", ".join(markdown_text(p, "/x-modelarts-lifecycle/final") for p in final),
+        phases_constant=f"{resource.upper()}_PHASES",
+        phases_literal=_tuple_literal(lifecycle.phases),
+        docstring=_indented(tuple(doc)),
     )
 
 
@@ -608,15 +718,20 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
     client_params = _client_parameters(spec)
     errors = error_classes()
     taken: set[str] = set()
+    codes = spec.meaning.errors if uses_meaning(spec) else None
     operations = tuple(
-        _operation(op, spec, plan, client_params, errors, taken) for op in spec.operations
+        _operation(op, spec, plan, client_params, errors, taken, codes) for op in spec.operations
     )
+    wait = _wait(spec, operations)
+    if wait is not None and wait.method_name in taken:
+        raise SpecError(f"the wait method {wait.method_name!r} collides with an operation method")
     base_url, variables = _servers(spec)
     variants = _variants(options.client_name)
     info = spec.document.get("info") or {}
     exceptions = (
         options.error_base,
         "ApiError",
+        *(("WaitTimeoutError",) if wait is not None else ()),
         *(e.name for e in errors),
         "DeadlineExceededError",
         "DecodeError",
@@ -628,6 +743,9 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
     exports = sorted(
         {
             *(v.class_name for v in variants),
+            *(v.raw_class_name for v in variants),
+            *((wait.final_constant, wait.phases_constant) if wait is not None else ()),
+            "ApiResponse",
             *exceptions,
             "AkSkAuth",
             "RetryPolicy",
@@ -676,6 +794,7 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
         token_header_doc=docstring_inline(token_header),
         operations=operations,
         variants=variants,
+        wait=wait,
         error_classes=errors,
         status_errors=tuple(e for e in errors if e.status is not None),
         error_exports=tuple(sorted(exceptions)),

@@ -14,6 +14,8 @@ code without further decisions:
 * response side: ``additionalProperties: true`` (unknown fields are kept), writeOnly
   properties removed, enums open (a value the spec does not know is still accepted and
   visible), OpenAPI 3.0 ``nullable`` turned into JSON Schema ``null``;
+* open enums (``modelarts_kit_spec.values``: ``anyOf: [{enum}, {type: string}]``) are open on
+  both sides: ``Literal[documented values] | str``;
 * a component used on both sides gets the plain name on the response side and an
   ``Input`` suffix on the request side;
 * only the JSON Schema keywords in :data:`MODEL_KEYWORDS` reach datamodel-code-generator:
@@ -36,7 +38,8 @@ from enum import Enum
 from typing import Any
 
 from modelarts_kit_spec import Spec, SpecError
-from modelarts_kit_spec.load import escape_pointer_token, json_type
+from modelarts_kit_spec.load import escape_pointer_token
+from modelarts_kit_spec.values import DocumentedValues, documented_values
 
 from modelarts_kit_generator.escaping import shorten
 from modelarts_kit_generator.naming import pascal_case
@@ -250,6 +253,9 @@ class ModelPlan:
                 return result
             merged = {**target, **siblings}
             return self._convert(merged, side, name, ref.removeprefix("#"), top=top)
+        documented = documented_values(node)
+        if documented is not None and (documented.open or side is Side.RESPONSE):
+            return self._open_enum(node, documented)
         if not top and is_object_schema(node):
             hoisted = self._convert(node, side, name, pointer, top=True)
             return {"$ref": f"#/components/schemas/{self._register(name, hoisted, side)}"}
@@ -291,8 +297,6 @@ class ModelPlan:
                 node.get("additionalProperties"), Mapping
             ):
                 out["additionalProperties"] = True
-        if "enum" in out and side is Side.RESPONSE:
-            out = self._open_enum(out)
         if node.get("nullable") is True:
             out = {"anyOf": [out, {"type": "null"}]}
         return out
@@ -323,19 +327,22 @@ class ModelPlan:
         flag = "readOnly" if side is Side.REQUEST else "writeOnly"
         return schema.get(flag) is True
 
-    @staticmethod
-    def _open_enum(schema: dict[str, JSON]) -> JSON:
-        """An enum the client reads: known values stay typed, unknown values of the same
-        JSON type are accepted as they are (a new job phase must not break parsing)."""
-        values = schema["enum"]
-        types = sorted({json_type(v) for v in values if v is not None})
-        closed = {k: v for k, v in schema.items() if k not in ("description", "title", "default")}
-        opened: dict[str, JSON] = {"anyOf": [closed, *({"type": t} for t in types)]}
-        for key in ("description", "title", "default"):
-            if key in schema:
-                opened[key] = schema[key]
-        if None in values:
-            opened["anyOf"].append({"type": "null"})
+    def _open_enum(self, node: Mapping[str, JSON], documented: DocumentedValues) -> JSON:
+        """A value list the client reads, or an open one (spec: ``anyOf: [{enum}, {type:
+        string}]``): documented values stay typed (``Literal[...]``), any other string is
+        accepted as it is (a new job phase or flavor type must not break parsing)."""
+        branches: list[JSON] = [
+            {"type": "string", "enum": list(documented.values)},
+            {"type": "string"},
+        ]
+        if documented.nullable or node.get("nullable") is True:
+            branches.append({"type": "null"})
+        opened: dict[str, JSON] = {"anyOf": branches}
+        if "default" in node:
+            opened["default"] = node["default"]
+        for key in _PROSE_KEYS:
+            if isinstance(node.get(key), str):
+                opened[key] = self._placeholder(node[key])
         return opened
 
 

@@ -226,7 +226,9 @@ def publish_spec(
         ledger: tuple[LedgerEntry, ...] = (
             read_ledger(ledger_file).entries if ledger_file is not None else ()
         )
-    except SpecError as exc:
+        # The spec's description points at "ledger.yaml next to this file": ship it as is.
+        ledger_text = ledger_file.read_text(encoding="utf-8") if ledger_file is not None else None
+    except (SpecError, OSError) as exc:
         raise PublishError(str(exc)) from exc
     if not isinstance(document, dict):
         raise PublishError(f"{source}: the document must be a mapping")
@@ -254,6 +256,8 @@ def publish_spec(
         "CHANGELOG.md": changelog,
         MANIFEST: manifest_text,
     }
+    if ledger_text is not None:
+        contents["ledger.yaml"] = ledger_text
     _write_all(out_dir, contents)
     return PublishResult(
         out_dir=out_dir,

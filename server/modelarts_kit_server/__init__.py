@@ -19,7 +19,7 @@ from modelarts_kit_server.app import ReferenceServer, create_app
 from modelarts_kit_server.clock import Clock, ManualClock, SimulatedClock
 from modelarts_kit_server.errors import ApiError, ConfigError, ServerError
 from modelarts_kit_server.faults import FaultPlan
-from modelarts_kit_server.lifecycle import SIMULATE_ANNOTATION, LifecycleTimings, Phase
+from modelarts_kit_server.lifecycle import SIMULATE_ANNOTATION, LifecycleTimings
 from modelarts_kit_server.runner import serve_in_thread
 from modelarts_kit_server.settings import (
     DEV_PROJECT_ID,
@@ -42,7 +42,6 @@ __all__ = [
     "JobStore",
     "LifecycleTimings",
     "ManualClock",
-    "Phase",
     "ReferenceServer",
     "ServerError",
     "ServerSettings",

@@ -4,17 +4,17 @@ Routes, path-parameter schemas, request schemas and response schemas all come fr
 (``modelarts_kit_spec.load_spec``). One request goes through these named steps, each a small
 module-level function so tests and the contract kit's mutants can wrap or replace any of them:
 
-1. :func:`match_route` - the operation for method + path (404 ``ModelArts.2836``, 405
-   ``ModelArts.2803`` with ``Allow``);
-2. :func:`modelarts_kit_server.auth.authenticate` - token or AK/SK signature (401), on the
+1. :func:`match_route` - the operation for method + path (the spec's route rule,
+   :mod:`modelarts_kit_spec.routes`; ``path-not-found``, ``method-not-allowed`` with ``Allow``);
+2. :func:`modelarts_kit_server.auth.authenticate` - token or AK/SK signature, on the
    headers alone: an unauthenticated request is answered before its body is read;
-3. :func:`read_body` - the raw body, at most ``max_body_bytes`` (413 ``ModelArts.4104``; a
+3. :func:`read_body` - the raw body, at most ``max_body_bytes`` (``body-too-large``; a
    ``Content-Length`` above the limit is refused before reading), then, for a signed request,
-   :func:`modelarts_kit_server.auth.verify_signature` over the body's hash (401). An answer
+   :func:`modelarts_kit_server.auth.verify_signature` over the body's hash. An answer
    given before a large body was read carries ``Connection: close``, so the rest is never
    received;
-4. :func:`modelarts_kit_server.validation.validate_path_parameters` (400 ``ModelArts.2788``);
-5. :func:`modelarts_kit_server.auth.check_project_access` (404 ``ModelArts.2786``);
+4. :func:`modelarts_kit_server.validation.validate_path_parameters` (``invalid-parameter``);
+5. :func:`modelarts_kit_server.auth.check_project_access` (``project-mismatch``);
 6. the operation handler: :func:`create_job`, :func:`show_job`, :func:`terminate_job`, which
    parse and validate the body (:func:`validate_body`), build the stored job
    (:func:`build_job`), persist it (:class:`~modelarts_kit_server.store.JobStore`), move the
@@ -35,18 +35,26 @@ Steps are looked up as attributes of this module when a request runs, so to repl
 (a mutant, a fault) patch it here, e.g. ``modelarts_kit_server.app.authenticate`` or
 ``modelarts_kit_server.app.render_job``, not in the module that defines it.
 
-Any :class:`~modelarts_kit_server.errors.ApiError` becomes the vendor error body
-(:func:`render_error`); a storage failure (a full disk, an I/O error) is answered 503
-``ModelArts.4302`` with one log line; anything else is a server bug, logged with its traceback
-and answered with 500 ``ModelArts.0010``. Log lines show request data (method, path) with
-control characters escaped, so a request cannot forge a log line.
+Any :class:`~modelarts_kit_server.errors.ApiError` names a meaning; :func:`render_error`
+answers it with the first code the spec lists for that meaning on the request's operation
+(``x-modelarts-error-codes``; before an operation is known, ``x-modelarts-gateway-errors``) and
+the vendor's text from the spec's catalogue. A storage failure (a full disk, an I/O error) is
+answered ``backend-unavailable`` (503) with one log line; anything else is a server bug, logged
+with its traceback and answered as ``internal-error``. Log lines show request data (method,
+path) with control characters escaped, so a request cannot forge a log line. Which operation
+creates, shows and terminates comes from the spec's roles, the job lifecycle from its
+``x-modelarts-lifecycle`` (:mod:`modelarts_kit_server.lifecycle`).
 
 Server-owned fields: ``metadata.id`` (a UUID), ``metadata.create_time`` (ms, simulated clock),
 ``metadata.user_name`` and ``status`` are always the server's; absent fields with a ``default``
 in the request schema are filled; everything else the client sent comes back unchanged. A job
-whose echo would violate the spec's response schema is refused with 400 ``ModelArts.2788``.
-Test hook: the annotation ``metadata.annotations["modelarts-kit/simulate"] = "failed"`` makes
-the job end Failed instead of Completed.
+whose echo would violate the spec's response schema is refused as ``invalid-parameter``.
+Request bodies are validated against the spec's obligations (``Spec.obligations()``): the
+enforced rules, not the guidance the spec infers from prose, so an unknown field is ignored
+and both members of a choose-one pair are accepted, as real services commonly do (the
+generated client and the mock still enforce guidance). Test hook: the annotation
+``metadata.annotations["modelarts-kit/simulate"] = "<final phase>"`` (any case, e.g.
+``failed``) makes the job end in that final phase instead of the normal course's.
 """
 
 from __future__ import annotations
@@ -56,7 +64,6 @@ import copy
 import json
 import logging
 import random
-import re
 import threading
 import time
 import uuid
@@ -64,9 +71,9 @@ from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
-from urllib.parse import unquote
 
 from modelarts_kit_spec import Operation, Spec, load_spec
+from modelarts_kit_spec.routes import match_route as match_spec_route
 
 from modelarts_kit_server import errors
 from modelarts_kit_server.auth import (
@@ -78,15 +85,13 @@ from modelarts_kit_server.auth import (
     verify_signature,
 )
 from modelarts_kit_server.clock import Clock, SimulatedClock
-from modelarts_kit_server.errors import ApiError, error_body
+from modelarts_kit_server.errors import ApiError, error_body, resolve_error
 from modelarts_kit_server.faults import FaultKind, FaultPlan
 from modelarts_kit_server.lifecycle import (
     SIMULATE_ANNOTATION,
-    Outcome,
+    Simulation,
     Timeline,
     can_terminate,
-    render_status,
-    snapshot_at,
 )
 from modelarts_kit_server.rendering import conform_to_schema
 from modelarts_kit_server.settings import DEFAULT_MAX_BODY_BYTES, ServerSettings
@@ -154,11 +159,6 @@ MAX_LARGE_BODIES = 8
 # HTTP server has likely buffered the rest already (uvicorn reads 64 KiB ahead).
 EARLY_ANSWER_READ_BYTES = 64 * 1024
 
-# The three operations, by method and path template (the vendor's URIs).
-CREATE_PATH = "/v2/{project_id}/training-jobs"
-SHOW_PATH = "/v2/{project_id}/training-jobs/{training_job_id}"
-TERMINATE_PATH = "/v2/{project_id}/training-jobs/{training_job_id}/actions"
-
 
 @dataclass(frozen=True)
 class JsonResponse:
@@ -182,6 +182,10 @@ class RequestContext:
     def project_id(self) -> str:
         return self.path_params["project_id"]
 
+    @property
+    def job_id(self) -> str:
+        return self.path_params[self.server.spec.meaning.roles.job_id_parameter]
+
 
 Handler = Callable[[RequestContext], JsonResponse]
 
@@ -189,7 +193,6 @@ Handler = Callable[[RequestContext], JsonResponse]
 @dataclass(frozen=True)
 class Route:
     operation: Operation
-    pattern: re.Pattern[str]
     handler: Handler
 
 
@@ -200,35 +203,25 @@ def _short(text: str) -> str:
 # -- routing ------------------------------------------------------------------------------------
 
 
-def compile_path(template: str) -> re.Pattern[str]:
-    """A regex over the raw (percent-encoded) path for a template; one group per segment."""
-    parts = re.split(r"(\{[^}/]+\})", template)
-    regex = "".join(
-        f"(?P<{part[1:-1]}>[^/]*)" if part.startswith("{") else re.escape(part) for part in parts
-    )
-    return re.compile(f"^{regex}$")
-
-
 def build_routes(spec: Spec) -> tuple[Route, ...]:
-    handlers: dict[tuple[str, str], Handler] = {
-        ("post", CREATE_PATH): create_job,
-        ("get", SHOW_PATH): show_job,
-        ("post", TERMINATE_PATH): terminate_job,
+    """One route per operation the spec gives a role (``x-modelarts-role``)."""
+    roles = spec.meaning.roles
+    handlers: dict[str, Handler] = {
+        roles.create.operation_id: create_job,
+        roles.show.operation_id: show_job,
+        roles.terminate.operation_id: terminate_job,
     }
     routes: list[Route] = []
     for operation in spec.operations:
-        handler = handlers.get((operation.method, operation.path))
+        handler = handlers.get(operation.operation_id)
         if handler is None:
             logger.warning(
-                "spec operation %s %s has no handler in the reference server",
+                "spec operation %s %s has no role the reference server implements",
                 operation.method.upper(),
                 operation.path,
             )
             continue
-        routes.append(Route(operation, compile_path(operation.path), _dispatch(handler)))
-    missing = set(handlers) - {(r.operation.method, r.operation.path) for r in routes}
-    if missing:
-        raise errors.ConfigError(f"the spec lacks operations the server implements: {missing}")
+        routes.append(Route(operation, _dispatch(handler)))
     return tuple(routes)
 
 
@@ -251,33 +244,33 @@ class RouteMatch:
 
 
 def match_route(routes: tuple[Route, ...], method: str, raw_path: str) -> RouteMatch:
-    """The route for the request; 404 for an unknown path, 405 (with Allow) for a wrong method."""
-    allowed: list[str] = []
-    for route in routes:
-        found = route.pattern.match(raw_path)
-        if found is None:
-            continue
-        if route.operation.method == method.lower():
-            params = {name: unquote(value) for name, value in found.groupdict().items()}
-            return RouteMatch(route, params)
-        allowed.append(route.operation.method.upper())
-    if allowed:
+    """The route for the request (the spec's route rule); ``path-not-found`` for an unknown
+    path, ``method-not-allowed`` (with ``Allow``) for a wrong method."""
+    by_operation = {route.operation.operation_id: route for route in routes}
+    found = match_spec_route([r.operation for r in routes], method, raw_path)
+    if found is None:
+        raise ApiError(errors.PATH_NOT_FOUND)
+    if found.operation is None:
+        allowed = found.allowed_methods
         raise ApiError(
             errors.METHOD_NOT_ALLOWED,
             detail=f"{method.upper()} is not supported here; allowed: {', '.join(allowed)}.",
             headers={"Allow": ", ".join(sorted(set(allowed)))},
         )
-    raise ApiError(errors.PATH_NOT_FOUND)
+    return RouteMatch(by_operation[found.operation.operation_id], dict(found.path_params))
 
 
 # -- request body -------------------------------------------------------------------------------
 
 
 def body_too_large(max_bytes: int) -> ApiError:
-    """413 ``ModelArts.4104``, its solution naming this server's limit."""
+    """``body-too-large`` (413), its solution naming this server's limit."""
     limit = f"{max_bytes // 2**20} MiB" if max_bytes % 2**20 == 0 else f"{max_bytes} bytes"
-    code = replace(errors.BODY_TOO_LARGE, solution=f"Use a request body smaller than {limit}.")
-    return ApiError(code, detail=f"The limit is {max_bytes} bytes.")
+    return ApiError(
+        errors.BODY_TOO_LARGE,
+        detail=f"The limit is {max_bytes} bytes.",
+        solution=f"Use a request body smaller than {limit}.",
+    )
 
 
 def declared_length(headers: Mapping[str, str]) -> int | None:
@@ -287,7 +280,7 @@ def declared_length(headers: Mapping[str, str]) -> int | None:
 
 
 async def read_body(receive: Receive, max_bytes: int) -> bytes:
-    """The whole request body; 413 ``ModelArts.4104`` as soon as it passes ``max_bytes``."""
+    """The whole request body; ``body-too-large`` (413) as soon as it passes ``max_bytes``."""
     chunks: list[bytes] = []
     size = 0
     while True:
@@ -305,22 +298,30 @@ async def read_body(receive: Receive, max_bytes: int) -> bytes:
 
 
 def validate_body(context: RequestContext) -> Any:
-    """The parsed body, valid against the operation's request schema in the spec."""
+    """The parsed body, valid against the operation's request schema in the spec's
+    obligations (``Spec.obligations()``: guidance is for clients, not enforced here)."""
     document = parse_json_body(context.body, context.content_type)
     schema = context.operation.request_schema
     if schema is None:
         return document
-    violation = validate_instance(context.server.spec, schema, document)
+    # The server's obligations: the spec without its guidance rules (an unknown field is
+    # ignored, both members of a choose-one pair are accepted), as the real service behaves.
+    violation = validate_instance(context.server.spec.obligations(), schema, document)
     if violation is None:
         return document
-    if context.operation.path == TERMINATE_PATH and _is_unsupported_action(violation):
+    if _is_unsupported_action(context, violation):
         raise ApiError(errors.UNSUPPORTED_ACTION_TYPE, _short(str(violation.instance)))
     raise ApiError(errors.INVALID_PARAM, describe_violation(violation))
 
 
-def _is_unsupported_action(violation: Any) -> bool:
+def _is_unsupported_action(context: RequestContext, violation: Any) -> bool:
+    """An action outside the enum: a value of a field the spec's terminate body sets."""
+    roles = context.server.spec.meaning.roles
+    path = list(violation.absolute_path)
     return (
-        list(violation.absolute_path) == ["action_type"]
+        context.operation.operation_id == roles.terminate.operation_id
+        and len(path) == 1
+        and path[0] in roles.terminate_body
         and violation.validator in ("enum", "const")
         and isinstance(violation.instance, str)
     )
@@ -329,22 +330,23 @@ def _is_unsupported_action(violation: Any) -> bool:
 # -- jobs ---------------------------------------------------------------------------------------
 
 
-def simulated_outcome(document: Mapping[str, Any]) -> Outcome:
-    """The test hook: ``metadata.annotations["modelarts-kit/simulate"]`` = completed | failed."""
+def simulated_outcome(simulation: Simulation, document: Mapping[str, Any]) -> str:
+    """The test hook: ``metadata.annotations["modelarts-kit/simulate"]`` names the final phase
+    (any case) the job ends in; without it, the normal course's final phase."""
     metadata = document.get("metadata")
     annotations = metadata.get("annotations") if isinstance(metadata, Mapping) else None
     if not isinstance(annotations, Mapping) or SIMULATE_ANNOTATION not in annotations:
-        return Outcome.COMPLETED
+        return simulation.outcomes[0]
     value = annotations[SIMULATE_ANNOTATION]
-    try:
-        return Outcome(value)
-    except ValueError:
+    outcome = simulation.outcome_for(value) if isinstance(value, str) else None
+    if outcome is None:
         path = ["metadata", "annotations", SIMULATE_ANNOTATION]
-        known = " or ".join(repr(o.value) for o in Outcome)
+        known = " or ".join(repr(o.lower()) for o in simulation.outcomes)
         raise ApiError(
             errors.INVALID_PARAM,
             f"{pointer(path)}: value {redacted_value(value, path)} violates must be {known}",
-        ) from None
+        )
+    return outcome
 
 
 def build_job(context: RequestContext, document: Mapping[str, Any]) -> JobRecord:
@@ -364,7 +366,7 @@ def build_job(context: RequestContext, document: Mapping[str, Any]) -> JobRecord
         job_id=metadata["id"],
         name=str(metadata.get("name", "")),
         document=job,
-        timeline=Timeline(created_ms=now_ms, outcome=simulated_outcome(job)),
+        timeline=Timeline(created_ms=now_ms, outcome=simulated_outcome(server.simulation, job)),
     )
 
 
@@ -380,14 +382,15 @@ def node_count(document: Mapping[str, Any]) -> int:
 def render_job(server: ReferenceServer, record: JobRecord, now_ms: int | None = None) -> Any:
     """The API representation of a stored job at ``now_ms`` (default: the clock's now)."""
     moment = server.clock.now_ms() if now_ms is None else now_ms
-    snapshot = snapshot_at(record.timeline, server.settings.timings, moment)
+    snapshot = server.simulation.snapshot_at(record.timeline, moment)
+    status = server.simulation.render_status(snapshot, node_count(record.document))
     rendered: dict[str, Any] = {}
     for key, value in record.document.items():
         rendered[key] = value
         if key == "metadata":
-            rendered["status"] = render_status(snapshot, node_count(record.document))
+            rendered["status"] = status
     if "status" not in rendered:
-        rendered["status"] = render_status(snapshot, node_count(record.document))
+        rendered["status"] = status
     return rendered
 
 
@@ -417,7 +420,7 @@ def create_job(context: RequestContext) -> JsonResponse:
 
 
 def show_job(context: RequestContext) -> JsonResponse:
-    job_id = context.path_params["training_job_id"]
+    job_id = context.job_id
     record = context.server.store.get(context.project_id, job_id)
     if record is None:
         raise ApiError(errors.JOB_NOT_FOUND, _short(job_id))
@@ -427,20 +430,21 @@ def show_job(context: RequestContext) -> JsonResponse:
 def terminate_job(context: RequestContext) -> JsonResponse:
     validate_body(context)
     server = context.server
-    job_id = context.path_params["training_job_id"]
+    job_id = context.job_id
     now_ms = server.clock.now_ms()
 
     def allowed(record: JobRecord) -> bool:
-        return can_terminate(snapshot_at(record.timeline, server.settings.timings, now_ms))
+        return can_terminate(server.simulation.snapshot_at(record.timeline, now_ms))
 
     record, recorded = server.store.request_termination(context.project_id, job_id, now_ms, allowed)
     if record is None:
         raise ApiError(errors.JOB_NOT_FOUND, _short(job_id))
     if not recorded:
-        phase = snapshot_at(record.timeline, server.settings.timings, now_ms).phase
+        phase = server.simulation.snapshot_at(record.timeline, now_ms).phase
+        terminable = ", ".join(sorted(server.simulation.lifecycle.terminable))
         raise ApiError(
             errors.NOT_ALLOWED_TO_TERMINATE,
-            detail=f"It is {phase.value}; only Creating, Pending or Running jobs can be.",
+            detail=f"It is {phase}; only jobs in {terminable} can be.",
         )
     return JsonResponse(202, render_job(server, record, now_ms))
 
@@ -448,8 +452,10 @@ def terminate_job(context: RequestContext) -> JsonResponse:
 # -- responses ----------------------------------------------------------------------------------
 
 
-def render_error(error: ApiError) -> JsonResponse:
-    return JsonResponse(error.status, error_body(error), error.headers)
+def render_error(spec: Spec, error: ApiError) -> JsonResponse:
+    """The vendor error response for ``error``: code, status and text from the spec."""
+    entry = resolve_error(spec.meaning.errors, error)
+    return JsonResponse(entry.status, error_body(entry, error), error.headers)
 
 
 def encode_json(body: Any) -> bytes:
@@ -521,6 +527,7 @@ class ReferenceServer:
         self.store = store
         self.clock = clock
         self.routes = build_routes(spec)
+        self.simulation = Simulation(spec.meaning.lifecycle, settings.timings)
         self._ids = random.Random(settings.id_seed) if settings.id_seed is not None else None
         self._ids_lock = threading.Lock()
         self._workers = ThreadPoolExecutor(
@@ -545,9 +552,8 @@ class ReferenceServer:
             return
         if scope["type"] != "http":
             return
-        if self.settings.faults is not None and await inject_faults(
-            self.settings.faults, scope, send
-        ):
+        faults = self.settings.faults
+        if faults is not None and await inject_faults(self.spec, faults, scope, send):
             return
         request_id = new_request_id()
         started = time.perf_counter()
@@ -556,18 +562,19 @@ class ReferenceServer:
         try:
             response, payload = await self.handle(scope, body)
         except ApiError as error:
-            response = render_error(error)
+            response = render_error(self.spec, error)
         except StorageUnavailable as exc:  # a full disk, an I/O error: one line, no traceback
             logger.error("request %s: storage failure: %s", request_id, exc)
             response = render_error(
+                self.spec,
                 ApiError(
                     errors.BACKEND_UNAVAILABLE,
                     detail="The job store failed; nothing was changed. Try again later.",
-                )
+                ),
             )
         except Exception:  # a server bug: keep the cause in the log, answer like the vendor
             logger.exception("request %s failed", request_id)
-            response = render_error(ApiError(errors.INTERNAL_ERROR))
+            response = render_error(self.spec, ApiError(errors.INTERNAL_ERROR))
         if body.left_large(scope):  # answered early: do not read a large body to discard it
             response = replace(response, headers={**response.headers, "Connection": "close"})
         await send_json(send, response, request_id, payload)
@@ -585,6 +592,15 @@ class ReferenceServer:
         method = str(scope.get("method", "GET"))
         raw_path = _raw_path(scope)
         found = match_route(self.routes, method, raw_path)
+        try:
+            return await self._handle_operation(scope, receive, found, method, raw_path)
+        except ApiError as error:  # answered with the codes the spec lists for the operation
+            error.operation_id = error.operation_id or found.route.operation.operation_id
+            raise
+
+    async def _handle_operation(
+        self, scope: Scope, receive: Receive, found: RouteMatch, method: str, raw_path: str
+    ) -> tuple[JsonResponse, bytes | None]:
         headers = request_headers(scope)
         parts = RequestParts(
             method=method,
@@ -704,7 +720,7 @@ class ConnectionDropped(errors.ServerError):
     """Raised after the response has started, so the server closes the connection (a fault)."""
 
 
-async def inject_faults(plan: FaultPlan, scope: Scope, send: Send) -> bool:
+async def inject_faults(spec: Spec, plan: FaultPlan, scope: Scope, send: Send) -> bool:
     """Apply this request's faults (see :mod:`~modelarts_kit_server.faults`); True if answered.
 
     A dropped connection is one log line here; the server closes the connection on
@@ -717,11 +733,11 @@ async def inject_faults(plan: FaultPlan, scope: Scope, send: Send) -> bool:
         elif fault.kind is FaultKind.TOO_MANY_REQUESTS:
             retry_after = str(max(0, round(fault.parameter)))
             error = ApiError(errors.TOO_MANY_REQUESTS, headers={"Retry-After": retry_after})
-            await send_json(send, render_error(error), new_request_id())
+            await send_json(send, render_error(spec, error), new_request_id())
             return True
         elif fault.kind is FaultKind.UNAVAILABLE:
             error = ApiError(errors.SERVICE_UNAVAILABLE)
-            await send_json(send, render_error(error), new_request_id())
+            await send_json(send, render_error(spec, error), new_request_id())
             return True
         elif fault.kind is FaultKind.DROP:
             request_id = new_request_id()

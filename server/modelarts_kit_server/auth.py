@@ -123,7 +123,7 @@ def authenticate_token(settings: ServerSettings, token: str | None) -> Principal
 
 
 def check_project_access(principal: Principal, project_id: str) -> None:
-    """404 ``ModelArts.2786`` when the path's project is not the credential's project."""
+    """``project-mismatch`` when the path's project is not the credential's project."""
     if principal.project_id is not None and principal.project_id != project_id:
         raise ApiError(errors.PROJECT_MISMATCH, project_id, principal.project_id)
 

@@ -1,37 +1,34 @@
-"""The server's one exception tree and the vendor error catalogue it answers with.
+"""The server's one exception tree, and how an error becomes the vendor's error body.
 
-Every client-visible failure is an :class:`ApiError` carrying one :class:`ErrorCode` from the
-catalogue below. Status, code, message template and solution are copied from the vendor's
-``Error Codes`` page (``../shared/reference/error_codes.rst``); where a template has a ``%s``
-the server fills it, and where the vendor text is generic the server appends one sentence of
-detail (the field, the value, the rule). :func:`error_body` renders the vendor error body
+Every client-visible failure is an :class:`ApiError` that names a **meaning** (the constants
+below: ``invalid-parameter``, ``not-found``, ``token-missing`` ...). The code, the HTTP status,
+the message template and the solution come from the spec (``load_spec().meaning.errors``, the
+``x-modelarts-error-codes`` of the operation's responses, ``x-modelarts-gateway-errors`` for
+what happens before an operation is known, and the ``x-modelarts-error-catalogue`` rows copied
+from the vendor's ``Error Codes`` page): the server answers with the first code the spec lists
+for that meaning, so a spec edit changes the answer without a code change. Where the template
+has ``%s`` the server fills it, and where the vendor text is generic it appends one sentence of
+detail (the field, the value, the rule). :func:`error_body` renders
 ``{"error_code", "error_msg", "error_solution"}``.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from modelarts_kit_spec.errors import KitError
+from modelarts_kit_spec.meaning import CatalogueEntry, ErrorModel
 
 __all__ = [
     "ApiError",
     "ConfigError",
-    "ErrorCode",
     "ServerError",
     "error_body",
+    "resolve_error",
 ]
 
-
-@dataclass(frozen=True)
-class ErrorCode:
-    """One row of the vendor's error-code table."""
-
-    status: int
-    code: str
-    message: str  # the vendor's description; "%s" placeholders are filled per request
-    solution: str
+logger = logging.getLogger("modelarts_kit_server")
 
 
 class ServerError(KitError):
@@ -43,129 +40,79 @@ class ConfigError(ServerError, ValueError):
 
 
 class ApiError(ServerError):
-    """A request the server answers with a vendor error body."""
+    """A request the server answers with a vendor error body, for ``meaning``."""
 
     def __init__(
         self,
-        error: ErrorCode,
+        meaning: str,
         *arguments: str,
         detail: str = "",
         headers: Mapping[str, str] | None = None,
+        solution: str | None = None,
     ) -> None:
-        message = error.message % arguments if arguments else error.message
-        if detail:
-            message = f"{message} {detail}"
-        super().__init__(f"{error.code}: {message}")
-        self.error = error
-        self.message = message
+        super().__init__(f"{meaning}: {', '.join(arguments)} {detail}".strip())
+        self.meaning = meaning
+        self.arguments = arguments
+        self.detail = detail
+        self.solution = solution  # replaces the vendor's solution (e.g. this server's limit)
         self.headers: Mapping[str, str] = dict(headers or {})
-
-    @property
-    def status(self) -> int:
-        return self.error.status
+        self.operation_id: str | None = None  # set once the request's operation is known
 
 
-def error_body(error: ApiError) -> dict[str, str]:
-    """The vendor error body for ``error``."""
-    return {
-        "error_code": error.error.code,
-        "error_msg": error.message,
-        "error_solution": error.error.solution,
-    }
+def resolve_error(errors: ErrorModel, error: ApiError) -> CatalogueEntry:
+    """The catalogue row that answers ``error``: the first code the spec lists for its meaning
+    on its operation, else on any operation, else among the gateway errors, else an internal
+    error (a spec without the meaning is logged, not hidden)."""
+    if error.operation_id is not None and error.meaning in errors.meanings(error.operation_id):
+        return errors.preferred(error.operation_id, error.meaning)
+    for response in errors.responses:
+        if error.meaning in response.by_meaning:
+            return errors.preferred(response.operation_id, error.meaning)
+    try:
+        return errors.gateway_error(error.meaning)
+    except KeyError:
+        logger.error("the spec lists no error code for %r; answering internal-error", error.meaning)
+        return errors.gateway_error(INTERNAL_ERROR)
 
 
-# -- the catalogue (vendor text, verbatim) ------------------------------------------------------
+def _fill(template: str, arguments: tuple[str, ...]) -> str:
+    """``template`` with its ``%s`` filled in order; arguments it has no room for are appended."""
+    slots = template.count("%s")
+    used = arguments[:slots] + ("",) * (slots - len(arguments[:slots]))
+    text = template.replace("%%", "\0") % used if slots else template
+    extra = arguments[slots:]
+    text = text.replace("\0", "%")
+    return f"{text} ({', '.join(extra)})" if extra else text
 
-DUPLICATE_JOB_NAME = ErrorCode(
-    400, "ModelArts.2751", "Duplicate training job (name %s).", "Change training job name."
-)
-JOB_NOT_FOUND = ErrorCode(
-    400,
-    "ModelArts.2775",
-    "Training job (ID: %s) not found.",
-    "Check whether the training job information in the request is valid.",
-)
-INVALID_JSON_BODY = ErrorCode(
-    400, "ModelArts.2787", "Invalid JSON request body.", "Check the request body."
-)
-INVALID_PARAM = ErrorCode(
-    400, "ModelArts.2788", "Invalid parameter(%s).", "Check the request parameter."
-)
-UNSUPPORTED_ACTION_TYPE = ErrorCode(
-    400,
-    "ModelArts.2812",
-    "Unsupported action type:%s",
-    "Check whether the action type is valid.",
-)
-TOKEN_MISSING = ErrorCode(
-    401, "ModelArts.0201", "The token is empty.", "Add a correct token in the request header."
-)
-TOKEN_INVALID = ErrorCode(
-    401,
-    "ModelArts.4201",
-    "The token is invalid.",
-    "Check the token of the account to which the user belongs.",
-)
-AUTHORIZATION_MALFORMED = ErrorCode(
-    401,
-    "ModelArts.0206",
-    "The authorization request header is in an incorrect format.",
-    "Use the correct AppCode URL or contact technical support.",
-)
-CREDENTIAL_NOT_FOUND = ErrorCode(
-    401, "ModelArts.3801", "The user certificate does not exist.", "Add the AK/SK again."
-)
-SIGNATURE_MISMATCH = ErrorCode(
-    401,
-    "ModelArts.0208",
-    "Checking the authorization request header failed.",
-    "Use the correct AppCode URL or contact technical support.",
-)
-REQUEST_EXPIRED = ErrorCode(
-    401,
-    "ModelArts.4203",
-    "Invalid request because %s.",
-    "Ensure you have the access permission.",
-)
-PROJECT_MISMATCH = ErrorCode(
-    404,
-    "ModelArts.2786",
-    "The project ID (%s) in the request does not match that(%s) in the token.",
-    "Change the request token or change the project ID in the request.",
-)
-PATH_NOT_FOUND = ErrorCode(
-    404, "ModelArts.2836", "Path not found.", "Please confirm that the PATH is correct"
-)
-METHOD_NOT_ALLOWED = ErrorCode(
-    405, "ModelArts.2803", "Method not allowed.", "Please confirm that the HTTP Method is correct"
-)
-NOT_ALLOWED_TO_TERMINATE = ErrorCode(
-    409,
-    "ModelArts.2796",
-    "The job cannot be terminated.",
-    "Check whether the job status is valid.",
-)
-BODY_TOO_LARGE = ErrorCode(
-    413,
-    "ModelArts.4104",
-    "The size of the request body is invalid.",
-    "Use a request body smaller than 12 MB.",
-)
-TOO_MANY_REQUESTS = ErrorCode(
-    429, "ModelArts.2799", "services too many requests", "Please try again later"
-)
-INTERNAL_ERROR = ErrorCode(
-    500, "ModelArts.0010", "Internal error.", "Contact R&D and O&M personnel."
-)
-BACKEND_UNAVAILABLE = ErrorCode(
-    503,
-    "ModelArts.4302",
-    "The backend service is unavailable.",
-    "Internal error. Contact technical support.",
-)
-SERVICE_UNAVAILABLE = ErrorCode(
-    503,
-    "ModelArts.4700",
-    "The gateway is being stopped.",
-    "The platform is being upgraded. Try again later.",
-)
+
+def error_body(entry: CatalogueEntry, error: ApiError) -> dict[str, str]:
+    """The vendor error body for ``error`` answered with ``entry``."""
+    message = _fill(entry.message, error.arguments)
+    if error.detail:
+        message = f"{message} {error.detail}"
+    solution = error.solution if error.solution is not None else entry.solution
+    return {"error_code": entry.code, "error_msg": message, "error_solution": solution}
+
+
+# -- the meanings the server answers (their codes are the spec's) --------------------------------
+
+DUPLICATE_JOB_NAME = "duplicate-name"
+JOB_NOT_FOUND = "not-found"
+INVALID_JSON_BODY = "malformed-body"
+INVALID_PARAM = "invalid-parameter"
+UNSUPPORTED_ACTION_TYPE = "unsupported-action"
+TOKEN_MISSING = "token-missing"
+TOKEN_INVALID = "token-invalid"
+AUTHORIZATION_MALFORMED = "authorization-malformed"
+CREDENTIAL_NOT_FOUND = "credential-not-found"
+SIGNATURE_MISMATCH = "signature-invalid"
+REQUEST_EXPIRED = "request-expired"
+PROJECT_MISMATCH = "project-mismatch"
+PATH_NOT_FOUND = "path-not-found"
+METHOD_NOT_ALLOWED = "method-not-allowed"
+NOT_ALLOWED_TO_TERMINATE = "not-terminable"
+BODY_TOO_LARGE = "body-too-large"
+TOO_MANY_REQUESTS = "too-many-requests"
+INTERNAL_ERROR = "internal-error"
+SERVICE_UNAVAILABLE = "service-unavailable"
+BACKEND_UNAVAILABLE = "backend-unavailable"

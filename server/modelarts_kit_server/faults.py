@@ -4,8 +4,8 @@
 [0, 1] drawn per request from a generator seeded with ``--fault-seed`` (reproducible runs):
 
 - ``latency=RATE[:SECONDS]``: delay the response by SECONDS (default 0.5), then answer normally;
-- ``429=RATE[:RETRY_AFTER]``: answer 429 ``ModelArts.2799`` with ``Retry-After`` (default 1 s);
-- ``503=RATE``: answer 503 ``ModelArts.4700``;
+- ``429=RATE[:RETRY_AFTER]``: answer 429 ``too-many-requests`` with ``Retry-After`` (default 1 s);
+- ``503=RATE``: answer 503 ``service-unavailable``;
 - ``drop=RATE``: start the response, then close the connection without a body.
 
 Example: ``--faults latency=0.2:0.3,429=0.1:2,503=0.05,drop=0.02 --fault-seed 7``.

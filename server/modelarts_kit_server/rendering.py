@@ -24,34 +24,6 @@ __all__ = ["conform_to_schema"]
 _DROP: Any = object()
 
 
-def _resolve(spec: Spec, schema: Any) -> Mapping[str, Any]:
-    """The schema with $ref followed and allOf branches' properties merged (shallow)."""
-    node = spec.deref(schema) if isinstance(schema, Mapping) else schema
-    if not isinstance(node, Mapping):
-        return {}
-    if "allOf" not in node:
-        return node
-    merged: dict[str, Any] = {k: v for k, v in node.items() if k != "allOf"}
-    properties = dict(merged.get("properties") or {})
-    for branch in node["allOf"]:
-        resolved = _resolve(spec, branch)
-        properties.update(resolved.get("properties") or {})
-        for key, value in resolved.items():
-            if key != "properties":
-                merged.setdefault(key, value)
-    merged["properties"] = properties
-    return merged
-
-
-def _types(schema: Mapping[str, Any]) -> set[str]:
-    declared = schema.get("type")
-    if isinstance(declared, str):
-        return {declared}
-    if isinstance(declared, list):
-        return {str(t) for t in declared}
-    return set()
-
-
 def _conform(spec: Spec, schema: Any, value: Any) -> Any:
     if schema is True or schema is None:
         return value
@@ -59,8 +31,8 @@ def _conform(spec: Spec, schema: Any, value: Any) -> Any:
         return _DROP
     if openapi_validator(spec, schema).is_valid(value):
         return value
-    node = _resolve(spec, schema)
-    types = _types(node)
+    view = spec.walker.view(schema)  # $ref followed, allOf merged
+    node, types = view.schema, view.types
     result: Any = _DROP
     if isinstance(value, dict):
         if types and "object" not in types and "array" in types:

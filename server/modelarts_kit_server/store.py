@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from modelarts_kit_server.errors import ServerError
-from modelarts_kit_server.lifecycle import Outcome, Timeline
+from modelarts_kit_server.lifecycle import Timeline
 
 __all__ = ["DuplicateJobName", "JobRecord", "JobStore", "StorageUnavailable", "StoreError"]
 
@@ -151,7 +151,7 @@ class JobStore:
                         record.name,
                         document,
                         record.timeline.created_ms,
-                        record.timeline.outcome.value,
+                        record.timeline.outcome,
                         record.timeline.terminate_requested_ms,
                     ),
                 )
@@ -238,7 +238,7 @@ def _record(row: tuple[Any, ...]) -> JobRecord:
         document=json.loads(document),
         timeline=Timeline(
             created_ms=int(created_ms),
-            outcome=Outcome(outcome),
+            outcome=str(outcome),
             terminate_requested_ms=None if terminate_ms is None else int(terminate_ms),
         ),
     )

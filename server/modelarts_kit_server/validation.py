@@ -4,8 +4,8 @@ The JSON Schemas come from the loaded spec (``Operation.request_schema`` and eac
 parameter's schema) and are checked with ``Spec.validator``. Failures become vendor errors:
 
 - not JSON, not UTF-8, a non-JSON ``Content-Type``, a non-finite number, a lone surrogate:
-  400 ``ModelArts.2787`` (:func:`parse_json_body`);
-- a schema violation: 400 ``ModelArts.2788`` whose message names the field (JSON pointer), the
+  ``malformed-body`` (:func:`parse_json_body`);
+- a schema violation: ``invalid-parameter`` whose message names the field (JSON pointer), the
   value (truncated; values of secret-looking fields are redacted) and the rule
   (:func:`validate_instance`, :func:`describe_violation`).
 
@@ -72,7 +72,7 @@ def _finite_float(text: str) -> float:
 
 
 def parse_json_body(raw: bytes, content_type: str | None) -> Any:
-    """Decode a JSON request body; 400 ``ModelArts.2787`` saying why it is not valid JSON."""
+    """Decode a JSON request body; ``malformed-body`` saying why it is not valid JSON."""
     if content_type is not None and content_type.strip() and not is_json_media_type(content_type):
         shown = content_type[:MAX_VALUE_CHARS]
         raise ApiError(
@@ -273,7 +273,7 @@ def validate_instance(spec: Spec, schema: Any, instance: Any) -> ValidationError
 
 
 def validate_path_parameters(spec: Spec, operation: Operation, values: Mapping[str, str]) -> None:
-    """400 ``ModelArts.2788`` when a path parameter violates its schema in the spec."""
+    """``invalid-parameter`` when a path parameter violates its schema in the spec."""
     for parameter in operation.parameters:
         if parameter.location != "path" or parameter.name not in values:
             continue
@@ -290,51 +290,24 @@ def apply_defaults(spec: Spec, schema: Any, instance: Any) -> Any:
     """A copy of ``instance`` with each absent property that has a ``default`` in the spec filled.
 
     Only objects the client sent are filled (absent sub-objects are not invented); values the
-    client sent are never changed. ``$ref`` and ``allOf`` are followed.
+    client sent are never changed. ``$ref`` and ``allOf`` are followed (the spec's walker).
     """
-    resolved = spec.deref(schema) if isinstance(schema, Mapping) else schema
-    if not isinstance(resolved, Mapping):
+    if not isinstance(schema, Mapping):
         return instance
+    view = spec.walker.view(schema)
     if isinstance(instance, dict):
         result = dict(instance)
-        for (
-            name,
-            subschema,
-        ) in _properties(spec, resolved):
+        for name, subschema in view.properties.items():
             if name in result:
                 result[name] = apply_defaults(spec, subschema, result[name])
-            else:
-                default = _default(spec, subschema)
-                if default is not _MISSING:
-                    result[name] = json.loads(json.dumps(default))
+                continue
+            default = spec.walker.view(subschema).schema.get("default", _MISSING)
+            if default is not _MISSING:
+                result[name] = json.loads(json.dumps(default))
         return result
-    if isinstance(instance, list):
-        items = resolved.get("items")
-        if isinstance(items, Mapping):
-            return [apply_defaults(spec, items, item) for item in instance]
+    if isinstance(instance, list) and view.items is not None:
+        return [apply_defaults(spec, view.items, item) for item in instance]
     return instance
 
 
 _MISSING: Any = object()
-
-
-def _default(spec: Spec, schema: Any) -> Any:
-    if not isinstance(schema, Mapping):
-        return _MISSING
-    if "default" in schema:
-        return schema["default"]
-    if "$ref" in schema:
-        return _default(spec, spec.deref(schema))
-    return _MISSING
-
-
-def _properties(spec: Spec, schema: Mapping[str, Any]) -> list[tuple[str, Any]]:
-    found: list[tuple[str, Any]] = []
-    properties = schema.get("properties")
-    if isinstance(properties, Mapping):
-        found.extend(properties.items())
-    for branch in schema.get("allOf") or []:
-        resolved = spec.deref(branch)
-        if isinstance(resolved, Mapping):
-            found.extend(_properties(spec, resolved))
-    return found

@@ -21,11 +21,15 @@ response   narrows what may come back            servers (what they send no long
 Consequences worth stating: a new optional request field breaks servers, not clients; a new
 optional response field breaks nothing (responses are open: clients must ignore unknown
 fields) unless the old response object was closed (``additionalProperties: false``); an enum
-value added to a response breaks clients unless the schema says the enum is open
-(``x-open-enum: true``); a value removed from a response enum breaks nobody (the one
-exception, as issue #3 and oasdiff rate it); a new operation breaks servers only; a new error
-status breaks nobody (clients handle unknown errors generically) while a new success status
-breaks clients.
+value added to a response breaks clients; a value removed from a response enum breaks nobody
+(the one exception, as issue #3 and oasdiff rate it). Open enums (``anyOf: [{enum: [...]},
+{type: string}]``, read through :func:`modelarts_kit_spec.values.documented_values`) accept any
+string, so their documented values are compared on their own: a documented value added or
+removed breaks nobody (``documented-value-added``/``-removed``, also when a plain string gains
+or loses its list), while opening a closed enum widens it and closing an open one narrows it
+(``enum-opened``/``enum-closed``, judged by the principle); a new operation breaks servers
+only; a new error status breaks nobody (clients handle unknown errors generically) while a new
+success status breaks clients.
 """
 
 from __future__ import annotations
@@ -45,11 +49,11 @@ from modelarts_kit_spec.load import (
     parse_yaml_text,
     pointer_join,
     read_yaml,
-    resolve_pointer,
 )
+from modelarts_kit_spec.values import documented_values
+from modelarts_kit_spec.walker import SchemaWalker
 
 __all__ = [
-    "OPEN_ENUM_MARKER",
     "RULES",
     "Change",
     "SpecSource",
@@ -61,7 +65,6 @@ __all__ = [
 ]
 
 Side = Literal["request", "response"]
-OPEN_ENUM_MARKER = "x-open-enum"
 
 # Every rule id this module can emit, with what it means (shown by the docs and the tests).
 RULES: dict[str, str] = {
@@ -91,6 +94,10 @@ RULES: dict[str, str] = {
     "format-changed": "the format changed (e.g. int32 -> int64)",
     "enum-value-added": "a value was added to an enum",
     "enum-value-removed": "a value was removed from an enum",
+    "documented-value-added": "an open enum documents a new value (any string was allowed)",
+    "documented-value-removed": "an open enum no longer documents a value (any string still is)",
+    "enum-opened": "a closed enum became open (values outside the list are allowed)",
+    "enum-closed": "an open enum became closed (only the listed values are allowed)",
     "constraint-tightened": "a constraint was added or tightened (maxLength, minimum, pattern...)",
     "constraint-loosened": "a constraint was removed or loosened",
     "constraint-changed": "a constraint changed in a way that is neither tighter nor looser",
@@ -224,20 +231,9 @@ def _mapping(value: JSON) -> Mapping[str, JSON]:
 
 
 def _deref(document: JSON, node: JSON) -> tuple[JSON, str]:
-    """Follow $ref (siblings override); returns the node and the ref chain key ('' if none)."""
-    chain: list[str] = []
-    while isinstance(node, Mapping) and isinstance(node.get("$ref"), str):
-        ref = node["$ref"]
-        if ref in chain:
-            raise SpecError(f"$ref cycle: {' -> '.join([*chain, ref])}")
-        try:
-            target = resolve_pointer(document, ref)
-        except KeyError as exc:
-            raise SpecError(f"unresolvable $ref {ref!r}: {exc.args[0]}") from exc
-        chain.append(ref)
-        siblings = {k: v for k, v in node.items() if k != "$ref"}
-        node = {**target, **siblings} if siblings and isinstance(target, Mapping) else target
-    return node, "|".join(chain)
+    """Follow $ref (the spec's walker); the node and the pointer it resolved to ('' if none)."""
+    resolved, pointer, _ = SchemaWalker(document).deref(node)
+    return resolved, pointer
 
 
 def _list(value: JSON) -> list[JSON]:
@@ -351,8 +347,67 @@ def _enum(schema: Mapping[str, JSON]) -> list[JSON] | None:
     return None
 
 
+def _is_open(schema: Mapping[str, JSON]) -> bool:
+    found = documented_values(schema)
+    return found is not None and found.open
+
+
+def _plain_string(schema: Mapping[str, JSON]) -> bool:
+    return schema.get("type") == "string" and "enum" not in schema and "const" not in schema
+
+
+@schema_rule
+def documented_values_changed(
+    walk: Walk, old: Mapping[str, JSON], new: Mapping[str, JSON], at: Place
+) -> None:
+    """Open enums: documented values compared apart from what validation accepts."""
+    before, after = documented_values(old), documented_values(new)
+    if not (before is not None and before.open) and not (after is not None and after.open):
+        return
+    pointer = pointer_join(at.pointer, "anyOf")
+    if before is not None and after is not None and before.open != after.open:
+        opened = after.open
+        walk.emit(
+            "enum-opened" if opened else "enum-closed",
+            pointer if opened else pointer_join(at.pointer, "enum"),
+            list(before.values),
+            list(after.values),
+            _impact(at.side, widened=opened, narrowed=not opened),
+            f"{at.label}: the enum became "
+            + ("open" if opened else "closed")
+            + f" (values {_fmt(list(after.values))})",
+        )
+        return
+    if (before is None and not _plain_string(old)) or (after is None and not _plain_string(new)):
+        return  # some other shape on one side: type-changed and variants-changed judge it
+    old_values = list(before.values) if before is not None else []
+    new_values = list(after.values) if after is not None else []
+    for value in new_values:
+        if value not in old_values:
+            walk.emit(
+                "documented-value-added",
+                pointer,
+                None,
+                value,
+                (False, False),
+                f"{at.label}: documented value {_fmt(value)} added (the enum is open)",
+            )
+    for value in old_values:
+        if value not in new_values:
+            walk.emit(
+                "documented-value-removed",
+                pointer,
+                value,
+                None,
+                (False, False),
+                f"{at.label}: documented value {_fmt(value)} removed (the enum is open)",
+            )
+
+
 @schema_rule
 def enum_changed(walk: Walk, old: Mapping[str, JSON], new: Mapping[str, JSON], at: Place) -> None:
+    if _is_open(old) or _is_open(new):
+        return  # documented_values_changed
     before, after = _enum(old), _enum(new)
     if before == after:
         return
@@ -370,24 +425,15 @@ def enum_changed(walk: Walk, old: Mapping[str, JSON], new: Mapping[str, JSON], a
             + ("removed (any value allowed)" if widened else f"introduced: {_fmt(after)}"),
         )
         return
-    open_enum = bool(old.get(OPEN_ENUM_MARKER) or new.get(OPEN_ENUM_MARKER))
     for value in after:
         if value not in before:
-            clients, servers = _impact(at.side, widened=True, narrowed=False)
-            if at.side == "response" and open_enum:
-                clients = False
             walk.emit(
                 "enum-value-added",
                 pointer,
                 None,
                 value,
-                (clients, servers),
-                f"{at.label}: enum value {_fmt(value)} added"
-                + (
-                    " (the enum is documented as open)"
-                    if open_enum and at.side == "response"
-                    else ""
-                ),
+                _impact(at.side, widened=True, narrowed=False),
+                f"{at.label}: enum value {_fmt(value)} added",
             )
     for value in before:
         if value not in after:
@@ -561,7 +607,10 @@ def properties_changed(
 def variants_changed(
     walk: Walk, old: Mapping[str, JSON], new: Mapping[str, JSON], at: Place
 ) -> None:
+    open_enum = _is_open(old) or _is_open(new)
     for keyword in ("oneOf", "anyOf", "allOf"):
+        if keyword == "anyOf" and open_enum:
+            continue  # an open enum's anyOf is its value list: documented_values_changed
         before = _list(old.get(keyword))
         after = _list(new.get(keyword))
         if len(before) == len(after):
@@ -602,6 +651,8 @@ def compare_schema(walk: Walk, old_node: JSON, new_node: JSON, at: Place) -> Non
             compare_schema(walk, old[keyword], new[keyword], at.child((keyword,), suffix))
     for keyword in ("oneOf", "anyOf", "allOf", "prefixItems"):
         before, after = old.get(keyword), new.get(keyword)
+        if keyword == "anyOf" and (_is_open(old) or _is_open(new)):
+            continue
         if isinstance(before, list) and isinstance(after, list):
             for index, (b, a) in enumerate(zip(before, after, strict=False)):
                 compare_schema(walk, b, a, at.child((keyword, index), f"<{keyword}[{index}]>"))

@@ -24,6 +24,10 @@ if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
     from referencing import Registry
 
+    from modelarts_kit_spec.meaning import Meaning
+    from modelarts_kit_spec.routes import RouteMatch
+    from modelarts_kit_spec.walker import SchemaWalker
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 SPEC_PATH = PACKAGE_DIR / "openapi.yaml"
 LEDGER_PATH = PACKAGE_DIR / "ledger.yaml"
@@ -359,6 +363,36 @@ class Spec:
             return value
 
         return walk(copy.deepcopy(node), ())
+
+    @functools.cached_property
+    def meaning(self) -> Meaning:
+        """Roles, lifecycle, error model and guidance (``x-modelarts-*``; MeaningError if bad)."""
+        from modelarts_kit_spec.meaning import read_meaning
+
+        return read_meaning(self)
+
+    @functools.cached_property
+    def walker(self) -> SchemaWalker:
+        """The schema walker of this document ($ref, allOf merging, JSON types)."""
+        from modelarts_kit_spec.walker import SchemaWalker
+
+        return SchemaWalker(self.document)
+
+    def obligations(self) -> Spec:
+        """This spec without its guidance rules: what a server must enforce (cached)."""
+        cached = self.__dict__.get("_obligations")
+        if cached is None:
+            from modelarts_kit_spec.meaning import strip_guidance
+
+            cached = parse_spec(strip_guidance(self.document), self.path)
+            self.__dict__["_obligations"] = cached
+        return cached
+
+    def match(self, method: str, raw_path: str) -> RouteMatch | None:
+        """The operation for ``method raw_path`` (rule: :mod:`modelarts_kit_spec.routes`)."""
+        from modelarts_kit_spec.routes import match_route
+
+        return match_route(self.operations, method, raw_path)
 
     def validator(self, schema: JSON) -> Draft202012Validator:
         """A JSON Schema 2020-12 validator for ``schema`` whose local $refs resolve in this spec.

@@ -28,6 +28,8 @@ from modelarts_kit_spec.load import (
     pointer_join,
     resolve_pointer,
 )
+from modelarts_kit_spec.meaning import meaning_problems, uses_meaning
+from modelarts_kit_spec.walker import SUBSCHEMA_MAP_KEYWORDS, SchemaWalker, iter_schemas
 
 __all__ = [
     "LEDGER_KINDS",
@@ -55,26 +57,10 @@ LEDGER_KINDS = frozenset(
         "default",
         "example",
         "status-code",
+        "guidance",
     }
 )
 LEDGER_SIDES = frozenset({"request", "response", "both"})
-
-# Keywords whose value is a subschema, a list of subschemas, or a name -> subschema map.
-SUBSCHEMA_KEYWORDS = (
-    "items",
-    "additionalProperties",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contentSchema",
-)
-SUBSCHEMA_LIST_KEYWORDS = ("allOf", "anyOf", "oneOf", "prefixItems")
-SUBSCHEMA_MAP_KEYWORDS = ("properties", "patternProperties", "$defs", "dependentSchemas")
 
 COMPONENT_KINDS = (
     "schemas",
@@ -151,60 +137,12 @@ def _try_resolve(document: JSON, ref: str) -> tuple[bool, JSON]:
 
 
 def _deref(document: JSON, node: JSON) -> JSON:
-    """Follow local $ref chains; siblings of a $ref (3.1) override the target's keys."""
-    seen: set[str] = set()
-    while isinstance(node, Mapping) and isinstance(node.get("$ref"), str):
-        ref = node["$ref"]
-        ok, target = _try_resolve(document, ref)
-        if not ok or ref in seen:
-            return node
-        seen.add(ref)
-        siblings = {k: v for k, v in node.items() if k != "$ref"}
-        node = {**target, **siblings} if siblings and isinstance(target, Mapping) else target
-    return node
-
-
-def iter_schemas(document: JSON) -> Iterator[tuple[str, JSON]]:
-    """Every schema object in the document (components, paths, nested), with its pointer."""
-    for name, schema in _mapping(_mapping(document.get("components")).get("schemas")).items():
-        yield from _walk_schema(schema, pointer_join("/components/schemas", name))
-    for key, value in _mapping(document).items():
-        if key == "components":
-            for kind, members in _mapping(value).items():
-                if kind != "schemas":
-                    yield from _schemas_outside(members, pointer_join("/components", kind))
-        elif key in ("paths", "webhooks"):
-            yield from _schemas_outside(value, "/" + key)
-
-
-def _schemas_outside(node: JSON, pointer: str) -> Iterator[tuple[str, JSON]]:
-    """Find ``schema`` keys in non-schema parts (parameters, media types, headers)."""
-    if isinstance(node, Mapping):
-        for key, value in node.items():
-            here = pointer_join(pointer, key)
-            if key == "schema" and isinstance(value, Mapping):
-                yield from _walk_schema(value, here)
-            elif key not in ("example", "examples") and not str(key).startswith("x-"):
-                yield from _schemas_outside(value, here)
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from _schemas_outside(value, pointer_join(pointer, index))
-
-
-def _walk_schema(schema: JSON, pointer: str) -> Iterator[tuple[str, JSON]]:
-    if not isinstance(schema, Mapping):
-        return
-    yield pointer, schema
-    for key in SUBSCHEMA_KEYWORDS:
-        if isinstance(schema.get(key), Mapping):
-            yield from _walk_schema(schema[key], pointer_join(pointer, key))
-    for key in SUBSCHEMA_LIST_KEYWORDS:
-        if isinstance(schema.get(key), list):
-            for index, sub in enumerate(schema[key]):
-                yield from _walk_schema(sub, pointer_join(pointer, key, index))
-    for key in SUBSCHEMA_MAP_KEYWORDS:
-        for name, sub in _mapping(schema.get(key)).items():
-            yield from _walk_schema(sub, pointer_join(pointer, key, name))
+    """Follow local $ref chains (the spec's walker); an unresolvable one stays as it is (the
+    ref-resolves rule reports it)."""
+    try:
+        return SchemaWalker(document).deref(node)[0]
+    except SpecError:
+        return node
 
 
 def _iter_refs(node: JSON, pointer: str, parent: str = "", grandparent: str = "") -> Iterator[str]:
@@ -585,6 +523,19 @@ def _path_parameter_names(document: JSON, parameters: JSON) -> set[str]:
         if resolved.get("in") == "path" and isinstance(resolved.get("name"), str):
             names.add(resolved["name"])
     return names
+
+
+@rule(
+    "meaning",
+    "the x-modelarts-* extensions (roles, lifecycle, error codes, guidance) are consistent",
+)
+def check_meaning(ctx: Context) -> Iterator[Finding]:
+    # A document that uses none of the extensions is a plain OpenAPI document (the kit's
+    # consumers then fail with a MeaningError naming what is missing).
+    if not ctx.spec.operations or not uses_meaning(ctx.spec):
+        return
+    for problem in meaning_problems(ctx.spec):
+        yield Finding(problem.pointer, "meaning", problem.message)
 
 
 # --------------------------------------------------------------------------- entry point

@@ -114,3 +114,16 @@ def test_a_finding_fails_its_evaluation_once_however_many_places() -> None:
     assert report.warnings == [warning.but(check="invalid_job_rejected")]
     assert report.tallies["invalid_job_rejected"].passed == 1  # a warning does not fail
     assert int(report.exit_code) == 1
+
+
+def test_the_readme_lists_every_registered_check() -> None:
+    import modelarts_kit_contracts.client
+    import modelarts_kit_contracts.mock
+    import modelarts_kit_contracts.server  # noqa: F401 - each registers its checks
+    from modelarts_kit_contracts.core import REGISTRY
+
+    readme = (Path(__file__).resolve().parents[2] / "contracts" / "README.md").read_text()
+    listed = {
+        line.split("`")[1] for line in readme.splitlines() if line.startswith("| ") and "`" in line
+    }
+    assert {c.name for c in REGISTRY} <= listed

@@ -78,6 +78,24 @@ def body_without_kind(request: httpx.Request) -> httpx.Request:
     return request
 
 
+def unknown_field_in_action(request: httpx.Request) -> httpx.Request:
+    """Breaks a guidance rule (the action body is closed): a server may ignore the field, a
+    client must not send it."""
+    if request.url.path.endswith("/actions"):
+        return _rebuild(request, body=b'{"action_type": "terminate", "force": true}')
+    return request
+
+
+def engine_id_and_image_url(request: httpx.Request) -> httpx.Request:
+    """Breaks a guidance rule (choose one of engine_id and image_url)."""
+    if request.method == "POST" and request.url.path.endswith("/training-jobs"):
+        body = json.loads(request.read())
+        engine = body.setdefault("algorithm", {}).setdefault("engine", {})
+        engine.update({"engine_id": "caffe-1.0.0-python2.7", "image_url": "swr.example.com/a/b:1"})
+        return _rebuild(request, body=json.dumps(body).encode())
+    return request
+
+
 def form_encoded_body(request: httpx.Request) -> httpx.Request:
     headers = dict(request.headers)
     if request.method == "POST":
@@ -279,6 +297,8 @@ BROKEN_CLIENTS: dict[type[BrokenAdapter], str] = {
     _request_fault(wrong_action_type): "request_body",
     _request_fault(missing_auth): "request_auth",
     _request_fault(body_without_kind): "request_body",
+    _request_fault(unknown_field_in_action): "request_body",
+    _request_fault(engine_id_and_image_url): "request_body",
     _request_fault(form_encoded_body): "request_headers",
     _request_fault(wrong_job_id): "request_path",
     DropsResponseField: "fidelity_dropped_field",

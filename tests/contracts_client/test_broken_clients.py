@@ -9,6 +9,7 @@ from modelarts_kit_contracts.client import (
     build_cases,
     run_client_check,
 )
+from modelarts_kit_contracts.core.wire import GUIDANCE_NOTE
 from modelarts_kit_spec import load_spec
 
 from .broken_clients import BROKEN_CLIENTS, BrokenAdapter
@@ -48,3 +49,17 @@ def test_the_unbroken_base_adapter_passes_the_same_cases(cases: list[Case]) -> N
     report = run_client_check(BrokenAdapter, settings=SETTINGS, cases=cases)
     failed = {failure.check for failure in report.failures}
     assert failed <= {"error_msg_intact"}, failed
+
+
+@pytest.mark.parametrize("fault", ["unknown_field_in_action", "engine_id_and_image_url"])
+def test_a_client_breaking_a_guidance_rule_fails_and_the_finding_says_guidance(
+    fault: str, cases: list[Case]
+) -> None:
+    # Issue 12: servers need not enforce guidance rules, clients must follow them.
+    [variant] = [v for v in BROKEN_CLIENTS if v.__name__ == fault]
+    report = run_client_check(variant, settings=SETTINGS, cases=cases, target_name=fault)
+    guidance = [
+        f for f in report.failures if f.check == "request_body" and GUIDANCE_NOTE in f.title
+    ]
+    assert guidance, [f.title for f in report.failures]
+    assert {f.rule for f in guidance} <= {"additionalProperties", "not"}

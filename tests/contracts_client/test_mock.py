@@ -127,21 +127,38 @@ async def test_mock_validates_requests_and_answers_from_the_spec() -> None:
         }
         assert (await client.delete("/__mock__/violations")).status_code == 204
         assert mock.violations == []
+        # Unknown paths and methods: the errors the spec documents at its gateway.
+        errors = load_spec().meaning.errors
         unknown = await client.get("/v3/nothing", headers=AUTH)
-        assert unknown.status_code == 404
-        assert unknown.json()["error_code"] == "APIGW.0101"
+        path_not_found = errors.gateway_error("path-not-found")
+        assert unknown.status_code == path_not_found.status
+        assert unknown.json()["error_code"] == path_not_found.code
+        wrong = await client.put(f"{JOBS}/j1", headers=AUTH)
+        assert wrong.status_code == errors.gateway_error("method-not-allowed").status
+        assert wrong.headers["Allow"] == "GET"
 
 
 async def test_documented_errors_carry_vendor_body_and_retry_after() -> None:
     spec = load_spec()
     mock = MockServer(spec, seed_value=2, error_rate=1.0)
     statuses: dict[int, httpx.Response] = {}
+    errors = spec.meaning.errors
+    stop = spec.meaning.roles.terminate.operation_id
+    # A valid request is never told it broke a rule: not one of these codes.
+    broken = {
+        code
+        for meaning in ("invalid-parameter", "malformed-body", "unsupported-action")
+        for code in errors.codes_for(stop, meaning)
+    } - errors.codes_for(stop, "not-found")
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=mock), base_url="http://m") as c:
-        for n in range(40):
+        for n in range(60):
             answer = await c.post(
                 f"{JOBS}/job-{n}/actions", json={"action_type": "terminate"}, headers=AUTH
             )
             statuses.setdefault(answer.status_code, answer)
+            code = answer.json()["error_code"]
+            assert errors.accepts(stop, answer.status_code, code), (answer.status_code, code)
+            assert code not in broken
     assert set(statuses) == {400, 401, 403, 404, 409, 429, 500}
     assert int(statuses[429].headers["Retry-After"]) >= 0
     for answer in statuses.values():

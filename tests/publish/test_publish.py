@@ -14,7 +14,7 @@ import yaml
 from click.testing import CliRunner
 from modelarts_kit.main import cli
 from modelarts_kit_publish import PublishError, VersionReusedError, publish_spec
-from modelarts_kit_spec import load_spec
+from modelarts_kit_spec import LEDGER_PATH, load_spec
 
 JSON = Any
 REPO = Path(__file__).resolve().parents[2]
@@ -92,10 +92,14 @@ def test_publish_writes_the_bundle_page_changelog_and_manifest(published: Path) 
     assert sorted(p.name for p in published.iterdir()) == [
         "CHANGELOG.md",
         "index.html",
+        "ledger.yaml",
         "openapi.json",
         "openapi.yaml",
         "published.json",
     ]
+    # The spec's description says "see ledger.yaml next to this file": it is there, unchanged.
+    assert "ledger.yaml" in str(load_spec().document["info"]["description"])
+    assert (published / "ledger.yaml").read_bytes() == LEDGER_PATH.read_bytes()
     spec = load_spec()
     bundled = load_spec(published / "openapi.yaml")
     assert bundled.document == spec.document  # key order preserved too:

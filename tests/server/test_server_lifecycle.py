@@ -1,51 +1,53 @@
-"""Lifecycle properties: for any history and any moment, the status is self-consistent."""
+"""Lifecycle properties: for any history and any moment, the status is self-consistent and the
+phases follow the spec's lifecycle (``x-modelarts-lifecycle``)."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from modelarts_kit_server.lifecycle import (
-    TERMINABLE_PHASES,
     LifecycleTimings,
-    Outcome,
-    Phase,
+    Simulation,
+    Stage,
     Timeline,
     can_terminate,
-    render_status,
-    snapshot_at,
 )
+from modelarts_kit_spec import load_spec
 
 CREATED_MS = 1_700_000_000_000
-ORDER = [Phase.CREATING, Phase.PENDING, Phase.RUNNING]
-FINAL = {Phase.COMPLETED, Phase.FAILED, Phase.TERMINATED}
+LIFECYCLE = load_spec().meaning.lifecycle
 
 timings = st.builds(
     LifecycleTimings,
-    creating_s=st.floats(0, 100),
-    pending_s=st.floats(0, 100),
+    startup_s=st.floats(0, 200),
     running_s=st.floats(0, 1000),
     terminating_s=st.floats(0, 100),
 )
 offsets = st.integers(0, 2_000_000)
+outcomes = st.sampled_from(Simulation(LIFECYCLE, LifecycleTimings()).outcomes)
 
 
 @given(
     timing=timings,
-    outcome=st.sampled_from(list(Outcome)),
+    outcome=outcomes,
     stop=st.none() | offsets,
     moments=st.lists(offsets, min_size=2, max_size=6),
     nodes=st.integers(1, 10),
 )
-def test_status_is_consistent_and_phases_only_move_forward(
-    timing: LifecycleTimings, outcome: Outcome, stop: int | None, moments: list[int], nodes: int
+def test_status_is_consistent_and_phases_follow_the_spec(
+    timing: LifecycleTimings, outcome: str, stop: int | None, moments: list[int], nodes: int
 ) -> None:
+    simulation = Simulation(LIFECYCLE, timing)
     timeline = Timeline(CREATED_MS, outcome, None if stop is None else CREATED_MS + stop)
-    previous: Phase | None = None
+    previous: str | None = None
     for offset in sorted(moments):
         now = CREATED_MS + offset
-        snapshot = snapshot_at(timeline, timing, now)
-        status = render_status(snapshot, nodes)
-        assert status["phase"] == snapshot.phase.value
+        snapshot = simulation.snapshot_at(timeline, now)
+        status = simulation.render_status(snapshot, nodes)
+        assert status["phase"] == snapshot.phase
+        assert snapshot.phase in LIFECYCLE.phases
+        assert status["secondary_phase"] in LIFECYCLE.secondary_of[snapshot.phase]
         assert status["tasks"] == [f"worker-{n}" for n in range(nodes)]
         started = status["start_time"] != 0
         assert started == bool(status["running_records"]) == bool(status["task_statuses"])
@@ -56,16 +58,41 @@ def test_status_is_consistent_and_phases_only_move_forward(
                 now, timeline.terminate_requested_ms or 0
             )
             (record,) = status["running_records"]
-            assert ("end_at" in record) == (snapshot.phase is not Phase.RUNNING)
+            assert ("end_at" in record) == (snapshot.stage is not Stage.RUNNING)
         else:
             assert status["duration"] == 0
-        if snapshot.phase is Phase.FAILED:
-            assert outcome is Outcome.FAILED
-        if snapshot.phase in (Phase.TERMINATING, Phase.TERMINATED):
+        if snapshot.stage in (Stage.SUCCEEDED, Stage.FAILED):
+            assert snapshot.phase == outcome
+        if snapshot.stage in (Stage.STOPPING, Stage.STOPPED):
             assert stop is not None
-        assert can_terminate(snapshot) == (snapshot.phase in TERMINABLE_PHASES)
+            assert snapshot.phase in LIFECYCLE.stop_course
+        assert can_terminate(snapshot) == (snapshot.phase in LIFECYCLE.terminable)
+        assert LIFECYCLE.is_final(snapshot.phase) == (
+            snapshot.stage in (Stage.SUCCEEDED, Stage.FAILED, Stage.STOPPED)
+        )
         if previous is not None:
-            assert not (previous in FINAL and snapshot.phase is not previous)
-            if previous in ORDER and snapshot.phase in ORDER:
-                assert ORDER.index(snapshot.phase) >= ORDER.index(previous)
+            assert snapshot.phase in LIFECYCLE.reachable(previous)  # only allowed moves
         previous = snapshot.phase
+
+
+def test_the_normal_course_and_the_stop_course_are_walked_in_order() -> None:
+    simulation = Simulation(LIFECYCLE, LifecycleTimings(startup_s=10, running_s=10))
+    timeline = Timeline(CREATED_MS, simulation.outcomes[0])
+    seen = [simulation.snapshot_at(timeline, CREATED_MS + ms).phase for ms in range(0, 21_000, 500)]
+    assert tuple(dict.fromkeys(seen)) == LIFECYCLE.normal_course
+    stopped = Timeline(CREATED_MS, simulation.outcomes[0], CREATED_MS + 12_000)
+    after = [simulation.snapshot_at(stopped, CREATED_MS + ms).phase for ms in range(12_000, 20_000)]
+    assert tuple(dict.fromkeys(after)) == LIFECYCLE.stop_course
+
+
+@pytest.mark.parametrize("requested", ["FAILED", "failed", " Failed "])
+def test_the_test_hook_names_a_final_phase_in_any_case(requested: str) -> None:
+    simulation = Simulation(LIFECYCLE, LifecycleTimings())
+    assert simulation.outcome_for(requested) == "Failed"
+    assert simulation.outcome_for(None) == LIFECYCLE.normal_course[-1]
+    assert simulation.outcome_for("Terminated") is None  # final, but not where a run ends
+
+
+def test_timings_must_not_be_negative() -> None:
+    with pytest.raises(ValueError, match="running_s"):
+        LifecycleTimings(running_s=-1)

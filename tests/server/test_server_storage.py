@@ -24,7 +24,7 @@ from modelarts_kit_server import (
     create_app,
     serve_in_thread,
 )
-from modelarts_kit_server.lifecycle import Outcome, Timeline
+from modelarts_kit_server.lifecycle import Timeline
 from modelarts_kit_server.store import JobRecord
 from modelarts_kit_spec import load_spec
 
@@ -77,7 +77,7 @@ def test_simulated_clock_never_goes_back_after_restart(tmp_path: Path) -> None:
 
 
 def record(name: str, job_id: str) -> JobRecord:
-    return JobRecord(DEV_PROJECT_ID, job_id, name, {"kind": "job"}, Timeline(1, Outcome.COMPLETED))
+    return JobRecord(DEV_PROJECT_ID, job_id, name, {"kind": "job"}, Timeline(1, "Completed"))
 
 
 def test_a_failure_inside_a_transaction_leaves_nothing(tmp_path: Path) -> None:

@@ -20,6 +20,10 @@ JSON = Any
 PATH = "/v2/{project_id}/jobs/{job_id}"
 
 
+def open_enum(values: list[str]) -> JSON:
+    return {"type": "string", "anyOf": [{"enum": values}, {"type": "string"}]}
+
+
 def base() -> JSON:
     return {
         "openapi": "3.1.0",
@@ -94,6 +98,7 @@ def base() -> JSON:
                     "properties": {
                         "id": {"type": "string"},
                         "phase": {"type": "string", "enum": ["Running", "Failed"]},
+                        "kind": open_enum(["job", "edge_job"]),
                         "start_time": {"type": "integer", "format": "int64"},
                         "extra": {"type": "string"},
                         "child": {"$ref": "#/components/schemas/Node"},
@@ -275,13 +280,45 @@ CASES: list[tuple[str, Callable[[JSON], None], str, bool, bool]] = [
     ),
     (
         "response open enum value added",
-        both(
-            edit(R + "/phase", "enum", ["Running", "Failed", "Gone"]),
-            edit(R + "/phase", "x-open-enum", True),
-        ),
-        "enum-value-added",
+        edit(R, "kind", open_enum(["job", "edge_job", "mrs_job"])),
+        "documented-value-added",
         False,
         False,
+    ),
+    (
+        "response open enum value removed",
+        edit(R, "kind", open_enum(["job"])),
+        "documented-value-removed",
+        False,
+        False,
+    ),
+    (
+        "response string gains documented values",
+        edit(R, "extra", open_enum(["x"])),
+        "documented-value-added",
+        False,
+        False,
+    ),
+    (
+        "response enum opened",
+        edit(R, "phase", open_enum(["Running", "Failed"])),
+        "enum-opened",
+        True,
+        False,
+    ),
+    (
+        "request enum opened",
+        edit(P, "mode", open_enum(["a", "b"])),
+        "enum-opened",
+        False,
+        True,
+    ),
+    (
+        "response enum closed",
+        edit(R, "kind", {"type": "string", "enum": ["job", "edge_job"]}),
+        "enum-closed",
+        False,
+        True,
     ),
     (
         "response enum value removed",

@@ -63,6 +63,7 @@ LEDGER_KINDS = {
     "default",
     "example",
     "status-code",
+    "guidance",
 }
 OPERATION_IDS = {CREATE, SHOW, STOP}
 
@@ -132,7 +133,7 @@ def test_operations_and_success_statuses(spec: Spec) -> None:
         (SHOW, "get", "/v2/{project_id}/training-jobs/{training_job_id}", "200"),
         (STOP, "post", "/v2/{project_id}/training-jobs/{training_job_id}/actions", "202"),
     }
-    assert spec.version == "1.1.0"
+    assert spec.version == "2.0.0"
 
 
 # --------------------------------------------------------------------------- the ledger

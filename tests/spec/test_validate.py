@@ -186,6 +186,8 @@ BROKEN: list[tuple[str, Callable[[JSON], None], str, str]] = [
     ("undeclared path parameter", _set("/paths/~1x~1{id}", {"get": {"operationId": "X",
      "responses": {"200": {"description": "ok"}}}}), "/paths/~1x~1{id}/get",
      "path-parameter-declared"),
+    ("meaning extensions", _set("/x-modelarts-lifecycle", {}), "/x-modelarts-lifecycle",
+     "meaning"),
 ]  # fmt: skip
 
 

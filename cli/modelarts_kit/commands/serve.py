@@ -28,9 +28,10 @@ EPILOG = f"""
 \b
 Test hook: create a job with
   "metadata": {{"annotations": {{"{SIMULATE_ANNOTATION}": "failed"}}}}
-and it ends Failed instead of Completed. Lifecycle on the simulated clock (--clock-speed x
-real time): Creating 5 s, Pending 10 s, Running 60 s, then Completed or Failed; a terminated
-job is Terminating for 3 s, then Terminated.
+and it ends in that final phase (any final phase the running phase can move to) instead of
+the normal one. Lifecycle: the spec's x-modelarts-lifecycle, on the simulated clock
+(--clock-speed x real time): 15 s through the phases before the running one, 60 s running,
+then the final phase; a terminated job spends 3 s in the stopping phase, then ends.
 
 \b
 Faults (--faults, comma-separated KIND=RATE[:PARAM], rates in [0, 1], seeded by --fault-seed):

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from modelarts_kit_spec.load import Operation, Spec
+from modelarts_kit_spec.load import Operation, Spec, SpecError
 
 from modelarts_kit_contracts.mock import PlannedResponse, ResponseGenerator, Variant, draw_examples
 
@@ -58,14 +58,15 @@ class Case:
 # ---------------------------------------------------------------- cases
 
 
-def _call_of(op: Operation) -> Call:
-    if op.method == "get":
-        return "show"
-    if op.method == "post" and op.path.rstrip("/").endswith("/actions"):
-        return "stop"
-    if op.method == "post":
-        return "create"
-    raise ValueError(f"{op.operation_id}: no adapter call for {op.method.upper()} {op.path}")
+CALL_OF_ROLE: dict[str, Call] = {"create": "create", "show": "show", "terminate": "stop"}
+
+
+def _call_of(spec: Spec, op: Operation) -> Call:
+    """The adapter call for ``op``, by the role the spec gives it (``x-modelarts-role``)."""
+    role = spec.meaning.roles.role_of(op.operation_id)
+    if role is None:
+        raise SpecError(f"{op.operation_id}: the spec gives it no role (x-modelarts-role)")
+    return CALL_OF_ROLE[role]
 
 
 def build_cases(spec: Spec, settings: ClientCheckSettings) -> list[Case]:
@@ -80,7 +81,7 @@ def build_cases(spec: Spec, settings: ClientCheckSettings) -> list[Case]:
         for i in range(len(variants))
     ]
     for op_index, op in enumerate(spec.operations):
-        call = _call_of(op)
+        call = _call_of(spec, op)
         success = op.success
         seed_base = settings.seed * 7919 + op_index * 104729
         job_ids = _job_ids(spec, op, generator, seed_base)
@@ -164,7 +165,7 @@ def _job_ids(spec: Spec, op: Operation, generator: ResponseGenerator, seed_base:
 def _request_bodies(
     spec: Spec, op: Operation, generator: ResponseGenerator, seed_base: int, count: int
 ) -> list[JSON]:
-    if _call_of(op) != "create" or op.request_schema is None:
+    if _call_of(spec, op) != "create" or op.request_schema is None:
         return []
     out: list[JSON] = []
     for index, variant in enumerate((Variant.TYPICAL, Variant.MINIMAL, Variant.FULL)):
@@ -186,6 +187,7 @@ def _error_answers(
             continue
         status = int(response.status)
         bodies = list(generator.error_bodies(response))
+        bodies += _meaning_bodies(spec, op, status, {_code(b) for b in bodies})
         if response.schema is not None:
             for offset, variant in enumerate((Variant.UNICODE, Variant.EXTRA_FIELDS)):
                 bodies += generator.draw(
@@ -214,10 +216,15 @@ def _retry_cases(
     [body] = generator.draw(success.schema, Variant.TYPICAL, count=1, seed_value=seed_base + 5)
     ok = PlannedResponse(int(success.status), body)
     out: list[Case] = []
+    # The transient errors, as the spec's error model states them (503 only at the gateway).
+    errors = spec.meaning.errors
     transient = {
-        429: {"error_code": "ModelArts.2799", "error_msg": "services too many requests"},
-        503: {"error_code": "APIGW.0201", "error_msg": "Service temporarily unavailable"},
-        500: {"error_code": "ModelArts.0010", "error_msg": "Internal error."},
+        status: {"error_code": entry.code, "error_msg": entry.message}
+        for status, entry in (
+            (429, errors.preferred(op.operation_id, "too-many-requests")),
+            (503, errors.gateway_error("service-unavailable")),
+            (500, errors.preferred(op.operation_id, "internal-error")),
+        )
     }
     if call == "show":
         for status in (429, 503):
@@ -247,4 +254,29 @@ def _retry_cases(
                     **inputs,
                 )
             )
+    return out
+
+
+def _code(body: JSON) -> object:
+    return body.get("error_code") if isinstance(body, dict) else None
+
+
+def _meaning_bodies(spec: Spec, op: Operation, status: int, known: set[object]) -> list[JSON]:
+    """One error body per meaning the spec's error model lists for ``op`` and ``status``
+    (its first code, with the vendor's message), unless an example already carries the code."""
+    errors = spec.meaning.errors
+    out: list[JSON] = []
+    for response in errors.responses:
+        if response.operation_id != op.operation_id or response.status != str(status):
+            continue
+        for meaning, codes in response.by_meaning.items():
+            if not codes or codes[0] in known:
+                continue
+            entry = errors.entry(codes[0], status)
+            message = entry.message.replace("%s", "x") if entry is not None else meaning
+            body = {"error_code": codes[0], "error_msg": message}
+            if entry is not None and entry.solution:
+                body["error_solution"] = entry.solution
+            out.append(body)
+            known.add(codes[0])
     return out

@@ -28,6 +28,7 @@ from urllib.parse import unquote
 
 from jsonschema.exceptions import ValidationError
 from modelarts_kit_spec.load import Operation, Parameter, Spec, pointer_join
+from modelarts_kit_spec.routes import RouteMatch
 
 from modelarts_kit_contracts.core.findings import Finding, RunReport, short
 from modelarts_kit_contracts.core.registry import REGISTRY, SKIP, Check, CheckResult, check
@@ -145,52 +146,9 @@ class Exchange:
 # ---------------------------------------------------------------- routing
 
 
-@dataclass(frozen=True)
-class RouteMatch:
-    operation: Operation | None  # None: the path is known but not with this method
-    path_params: dict[str, str]
-    allowed_methods: tuple[str, ...]
-
-
-def _template_regex(template: str) -> re.Pattern[str]:
-    parts = re.split(r"(\{[^}/]+\})", template)
-    pattern = "".join(
-        f"(?P<{p[1:-1]}>[^/]+)" if p.startswith("{") and p.endswith("}") else re.escape(p)
-        for p in parts
-    )
-    return re.compile(f"^{pattern}$")
-
-
-_ROUTES: dict[int, list[tuple[re.Pattern[str], str, list[Operation]]]] = {}
-
-
-def _routes(spec: Spec) -> list[tuple[re.Pattern[str], str, list[Operation]]]:
-    key = id(spec)
-    cached = _ROUTES.get(key)
-    if cached is None:
-        by_path: dict[str, list[Operation]] = {}
-        for op in spec.operations:
-            by_path.setdefault(op.path, []).append(op)
-        # Literal segments win over templated ones (".../actions" before "...{id}").
-        ordered = sorted(by_path.items(), key=lambda item: item[0].count("{"))
-        cached = [(_template_regex(path), path, ops) for path, ops in ordered]
-        _ROUTES[key] = cached
-    return cached
-
-
 def match_route(spec: Spec, method: str, path: str) -> RouteMatch | None:
-    """The operation serving ``method path``; None when no path template matches."""
-    for regex, _template, ops in _routes(spec):
-        found = regex.match(path)
-        if found is None:
-            continue
-        params = {name: unquote(value) for name, value in found.groupdict().items()}
-        allowed = tuple(op.method.upper() for op in ops)
-        for op in ops:
-            if op.method.upper() == method.upper():
-                return RouteMatch(op, params, allowed)
-        return RouteMatch(None, params, allowed)
-    return None
+    """The operation serving ``method path`` (the spec layer's one rule); None: no path."""
+    return spec.match(method, path)
 
 
 # ---------------------------------------------------------------- schema findings
@@ -479,7 +437,26 @@ def request_body(ctx: RequestContext) -> CheckResult:
     body, problem = decode_json_body(ctx.request.body, ctx.request.headers)
     if problem is not None:
         return _breaks("", "json", "JSON", problem)
-    return schema_findings(ctx.spec, op.request_schema, body)
+    found = schema_findings(ctx.spec, op.request_schema, body)
+    return _name_guidance(ctx.spec, op, body, found) if found else found
+
+
+GUIDANCE_NOTE = "(guidance: a client must not send it; a server need not reject it)"
+
+
+def _name_guidance(spec: Spec, op: Operation, body: JSON, found: list[Finding]) -> list[Finding]:
+    """Say which findings break only a guidance rule (``x-modelarts-guidance``): a client
+    breaks the spec all the same, but the server's obligations (the spec without its guidance)
+    would accept the body there."""
+    obliged = spec.obligations().operation(op.operation_id)
+    binding = {
+        (f.pointer, f.rule)
+        for f in schema_findings(spec.obligations(), obliged.request_schema, body)
+    }
+    return [
+        f if (f.pointer, f.rule) in binding else f.but(title=f"{f.title} {GUIDANCE_NOTE}")
+        for f in found
+    ]
 
 
 def request_checks() -> tuple[str, ...]:
@@ -529,7 +506,7 @@ def validate_request(spec: Spec, request: WireRequest) -> RequestVerdict:
     op = ctx.operation
     checks = REGISTRY.select("wire", prefix="request_")
     findings, checked = _run(checks, ctx, op.operation_id if op else "", "request")
-    params = route.path_params if route is not None else {}
+    params = dict(route.path_params) if route is not None else {}
     return RequestVerdict(findings, checked, op, params)
 
 

@@ -28,7 +28,6 @@ from modelarts_kit_contracts.mock.strategies import (
     ResponseGenerator,
     Variant,
     draw_examples,
-    known_values,
 )
 
 __all__ = [
@@ -41,7 +40,6 @@ __all__ = [
     "ScenarioFile",
     "Variant",
     "draw_examples",
-    "known_values",
     "load_scenario",
     "run_until_stopped",
     "serve_in_thread",

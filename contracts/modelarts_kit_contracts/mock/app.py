@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import copy
 import random
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, MutableMapping, Sequence
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from typing import Any
 
 import httpx
 from modelarts_kit_spec import load_spec
-from modelarts_kit_spec.load import Operation, Spec, SpecError
+from modelarts_kit_spec.load import Operation, Spec, SpecError, unescape_pointer_token
 
 from modelarts_kit_contracts.core import (
     REGISTRY,
@@ -33,19 +34,21 @@ from modelarts_kit_contracts.core.wire import (
 from modelarts_kit_contracts.mock.scenario import PlannedResponse, ScenarioFile
 from modelarts_kit_contracts.mock.strategies import ResponseGenerator, Variant
 
-__all__ = ["MOCK_PREFIX", "UNKNOWN_ROUTE_BODY", "MockServer"]
+__all__ = ["MOCK_PREFIX", "MockServer"]
 
 JSON = Any
 MOCK_PREFIX = "/__mock__/"
-UNKNOWN_ROUTE_BODY = {
-    "error_code": "APIGW.0101",
-    "error_msg": "The API does not exist or has not been published in the environment",
-}
-# Documented error codes by what they mean (interim: read from the spec's error model once it
-# states them).
-INVALID_PARAMETER = "ModelArts.2788"
-MALFORMED_BODY = "ModelArts.2787"
-UNSUPPORTED_ACTION = "ModelArts.2812"
+# What a broken request rule means, in the spec's error model (x-modelarts-error-codes).
+INVALID_PARAMETER = "invalid-parameter"
+MALFORMED_BODY = "malformed-body"
+UNSUPPORTED_ACTION = "unsupported-action"
+TOKEN_MISSING = "token-missing"
+TOKEN_INVALID = "token-invalid"
+AUTHORIZATION_MALFORMED = "authorization-malformed"
+# Meanings a request earns by breaking a rule of its own: never the answer to a valid one.
+BROKEN_REQUEST_MEANINGS = frozenset(
+    {INVALID_PARAMETER, MALFORMED_BODY, UNSUPPORTED_ACTION, TOKEN_MISSING, AUTHORIZATION_MALFORMED}
+)
 
 
 @check(
@@ -163,7 +166,7 @@ class MockServer:
         if planned is not None:
             response = planned.to_wire()
         else:
-            response = self._generated_answer(op, findings)
+            response = self._generated_answer(request, op, verdict.path_params, findings)
         exchange = Exchange(
             request=request,
             response=response,
@@ -259,9 +262,15 @@ class MockServer:
             self._pools[op.operation_id] = pool
         return pool
 
-    def _generated_answer(self, op: Operation | None, findings: Sequence[Finding]) -> WireResponse:
+    def _generated_answer(
+        self,
+        request: WireRequest,
+        op: Operation | None,
+        path_params: Mapping[str, str],
+        findings: Sequence[Finding],
+    ) -> WireResponse:
         if op is None:
-            return PlannedResponse(404, UNKNOWN_ROUTE_BODY).to_wire()
+            return self._gateway_answer(request)
         if findings:
             return self._rejection(op, findings)
         with self._lock:
@@ -278,49 +287,116 @@ class MockServer:
         status = int(op.success.status)
         if not pool:
             return PlannedResponse(status, has_body=False).to_wire()
-        return PlannedResponse(status, pool[pick % len(pool)]).to_wire()
+        body = self._as_the_spec_means(op, path_params, pool[pick % len(pool)])
+        return PlannedResponse(status, body).to_wire()
+
+    def _as_the_spec_means(self, op: Operation, path_params: Mapping[str, str], body: JSON) -> JSON:
+        """A generated job answer made consistent with the spec's roles and lifecycle.
+
+        show and terminate answer the job in the path (the job-id field); create answers a job
+        in the initial phase, an accepted terminate one in the stopping phase (and the first
+        secondary phase the lifecycle lists for it). A body the change would make invalid is
+        served as drawn.
+        """
+        if not isinstance(body, dict) or op.success.schema is None:
+            return body
+        meaning = self.spec.meaning
+        role = meaning.roles.role_of(op.operation_id)
+        lifecycle = meaning.lifecycle
+        shaped = copy.deepcopy(body)
+        job_id = path_params.get(meaning.roles.job_id_parameter)
+        if role in ("show", "terminate") and job_id is not None:
+            _set(shaped, meaning.roles.job_id_field, job_id)
+        phase = {"create": lifecycle.initial, "terminate": lifecycle.stopping}.get(role or "")
+        if phase is not None:
+            _set(shaped, lifecycle.phase_field, phase)
+            secondary = lifecycle.secondary_of.get(phase)
+            if secondary:
+                _set(shaped, lifecycle.secondary_phase_field, secondary[0])
+        if self.spec.validator(op.success.schema).is_valid(shaped):
+            return shaped
+        return body
+
+    def _gateway_answer(self, request: WireRequest) -> WireResponse:
+        """An unknown path or method: the error the spec documents for any request."""
+        route = self.spec.match(request.method, request.path)
+        headers: tuple[tuple[str, str], ...] = ()
+        meaning = "path-not-found"
+        if route is not None:  # the path exists, not with this method
+            meaning = "method-not-allowed"
+            headers = (("Allow", ", ".join(route.allowed_methods)),)
+        entry = self.spec.meaning.errors.gateway_error(meaning)
+        body = {"error_code": entry.code, "error_msg": entry.message}
+        if entry.solution:
+            body["error_solution"] = entry.solution
+        return PlannedResponse(entry.status, body, headers).to_wire()
 
     def _rejection(self, op: Operation, findings: Sequence[Finding]) -> WireResponse:
         """The documented error that fits what the request broke, naming the first rule.
 
-        Credentials first (401), then a body that is not JSON (malformed body), an action
-        outside the documented ones (unsupported action), anything else (invalid parameter).
+        Credentials first (token missing, malformed Authorization, invalid token), then a body
+        that is not JSON (malformed body), an action outside the documented ones (unsupported
+        action), anything else (invalid parameter): the code is the first the spec's error
+        model lists for that meaning and operation, the message names pointer, value and rule.
         """
-        auth = [f for f in findings if f.check == "request_auth"]
-        if auth:
-            return self._error(op, 401)
-        first = findings[0]
-        if first.check == "request_body" and first.rule == "json":
-            code = MALFORMED_BODY
-        elif first.rule.endswith("enum") and first.pointer.count("/") == 1:
-            code = UNSUPPORTED_ACTION
-        else:
-            code = INVALID_PARAMETER
-        documented = op.response_for(400)
-        bodies = self.generator.error_bodies(documented) if documented is not None else []
-        fitting = [b for b in bodies if isinstance(b, dict) and b.get("error_code") == code]
-        if not fitting:
-            fitting = [
-                b
-                for b in bodies
-                if isinstance(b, dict) and b.get("error_code") == INVALID_PARAMETER
-            ]
-        body = dict(fitting[0]) if fitting else {"error_code": INVALID_PARAMETER}
-        body["error_msg"] = _naming(code, first)
-        return PlannedResponse(400, body).to_wire()
+        auth = next((f for f in findings if f.check == "request_auth"), None)
+        first = auth or findings[0]
+        meanings = [_meaning_of(self.spec, op, first)]
+        if auth is not None:
+            meanings.append(TOKEN_INVALID)
+        for meaning in meanings:
+            try:
+                entry = self.spec.meaning.errors.preferred(op.operation_id, meaning)
+            except KeyError:
+                continue
+            body = {
+                "error_code": entry.code,
+                "error_msg": _naming(entry.message, meaning, first),
+                "error_solution": entry.solution,
+            }
+            return PlannedResponse(entry.status, body).to_wire()
+        return self._error(op, 401 if auth is not None else 400)
 
     def _error(self, op: Operation, status: int) -> WireResponse:
+        """A documented ``status`` error for a request that broke no rule (``--error-rate``).
+
+        The meaning is drawn from what the spec's error model lists for the operation and
+        status, except the meanings only a broken request earns (invalid parameter, malformed
+        body, ...): a valid request is never told it is invalid.
+        """
         documented = op.response_for(status)
-        body: JSON = {"error_code": "ModelArts.0010", "error_msg": "Internal error."}
+        errors = self.spec.meaning.errors
+        choices = [
+            (meaning, codes[0])
+            for response in errors.responses
+            if response.operation_id == op.operation_id and response.status == str(status)
+            for meaning, codes in response.by_meaning.items()
+            if codes and meaning not in BROKEN_REQUEST_MEANINGS
+        ]
         headers: list[tuple[str, str]] = []
         if documented is not None:
-            bodies = self.generator.error_bodies(documented)
-            if bodies:
-                with self._lock:
-                    body = bodies[self._rng.randrange(len(bodies))]
             for name, header in documented.headers.items():
                 headers.append((name, self.generator.header_value(header, self._rng)))
-        return PlannedResponse(status, body, tuple(headers)).to_wire()
+        with self._lock:
+            pick = self._rng.randrange(1_000_000)
+        if choices:
+            _, code = choices[pick % len(choices)]
+            entry = errors.entry(code, status)
+            body: JSON = {"error_code": code, "error_msg": code}
+            if entry is not None:
+                message = entry.message.replace("%s", op.operation_id)
+                body = {
+                    "error_code": code,
+                    "error_msg": message.replace("{0}", op.operation_id),
+                    "error_solution": entry.solution,
+                }
+            return PlannedResponse(status, body, tuple(headers)).to_wire()
+        bodies = self.generator.error_bodies(documented) if documented is not None else []
+        if bodies:
+            return PlannedResponse(status, bodies[pick % len(bodies)], tuple(headers)).to_wire()
+        entry = errors.gateway_error("internal-error")
+        body = {"error_code": entry.code, "error_msg": entry.message}
+        return PlannedResponse(entry.status, body).to_wire()
 
     # -- transports
 
@@ -366,14 +442,37 @@ class MockServer:
         return PlannedResponse(404, {"error": f"no mock endpoint {request.path}"}).to_wire()
 
 
-def _naming(code: str, finding: Finding) -> str:
-    """An error message naming the broken rule: where, the value, the rule."""
-    where = finding.pointer or "the request"
-    if code == MALFORMED_BODY:
-        return f"Invalid JSON request body: {finding.got}."
-    if code == UNSUPPORTED_ACTION:
-        return f"Unsupported action type: {finding.got} at {where} (expected {finding.expected})."
-    return (
-        f"Invalid parameter({where}): rule {finding.rule!r}: expected {finding.expected}; "
-        f"got {finding.got}."
-    )
+def _meaning_of(spec: Spec, op: Operation, finding: Finding) -> str:
+    """What the broken rule means, in the spec's error model."""
+    if finding.check == "request_auth":
+        if "got neither" in finding.message or "an empty one" in finding.message:
+            return TOKEN_MISSING
+        if "SDK-HMAC-SHA256" in finding.expected:
+            return AUTHORIZATION_MALFORMED
+        return TOKEN_INVALID
+    if finding.check == "request_body" and finding.rule == "json":
+        return MALFORMED_BODY
+    roles = spec.meaning.roles
+    if roles.role_of(op.operation_id) == "terminate" and finding.rule.endswith("enum"):
+        action_fields = {f"/{name}" for name in roles.terminate_body}
+        if finding.pointer in action_fields:
+            return UNSUPPORTED_ACTION
+    return INVALID_PARAMETER
+
+
+def _naming(template: str, meaning: str, finding: Finding) -> str:
+    """The catalogue's message for the code, filled in, naming pointer, value and rule."""
+    filler = finding.got if meaning == UNSUPPORTED_ACTION else finding.pointer or "request"
+    message = template.replace("%s", filler) if "%s" in template else template
+    at = f" at {finding.pointer}" if finding.pointer else ""
+    return f"{message} (rule {finding.rule!r}{at}: expected {finding.expected}; got {finding.got})"
+
+
+def _set(document: dict[str, JSON], pointer: str, value: JSON) -> None:
+    """Set ``pointer`` in ``document`` when its parent object is there (nothing is created)."""
+    *parents, last = [unescape_pointer_token(t) for t in pointer.lstrip("/").split("/")]
+    node: JSON = document
+    for token in parents:
+        node = node.get(token) if isinstance(node, dict) else None
+    if isinstance(node, dict) and last in node:
+        node[last] = value

@@ -6,9 +6,10 @@ edge case the spec allows (optional fields absent, nullable fields null, empty a
 unknown extra fields, unknown values of open enums, int64 extremes, unicode). Every drawn value
 is checked against the spec before it is used: the mock only serves spec-valid responses.
 
-Open enums: a string whose documented values the spec lists but whose set may grow (see
-:func:`known_values`) may take values outside that list; the ``unknown_enums`` variant sends
-such a value. A closed ``enum`` is never broken.
+Documented values are read through the spec layer's one rule
+(:func:`modelarts_kit_spec.values.documented_values`): an open enum (the vendor may add values)
+takes one of its documented values, or, in the ``unknown_enums`` variant, a value outside them;
+a closed ``enum`` is never broken.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import enum
 import json
 import math
 import random
-import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -26,6 +26,7 @@ from typing import Any, cast
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from modelarts_kit_spec.load import Response, Spec, SpecError
+from modelarts_kit_spec.values import documented_values
 
 from modelarts_kit_contracts.core.findings import short
 
@@ -35,7 +36,6 @@ __all__ = [
     "ResponseGenerator",
     "Variant",
     "draw_examples",
-    "known_values",
 ]
 
 JSON = Any
@@ -79,42 +79,6 @@ def _types(schema: Mapping[str, JSON]) -> list[str]:
     if isinstance(kind, str):
         return [kind]
     return []
-
-
-def known_values(schema: Mapping[str, JSON]) -> list[str] | None:
-    """The known values of an open enum (see the module docstring), or None."""
-    if "enum" in schema or "const" in schema:
-        return None
-    for key in ("x-extensible-enum", "x-known-values"):
-        listed = schema.get(key)
-        if isinstance(listed, list) and listed:
-            return [str(v) for v in listed]
-    for key in ("anyOf", "oneOf"):
-        branches = schema.get(key)
-        if not isinstance(branches, list):
-            continue
-        listed_branch = [b for b in branches if isinstance(b, Mapping) and "enum" in b]
-        open_branch = [
-            b for b in branches if isinstance(b, Mapping) and "enum" not in b and "const" not in b
-        ]
-        if listed_branch and open_branch:
-            return [str(v) for b in listed_branch for v in b["enum"]]
-    if "string" not in _types(schema):
-        return None
-    description = str(schema.get("description", ""))
-    if _MAY_GROW.search(description):
-        listed = _BACKTICKED.findall(description)
-        if listed:
-            return listed
-    if isinstance(schema.get("examples"), list):
-        return [str(v) for v in schema["examples"]]
-    return None
-
-
-# How the spec's author says a value set is open: "whose values may be added, changed or
-# removed ... Documented values: `A`, `B`" (see Status.secondary_phase).
-_MAY_GROW = re.compile(r"values?\s+(?:may|can|might)\s+(?:be\s+)?(?:added|grow|change)", re.I)
-_BACKTICKED = re.compile(r"`([^`\s]+)`")
 
 
 @dataclass(frozen=True)
@@ -321,11 +285,18 @@ class ResponseGenerator:
         self, schema: Mapping[str, JSON], key: str, variant: Variant, depth: int
     ) -> st.SearchStrategy[JSON]:
         branches = list(schema[key])
-        known = known_values(schema)
-        if known is not None:
-            if variant is Variant.UNKNOWN_ENUMS:
-                return _unknown_value(known)
-            return st.sampled_from(known)
+        documented = documented_values(schema)
+        if documented is not None and documented.open:
+            if documented.nullable and variant is Variant.NULLS:
+                return st.none()
+            values = (
+                _unknown_value(documented.values)
+                if variant is Variant.UNKNOWN_ENUMS
+                else st.sampled_from(documented.values)
+            )
+            if documented.nullable and variant is Variant.TYPICAL:
+                return st.one_of(st.none(), values)
+            return values
         base = {k: v for k, v in schema.items() if k not in (key, "description")}
         resolved = [self.spec.deref(b) for b in branches]
         null_branches = [b for b in resolved if _types(b) == ["null"]]
@@ -441,19 +412,12 @@ class ResponseGenerator:
         )
 
     def _string(self, schema: Mapping[str, JSON], variant: Variant) -> st.SearchStrategy[JSON]:
-        known = known_values(schema)
-        if known is not None and "pattern" not in schema:
-            if variant is Variant.UNKNOWN_ENUMS:
-                return _unknown_value(known)
-            return st.sampled_from(known)
         low = int(schema.get("minLength", 0))
         high = schema.get("maxLength")
         pattern = schema.get("pattern")
         fmt = schema.get("format")
         if pattern is not None:
             strategy: st.SearchStrategy[str] = st.from_regex(_python_regex(pattern), fullmatch=True)
-            if variant is Variant.UNKNOWN_ENUMS and known is not None:
-                strategy = strategy.filter(lambda s: s not in known)
         elif fmt == "date-time":
             strategy = st.datetimes().map(lambda d: d.replace(microsecond=0).isoformat() + "Z")
         elif fmt == "date":

@@ -1,0 +1,279 @@
+"""The one schema walker: ``$ref`` following, ``allOf`` merging, JSON types, and the traversal of
+every schema object in a document.
+
+- :meth:`SchemaWalker.view` resolves a schema node into a :class:`SchemaView`: ``$ref`` chains
+  followed (3.1 sibling keywords of a ``$ref`` override the target's), ``allOf`` parts merged
+  (properties united, ``required`` united, ``type`` intersected, other keywords: the node's own
+  first, then each part's in order), with the pointer of the node and the component its first
+  ``$ref`` named.
+- :meth:`SchemaWalker.property` / :meth:`SchemaWalker.at_path` go down by property name (through
+  array ``items`` with ``[]`` in a dotted path, as the vendor pages name fields).
+- :func:`iter_subschemas` / :func:`iter_schemas` visit every schema object without following
+  ``$ref`` (for rules that check each node once).
+- :func:`json_types` is the set of JSON types a node allows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from modelarts_kit_spec.load import SpecError, pointer_join, resolve_pointer
+from modelarts_kit_spec.values import DocumentedValues, documented_values
+
+__all__ = [
+    "SUBSCHEMA_KEYWORDS",
+    "SUBSCHEMA_LIST_KEYWORDS",
+    "SUBSCHEMA_MAP_KEYWORDS",
+    "SchemaView",
+    "SchemaWalker",
+    "iter_schemas",
+    "iter_subschemas",
+    "json_types",
+]
+
+JSON = Any
+
+# Keywords whose value is a subschema, a list of subschemas, or a name -> subschema map.
+SUBSCHEMA_KEYWORDS = (
+    "items",
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "contentSchema",
+)
+SUBSCHEMA_LIST_KEYWORDS = ("allOf", "anyOf", "oneOf", "prefixItems")
+SUBSCHEMA_MAP_KEYWORDS = ("properties", "patternProperties", "$defs", "dependentSchemas")
+ALL_TYPES = frozenset({"string", "integer", "number", "boolean", "array", "object", "null"})
+MAX_REF_CHAIN = 64
+
+
+def _mapping(value: JSON) -> Mapping[str, JSON]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def json_types(node: JSON) -> frozenset[str]:
+    """The JSON types ``node`` allows (``integer`` implies nothing about ``number``).
+
+    From ``type``; else from ``const``/``enum`` values; else the union over ``anyOf``/``oneOf``
+    branches; else ``object`` if it has ``properties``; else every type. ``$ref`` is not followed.
+    """
+    from modelarts_kit_spec.load import json_type
+
+    if not isinstance(node, Mapping):
+        return ALL_TYPES if node is True or node == {} else frozenset()
+    declared = node.get("type")
+    if isinstance(declared, str):
+        return frozenset({declared})
+    if isinstance(declared, list):
+        return frozenset(str(t) for t in declared)
+    if "const" in node:
+        return frozenset({json_type(node["const"])})
+    if isinstance(node.get("enum"), list):
+        return frozenset(json_type(v) for v in node["enum"])
+    for key in ("anyOf", "oneOf"):
+        branches = node.get(key)
+        if isinstance(branches, list) and branches:
+            found: set[str] = set()
+            for branch in branches:
+                found |= json_types(branch)
+            return frozenset(found)
+    if "properties" in node:
+        return frozenset({"object"})
+    return ALL_TYPES
+
+
+@dataclass(frozen=True)
+class SchemaView:
+    """A schema node with ``$ref`` followed and ``allOf`` merged."""
+
+    schema: Mapping[str, JSON]  # the merged node, without "allOf" and "$ref"
+    pointer: str  # where the resolved node lives ("" for an inline node without a pointer)
+    ref_name: str | None  # the component the first $ref named, if any
+    parts: tuple[Mapping[str, JSON], ...] = field(default=(), repr=False)  # merged allOf parts
+
+    @property
+    def properties(self) -> Mapping[str, JSON]:
+        return _mapping(self.schema.get("properties"))
+
+    @property
+    def required(self) -> frozenset[str]:
+        return frozenset(str(n) for n in self.schema.get("required") or [])
+
+    @property
+    def types(self) -> frozenset[str]:
+        return json_types(self.schema)
+
+    @property
+    def nullable(self) -> bool:
+        return "null" in self.types
+
+    @property
+    def documented(self) -> DocumentedValues | None:
+        return documented_values(self.schema)
+
+    @property
+    def items(self) -> JSON | None:
+        items = self.schema.get("items")
+        return items if isinstance(items, Mapping) else None
+
+
+class SchemaWalker:
+    """Resolves schema nodes of one OpenAPI document (local ``$ref`` only)."""
+
+    def __init__(self, document: JSON) -> None:
+        self.document = document
+
+    def deref(self, node: JSON, pointer: str = "") -> tuple[JSON, str, str | None]:
+        """Follow a ``$ref`` chain: (target with sibling overrides, its pointer, first ref name)."""
+        ref_name: str | None = None
+        seen: set[str] = set()
+        while isinstance(node, Mapping) and isinstance(node.get("$ref"), str):
+            ref = str(node["$ref"])
+            if ref in seen or len(seen) > MAX_REF_CHAIN:
+                raise SpecError(f"{pointer or '/'}: $ref cycle at {ref}")
+            seen.add(ref)
+            if not ref.startswith("#"):
+                raise SpecError(f"{pointer or '/'}: $ref {ref!r} is not local")
+            try:
+                target = resolve_pointer(self.document, ref)
+            except KeyError as exc:
+                raise SpecError(f"{pointer or '/'}: $ref {ref!r} does not resolve: {exc}") from None
+            ref_name = ref_name or ref.rsplit("/", 1)[-1]
+            siblings = {k: v for k, v in node.items() if k != "$ref"}
+            node = {**target, **siblings} if siblings and isinstance(target, Mapping) else target
+            pointer = ref.removeprefix("#")
+        return node, pointer, ref_name
+
+    def view(self, node: JSON, pointer: str = "") -> SchemaView:
+        """``node`` resolved: refs followed, ``allOf`` parts (recursively) merged into it."""
+        resolved, pointer, ref_name = self.deref(node, pointer)
+        if not isinstance(resolved, Mapping):
+            return SchemaView({}, pointer, ref_name)
+        parts: list[Mapping[str, JSON]] = []
+        merged = self._merge(resolved, pointer, parts, depth=0)
+        return SchemaView(merged, pointer, ref_name, tuple(parts))
+
+    def _merge(
+        self, node: Mapping[str, JSON], pointer: str, parts: list[Mapping[str, JSON]], depth: int
+    ) -> dict[str, JSON]:
+        if depth > MAX_REF_CHAIN:
+            raise SpecError(f"{pointer or '/'}: allOf nested too deeply")
+        merged: dict[str, JSON] = {k: v for k, v in node.items() if k != "allOf"}
+        for index, raw in enumerate(node.get("allOf") or []):
+            part_pointer = pointer_join(pointer, "allOf", index) if pointer else ""
+            target, target_pointer, _ = self.deref(raw, part_pointer)
+            if not isinstance(target, Mapping):
+                continue
+            part = self._merge(target, target_pointer, parts, depth + 1)
+            parts.append(part)
+            props = dict(_mapping(merged.get("properties")))
+            for name, value in _mapping(part.get("properties")).items():
+                props.setdefault(name, value)
+            if props:
+                merged["properties"] = props
+            required = [*merged.get("required", []), *part.get("required", [])]
+            if required:
+                merged["required"] = list(dict.fromkeys(required))
+            for key, value in part.items():
+                if key in ("properties", "required"):
+                    continue
+                if key == "type" and "type" in merged:
+                    both = json_types(merged) & json_types(part)
+                    merged["type"] = next(iter(both)) if len(both) == 1 else sorted(both)
+                else:
+                    merged.setdefault(key, value)
+        return merged
+
+    def property(self, view: SchemaView, name: str) -> SchemaView | None:
+        """The view of property ``name`` of an object view, or None."""
+        raw = view.properties.get(name)
+        if raw is None:
+            return None
+        base = view.pointer or ""
+        return self.view(raw, pointer_join(base, "properties", name) if base else "")
+
+    def at_path(self, root: JSON, path: str, pointer: str = "") -> SchemaView | None:
+        """The view at a dotted field path such as ``status.phase`` or ``tasks[].role``."""
+        current = self.view(root, pointer)
+        for token in [t for t in path.split(".") if t]:
+            name = token.removesuffix("[]")
+            found = self.property(current, name)
+            if found is None:
+                return None
+            current = found
+            for _ in range(token.count("[]")):
+                if current.items is None:
+                    return None
+                items_pointer = pointer_join(current.pointer, "items") if current.pointer else ""
+                current = self.view(current.items, items_pointer)
+        return current
+
+    def at_pointer(self, root: JSON, instance_pointer: str, pointer: str = "") -> SchemaView | None:
+        """The view describing the value at a JSON pointer into an instance (``/status/phase``)."""
+        from modelarts_kit_spec.load import unescape_pointer_token
+
+        current = self.view(root, pointer)
+        for raw in instance_pointer.split("/")[1:]:
+            token = unescape_pointer_token(raw)
+            if token.isdigit() and current.items is not None:
+                items_pointer = pointer_join(current.pointer, "items") if current.pointer else ""
+                current = self.view(current.items, items_pointer)
+                continue
+            found = self.property(current, token)
+            if found is None:
+                return None
+            current = found
+        return current
+
+
+def iter_subschemas(schema: JSON, pointer: str) -> Iterator[tuple[str, Mapping[str, JSON]]]:
+    """``schema`` and every schema nested in it (``$ref`` not followed), with pointers."""
+    if not isinstance(schema, Mapping):
+        return
+    yield pointer, schema
+    for key in SUBSCHEMA_KEYWORDS:
+        if isinstance(schema.get(key), Mapping):
+            yield from iter_subschemas(schema[key], pointer_join(pointer, key))
+    for key in SUBSCHEMA_LIST_KEYWORDS:
+        if isinstance(schema.get(key), list):
+            for index, sub in enumerate(schema[key]):
+                yield from iter_subschemas(sub, pointer_join(pointer, key, index))
+    for key in SUBSCHEMA_MAP_KEYWORDS:
+        for name, sub in _mapping(schema.get(key)).items():
+            yield from iter_subschemas(sub, pointer_join(pointer, key, name))
+
+
+def iter_schemas(document: JSON) -> Iterator[tuple[str, Mapping[str, JSON]]]:
+    """Every schema object in the document (components, paths, nested), with its pointer."""
+    document = _mapping(document)
+    for name, schema in _mapping(_mapping(document.get("components")).get("schemas")).items():
+        yield from iter_subschemas(schema, pointer_join("/components/schemas", name))
+    for key, value in document.items():
+        if key == "components":
+            for kind, members in _mapping(value).items():
+                if kind != "schemas":
+                    yield from _schemas_outside(members, pointer_join("/components", kind))
+        elif key in ("paths", "webhooks"):
+            yield from _schemas_outside(value, "/" + key)
+
+
+def _schemas_outside(node: JSON, pointer: str) -> Iterator[tuple[str, Mapping[str, JSON]]]:
+    """``schema`` keys in non-schema parts (parameters, media types, headers)."""
+    if isinstance(node, Mapping):
+        for key, value in node.items():
+            here = pointer_join(pointer, key)
+            if key == "schema" and isinstance(value, Mapping):
+                yield from iter_subschemas(value, here)
+            elif key not in ("example", "examples") and not str(key).startswith("x-"):
+                yield from _schemas_outside(value, here)
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _schemas_outside(value, pointer_join(pointer, index))
