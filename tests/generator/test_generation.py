@@ -322,10 +322,8 @@ class Configured(BaseModel):
     wrapped = namespace["Wrapped"]
     assert isinstance(wrapped, type)
     assert issubclass(wrapped, BaseModel)
-    base = wrapped.__mro__[1]
-    assert issubclass(
-        base, BaseModel
-    )  # the parametrized root model pydantic made at class creation
+    base = wrapped.__mro__[1]  # the parametrized root model pydantic made at class creation
+    assert issubclass(base, BaseModel)
     assert "[" in base.__name__
     assert not base.__pydantic_complete__, "the root model's base built a validator at import"
     configured = namespace["Configured"]
