@@ -3,9 +3,17 @@
 Request models validate strictly (unknown fields are refused); response models keep
 unknown fields and accept enum values the spec does not know yet."""
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictBool, StrictInt, StrictStr
+
+_RootT = TypeVar("_RootT")
+
+
+class _DeferredRootModel(RootModel[_RootT]):
+    """``RootModel`` whose parametrizations also defer their validator builds."""
+
+    model_config = ConfigDict(defer_build=True)
 
 
 class AlgorithmEngine(BaseModel):
@@ -951,7 +959,7 @@ class PFSSummary(BaseModel):
     """
 
 
-class ParameterI18NDescription(RootModel[I18NDescription | None]):
+class ParameterI18NDescription(_DeferredRootModel[I18NDescription | None]):
     model_config = ConfigDict(defer_build=True)
     root: I18NDescription | None
     """
@@ -959,7 +967,7 @@ class ParameterI18NDescription(RootModel[I18NDescription | None]):
     """
 
 
-class ParameterInputI18NDescription(RootModel[I18NDescriptionInput | None]):
+class ParameterInputI18NDescription(_DeferredRootModel[I18NDescriptionInput | None]):
     model_config = ConfigDict(defer_build=True)
     root: I18NDescriptionInput | None
     """
@@ -1396,7 +1404,7 @@ class SpecResource2(BaseModel):
     """
 
 
-class SpecResource(RootModel[SpecResource1 | SpecResource2]):
+class SpecResource(_DeferredRootModel[SpecResource1 | SpecResource2]):
     model_config = ConfigDict(defer_build=True)
     root: SpecResource1 | SpecResource2
     """
@@ -1911,7 +1919,7 @@ class InputDataInfo2(BaseModel):
     obs: Obs
 
 
-class InputDataInfo(RootModel[InputDataInfo1 | InputDataInfo2]):
+class InputDataInfo(_DeferredRootModel[InputDataInfo1 | InputDataInfo2]):
     model_config = ConfigDict(defer_build=True)
     root: InputDataInfo1 | InputDataInfo2
     """
@@ -1950,7 +1958,7 @@ class InputDataInfoInput2(BaseModel):
     obs: ObsInput
 
 
-class InputDataInfoInput(RootModel[InputDataInfoInput1 | InputDataInfoInput2]):
+class InputDataInfoInput(_DeferredRootModel[InputDataInfoInput1 | InputDataInfoInput2]):
     model_config = ConfigDict(defer_build=True)
     root: InputDataInfoInput1 | InputDataInfoInput2
     """
@@ -2151,7 +2159,7 @@ class ParameterInput(BaseModel):
     i18n_description: ParameterInputI18NDescription | None = None
 
 
-class PoliciesAutoSearch(RootModel[AutoSearch | None]):
+class PoliciesAutoSearch(_DeferredRootModel[AutoSearch | None]):
     model_config = ConfigDict(defer_build=True)
     root: AutoSearch | None
     """
@@ -2159,7 +2167,7 @@ class PoliciesAutoSearch(RootModel[AutoSearch | None]):
     """
 
 
-class PoliciesInputAutoSearch(RootModel[AutoSearchInput | None]):
+class PoliciesInputAutoSearch(_DeferredRootModel[AutoSearchInput | None]):
     model_config = ConfigDict(defer_build=True)
     root: AutoSearchInput | None
     """

@@ -194,12 +194,30 @@ def _config_call(model: ast.ClassDef) -> ast.Call | None:
     return None
 
 
-def defer_validator_builds(source: str) -> str:
-    """``source`` with ``defer_build=True`` in the ``model_config`` of every top-level model.
+DEFERRED_ROOT = "_DeferredRootModel"
+DEFERRED_ROOT_SOURCE = f"""
+_RootT = TypeVar("_RootT")
 
-    A model with a ``ConfigDict(...)`` gets the keyword first in that call; a model without
-    one (a root model) gets ``model_config = ConfigDict(defer_build=True)`` after its
-    docstring. The result is formatted by ruff afterwards, so only positions matter here.
+
+class {DEFERRED_ROOT}(RootModel[_RootT]):
+    \"\"\"``RootModel`` whose parametrizations also defer their validator builds.\"\"\"
+
+    model_config = ConfigDict(defer_build=True)
+
+
+"""
+DEFERRED_ROOT_IMPORTS = "from typing import TypeVar\n\nfrom pydantic import ConfigDict\n"
+
+
+def defer_validator_builds(source: str) -> str:
+    """``source`` with every top-level model building its validator on first use.
+
+    A model with a ``ConfigDict(...)`` gets ``defer_build=True`` first in that call; a model
+    without one (a root model) gets ``model_config = ConfigDict(defer_build=True)`` after
+    its docstring. A root model's base ``RootModel[X]`` is a class pydantic creates, and
+    builds, when the module runs, with ``RootModel``'s own config; such bases become
+    ``_DeferredRootModel[X]``, a generic root model that defers too (defined once, before
+    the first model). The result is formatted by ruff afterwards, so only positions matter.
     """
     try:
         module = ast.parse(source)
@@ -208,11 +226,27 @@ def defer_validator_builds(source: str) -> str:
             f"datamodel-code-generator output does not parse: {exc}"
         ) from exc
     lines = source.splitlines(keepends=True)
-    # (line index, column, text) insertions, applied bottom-up so positions stay valid.
-    edits: list[tuple[int, int, str]] = []
+    # (line index, column, text, characters replaced) edits, applied bottom-up so
+    # positions stay valid.
+    edits: list[tuple[int, int, str, int]] = []
+    defines_deferred_root = any(
+        isinstance(node, ast.ClassDef) and node.name == DEFERRED_ROOT for node in module.body
+    )
+    rebased = False
     for node in module.body:
         if not isinstance(node, ast.ClassDef) or not _is_model_class(node):
             continue
+        for base in node.bases:
+            if (
+                node.name != DEFERRED_ROOT
+                and isinstance(base, ast.Subscript)
+                and isinstance(base.value, ast.Name)
+                and base.value.id == "RootModel"
+            ):
+                assert base.value.end_col_offset is not None
+                width = base.value.end_col_offset - base.value.col_offset
+                edits.append((base.value.lineno - 1, base.value.col_offset, DEFERRED_ROOT, width))
+                rebased = True
         call = _config_call(node)
         if call is not None:
             if any(keyword.arg == "defer_build" for keyword in call.keywords):
@@ -221,7 +255,7 @@ def defer_validator_builds(source: str) -> str:
             assert call.func.end_col_offset is not None
             # Right after "ConfigDict(": the keyword leads, the existing ones follow.
             edits.append(
-                (call.func.end_lineno - 1, call.func.end_col_offset + 1, "defer_build=True, ")
+                (call.func.end_lineno - 1, call.func.end_col_offset + 1, "defer_build=True, ", 0)
             )
             continue
         first = node.body[0]
@@ -233,20 +267,23 @@ def defer_validator_builds(source: str) -> str:
         anchor = first.end_lineno if documented else first.lineno - 1
         assert anchor is not None
         indent = " " * first.col_offset
-        edits.append((anchor, 0, f"{indent}model_config = ConfigDict(defer_build=True)\n"))
+        edits.append((anchor, 0, f"{indent}model_config = ConfigDict(defer_build=True)\n", 0))
     if not edits:
         return source
-    for line, column, text in sorted(edits, reverse=True):
+    for line, column, text, replaced in sorted(edits, reverse=True):
         if line == len(lines):
             lines.append("")
-        lines[line] = lines[line][:column] + text + lines[line][column:]
+        lines[line] = lines[line][:column] + text + lines[line][column + replaced :]
     patched = "".join(lines)
+    first_class = next(n for n in module.body if isinstance(n, ast.ClassDef))
+    before, after = _split_at_line(
+        patched, first_class.lineno - 1 - len(first_class.decorator_list)
+    )
+    if rebased and not defines_deferred_root:
+        # ruff sorts and merges the imports afterwards.
+        return before + DEFERRED_ROOT_IMPORTS + DEFERRED_ROOT_SOURCE + after
     if not _imports_config_dict(module):
-        first_class = next(n for n in module.body if isinstance(n, ast.ClassDef))
-        before, after = _split_at_line(
-            patched, first_class.lineno - 1 - len(first_class.decorator_list)
-        )
-        patched = before + "from pydantic import ConfigDict\n\n\n" + after
+        return before + "from pydantic import ConfigDict\n\n\n" + after
     return patched
 
 
@@ -340,6 +377,25 @@ _ALLOWED_BUILTINS = frozenset(
 )
 
 
+def _type_variable(node: ast.stmt) -> str | None:
+    """The name ``node`` declares if it is exactly ``NAME = TypeVar("NAME")`` (the generic
+    base :data:`DEFERRED_ROOT_SOURCE` needs one), else None."""
+    if (
+        isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(target := node.targets[0], ast.Name)
+        and isinstance(call := node.value, ast.Call)
+        and isinstance(call.func, ast.Name)
+        and call.func.id == "TypeVar"
+        and not call.keywords
+        and len(call.args) == 1
+        and isinstance(argument := call.args[0], ast.Constant)
+        and argument.value == target.id
+    ):
+        return target.id
+    return None
+
+
 def check_models_source(source: str) -> None:
     """Refuse models code that does anything but declare models (see ``_ALLOWED_MODULES``)."""
     try:
@@ -363,6 +419,8 @@ def check_models_source(source: str) -> None:
             known.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ClassDef):
             known.add(node.name)
+        elif (declared := _type_variable(node)) is not None:
+            known.add(declared)
     for item in ast.walk(module):
         if isinstance(item, ast.Name) and isinstance(item.ctx, ast.Load) and item.id not in known:
             raise ModelGenerationError(

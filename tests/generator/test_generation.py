@@ -260,18 +260,21 @@ def test_models_defer_their_validators_and_generation_builds_them(tmp_path: Path
     not found later in a user's program."""
     from modelarts_training_client import models
 
-    # Classes the module defines; pydantic also registers its RootModel[...]
-    # parametrizations there, which take their config from RootModel itself.
+    # Classes the module defines, and the parametrized root-model bases pydantic creates
+    # there (``_DeferredRootModel[X]``): none builds a validator at import. (The generic
+    # base itself parametrizes ``RootModel[~_RootT]``, over a type variable: not a model.)
     classes = [
         value
-        for name, value in vars(models).items()
+        for value in vars(models).values()
         if isinstance(value, type)
         and issubclass(value, BaseModel)
         and value.__module__ == models.__name__
-        and "[" not in name
+        and "[~" not in value.__name__
     ]
     assert len(classes) > 50
+    assert any("[" in model.__name__ for model in classes)
     assert all(model.model_config.get("defer_build") is True for model in classes)
+    assert not any(model.__pydantic_complete__ for model in classes if "[" in model.__name__)
 
     # A pattern pydantic cannot compile is refused before any code is written, naming the
     # field (before: Category failed the import, Order only the build step).
@@ -316,6 +319,13 @@ class Configured(BaseModel):
         assert isinstance(model, type)
         assert issubclass(model, BaseModel)
         assert model.model_config.get("defer_build") is True, name
+    wrapped = namespace["Wrapped"]
+    assert isinstance(wrapped, type)
+    assert issubclass(wrapped, BaseModel)
+    base = wrapped.__mro__[1]  # the parametrized root model pydantic made at class creation
+    assert issubclass(base, BaseModel)
+    assert "[" in base.__name__
+    assert not base.__pydantic_complete__, "the root model's base built a validator at import"
     configured = namespace["Configured"]
     assert isinstance(configured, type)
     assert issubclass(configured, BaseModel)

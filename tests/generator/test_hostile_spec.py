@@ -452,8 +452,13 @@ def test_models_that_would_import_anything_else_are_refused() -> None:
     from modelarts_kit_generator.modelgen import ModelGenerationError, check_models_source
 
     check_models_source("from pydantic import BaseModel\n\n\nclass A(BaseModel):\n    x: int\n")
+    check_models_source('from typing import TypeVar\n\n_T = TypeVar("_T")\n')
     for hostile in (
         "import os\n",
+        'from typing import TypeVar\n\n_T = TypeVar("other")\nx: list[_T]\n',
+        'from typing import TypeVar\n\n_T = TypeVar("_T", bound=__import__("os"))\n',
+        'from typing import TypeVar\n\n_T = TypeVar("_T")\nTypeVar.__call__\n',
+        "_T = TypeVar('_T')\n",
         "from this import s\n",
         "x = __import__('os')\n",
         "from pydantic import BaseModel\nBaseModel.__subclasses__()\n",
