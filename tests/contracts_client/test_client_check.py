@@ -20,6 +20,8 @@ from modelarts_kit_contracts.core import RunReport
 from modelarts_kit_contracts.core.reporters import to_markdown
 from modelarts_kit_spec import load_spec
 
+from . import broken_clients
+
 REPO = Path(__file__).resolve().parents[2]
 VENDOR_REPORT = REPO / "docs" / "vendor-sdk-report.md"
 
@@ -161,7 +163,7 @@ def test_cli_writes_reports_and_exits_with_findings(tmp_path: Path) -> None:
             "contract",
             "client",
             "--adapter",
-            "contracts_client.broken_clients:NullToAbsent",
+            f"{broken_clients.__name__}:NullToAbsent",
             "--max-examples",
             "10",
             "--in-process",

@@ -551,7 +551,8 @@ def walkthrough_commands() -> list[list[str]]:
 def test_the_readme_walkthrough_runs_end_to_end(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    commands = walkthrough_commands()
+    # The SDK steps fetch a vendor release from the package index: tests/sdk covers them.
+    commands = [c for c in walkthrough_commands() if c[0] != "sdk"]
     groups = [c[0] if c[0] != "docs" else f"docs {c[1]}" for c in commands]
     assert groups[:5] == ["docs compare", "docs diff", "docs diff", "docs diff", "spec"]
     assert {"generate", "publish"} <= set(groups)
