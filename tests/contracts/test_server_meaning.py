@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -133,14 +132,21 @@ def test_a_lenient_server_gets_warnings_not_failures(phases: tuple[str, ...]) ->
     assert report.failures == [], [str(f) for f in report.failures]
     assert report.exit_code is ExitCode.PASSED
     warned = {w.rule for w in report.warnings if w.check == "guidance_not_enforced"}
-    assert warned == {"additionalProperties", "not"}, report.warnings
+    # Every warning names a rule the spec marks as guidance (the spec marks more than the
+    # two added here: choose-one pairs as allOf/anyOf/dependentRequired too).
+    marked = {rule.keyword for rule in api.spec.meaning.guidance.rules}
+    assert "not" in warned, report.warnings
+    assert warned <= marked, (warned, marked)
     assert all(w.severity == "warning" for w in report.warnings)
 
 
-def test_the_reference_server_enforces_guidance_and_gets_no_warning() -> None:
+def test_the_reference_server_passes_and_guidance_is_only_warned() -> None:
+    """The reference server enforces the spec's obligations only, as the real service does
+    (issue 12): a body breaking guidance alone is accepted, which is a warning, never a
+    failure."""
     api = spec_with(mark_guidance)
     report = run(api, None)
     assert report.exit_code is ExitCode.PASSED, [str(f) for f in report.failures]
-    assert report.warnings == []
-    assert report.tallies["guidance_not_enforced"].passed >= 2
-    assert json.dumps([w.to_json() for w in report.warnings]) == "[]"
+    assert report.failures == []
+    assert all(w.severity == "warning" for w in report.warnings)
+    assert all(w.check == "guidance_not_enforced" for w in report.warnings)
