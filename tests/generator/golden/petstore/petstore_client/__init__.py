@@ -5,21 +5,28 @@ Generated from the API's OpenAPI document by ``modelarts-kit generate``; do not 
 A sample pet store server, used to show that the generator is not tied to one API.
 """
 
-from ._http import RetryPolicy
+from ._http import ApiResponse, RetryPolicy
 from .auth import AkSkAuth, TokenAuth
-from .client import AsyncPetstoreClient, PetstoreClient
+from .client import (
+    AsyncPetstoreClient,
+    AsyncPetstoreClientWithRawResponse,
+    PetstoreClient,
+    PetstoreClientWithRawResponse,
+)
 from .errors import (
     ApiError,
     AuthenticationError,
     BadRequestError,
     ClientError,
     ConflictError,
+    DeadlineExceededError,
     DecodeError,
     NotFoundError,
     PermissionDeniedError,
     PetstoreError,
     RateLimitError,
     RequestValidationError,
+    ResponseTooLargeError,
     ResponseValidationError,
     ServerError,
     TransportError,
@@ -49,13 +56,16 @@ SPEC_VERSION = "1.0.17"
 __all__ = [
     "AkSkAuth",
     "ApiError",
+    "ApiResponse",
     "AsyncPetstoreClient",
+    "AsyncPetstoreClientWithRawResponse",
     "AuthenticationError",
     "BadRequestError",
     "Category",
     "CategoryInput",
     "ClientError",
     "ConflictError",
+    "DeadlineExceededError",
     "DecodeError",
     "DeletePetParameters",
     "FindPetsByStatusParameters",
@@ -71,9 +81,11 @@ __all__ = [
     "Pet",
     "PetInput",
     "PetstoreClient",
+    "PetstoreClientWithRawResponse",
     "PetstoreError",
     "RateLimitError",
     "RequestValidationError",
+    "ResponseTooLargeError",
     "ResponseValidationError",
     "RetryPolicy",
     "ServerError",

@@ -1,44 +1,60 @@
 """What the sync and the async client share: endpoint, retry policy, request building,
-error mapping and response decoding. Nothing here does I/O."""
+error mapping, response decoding, the raw response. Nothing here does I/O."""
 
 from __future__ import annotations
 
 import json
+import math
 import random
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, TypeVar
-from urllib.parse import quote
+from typing import Any, Generic, TypeVar
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import httpx
 import pydantic
 
 from .errors import (
+    DeadlineExceededError,
     DecodeError,
     RequestValidationError,
+    ResponseTooLargeError,
     ResponseValidationError,
     TransportError,
     error_class_for,
 )
 
 __all__ = [
+    "DEFAULT_DEADLINE",
+    "DEFAULT_MAX_RESPONSE_BYTES",
     "DEFAULT_TIMEOUT",
+    "ApiResponse",
     "Call",
+    "Deadline",
+    "Received",
     "RetryPolicy",
     "build_request",
+    "deadline_error",
     "decode_response",
     "encode_body",
     "raise_for_status",
+    "redact_url",
     "resolve_base_url",
     "transport_error",
     "validate_parameters",
 ]
 
 Model = TypeVar("Model", bound=pydantic.BaseModel)
+Parsed = TypeVar("Parsed")
 
-# Timeouts are on by default: 10 s to connect, 60 s for the rest.
+# Timeouts are on by default: 10 s to connect, 60 s for the rest. A read timeout restarts on
+# every byte, so each call also has an overall deadline (retries and waits included).
 DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=10.0)
+DEFAULT_DEADLINE = 300.0
+# The largest answer read (the API's bodies are a few KB); a larger one is refused unread.
+DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024
 USER_AGENT = "petstore-client/1.0.17"
 REQUEST_ID_HEADER = "X-Request-Id"
 BASE_URL_TEMPLATE: str | None = "https://petstore3.swagger.io/api/v3"
@@ -114,6 +130,153 @@ class Call:
     retryable: bool = False
 
 
+def redact_url(url: str) -> str:
+    """``url`` with any ``user:password@`` replaced by ``***@`` (for messages and reprs)."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc="***@" + parts.netloc.rsplit("@", 1)[1]))
+
+
+def _redact_userinfo(text: str, url: httpx.URL) -> str:
+    for secret in (url.userinfo.decode("ascii", "replace"), url.password, url.username):
+        if secret:
+            text = text.replace(secret, "***")
+    return text
+
+
+class Deadline:
+    """The overall deadline of one call (``None`` or ``math.inf``: none)."""
+
+    def __init__(self, seconds: float | None, clock: Callable[[], float] = time.monotonic) -> None:
+        if seconds is not None and not seconds > 0:
+            raise ValueError(f"deadline must be a positive number of seconds, got {seconds!r}")
+        self.seconds = seconds
+        self._clock = clock
+        self._end = math.inf if seconds is None else clock() + seconds
+
+    def remaining(self) -> float:
+        return max(0.0, self._end - self._clock())
+
+    def expired(self) -> bool:
+        return self._clock() >= self._end
+
+    def cap(self, request: httpx.Request) -> None:
+        """Bound every wait of ``request`` (connect, write, read, pool) by the time left."""
+        timeouts = dict(request.extensions.get("timeout") or {})
+        left = self.remaining()
+        if left != math.inf:
+            timeouts = {
+                name: left if value is None else min(value, left)
+                for name, value in {
+                    **dict.fromkeys(("connect", "read", "write", "pool")),
+                    **timeouts,
+                }.items()
+            }
+        request.extensions["timeout"] = timeouts
+
+
+class Received:
+    """The bytes of an answer as they arrive, within the deadline and the size limit."""
+
+    def __init__(
+        self,
+        call: Call,
+        request: httpx.Request,
+        response: httpx.Response,
+        limit: int,
+        deadline: Deadline,
+        attempts: int,
+    ) -> None:
+        self.call = call
+        self.request = request
+        self.limit = limit
+        self.deadline = deadline
+        self.attempts = attempts
+        self.chunks: list[bytes] = []
+        self.size = 0
+        declared = response.headers.get("Content-Length", "")
+        if declared.isdigit() and int(declared) > limit:
+            raise self.too_large()
+
+    def too_large(self) -> ResponseTooLargeError:
+        url = redact_url(str(self.request.url.copy_with(query=None)))
+        return ResponseTooLargeError(
+            self.call.operation, self.call.method, url, self.limit, self.attempts
+        )
+
+    def add(self, chunk: bytes) -> None:
+        self.size += len(chunk)
+        if self.size > self.limit:
+            raise self.too_large()
+        if self.deadline.expired():
+            raise deadline_error(self.call, self.request, self.deadline, self.attempts)
+        self.chunks.append(chunk)
+
+    def response(self, streamed: httpx.Response) -> httpx.Response:
+        """A complete response holding the (decoded) bytes read."""
+        headers = [
+            (name, value)
+            for name, value in streamed.headers.multi_items()
+            if name.lower() not in ("content-encoding", "content-length", "transfer-encoding")
+        ]
+        return httpx.Response(
+            streamed.status_code,
+            headers=headers,
+            content=b"".join(self.chunks),
+            request=self.request,
+            extensions={
+                name: streamed.extensions[name]
+                for name in ("http_version", "reason_phrase")
+                if name in streamed.extensions
+            },
+        )
+
+
+def deadline_error(
+    call: Call, request: httpx.Request, deadline: Deadline, attempts: int
+) -> DeadlineExceededError:
+    url = redact_url(str(request.url.copy_with(query=None)))
+    return DeadlineExceededError(
+        call.operation, call.method, url, deadline.seconds or 0.0, attempts
+    )
+
+
+@dataclass(frozen=True)
+class ApiResponse(Generic[Parsed]):
+    """A successful answer: the parsed model, with everything HTTP said about it."""
+
+    http_response: httpx.Response
+    parsed: Parsed
+
+    @property
+    def status_code(self) -> int:
+        return self.http_response.status_code
+
+    @property
+    def headers(self) -> httpx.Headers:
+        return self.http_response.headers
+
+    @property
+    def request_id(self) -> str | None:
+        """The ``X-Request-Id`` the service answered with (quote it to its support)."""
+        value = self.http_response.headers.get(REQUEST_ID_HEADER)
+        return None if value is None else str(value)
+
+    @property
+    def content(self) -> bytes:
+        """The raw body, exactly as received."""
+        return self.http_response.content
+
+    @property
+    def text(self) -> str:
+        return self.http_response.text
+
+    def json(self) -> Any:
+        """The body as plain JSON values (unknown fields included)."""
+        return json.loads(self.http_response.content)
+
+
 def resolve_base_url(base_url: str | None, variables: Mapping[str, str | None]) -> str:
     """An explicit ``base_url`` wins; otherwise the spec's server URL with its variables."""
     given = {name: value for name, value in variables.items() if value is not None}
@@ -122,7 +285,9 @@ def resolve_base_url(base_url: str | None, variables: Mapping[str, str | None]) 
             names = ", ".join(sorted(given))
             raise ValueError(f"pass either base_url or {names}, not both")
         if not base_url.startswith(("http://", "https://")):
-            raise ValueError(f"base_url must start with http:// or https://, got {base_url!r}")
+            raise ValueError(
+                f"base_url must start with http:// or https://, got {redact_url(base_url)!r}"
+            )
         return base_url.rstrip("/")
     if BASE_URL_TEMPLATE is None:
         raise ValueError("base_url is required: the spec names no absolute server URL")
@@ -211,8 +376,10 @@ def transport_error(
     call: Call, request: httpx.Request, exc: httpx.TransportError, attempts: int
 ) -> TransportError:
     reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-    url = str(request.url.copy_with(query=None))
-    return TransportError(call.operation, call.method, url, reason, attempts)
+    url = redact_url(str(request.url.copy_with(query=None)))
+    return TransportError(
+        call.operation, call.method, url, _redact_userinfo(reason, request.url), attempts
+    )
 
 
 def raise_for_status(operation: str, response: httpx.Response) -> None:

@@ -1,11 +1,15 @@
 """Swagger Petstore: the synchronous and the asynchronous client.
 
 Both classes come from one template; they differ only in ``def``/``async def`` and
-``await``. One method per operation of the spec.
+``await``. One method per operation of the spec, answering the parsed model;
+``client.with_raw_response.<operation>(...)`` answers the whole response instead
+(``ApiResponse``: status, headers, ``X-Request-Id``, raw body and the parsed model).
 """
 
 from __future__ import annotations
 
+import contextlib
+import math
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Literal, Self
@@ -13,13 +17,20 @@ from typing import Any, Literal, Self
 import httpx
 
 from ._http import (
+    DEFAULT_DEADLINE,
+    DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_TIMEOUT,
+    ApiResponse,
     Call,
+    Deadline,
+    Received,
     RetryPolicy,
     build_request,
+    deadline_error,
     decode_response,
     encode_body,
     raise_for_status,
+    redact_url,
     resolve_base_url,
     transport_error,
     validate_parameters,
@@ -40,7 +51,9 @@ from .models import (
 
 __all__ = [
     "AsyncPetstoreClient",
+    "AsyncPetstoreClientWithRawResponse",
     "PetstoreClient",
+    "PetstoreClientWithRawResponse",
 ]
 
 
@@ -49,6 +62,20 @@ async def _asyncio_sleep(delay: float) -> None:
     import asyncio
 
     await asyncio.sleep(delay)
+
+
+def _sync_scope(seconds: float) -> contextlib.AbstractContextManager[object]:
+    """A synchronous call is bounded by waits capped at the time left and a check after
+    every chunk of the answer."""
+    del seconds
+    return contextlib.nullcontext()
+
+
+def _async_scope(seconds: float) -> contextlib.AbstractContextManager[object]:
+    """An asynchronous call is cancelled exactly at its deadline (asyncio or trio)."""
+    import anyio
+
+    return anyio.fail_after(None if seconds == math.inf else seconds)
 
 
 _UPDATE_PET = Call(
@@ -132,7 +159,11 @@ class PetstoreClient:
         auth: an ``httpx.Auth``: ``TokenAuth(token)`` or ``AkSkAuth(ak, sk)``.
         base_url: the endpoint; by default built from the spec's server URL
             (https://petstore3.swagger.io/api/v3).
-        timeout: seconds or an ``httpx.Timeout``; on by default.
+        timeout: seconds or an ``httpx.Timeout`` for each wait; on by default.
+        deadline: seconds a whole call may take, every attempt, wait and byte of the answer
+            included (300 by default; ``None``: no deadline). Each call may pass its own.
+        max_response_bytes: the largest answer read (16 MiB by default); a larger one raises
+            ``ResponseTooLargeError`` without being read whole.
         retry: when idempotent requests are retried (``RetryPolicy()`` by default).
         http_client: an ``httpx.Client`` to send through (not closed by this client).
         transport: an ``httpx.BaseTransport`` for a client this object creates and closes.
@@ -146,6 +177,8 @@ class PetstoreClient:
         auth: httpx.Auth | None = None,
         base_url: str | None = None,
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
+        deadline: float | None = DEFAULT_DEADLINE,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         retry: RetryPolicy | None = None,
         http_client: httpx.Client | None = None,
         transport: httpx.BaseTransport | None = None,
@@ -158,6 +191,11 @@ class PetstoreClient:
             base_url,
             {},
         )
+        Deadline(deadline)  # refuses a deadline that is not a positive number
+        if max_response_bytes < 1:
+            raise ValueError(f"max_response_bytes must be positive, got {max_response_bytes}")
+        self._deadline = deadline
+        self._max_response_bytes = max_response_bytes
         self._auth = auth
         self._retry = retry or RetryPolicy()
         self._sleep = sleep or time.sleep
@@ -166,11 +204,18 @@ class PetstoreClient:
         self._http = http_client or httpx.Client(transport=transport, timeout=timeout)
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(base_url={self._base_url!r}, auth={self._auth!r})"
+        return (
+            f"{type(self).__name__}(base_url={redact_url(self._base_url)!r}, auth={self._auth!r})"
+        )
 
     @property
     def base_url(self) -> str:
         return self._base_url
+
+    @property
+    def with_raw_response(self) -> PetstoreClientWithRawResponse:
+        """The same operations, answering ``ApiResponse`` (the parsed model and the response)."""
+        return PetstoreClientWithRawResponse(self)
 
     def __enter__(self) -> Self:
         return self
@@ -184,16 +229,27 @@ class PetstoreClient:
             self._http.close()
 
     def _send(
-        self, call: Call, parameters: Mapping[str, Any], content: bytes | None
+        self,
+        call: Call,
+        parameters: Mapping[str, Any],
+        content: bytes | None,
+        deadline: float | None,
     ) -> httpx.Response:
+        limit = Deadline(self._deadline if deadline is None else deadline)
         request = build_request(
             self._http, self._base_url, call, parameters, content, self._headers
         )
         attempt = 1
         while True:
+            limit.cap(request)
             try:
-                response = self._http.send(request, auth=self._auth or httpx.USE_CLIENT_DEFAULT)
+                with _sync_scope(limit.remaining()):
+                    response = self._receive(call, request, limit, attempt)
+            except TimeoutError as exc:
+                raise deadline_error(call, request, limit, attempt) from exc
             except httpx.TransportError as exc:
+                if limit.expired():
+                    raise deadline_error(call, request, limit, attempt) from exc
                 if not (call.retryable and attempt < self._retry.max_attempts):
                     raise transport_error(call, request, exc, attempt) from exc
                 delay = self._retry.delay(attempt, None)
@@ -206,12 +262,38 @@ class PetstoreClient:
                     raise_for_status(call.operation, response)
                     return response
                 delay = self._retry.delay(attempt, response.headers.get("Retry-After"))
+            if delay >= limit.remaining():
+                raise deadline_error(call, request, limit, attempt)
             self._sleep(delay)
             attempt += 1
+
+    def _receive(
+        self, call: Call, request: httpx.Request, limit: Deadline, attempt: int
+    ) -> httpx.Response:
+        """Send once and read the answer within the deadline and the size limit.
+
+        Redirects are never followed, whatever the HTTP client says: the API does not
+        redirect, and following one would carry the credentials to whatever host a
+        response names. A 3xx answer is an ``ApiError``."""
+        streamed = self._http.send(
+            request,
+            auth=self._auth or httpx.USE_CLIENT_DEFAULT,
+            follow_redirects=False,
+            stream=True,
+        )
+        try:
+            received = Received(call, request, streamed, self._max_response_bytes, limit, attempt)
+            for chunk in streamed.iter_bytes():
+                received.add(chunk)
+        finally:
+            streamed.close()
+        return received.response(streamed)
 
     def update_pet(
         self,
         body: PetInput | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
     ) -> Pet:
         """Update an existing pet.
 
@@ -220,6 +302,7 @@ class PetstoreClient:
         Args:
             body: The request body, a ``PetInput`` or a mapping validated into one before
                 anything is sent.
+            deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
             The ``200`` response, as ``Pet``.
@@ -231,18 +314,28 @@ class PetstoreClient:
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
         """
+        return (self._update_pet(body, deadline=deadline)).parsed
+
+    def _update_pet(
+        self,
+        body: PetInput | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[Pet]:
         parameters = validate_parameters(
             "update_pet",
             None,
             {},
         )
         content = encode_body("update_pet", PetInput, body)
-        response = self._send(_UPDATE_PET, parameters, content)
-        return decode_response("update_pet", response, Pet)
+        response = self._send(_UPDATE_PET, parameters, content, deadline)
+        return ApiResponse(response, decode_response("update_pet", response, Pet))
 
     def add_pet(
         self,
         body: PetInput | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
     ) -> Pet:
         """Add a new pet to the store.
 
@@ -251,6 +344,7 @@ class PetstoreClient:
         Args:
             body: The request body, a ``PetInput`` or a mapping validated into one before
                 anything is sent.
+            deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
             The ``200`` response, as ``Pet``.
@@ -262,19 +356,28 @@ class PetstoreClient:
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
         """
+        return (self._add_pet(body, deadline=deadline)).parsed
+
+    def _add_pet(
+        self,
+        body: PetInput | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[Pet]:
         parameters = validate_parameters(
             "add_pet",
             None,
             {},
         )
         content = encode_body("add_pet", PetInput, body)
-        response = self._send(_ADD_PET, parameters, content)
-        return decode_response("add_pet", response, Pet)
+        response = self._send(_ADD_PET, parameters, content, deadline)
+        return ApiResponse(response, decode_response("add_pet", response, Pet))
 
     def find_pets_by_status(
         self,
         *,
         status: Literal["available", "pending", "sold"] | None = None,
+        deadline: float | None = None,
     ) -> FindPetsByStatusResponse:
         """Finds Pets by status.
 
@@ -284,6 +387,7 @@ class PetstoreClient:
 
         Args:
             status: Status values that need to be considered for filter
+            deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
             The ``200`` response, as ``FindPetsByStatusResponse``.
@@ -294,6 +398,14 @@ class PetstoreClient:
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
         """
+        return (self._find_pets_by_status(status=status, deadline=deadline)).parsed
+
+    def _find_pets_by_status(
+        self,
+        *,
+        status: Literal["available", "pending", "sold"] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[FindPetsByStatusResponse]:
         parameters = validate_parameters(
             "find_pets_by_status",
             FindPetsByStatusParameters,
@@ -302,13 +414,16 @@ class PetstoreClient:
             },
         )
         content = None
-        response = self._send(_FIND_PETS_BY_STATUS, parameters, content)
-        return decode_response("find_pets_by_status", response, FindPetsByStatusResponse)
+        response = self._send(_FIND_PETS_BY_STATUS, parameters, content, deadline)
+        return ApiResponse(
+            response, decode_response("find_pets_by_status", response, FindPetsByStatusResponse)
+        )
 
     def find_pets_by_tags(
         self,
         *,
         tags: list[str],
+        deadline: float | None = None,
     ) -> FindPetsByTagsResponse:
         """Finds Pets by tags.
 
@@ -316,6 +431,7 @@ class PetstoreClient:
 
         Args:
             tags: Tags to filter by
+            deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
             The ``200`` response, as ``FindPetsByTagsResponse``.
@@ -325,6 +441,14 @@ class PetstoreClient:
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
         """
+        return (self._find_pets_by_tags(tags=tags, deadline=deadline)).parsed
+
+    def _find_pets_by_tags(
+        self,
+        *,
+        tags: list[str],
+        deadline: float | None = None,
+    ) -> ApiResponse[FindPetsByTagsResponse]:
         parameters = validate_parameters(
             "find_pets_by_tags",
             FindPetsByTagsParameters,
@@ -333,12 +457,16 @@ class PetstoreClient:
             },
         )
         content = None
-        response = self._send(_FIND_PETS_BY_TAGS, parameters, content)
-        return decode_response("find_pets_by_tags", response, FindPetsByTagsResponse)
+        response = self._send(_FIND_PETS_BY_TAGS, parameters, content, deadline)
+        return ApiResponse(
+            response, decode_response("find_pets_by_tags", response, FindPetsByTagsResponse)
+        )
 
     def get_pet_by_id(
         self,
         pet_id: int,
+        *,
+        deadline: float | None = None,
     ) -> Pet:
         """Find pet by ID.
 
@@ -348,6 +476,7 @@ class PetstoreClient:
 
         Args:
             pet_id: ID of pet to return
+            deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
             The ``200`` response, as ``Pet``.
@@ -359,6 +488,14 @@ class PetstoreClient:
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
         """
+        return (self._get_pet_by_id(pet_id, deadline=deadline)).parsed
+
+    def _get_pet_by_id(
+        self,
+        pet_id: int,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[Pet]:
         parameters = validate_parameters(
             "get_pet_by_id",
             GetPetByIdParameters,
@@ -367,14 +504,15 @@ class PetstoreClient:
             },
         )
         content = None
-        response = self._send(_GET_PET_BY_ID, parameters, content)
-        return decode_response("get_pet_by_id", response, Pet)
+        response = self._send(_GET_PET_BY_ID, parameters, content, deadline)
+        return ApiResponse(response, decode_response("get_pet_by_id", response, Pet))
 
     def delete_pet(
         self,
         pet_id: int,
         *,
         api_key: str | None = None,
+        deadline: float | None = None,
     ) -> None:
         """Deletes a pet.
 
@@ -383,6 +521,7 @@ class PetstoreClient:
         Args:
             api_key: The header parameter ``api_key``.
             pet_id: Pet id to delete
+            deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
             Nothing (``204``).
@@ -393,6 +532,15 @@ class PetstoreClient:
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
         """
+        return (self._delete_pet(pet_id, api_key=api_key, deadline=deadline)).parsed
+
+    def _delete_pet(
+        self,
+        pet_id: int,
+        *,
+        api_key: str | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[None]:
         parameters = validate_parameters(
             "delete_pet",
             DeletePetParameters,
@@ -402,15 +550,20 @@ class PetstoreClient:
             },
         )
         content = None
-        self._send(_DELETE_PET, parameters, content)
-        return None
+        response = self._send(_DELETE_PET, parameters, content, deadline)
+        return ApiResponse(response, None)
 
     def get_inventory(
         self,
+        *,
+        deadline: float | None = None,
     ) -> GetInventoryResponse:
         """Returns pet inventories by status.
 
         ``GET /store/inventory``
+
+        Args:
+            deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
             The ``200`` response, as ``GetInventoryResponse``.
@@ -420,19 +573,29 @@ class PetstoreClient:
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
         """
+        return (self._get_inventory(deadline=deadline)).parsed
+
+    def _get_inventory(
+        self,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[GetInventoryResponse]:
         parameters = validate_parameters(
             "get_inventory",
             None,
             {},
         )
         content = None
-        response = self._send(_GET_INVENTORY, parameters, content)
-        return decode_response("get_inventory", response, GetInventoryResponse)
+        response = self._send(_GET_INVENTORY, parameters, content, deadline)
+        return ApiResponse(
+            response, decode_response("get_inventory", response, GetInventoryResponse)
+        )
 
     def place_order(
         self,
         *,
         body: OrderInput | Mapping[str, Any] | None = None,
+        deadline: float | None = None,
     ) -> Order:
         """Place an order for a pet.
 
@@ -441,6 +604,7 @@ class PetstoreClient:
         Args:
             body: The request body, a ``OrderInput`` or a mapping validated into one before
                 anything is sent.
+            deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
             The ``200`` response, as ``Order``.
@@ -451,14 +615,130 @@ class PetstoreClient:
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
         """
+        return (self._place_order(body=body, deadline=deadline)).parsed
+
+    def _place_order(
+        self,
+        *,
+        body: OrderInput | Mapping[str, Any] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[Order]:
         parameters = validate_parameters(
             "place_order",
             None,
             {},
         )
         content = encode_body("place_order", OrderInput, body)
-        response = self._send(_PLACE_ORDER, parameters, content)
-        return decode_response("place_order", response, Order)
+        response = self._send(_PLACE_ORDER, parameters, content, deadline)
+        return ApiResponse(response, decode_response("place_order", response, Order))
+
+
+class PetstoreClientWithRawResponse:
+    """The operations of ``PetstoreClient``, answering the whole response.
+
+    Each method takes the same arguments as the client's and answers ``ApiResponse``:
+    ``status_code``, ``headers``, ``request_id`` (``X-Request-Id``), ``content`` (the raw
+    body) and ``parsed`` (the model). Get one from ``client.with_raw_response``.
+    """
+
+    def __init__(self, client: PetstoreClient) -> None:
+        self._client = client
+
+    def update_pet(
+        self,
+        body: PetInput | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[Pet]:
+        """The whole response of ``update_pet`` (the client's docstring says more).
+
+        ``PUT /pet``
+        """
+        return self._client._update_pet(body, deadline=deadline)
+
+    def add_pet(
+        self,
+        body: PetInput | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[Pet]:
+        """The whole response of ``add_pet`` (the client's docstring says more).
+
+        ``POST /pet``
+        """
+        return self._client._add_pet(body, deadline=deadline)
+
+    def find_pets_by_status(
+        self,
+        *,
+        status: Literal["available", "pending", "sold"] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[FindPetsByStatusResponse]:
+        """The whole response of ``find_pets_by_status`` (the client's docstring says more).
+
+        ``GET /pet/findByStatus``
+        """
+        return self._client._find_pets_by_status(status=status, deadline=deadline)
+
+    def find_pets_by_tags(
+        self,
+        *,
+        tags: list[str],
+        deadline: float | None = None,
+    ) -> ApiResponse[FindPetsByTagsResponse]:
+        """The whole response of ``find_pets_by_tags`` (the client's docstring says more).
+
+        ``GET /pet/findByTags``
+        """
+        return self._client._find_pets_by_tags(tags=tags, deadline=deadline)
+
+    def get_pet_by_id(
+        self,
+        pet_id: int,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[Pet]:
+        """The whole response of ``get_pet_by_id`` (the client's docstring says more).
+
+        ``GET /pet/{petId}``
+        """
+        return self._client._get_pet_by_id(pet_id, deadline=deadline)
+
+    def delete_pet(
+        self,
+        pet_id: int,
+        *,
+        api_key: str | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[None]:
+        """The whole response of ``delete_pet`` (the client's docstring says more).
+
+        ``DELETE /pet/{petId}``
+        """
+        return self._client._delete_pet(pet_id, api_key=api_key, deadline=deadline)
+
+    def get_inventory(
+        self,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[GetInventoryResponse]:
+        """The whole response of ``get_inventory`` (the client's docstring says more).
+
+        ``GET /store/inventory``
+        """
+        return self._client._get_inventory(deadline=deadline)
+
+    def place_order(
+        self,
+        *,
+        body: OrderInput | Mapping[str, Any] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[Order]:
+        """The whole response of ``place_order`` (the client's docstring says more).
+
+        ``POST /store/order``
+        """
+        return self._client._place_order(body=body, deadline=deadline)
 
 
 class AsyncPetstoreClient:
@@ -468,7 +748,11 @@ class AsyncPetstoreClient:
         auth: an ``httpx.Auth``: ``TokenAuth(token)`` or ``AkSkAuth(ak, sk)``.
         base_url: the endpoint; by default built from the spec's server URL
             (https://petstore3.swagger.io/api/v3).
-        timeout: seconds or an ``httpx.Timeout``; on by default.
+        timeout: seconds or an ``httpx.Timeout`` for each wait; on by default.
+        deadline: seconds a whole call may take, every attempt, wait and byte of the answer
+            included (300 by default; ``None``: no deadline). Each call may pass its own.
+        max_response_bytes: the largest answer read (16 MiB by default); a larger one raises
+            ``ResponseTooLargeError`` without being read whole.
         retry: when idempotent requests are retried (``RetryPolicy()`` by default).
         http_client: an ``httpx.AsyncClient`` to send through (not closed by this client).
         transport: an ``httpx.AsyncBaseTransport`` for a client this object creates and closes.
@@ -482,6 +766,8 @@ class AsyncPetstoreClient:
         auth: httpx.Auth | None = None,
         base_url: str | None = None,
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
+        deadline: float | None = DEFAULT_DEADLINE,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         retry: RetryPolicy | None = None,
         http_client: httpx.AsyncClient | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
@@ -494,6 +780,11 @@ class AsyncPetstoreClient:
             base_url,
             {},
         )
+        Deadline(deadline)  # refuses a deadline that is not a positive number
+        if max_response_bytes < 1:
+            raise ValueError(f"max_response_bytes must be positive, got {max_response_bytes}")
+        self._deadline = deadline
+        self._max_response_bytes = max_response_bytes
         self._auth = auth
         self._retry = retry or RetryPolicy()
         self._sleep = sleep or _asyncio_sleep
@@ -502,11 +793,18 @@ class AsyncPetstoreClient:
         self._http = http_client or httpx.AsyncClient(transport=transport, timeout=timeout)
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(base_url={self._base_url!r}, auth={self._auth!r})"
+        return (
+            f"{type(self).__name__}(base_url={redact_url(self._base_url)!r}, auth={self._auth!r})"
+        )
 
     @property
     def base_url(self) -> str:
         return self._base_url
+
+    @property
+    def with_raw_response(self) -> AsyncPetstoreClientWithRawResponse:
+        """The same operations, answering ``ApiResponse`` (the parsed model and the response)."""
+        return AsyncPetstoreClientWithRawResponse(self)
 
     async def __aenter__(self) -> Self:
         return self
@@ -520,18 +818,27 @@ class AsyncPetstoreClient:
             await self._http.aclose()
 
     async def _send(
-        self, call: Call, parameters: Mapping[str, Any], content: bytes | None
+        self,
+        call: Call,
+        parameters: Mapping[str, Any],
+        content: bytes | None,
+        deadline: float | None,
     ) -> httpx.Response:
+        limit = Deadline(self._deadline if deadline is None else deadline)
         request = build_request(
             self._http, self._base_url, call, parameters, content, self._headers
         )
         attempt = 1
         while True:
+            limit.cap(request)
             try:
-                response = await self._http.send(
-                    request, auth=self._auth or httpx.USE_CLIENT_DEFAULT
-                )
+                with _async_scope(limit.remaining()):
+                    response = await self._receive(call, request, limit, attempt)
+            except TimeoutError as exc:
+                raise deadline_error(call, request, limit, attempt) from exc
             except httpx.TransportError as exc:
+                if limit.expired():
+                    raise deadline_error(call, request, limit, attempt) from exc
                 if not (call.retryable and attempt < self._retry.max_attempts):
                     raise transport_error(call, request, exc, attempt) from exc
                 delay = self._retry.delay(attempt, None)
@@ -544,12 +851,38 @@ class AsyncPetstoreClient:
                     raise_for_status(call.operation, response)
                     return response
                 delay = self._retry.delay(attempt, response.headers.get("Retry-After"))
+            if delay >= limit.remaining():
+                raise deadline_error(call, request, limit, attempt)
             await self._sleep(delay)
             attempt += 1
+
+    async def _receive(
+        self, call: Call, request: httpx.Request, limit: Deadline, attempt: int
+    ) -> httpx.Response:
+        """Send once and read the answer within the deadline and the size limit.
+
+        Redirects are never followed, whatever the HTTP client says: the API does not
+        redirect, and following one would carry the credentials to whatever host a
+        response names. A 3xx answer is an ``ApiError``."""
+        streamed = await self._http.send(
+            request,
+            auth=self._auth or httpx.USE_CLIENT_DEFAULT,
+            follow_redirects=False,
+            stream=True,
+        )
+        try:
+            received = Received(call, request, streamed, self._max_response_bytes, limit, attempt)
+            async for chunk in streamed.aiter_bytes():
+                received.add(chunk)
+        finally:
+            await streamed.aclose()
+        return received.response(streamed)
 
     async def update_pet(
         self,
         body: PetInput | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
     ) -> Pet:
         """Update an existing pet.
 
@@ -558,6 +891,7 @@ class AsyncPetstoreClient:
         Args:
             body: The request body, a ``PetInput`` or a mapping validated into one before
                 anything is sent.
+            deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
             The ``200`` response, as ``Pet``.
@@ -569,18 +903,28 @@ class AsyncPetstoreClient:
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
         """
+        return (await self._update_pet(body, deadline=deadline)).parsed
+
+    async def _update_pet(
+        self,
+        body: PetInput | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[Pet]:
         parameters = validate_parameters(
             "update_pet",
             None,
             {},
         )
         content = encode_body("update_pet", PetInput, body)
-        response = await self._send(_UPDATE_PET, parameters, content)
-        return decode_response("update_pet", response, Pet)
+        response = await self._send(_UPDATE_PET, parameters, content, deadline)
+        return ApiResponse(response, decode_response("update_pet", response, Pet))
 
     async def add_pet(
         self,
         body: PetInput | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
     ) -> Pet:
         """Add a new pet to the store.
 
@@ -589,6 +933,7 @@ class AsyncPetstoreClient:
         Args:
             body: The request body, a ``PetInput`` or a mapping validated into one before
                 anything is sent.
+            deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
             The ``200`` response, as ``Pet``.
@@ -600,19 +945,28 @@ class AsyncPetstoreClient:
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
         """
+        return (await self._add_pet(body, deadline=deadline)).parsed
+
+    async def _add_pet(
+        self,
+        body: PetInput | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[Pet]:
         parameters = validate_parameters(
             "add_pet",
             None,
             {},
         )
         content = encode_body("add_pet", PetInput, body)
-        response = await self._send(_ADD_PET, parameters, content)
-        return decode_response("add_pet", response, Pet)
+        response = await self._send(_ADD_PET, parameters, content, deadline)
+        return ApiResponse(response, decode_response("add_pet", response, Pet))
 
     async def find_pets_by_status(
         self,
         *,
         status: Literal["available", "pending", "sold"] | None = None,
+        deadline: float | None = None,
     ) -> FindPetsByStatusResponse:
         """Finds Pets by status.
 
@@ -622,6 +976,7 @@ class AsyncPetstoreClient:
 
         Args:
             status: Status values that need to be considered for filter
+            deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
             The ``200`` response, as ``FindPetsByStatusResponse``.
@@ -632,6 +987,14 @@ class AsyncPetstoreClient:
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
         """
+        return (await self._find_pets_by_status(status=status, deadline=deadline)).parsed
+
+    async def _find_pets_by_status(
+        self,
+        *,
+        status: Literal["available", "pending", "sold"] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[FindPetsByStatusResponse]:
         parameters = validate_parameters(
             "find_pets_by_status",
             FindPetsByStatusParameters,
@@ -640,13 +1003,16 @@ class AsyncPetstoreClient:
             },
         )
         content = None
-        response = await self._send(_FIND_PETS_BY_STATUS, parameters, content)
-        return decode_response("find_pets_by_status", response, FindPetsByStatusResponse)
+        response = await self._send(_FIND_PETS_BY_STATUS, parameters, content, deadline)
+        return ApiResponse(
+            response, decode_response("find_pets_by_status", response, FindPetsByStatusResponse)
+        )
 
     async def find_pets_by_tags(
         self,
         *,
         tags: list[str],
+        deadline: float | None = None,
     ) -> FindPetsByTagsResponse:
         """Finds Pets by tags.
 
@@ -654,6 +1020,7 @@ class AsyncPetstoreClient:
 
         Args:
             tags: Tags to filter by
+            deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
             The ``200`` response, as ``FindPetsByTagsResponse``.
@@ -663,6 +1030,14 @@ class AsyncPetstoreClient:
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
         """
+        return (await self._find_pets_by_tags(tags=tags, deadline=deadline)).parsed
+
+    async def _find_pets_by_tags(
+        self,
+        *,
+        tags: list[str],
+        deadline: float | None = None,
+    ) -> ApiResponse[FindPetsByTagsResponse]:
         parameters = validate_parameters(
             "find_pets_by_tags",
             FindPetsByTagsParameters,
@@ -671,12 +1046,16 @@ class AsyncPetstoreClient:
             },
         )
         content = None
-        response = await self._send(_FIND_PETS_BY_TAGS, parameters, content)
-        return decode_response("find_pets_by_tags", response, FindPetsByTagsResponse)
+        response = await self._send(_FIND_PETS_BY_TAGS, parameters, content, deadline)
+        return ApiResponse(
+            response, decode_response("find_pets_by_tags", response, FindPetsByTagsResponse)
+        )
 
     async def get_pet_by_id(
         self,
         pet_id: int,
+        *,
+        deadline: float | None = None,
     ) -> Pet:
         """Find pet by ID.
 
@@ -686,6 +1065,7 @@ class AsyncPetstoreClient:
 
         Args:
             pet_id: ID of pet to return
+            deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
             The ``200`` response, as ``Pet``.
@@ -697,6 +1077,14 @@ class AsyncPetstoreClient:
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
         """
+        return (await self._get_pet_by_id(pet_id, deadline=deadline)).parsed
+
+    async def _get_pet_by_id(
+        self,
+        pet_id: int,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[Pet]:
         parameters = validate_parameters(
             "get_pet_by_id",
             GetPetByIdParameters,
@@ -705,14 +1093,15 @@ class AsyncPetstoreClient:
             },
         )
         content = None
-        response = await self._send(_GET_PET_BY_ID, parameters, content)
-        return decode_response("get_pet_by_id", response, Pet)
+        response = await self._send(_GET_PET_BY_ID, parameters, content, deadline)
+        return ApiResponse(response, decode_response("get_pet_by_id", response, Pet))
 
     async def delete_pet(
         self,
         pet_id: int,
         *,
         api_key: str | None = None,
+        deadline: float | None = None,
     ) -> None:
         """Deletes a pet.
 
@@ -721,6 +1110,7 @@ class AsyncPetstoreClient:
         Args:
             api_key: The header parameter ``api_key``.
             pet_id: Pet id to delete
+            deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
             Nothing (``204``).
@@ -731,6 +1121,15 @@ class AsyncPetstoreClient:
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
         """
+        return (await self._delete_pet(pet_id, api_key=api_key, deadline=deadline)).parsed
+
+    async def _delete_pet(
+        self,
+        pet_id: int,
+        *,
+        api_key: str | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[None]:
         parameters = validate_parameters(
             "delete_pet",
             DeletePetParameters,
@@ -740,15 +1139,20 @@ class AsyncPetstoreClient:
             },
         )
         content = None
-        await self._send(_DELETE_PET, parameters, content)
-        return None
+        response = await self._send(_DELETE_PET, parameters, content, deadline)
+        return ApiResponse(response, None)
 
     async def get_inventory(
         self,
+        *,
+        deadline: float | None = None,
     ) -> GetInventoryResponse:
         """Returns pet inventories by status.
 
         ``GET /store/inventory``
+
+        Args:
+            deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
             The ``200`` response, as ``GetInventoryResponse``.
@@ -758,19 +1162,29 @@ class AsyncPetstoreClient:
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
         """
+        return (await self._get_inventory(deadline=deadline)).parsed
+
+    async def _get_inventory(
+        self,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[GetInventoryResponse]:
         parameters = validate_parameters(
             "get_inventory",
             None,
             {},
         )
         content = None
-        response = await self._send(_GET_INVENTORY, parameters, content)
-        return decode_response("get_inventory", response, GetInventoryResponse)
+        response = await self._send(_GET_INVENTORY, parameters, content, deadline)
+        return ApiResponse(
+            response, decode_response("get_inventory", response, GetInventoryResponse)
+        )
 
     async def place_order(
         self,
         *,
         body: OrderInput | Mapping[str, Any] | None = None,
+        deadline: float | None = None,
     ) -> Order:
         """Place an order for a pet.
 
@@ -779,6 +1193,7 @@ class AsyncPetstoreClient:
         Args:
             body: The request body, a ``OrderInput`` or a mapping validated into one before
                 anything is sent.
+            deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
             The ``200`` response, as ``Order``.
@@ -789,11 +1204,127 @@ class AsyncPetstoreClient:
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
         """
+        return (await self._place_order(body=body, deadline=deadline)).parsed
+
+    async def _place_order(
+        self,
+        *,
+        body: OrderInput | Mapping[str, Any] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[Order]:
         parameters = validate_parameters(
             "place_order",
             None,
             {},
         )
         content = encode_body("place_order", OrderInput, body)
-        response = await self._send(_PLACE_ORDER, parameters, content)
-        return decode_response("place_order", response, Order)
+        response = await self._send(_PLACE_ORDER, parameters, content, deadline)
+        return ApiResponse(response, decode_response("place_order", response, Order))
+
+
+class AsyncPetstoreClientWithRawResponse:
+    """The operations of ``AsyncPetstoreClient``, answering the whole response.
+
+    Each method takes the same arguments as the client's and answers ``ApiResponse``:
+    ``status_code``, ``headers``, ``request_id`` (``X-Request-Id``), ``content`` (the raw
+    body) and ``parsed`` (the model). Get one from ``client.with_raw_response``.
+    """
+
+    def __init__(self, client: AsyncPetstoreClient) -> None:
+        self._client = client
+
+    async def update_pet(
+        self,
+        body: PetInput | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[Pet]:
+        """The whole response of ``update_pet`` (the client's docstring says more).
+
+        ``PUT /pet``
+        """
+        return await self._client._update_pet(body, deadline=deadline)
+
+    async def add_pet(
+        self,
+        body: PetInput | Mapping[str, Any],
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[Pet]:
+        """The whole response of ``add_pet`` (the client's docstring says more).
+
+        ``POST /pet``
+        """
+        return await self._client._add_pet(body, deadline=deadline)
+
+    async def find_pets_by_status(
+        self,
+        *,
+        status: Literal["available", "pending", "sold"] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[FindPetsByStatusResponse]:
+        """The whole response of ``find_pets_by_status`` (the client's docstring says more).
+
+        ``GET /pet/findByStatus``
+        """
+        return await self._client._find_pets_by_status(status=status, deadline=deadline)
+
+    async def find_pets_by_tags(
+        self,
+        *,
+        tags: list[str],
+        deadline: float | None = None,
+    ) -> ApiResponse[FindPetsByTagsResponse]:
+        """The whole response of ``find_pets_by_tags`` (the client's docstring says more).
+
+        ``GET /pet/findByTags``
+        """
+        return await self._client._find_pets_by_tags(tags=tags, deadline=deadline)
+
+    async def get_pet_by_id(
+        self,
+        pet_id: int,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[Pet]:
+        """The whole response of ``get_pet_by_id`` (the client's docstring says more).
+
+        ``GET /pet/{petId}``
+        """
+        return await self._client._get_pet_by_id(pet_id, deadline=deadline)
+
+    async def delete_pet(
+        self,
+        pet_id: int,
+        *,
+        api_key: str | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[None]:
+        """The whole response of ``delete_pet`` (the client's docstring says more).
+
+        ``DELETE /pet/{petId}``
+        """
+        return await self._client._delete_pet(pet_id, api_key=api_key, deadline=deadline)
+
+    async def get_inventory(
+        self,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[GetInventoryResponse]:
+        """The whole response of ``get_inventory`` (the client's docstring says more).
+
+        ``GET /store/inventory``
+        """
+        return await self._client._get_inventory(deadline=deadline)
+
+    async def place_order(
+        self,
+        *,
+        body: OrderInput | Mapping[str, Any] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[Order]:
+        """The whole response of ``place_order`` (the client's docstring says more).
+
+        ``POST /store/order``
+        """
+        return await self._client._place_order(body=body, deadline=deadline)

@@ -15,12 +15,14 @@ __all__ = [
     "BadRequestError",
     "ClientError",
     "ConflictError",
+    "DeadlineExceededError",
     "DecodeError",
     "NotFoundError",
     "PermissionDeniedError",
     "PetstoreError",
     "RateLimitError",
     "RequestValidationError",
+    "ResponseTooLargeError",
     "ResponseValidationError",
     "ServerError",
     "TransportError",
@@ -56,6 +58,37 @@ class TransportError(PetstoreError):
         self.attempts = attempts
         tries = "" if attempts == 1 else f" after {attempts} attempts"
         super().__init__(f"{operation}: {method} {url} failed{tries}: {reason}")
+
+
+class DeadlineExceededError(TransportError):
+    """The call did not finish within its overall deadline (``deadline`` seconds for every
+    attempt, every wait between attempts and every byte of the answer)."""
+
+    def __init__(
+        self, operation: str, method: str, url: str, deadline: float, attempts: int
+    ) -> None:
+        self.deadline = deadline
+        super().__init__(
+            operation,
+            method,
+            url,
+            f"no complete answer within the {deadline:g} s deadline",
+            attempts,
+        )
+
+
+class ResponseTooLargeError(TransportError):
+    """The answer is larger than ``max_response_bytes``; it was not read whole."""
+
+    def __init__(self, operation: str, method: str, url: str, limit: int, attempts: int) -> None:
+        self.limit = limit
+        super().__init__(
+            operation,
+            method,
+            url,
+            f"answer larger than {limit} bytes (max_response_bytes)",
+            attempts,
+        )
 
 
 class DecodeError(PetstoreError):

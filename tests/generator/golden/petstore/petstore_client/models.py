@@ -3,7 +3,7 @@
 Request models validate strictly (unknown fields are refused); response models keep
 unknown fields and accept enum values the spec does not know yet."""
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
 from pydantic import (
     AwareDatetime,
@@ -15,6 +15,14 @@ from pydantic import (
     StrictInt,
     StrictStr,
 )
+
+_RootT = TypeVar("_RootT")
+
+
+class _DeferredRootModel(RootModel[_RootT]):
+    """``RootModel`` whose parametrizations also defer their validator builds."""
+
+    model_config = ConfigDict(defer_build=True)
 
 
 class Category(BaseModel):
@@ -77,7 +85,7 @@ class FindPetsByTagsParameters(BaseModel):
     tags: list[StrictStr]
 
 
-class GetInventoryResponse(RootModel[dict[str, StrictInt]]):
+class GetInventoryResponse(_DeferredRootModel[dict[str, StrictInt]]):
     model_config = ConfigDict(defer_build=True)
     root: dict[str, StrictInt]
 
@@ -183,11 +191,11 @@ class PetInput(BaseModel):
     nickname: StrictStr | None = None
 
 
-class FindPetsByStatusResponse(RootModel[list[Pet]]):
+class FindPetsByStatusResponse(_DeferredRootModel[list[Pet]]):
     model_config = ConfigDict(defer_build=True)
     root: list[Pet]
 
 
-class FindPetsByTagsResponse(RootModel[list[Pet]]):
+class FindPetsByTagsResponse(_DeferredRootModel[list[Pet]]):
     model_config = ConfigDict(defer_build=True)
     root: list[Pet]
