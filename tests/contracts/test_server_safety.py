@@ -220,6 +220,7 @@ def test_dry_run_prints_the_plan_and_sends_nothing() -> None:
     for expected in ("scenarios:", "schemathesis phases:", "--max-creates 12", "nothing was sent"):
         assert expected in result.output
     assert "negative data only" in result.output
+    assert f"target: {url} (live)\n" in result.output  # said once, not "(live) (live)"
 
 
 @contextmanager

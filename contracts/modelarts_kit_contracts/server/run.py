@@ -222,7 +222,7 @@ def plan_run(target: ServerTarget, options: RunOptions, api: ApiMap | None = Non
     else:
         caps.append("creates uncapped (local target)")
     return RunPlan(
-        target=target.label,
+        target=target.base_url,
         live=live,
         scenarios=tuple(s.name for s in SCENARIOS) if options.scenarios else (),
         phases=_effective_phases(target, options),
