@@ -1,5 +1,5 @@
 """What the sync and the async client share: endpoint, retry policy, request building,
-error mapping, response decoding, the raw response and the wait plan. Nothing here does I/O."""
+error mapping, response decoding, secret masking, the raw response and the wait plan. Nothing here does I/O."""
 
 from __future__ import annotations
 
@@ -34,11 +34,13 @@ __all__ = [
     "DEFAULT_POLL",
     "DEFAULT_TIMEOUT",
     "DEFAULT_WAIT_TIMEOUT",
+    "MASK",
     "ApiResponse",
     "Call",
     "Deadline",
     "Received",
     "RetryPolicy",
+    "Sensitive",
     "WaitPlan",
     "build_request",
     "deadline_error",
@@ -124,6 +126,107 @@ def parse_retry_after(value: str | None) -> float | None:
     return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
+# What an error message shows instead of a secret value.
+MASK = "***"
+SecretPath = tuple[str | None, ...]
+
+
+class _Secrets:
+    """One level of a ``Sensitive`` tree: the secret fields below a point of a document."""
+
+    def __init__(self) -> None:
+        self.always = False
+        self.when: list[tuple[str, ...]] = []
+        self.fields: dict[str, _Secrets] = {}
+        self.any: _Secrets | None = None  # any item of an array, any value of a map
+
+    def child(self, name: str | None) -> _Secrets:
+        if name is None:
+            self.any = self.any or _Secrets()
+            return self.any
+        return self.fields.setdefault(name, _Secrets())
+
+
+class Sensitive:
+    """Where a document (parameters, a request body, an answer) holds secret values, as the
+    spec marks them (``x-modelarts-sensitive``): ``always`` lists the field paths that are
+    always secret, ``when`` the ones that are secret when a flag in the same object is set
+    (present, and neither false nor null). A path is field names from the document's root,
+    ``None`` for any item of an array or value of a map; a secret's whole value is masked."""
+
+    def __init__(
+        self,
+        always: tuple[SecretPath, ...] = (),
+        when: tuple[tuple[SecretPath, tuple[str, ...]], ...] = (),
+    ) -> None:
+        self.always = always
+        self.when = when
+        self._root = _Secrets()
+        for path in always:
+            self._node(path).always = True
+        for path, flag in when:
+            self._node(path).when.append(flag)
+
+    def _node(self, path: SecretPath) -> _Secrets:
+        node = self._root
+        for name in path:
+            node = node.child(name)
+        return node
+
+    def __repr__(self) -> str:
+        return f"Sensitive(always={self.always!r}, when={self.when!r})"
+
+    def mask(self, document: Any) -> Any:
+        """A copy of ``document`` (plain JSON values) with every secret value replaced by
+        ``MASK``. Where the spec places secrets below a value of another shape than it
+        describes, the whole value is masked: when in doubt, mask."""
+        return _masked(_plain(document), self._root)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, pydantic.BaseModel):
+        value = value.model_dump(by_alias=True, exclude_unset=True)
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
+
+
+def _flag_set(holder: dict[Any, Any], flag: tuple[str, ...]) -> bool:
+    value: Any = holder
+    for name in flag:
+        if not isinstance(value, dict):
+            return False
+        value = value.get(name)
+    return value is not None and value is not False
+
+
+def _masked(value: Any, node: _Secrets | None) -> Any:
+    if node is None or not (node.always or node.fields or node.any):
+        return value  # no secret at or below this point
+    if node.always:
+        return MASK
+    if isinstance(value, dict):
+        masked = {}
+        for key, item in value.items():
+            child = node.fields.get(key) if isinstance(key, str) else None
+            child = child or node.any
+            if child is not None and any(_flag_set(value, flag) for flag in child.when):
+                masked[key] = MASK
+            else:
+                masked[key] = _masked(item, child)
+        return masked
+    if isinstance(value, list):
+        return MASK if node.any is None else [_masked(item, node.any) for item in value]
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    return MASK
+
+
+NO_SECRETS = Sensitive()
+
+
 @dataclass(frozen=True)
 class Call:
     """One operation, as the spec describes it."""
@@ -135,6 +238,9 @@ class Call:
     query_names: tuple[str, ...] = ()
     header_names: tuple[str, ...] = ()
     retryable: bool = False
+    parameter_secrets: Sensitive = NO_SECRETS
+    body_secrets: Sensitive = NO_SECRETS
+    answer_secrets: Sensitive = NO_SECRETS
 
 
 def redact_url(url: str) -> str:
@@ -367,16 +473,32 @@ def resolve_base_url(base_url: str | None, variables: Mapping[str, str | None]) 
     return url
 
 
-def _problems(exc: pydantic.ValidationError, prefix: str) -> list[tuple[str, str, Any]]:
+def _at(document: Any, loc: tuple[int | str, ...]) -> Any:
+    """The value at pydantic's error location: its parts that name no member of the document
+    (a union's branch, a missing field) are skipped."""
+    for part in loc:
+        if isinstance(document, dict) and part in document:
+            document = document[part]
+        elif isinstance(document, list) and isinstance(part, int) and 0 <= part < len(document):
+            document = document[int(part)]
+    return document
+
+
+def _problems(
+    exc: pydantic.ValidationError, prefix: str, document: Any, secrets: Sensitive
+) -> list[tuple[str, str, Any]]:
+    """(field path, rule, rejected value) of each error; the values come from ``document``
+    with its secrets masked, never from pydantic's copy of the input."""
+    masked = secrets.mask(document)
     problems = []
-    for error in exc.errors(include_url=False):
+    for error in exc.errors(include_url=False, include_input=False):
         path = ".".join(str(part) for part in (prefix, *error["loc"]) if part != "")
-        problems.append((path or "(root)", error["msg"], error.get("input")))
+        problems.append((path or "(root)", error["msg"], _at(masked, error["loc"])))
     return problems
 
 
 def validate_parameters(
-    operation: str, model: type[pydantic.BaseModel] | None, values: Mapping[str, Any]
+    call: Call, model: type[pydantic.BaseModel] | None, values: Mapping[str, Any]
 ) -> dict[str, Any]:
     """Check the parameters against the spec's rules; wire name -> JSON value."""
     if model is None:
@@ -385,22 +507,26 @@ def validate_parameters(
     try:
         checked = model.model_validate(given)
     except pydantic.ValidationError as exc:
-        raise RequestValidationError(operation, _problems(exc, "")) from None
-    dumped: dict[str, Any] = checked.model_dump(mode="json", by_alias=True, exclude_unset=True)
-    return dumped
+        problems = _problems(exc, "", given, call.parameter_secrets)
+    else:
+        dumped: dict[str, Any] = checked.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        return dumped
+    # Raised outside the handler: pydantic's error (which holds the input) is not its context.
+    raise RequestValidationError(call.operation, problems)
 
 
-def encode_body(operation: str, model: type[Model], body: Model | Any) -> bytes | None:
+def encode_body(call: Call, model: type[Model], body: Model | Any) -> bytes | None:
     """The JSON request body, validated against the spec before anything is sent."""
     if body is None:
         return None
+    given = body.model_dump(by_alias=True, exclude_unset=True) if isinstance(body, model) else body
     try:
-        checked = model.model_validate(
-            body.model_dump(by_alias=True, exclude_unset=True) if isinstance(body, model) else body
-        )
+        checked = model.model_validate(given)
     except pydantic.ValidationError as exc:
-        raise RequestValidationError(operation, _problems(exc, "body")) from None
-    return checked.model_dump_json(by_alias=True, exclude_unset=True).encode("utf-8")
+        problems = _problems(exc, "body", given, call.body_secrets)
+    else:
+        return checked.model_dump_json(by_alias=True, exclude_unset=True).encode("utf-8")
+    raise RequestValidationError(call.operation, problems)
 
 
 def _text(value: Any) -> str:
@@ -475,17 +601,23 @@ def raise_for_status(operation: str, response: httpx.Response) -> None:
     )
 
 
-def decode_response(operation: str, response: httpx.Response, model: type[Model]) -> Model:
+def decode_response(call: Call, response: httpx.Response, model: type[Model]) -> Model:
     """Parse a 2xx body into ``model``: strict types, unknown fields kept."""
+    operation = call.operation
     request_id = response.headers.get(REQUEST_ID_HEADER)
     if not response.content:
         raise DecodeError(operation, response.status_code, "empty body", request_id)
     try:
         return model.model_validate_json(response.content)
     except pydantic.ValidationError as exc:
-        if any(error["type"] == "json_invalid" for error in exc.errors()):
-            reason = f"not JSON ({exc.errors()[0]['msg']})"
-            raise DecodeError(operation, response.status_code, reason, request_id) from None
-        raise ResponseValidationError(
-            operation, response.status_code, _problems(exc, ""), request_id
-        ) from None
+        errors = exc.errors(include_url=False, include_input=False)
+        if any(error["type"] == "json_invalid" for error in errors):
+            error: DecodeError = DecodeError(
+                operation, response.status_code, f"not JSON ({errors[0]['msg']})", request_id
+            )
+        else:
+            document = json.loads(response.content)
+            problems = _problems(exc, "", document, call.answer_secrets)
+            error = ResponseValidationError(operation, response.status_code, problems, request_id)
+    # Raised outside the handler: pydantic's error (which holds the body) is not its context.
+    raise error

@@ -9,11 +9,13 @@ Both classes come from one template; they differ only in ``def``/``async def`` a
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import math
 import time
-from collections.abc import Awaitable, Callable, Collection, Mapping
-from typing import Any, Self
+from collections.abc import Awaitable, Callable, Collection, Iterable, Iterator, Mapping
+from typing import Any, Self, TypeVar
 
+import httpcore
 import httpx
 
 from ._http import (
@@ -28,6 +30,7 @@ from ._http import (
     Deadline,
     Received,
     RetryPolicy,
+    Sensitive,
     WaitPlan,
     build_request,
     deadline_error,
@@ -78,11 +81,116 @@ async def _asyncio_sleep(delay: float) -> None:
     await asyncio.sleep(delay)
 
 
-def _sync_scope(seconds: float) -> contextlib.AbstractContextManager[object]:
-    """A synchronous call is bounded by waits capped at the time left and a check after
-    every chunk of the answer."""
-    del seconds
-    return contextlib.nullcontext()
+# When the synchronous call in progress (in this thread or task) must be over, if it has a
+# deadline; every network wait of a bounded transport is capped at the time left.
+_CALL_END: contextvars.ContextVar[float | None] = contextvars.ContextVar("_CALL_END", default=None)
+Result = TypeVar("Result")
+
+
+@contextlib.contextmanager
+def _sync_scope(seconds: float) -> Iterator[None]:
+    """A synchronous call ends at its deadline wherever the server stalls (connect, TLS, the
+    status line, headers, body): each read, write and connect of its transport waits at most
+    the time left (see ``_bound_network``), and the answer is checked after every chunk."""
+    token = _CALL_END.set(None if seconds == math.inf else time.monotonic() + seconds)
+    try:
+        yield
+    finally:
+        _CALL_END.reset(token)
+
+
+def _within_deadline(wait: Callable[[float | None], Result], timeout: float | None) -> Result:
+    """Run one network wait with ``timeout`` capped at the time left of the current call;
+    ``TimeoutError`` when the call's deadline (not the wait's own timeout) ends it."""
+    end = _CALL_END.get()
+    left = math.inf if end is None else end - time.monotonic()
+    if left <= 0:
+        raise TimeoutError("the call's deadline has passed")
+    capped = timeout is None or left < timeout
+    try:
+        return wait(None if left == math.inf else left if capped else timeout)
+    except httpcore.TimeoutException:
+        if capped and left != math.inf:
+            raise TimeoutError("the call's deadline has passed") from None
+        raise
+
+
+class _DeadlineStream(httpcore.NetworkStream):
+    """A connection whose every wait ends at the current call's deadline."""
+
+    def __init__(self, stream: httpcore.NetworkStream) -> None:
+        self._stream = stream
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return _within_deadline(lambda left: self._stream.read(max_bytes, left), timeout)
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        _within_deadline(lambda left: self._stream.write(buffer, left), timeout)
+
+    def close(self) -> None:
+        self._stream.close()
+
+    def start_tls(
+        self, ssl_context: Any, server_hostname: str | None = None, timeout: float | None = None
+    ) -> httpcore.NetworkStream:
+        return _DeadlineStream(
+            _within_deadline(
+                lambda left: self._stream.start_tls(ssl_context, server_hostname, left), timeout
+            )
+        )
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._stream.get_extra_info(info)
+
+
+class _DeadlineBackend(httpcore.NetworkBackend):
+    """httpcore's network backend, with every connection bounded by the call's deadline."""
+
+    def __init__(self, backend: httpcore.NetworkBackend) -> None:
+        self._backend = backend
+
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore.NetworkStream:
+        def connect(left: float | None) -> httpcore.NetworkStream:
+            return self._backend.connect_tcp(host, port, left, local_address, socket_options)
+
+        return _DeadlineStream(_within_deadline(connect, timeout))
+
+    def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
+    ) -> httpcore.NetworkStream:
+        def connect(left: float | None) -> httpcore.NetworkStream:
+            return self._backend.connect_unix_socket(path, left, socket_options)
+
+        return _DeadlineStream(_within_deadline(connect, timeout))
+
+    def sleep(self, seconds: float) -> None:
+        self._backend.sleep(seconds)
+
+
+def _bound_network(http: httpx.Client | httpx.AsyncClient) -> None:
+    """Bound every network wait of ``http``'s ``httpx.HTTPTransport``s (its own transport and
+    the proxy mounts) by the deadline of the synchronous call in progress; outside a call of
+    this client nothing changes. Other transports are left alone: their calls are bounded by
+    the wait timeouts (capped at the time left when each attempt starts) and a deadline check
+    after every chunk of the answer. An asynchronous client needs none of this: its calls are
+    cancelled at the deadline."""
+    transports = [getattr(http, "_transport", None), *getattr(http, "_mounts", {}).values()]
+    for transport in transports:
+        pool = getattr(transport, "_pool", None)
+        backend = getattr(pool, "_network_backend", None)
+        if (
+            isinstance(transport, httpx.HTTPTransport)
+            and isinstance(backend, httpcore.NetworkBackend)
+            and not isinstance(backend, _DeadlineBackend)
+        ):
+            pool._network_backend = _DeadlineBackend(backend)  # type: ignore[union-attr]
 
 
 def _async_scope(seconds: float) -> contextlib.AbstractContextManager[object]:
@@ -100,6 +208,26 @@ _CREATE_TRAINING_JOB = Call(
     query_names=(),
     header_names=(),
     retryable=False,
+    body_secrets=Sensitive(
+        always=(("algorithm", "environments"),),
+        when=(
+            (("algorithm", "parameters", None, "value"), ("constraint", "sensitive")),
+            (
+                ("tasks", None, "algorithm", "job_config", "parameters", None, "value"),
+                ("constraint", "sensitive"),
+            ),
+        ),
+    ),
+    answer_secrets=Sensitive(
+        always=(
+            ("algorithm", "environments"),
+            ("tasks", None, "algorithm", "environments"),
+            ("endpoints", "jupyter_lab", "token"),
+            ("endpoints", "tensorboard", "token"),
+            ("endpoints", "mindstudio_insight", "token"),
+        ),
+        when=((("algorithm", "parameters", None, "value"), ("constraint", "sensitive")),),
+    ),
 )
 _SHOW_TRAINING_JOB_DETAILS = Call(
     operation="show_training_job_details",
@@ -109,6 +237,16 @@ _SHOW_TRAINING_JOB_DETAILS = Call(
     query_names=(),
     header_names=(),
     retryable=True,
+    answer_secrets=Sensitive(
+        always=(
+            ("algorithm", "environments"),
+            ("tasks", None, "algorithm", "environments"),
+            ("endpoints", "jupyter_lab", "token"),
+            ("endpoints", "tensorboard", "token"),
+            ("endpoints", "mindstudio_insight", "token"),
+        ),
+        when=((("algorithm", "parameters", None, "value"), ("constraint", "sensitive")),),
+    ),
 )
 _STOP_TRAINING_JOB = Call(
     operation="stop_training_job",
@@ -118,6 +256,16 @@ _STOP_TRAINING_JOB = Call(
     query_names=(),
     header_names=(),
     retryable=False,
+    answer_secrets=Sensitive(
+        always=(
+            ("algorithm", "environments"),
+            ("tasks", None, "algorithm", "environments"),
+            ("endpoints", "jupyter_lab", "token"),
+            ("endpoints", "tensorboard", "token"),
+            ("endpoints", "mindstudio_insight", "token"),
+        ),
+        when=((("algorithm", "parameters", None, "value"), ("constraint", "sensitive")),),
+    ),
 )
 
 
@@ -178,6 +326,7 @@ class TrainingJobsClient:
         self._headers = dict(headers or {})
         self._owns_http = http_client is None
         self._http = http_client or httpx.Client(transport=transport, timeout=timeout)
+        _bound_network(self._http)
 
     def __repr__(self) -> str:
         return (
@@ -351,15 +500,15 @@ class TrainingJobsClient:
         deadline: float | None = None,
     ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
-            "create_training_job",
+            _CREATE_TRAINING_JOB,
             CreateTrainingJobParameters,
             {
                 "project_id": self._project_id,
             },
         )
-        content = encode_body("create_training_job", Job, body)
+        content = encode_body(_CREATE_TRAINING_JOB, Job, body)
         response = self._send(_CREATE_TRAINING_JOB, parameters, content, deadline)
-        return ApiResponse(response, decode_response("create_training_job", response, JobResponse))
+        return ApiResponse(response, decode_response(_CREATE_TRAINING_JOB, response, JobResponse))
 
     def show_training_job_details(
         self,
@@ -432,7 +581,7 @@ class TrainingJobsClient:
         deadline: float | None = None,
     ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
-            "show_training_job_details",
+            _SHOW_TRAINING_JOB_DETAILS,
             ShowTrainingJobDetailsParameters,
             {
                 "project_id": self._project_id,
@@ -442,7 +591,7 @@ class TrainingJobsClient:
         content = None
         response = self._send(_SHOW_TRAINING_JOB_DETAILS, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response("show_training_job_details", response, JobResponse)
+            response, decode_response(_SHOW_TRAINING_JOB_DETAILS, response, JobResponse)
         )
 
     def stop_training_job(
@@ -529,16 +678,16 @@ class TrainingJobsClient:
         deadline: float | None = None,
     ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
-            "stop_training_job",
+            _STOP_TRAINING_JOB,
             StopTrainingJobParameters,
             {
                 "project_id": self._project_id,
                 "training_job_id": training_job_id,
             },
         )
-        content = encode_body("stop_training_job", JobActionType, body)
+        content = encode_body(_STOP_TRAINING_JOB, JobActionType, body)
         response = self._send(_STOP_TRAINING_JOB, parameters, content, deadline)
-        return ApiResponse(response, decode_response("stop_training_job", response, JobResponse))
+        return ApiResponse(response, decode_response(_STOP_TRAINING_JOB, response, JobResponse))
 
     def wait_for_training_job(
         self,
@@ -679,6 +828,7 @@ class AsyncTrainingJobsClient:
         self._headers = dict(headers or {})
         self._owns_http = http_client is None
         self._http = http_client or httpx.AsyncClient(transport=transport, timeout=timeout)
+        _bound_network(self._http)
 
     def __repr__(self) -> str:
         return (
@@ -852,15 +1002,15 @@ class AsyncTrainingJobsClient:
         deadline: float | None = None,
     ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
-            "create_training_job",
+            _CREATE_TRAINING_JOB,
             CreateTrainingJobParameters,
             {
                 "project_id": self._project_id,
             },
         )
-        content = encode_body("create_training_job", Job, body)
+        content = encode_body(_CREATE_TRAINING_JOB, Job, body)
         response = await self._send(_CREATE_TRAINING_JOB, parameters, content, deadline)
-        return ApiResponse(response, decode_response("create_training_job", response, JobResponse))
+        return ApiResponse(response, decode_response(_CREATE_TRAINING_JOB, response, JobResponse))
 
     async def show_training_job_details(
         self,
@@ -933,7 +1083,7 @@ class AsyncTrainingJobsClient:
         deadline: float | None = None,
     ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
-            "show_training_job_details",
+            _SHOW_TRAINING_JOB_DETAILS,
             ShowTrainingJobDetailsParameters,
             {
                 "project_id": self._project_id,
@@ -943,7 +1093,7 @@ class AsyncTrainingJobsClient:
         content = None
         response = await self._send(_SHOW_TRAINING_JOB_DETAILS, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response("show_training_job_details", response, JobResponse)
+            response, decode_response(_SHOW_TRAINING_JOB_DETAILS, response, JobResponse)
         )
 
     async def stop_training_job(
@@ -1030,16 +1180,16 @@ class AsyncTrainingJobsClient:
         deadline: float | None = None,
     ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
-            "stop_training_job",
+            _STOP_TRAINING_JOB,
             StopTrainingJobParameters,
             {
                 "project_id": self._project_id,
                 "training_job_id": training_job_id,
             },
         )
-        content = encode_body("stop_training_job", JobActionType, body)
+        content = encode_body(_STOP_TRAINING_JOB, JobActionType, body)
         response = await self._send(_STOP_TRAINING_JOB, parameters, content, deadline)
-        return ApiResponse(response, decode_response("stop_training_job", response, JobResponse))
+        return ApiResponse(response, decode_response(_STOP_TRAINING_JOB, response, JobResponse))
 
     async def wait_for_training_job(
         self,

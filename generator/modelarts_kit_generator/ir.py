@@ -21,6 +21,7 @@ from typing import Any
 from modelarts_kit_spec import Operation, Spec, SpecError
 from modelarts_kit_spec.load import escape_pointer_token
 from modelarts_kit_spec.meaning import ErrorModel, uses_meaning
+from modelarts_kit_spec.sensitive import SensitiveField, sensitive_fields
 
 from modelarts_kit_generator.escaping import (
     docstring_inline,
@@ -97,6 +98,9 @@ class OperationIR:
     path_names_literal: str
     query_names_literal: str
     header_names_literal: str
+    # (Call field, ``Sensitive(...)`` expression): where the parameters, the body and the
+    # answer hold secret values (x-modelarts-sensitive); only the ones that have any.
+    call_secrets: tuple[tuple[str, str], ...]
     body: BodyIR | None
     return_model: str | None
     return_annotation: str
@@ -204,6 +208,7 @@ class ClientIR:
     model_texts: Mapping[str, str]  # placeholder -> spec prose
     exports: tuple[str, ...]
     client_model_imports: tuple[str, ...]
+    uses_secrets: bool  # some operation has a secret field (the client imports Sensitive)
     readme_arguments: str
 
 
@@ -509,15 +514,32 @@ def _operation(
     # Required keyword-only parameters may follow optional ones in Python; no reordering needed.
 
     name_literal = python_string(python_name)
-    body_expression = "None" if body is None else f"encode_body({name_literal}, {body.model}, body)"
+    call_constant = f"_{python_name.upper()}"
+    body_expression = (
+        "None" if body is None else f"encode_body({call_constant}, {body.model}, body)"
+    )
     result_expression = (
         "None"
         if return_model is None
-        else f"decode_response({name_literal}, response, {return_model})"
+        else f"decode_response({call_constant}, response, {return_model})"
     )
+    secrets = {
+        "parameter_secrets": sensitive_fields(
+            spec.walker, {"type": "object", "properties": {p.name: p.schema for p in op.parameters}}
+        ),
+        "body_secrets": ()
+        if op.request_schema is None
+        else sensitive_fields(spec.walker, op.request_schema),
+        "answer_secrets": ()
+        if success_schema is None
+        else sensitive_fields(spec.walker, success_schema),
+    }
     return OperationIR(
         operation_id=op.operation_id,
-        call_constant=f"_{python_name.upper()}",
+        call_constant=call_constant,
+        call_secrets=tuple(
+            (name, _sensitive_literal(fields)) for name, fields in secrets.items() if fields
+        ),
         body_expression=body_expression,
         response_target="" if return_model is None else "response = ",
         result_expression=result_expression,
@@ -606,6 +628,24 @@ def _wait(spec: Spec, operations: tuple[OperationIR, ...]) -> WaitIR | None:
         phases_literal=_tuple_literal(lifecycle.phases),
         docstring=_indented(tuple(doc)),
     )
+
+
+def _code_tuple(items: list[str]) -> str:
+    """A Python tuple expression of already printed items."""
+    if len(items) == 1:
+        return f"({items[0]},)"
+    return "(" + ", ".join(items) + ")"
+
+
+def _sensitive_literal(fields: tuple[SensitiveField, ...]) -> str:
+    """The ``Sensitive(...)`` expression the generated client masks secret values with."""
+
+    def path(names: tuple[str | None, ...]) -> str:
+        return _code_tuple(["None" if n is None else python_string(n) for n in names])
+
+    always = [path(f.path) for f in fields if f.when is None]
+    when = [_code_tuple([path(f.path), path(f.when)]) for f in fields if f.when is not None]
+    return f"Sensitive(always={_code_tuple(always)}, when={_code_tuple(when)})"
 
 
 def _tuple_literal(values: Any) -> str:
@@ -804,6 +844,7 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
         model_schemas=dict(sorted(plan.schemas.items())),
         model_texts=dict(plan.texts),
         exports=tuple(exports),
+        uses_secrets=any(op.call_secrets for op in operations),
         client_model_imports=tuple(
             sorted(
                 {

@@ -74,6 +74,7 @@ from typing import Any
 
 from modelarts_kit_spec import Operation, Spec, load_spec
 from modelarts_kit_spec.routes import match_route as match_spec_route
+from modelarts_kit_spec.sensitive import is_sensitive, sensitive_fields
 
 from modelarts_kit_server import errors
 from modelarts_kit_server.auth import (
@@ -311,7 +312,9 @@ def validate_body(context: RequestContext) -> Any:
         return document
     if _is_unsupported_action(context, violation):
         raise ApiError(errors.UNSUPPORTED_ACTION_TYPE, _short(str(violation.instance)))
-    raise ApiError(errors.INVALID_PARAM, describe_violation(violation))
+    fields = sensitive_fields(context.server.spec.walker, schema)
+    message = describe_violation(violation, secret=lambda at: is_sensitive(fields, document, at))
+    raise ApiError(errors.INVALID_PARAM, message)
 
 
 def _is_unsupported_action(context: RequestContext, violation: Any) -> bool:

@@ -6,7 +6,8 @@ parameter's schema) and are checked with ``Spec.validator``. Failures become ven
 - not JSON, not UTF-8, a non-JSON ``Content-Type``, a non-finite number, a lone surrogate:
   ``malformed-body`` (:func:`parse_json_body`);
 - a schema violation: ``invalid-parameter`` whose message names the field (JSON pointer), the
-  value (truncated; values of secret-looking fields are redacted) and the rule
+  value (truncated; redacted where the spec marks it secret, ``x-modelarts-sensitive``, read
+  through ``modelarts_kit_spec.sensitive``, and under secret-looking names) and the rule
   (:func:`validate_instance`, :func:`describe_violation`).
 
 Functions: :func:`parse_json_body`, :func:`validate_instance`, :func:`validate_path_parameters`,
@@ -18,7 +19,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from jsonschema import FormatChecker
@@ -45,13 +46,15 @@ __all__ = [
 
 MAX_VALUE_CHARS = 60
 MAX_DEPTH = 64
-# Field names whose values must never be echoed back (or logged).
+# Which values are secret is the spec's word (x-modelarts-sensitive). Beyond it, a value under
+# a secret-looking name is not echoed either: free-form maps (annotations, labels) have keys
+# the spec cannot know.
 SECRET_NAME = re.compile(
     r"(password|passwd|secret|token|credential|private|(^|[_-])sk$|(^|[_-])ak$|access[_-]?key)",
     re.IGNORECASE,
 )
-# Containers whose values commonly hold secrets (environment variables).
-SECRET_CONTAINERS = frozenset({"environments", "env", "environment"})
+# Whether the value at a path of the body is secret (or holds a secret), as the spec says.
+SecretTest = Callable[[Sequence[str | int]], bool]
 
 
 def is_json_media_type(content_type: str) -> bool:
@@ -138,14 +141,14 @@ def pointer(path: Iterable[str | int]) -> str:
     return text or "/"
 
 
-def _is_secret_path(path: Iterable[str | int]) -> bool:
-    parts = [str(p) for p in path]
-    return any(SECRET_NAME.search(p) for p in parts) or any(p in SECRET_CONTAINERS for p in parts)
+def _is_secret_name(path: Iterable[str | int]) -> bool:
+    return any(SECRET_NAME.search(str(p)) for p in path)
 
 
-def redacted_value(value: Any, path: Iterable[str | int]) -> str:
-    """A short, safe rendering of a value for an error message."""
-    if _is_secret_path(list(path)):
+def redacted_value(value: Any, path: Iterable[str | int], secret: bool = False) -> str:
+    """A short, safe rendering of a value for an error message (``secret``: the spec marks
+    it, or something under it, as secret)."""
+    if secret or _is_secret_name(path):
         return "<redacted>"
     try:
         text = json.dumps(value, ensure_ascii=True)
@@ -209,8 +212,11 @@ def _rule(error: ValidationError) -> str:
     return f"{keyword} {json.dumps(expected, default=str)[:100]}"
 
 
-def describe_violation(error: ValidationError, prefix: Iterable[str | int] = ()) -> str:
-    """``<pointer>: value <value> violates <rule>`` for one schema violation."""
+def describe_violation(
+    error: ValidationError, prefix: Iterable[str | int] = (), secret: SecretTest | None = None
+) -> str:
+    """``<pointer>: value <value> violates <rule>`` for one schema violation; ``secret`` says
+    which values of the validated document (paths without ``prefix``) must not be shown."""
     path = [*prefix, *error.absolute_path]
     where = pointer(path)
     if error.validator == "required":
@@ -221,7 +227,8 @@ def describe_violation(error: ValidationError, prefix: Iterable[str | int] = ())
         if extra:
             name = extra[0]
             return f"{pointer([*path, name])}: property {name!r} is not allowed here"
-    return f"{where}: value {redacted_value(error.instance, path)} violates {_rule(error)}"
+    hidden = secret is not None and secret(list(error.absolute_path))
+    return f"{where}: value {redacted_value(error.instance, path, hidden)} violates {_rule(error)}"
 
 
 # A wrong type explains more than the shapes it then fails to match ("not", "anyOf").

@@ -29,6 +29,7 @@ from modelarts_kit_spec.load import (
     resolve_pointer,
 )
 from modelarts_kit_spec.meaning import meaning_problems, uses_meaning
+from modelarts_kit_spec.sensitive import marker_problems
 from modelarts_kit_spec.walker import SUBSCHEMA_MAP_KEYWORDS, SchemaWalker, iter_schemas
 
 __all__ = [
@@ -58,6 +59,7 @@ LEDGER_KINDS = frozenset(
         "example",
         "status-code",
         "guidance",
+        "sensitive",
     }
 )
 LEDGER_SIDES = frozenset({"request", "response", "both"})
@@ -536,6 +538,12 @@ def check_meaning(ctx: Context) -> Iterator[Finding]:
         return
     for problem in meaning_problems(ctx.spec):
         yield Finding(problem.pointer, "meaning", problem.message)
+
+
+@rule("sensitive", "every x-modelarts-sensitive marker is true or {when: a boolean beside it}")
+def check_sensitive(ctx: Context) -> Iterator[Finding]:
+    for pointer, message in marker_problems(ctx.document):
+        yield Finding(pointer, "sensitive", message)
 
 
 # --------------------------------------------------------------------------- entry point

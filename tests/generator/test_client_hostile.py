@@ -228,3 +228,85 @@ def test_userinfo_in_base_url_never_appears_in_repr_or_errors() -> None:
     with pytest.raises(ValueError, match="base_url must start with") as refused:
         TrainingJobsClient(project_id=PROJECT_ID, base_url="ftp://alice:pa55-w0rd-x@h")
     assert "pa55-w0rd-x" not in str(refused.value)
+
+
+def trickle_status_line(conn: socket.socket, stop: threading.Event, every: float = 0.5) -> None:
+    """The status line and headers one byte every ``every`` s (for at most 30 s)."""
+    for byte in (b"HTTP/1.1 200 OK\r\nX-Slow: " + b"a" * 1000)[: int(30 / every)]:
+        if stop.wait(every):
+            return
+        conn.sendall(bytes([byte]))
+
+
+def trickle_at_once(conn: socket.socket, head: bytes, stop: threading.Event) -> None:
+    trickle_status_line(conn, stop)
+
+
+NOT_FOUND = b'{"error_code": "ModelArts.2775", "error_msg": "Training job not found."}'
+
+
+def answer_then_trickle(conn: socket.socket, head: bytes, stop: threading.Event) -> None:
+    """A complete keep-alive answer (404) to the first request; on the same connection, the
+    second request's answer trickles."""
+    conn.sendall(
+        b"HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nConnection: keep-alive"
+        b"\r\nContent-Length: %d\r\n\r\n%s" % (len(NOT_FOUND), NOT_FOUND)
+    )
+    second = b""
+    while b"\r\n\r\n" not in second and len(second) < 65536:
+        data = conn.recv(4096)
+        if not data:
+            return
+        second += data
+    trickle_status_line(conn, stop)
+
+
+def _time_sync_call(client: TrainingJobsClient, deadline: float) -> float:
+    started = time.monotonic()
+    with pytest.raises(DeadlineExceededError, match=rf"within the {deadline:g} s deadline"):
+        client.show_training_job_details(JOB_ID, deadline=deadline)
+    return time.monotonic() - started
+
+
+SLACK = 0.5  # how late a call may end after its deadline (scheduling on a loaded machine)
+
+
+def test_sync_trickling_headers_end_at_the_deadline_on_a_fresh_connection() -> None:
+    """Before: httpcore's read timeout restarted on every byte of the status line, so a sync
+    call outlived its deadline as long as the server trickled (30 s here, forever in life)."""
+    with (
+        raw_server(trickle_at_once) as (url, heads),
+        TrainingJobsClient(project_id=PROJECT_ID, base_url=url) as client,
+    ):
+        elapsed = _time_sync_call(client, 1.0)
+    assert 1.0 <= elapsed < 1.0 + SLACK, elapsed
+    assert len(heads) == 1  # not retried: the deadline ended the call
+
+
+def test_sync_trickling_headers_end_at_the_deadline_on_a_reused_connection() -> None:
+    with (
+        raw_server(answer_then_trickle) as (url, heads),
+        TrainingJobsClient(project_id=PROJECT_ID, base_url=url) as client,
+    ):
+        with pytest.raises(ApiError) as first:
+            client.show_training_job_details(JOB_ID)
+        assert first.value.status == 404
+        elapsed = _time_sync_call(client, 1.0)
+    assert 1.0 <= elapsed < 1.0 + SLACK, elapsed
+    assert len(heads) == 1  # one connection: the second request reused it
+
+
+def test_sync_deadline_binds_a_user_supplied_http_client() -> None:
+    """A plain ``httpx.Client`` handed in is bounded the same way (its HTTPTransport's
+    network waits are capped during this client's calls only)."""
+    with raw_server(trickle_at_once) as (url, _), httpx.Client(timeout=60) as http:
+        client = TrainingJobsClient(project_id=PROJECT_ID, base_url=url, http_client=http)
+        elapsed = _time_sync_call(client, 1.0)
+    assert 1.0 <= elapsed < 1.0 + SLACK, elapsed
+
+
+def test_the_deadline_leaves_other_requests_of_a_shared_http_client_alone() -> None:
+    """Outside this client's calls, the shared ``httpx.Client`` keeps its own timeouts."""
+    with raw_server(ok_json) as (url, _), httpx.Client(timeout=5) as http:
+        TrainingJobsClient(project_id=PROJECT_ID, base_url=url, http_client=http, deadline=0.001)
+        assert http.get(url + "/anything").json() == {}

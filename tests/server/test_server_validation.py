@@ -251,3 +251,19 @@ def test_fuzz_headers(shared_client: httpx.Client, headers: dict[str, str]) -> N
     )
     check_envelope(response)
     assert response.status_code in (201, 400, 401, 404), response.text
+
+
+def test_values_the_spec_marks_secret_are_never_echoed(api: Api) -> None:
+    """The spec's x-modelarts-sensitive decides: a parameter whose constraint.sensitive is set
+    keeps its value out of the message (before: echoed, as no name looked secret)."""
+    secret = "s3cr3t-param-value"
+    parameter = {"name": "p", "value": [secret], "constraint": {"sensitive": True}}
+    body = job_body("n", algorithm={"code_dir": "/a/", "boot_file": "/a/b.py",
+                                    "parameters": [parameter]})  # fmt: skip
+    message = check_error(api.create(body), 400, "ModelArts.2788")
+    assert "/algorithm/parameters/0/value" in message
+    assert secret not in message
+    assert "<redacted>" in message
+    parameter["constraint"] = {"sensitive": False}
+    message = check_error(api.create(body), 400, "ModelArts.2788")
+    assert secret in message  # masking follows the flag, it is not blanket

@@ -64,6 +64,7 @@ LEDGER_KINDS = {
     "example",
     "status-code",
     "guidance",
+    "sensitive",
 }
 OPERATION_IDS = {CREATE, SHOW, STOP}
 

@@ -188,6 +188,11 @@ BROKEN: list[tuple[str, Callable[[JSON], None], str, str]] = [
      "path-parameter-declared"),
     ("meaning extensions", _set("/x-modelarts-lifecycle", {}), "/x-modelarts-lifecycle",
      "meaning"),
+    ("sensitive marker not true", _set(JOB + "/properties/name/x-modelarts-sensitive", "yes"),
+     JOB + "/properties/name/x-modelarts-sensitive", "sensitive"),
+    ("sensitive flag not a boolean",
+     _set(JOB + "/properties/name/x-modelarts-sensitive", {"when": "/name"}),
+     JOB + "/properties/name/x-modelarts-sensitive", "sensitive"),
 ]  # fmt: skip
 
 

@@ -9,11 +9,13 @@ Both classes come from one template; they differ only in ``def``/``async def`` a
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import math
 import time
-from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Literal, Self
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
+from typing import Any, Literal, Self, TypeVar
 
+import httpcore
 import httpx
 
 from ._http import (
@@ -64,11 +66,116 @@ async def _asyncio_sleep(delay: float) -> None:
     await asyncio.sleep(delay)
 
 
-def _sync_scope(seconds: float) -> contextlib.AbstractContextManager[object]:
-    """A synchronous call is bounded by waits capped at the time left and a check after
-    every chunk of the answer."""
-    del seconds
-    return contextlib.nullcontext()
+# When the synchronous call in progress (in this thread or task) must be over, if it has a
+# deadline; every network wait of a bounded transport is capped at the time left.
+_CALL_END: contextvars.ContextVar[float | None] = contextvars.ContextVar("_CALL_END", default=None)
+Result = TypeVar("Result")
+
+
+@contextlib.contextmanager
+def _sync_scope(seconds: float) -> Iterator[None]:
+    """A synchronous call ends at its deadline wherever the server stalls (connect, TLS, the
+    status line, headers, body): each read, write and connect of its transport waits at most
+    the time left (see ``_bound_network``), and the answer is checked after every chunk."""
+    token = _CALL_END.set(None if seconds == math.inf else time.monotonic() + seconds)
+    try:
+        yield
+    finally:
+        _CALL_END.reset(token)
+
+
+def _within_deadline(wait: Callable[[float | None], Result], timeout: float | None) -> Result:
+    """Run one network wait with ``timeout`` capped at the time left of the current call;
+    ``TimeoutError`` when the call's deadline (not the wait's own timeout) ends it."""
+    end = _CALL_END.get()
+    left = math.inf if end is None else end - time.monotonic()
+    if left <= 0:
+        raise TimeoutError("the call's deadline has passed")
+    capped = timeout is None or left < timeout
+    try:
+        return wait(None if left == math.inf else left if capped else timeout)
+    except httpcore.TimeoutException:
+        if capped and left != math.inf:
+            raise TimeoutError("the call's deadline has passed") from None
+        raise
+
+
+class _DeadlineStream(httpcore.NetworkStream):
+    """A connection whose every wait ends at the current call's deadline."""
+
+    def __init__(self, stream: httpcore.NetworkStream) -> None:
+        self._stream = stream
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return _within_deadline(lambda left: self._stream.read(max_bytes, left), timeout)
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        _within_deadline(lambda left: self._stream.write(buffer, left), timeout)
+
+    def close(self) -> None:
+        self._stream.close()
+
+    def start_tls(
+        self, ssl_context: Any, server_hostname: str | None = None, timeout: float | None = None
+    ) -> httpcore.NetworkStream:
+        return _DeadlineStream(
+            _within_deadline(
+                lambda left: self._stream.start_tls(ssl_context, server_hostname, left), timeout
+            )
+        )
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._stream.get_extra_info(info)
+
+
+class _DeadlineBackend(httpcore.NetworkBackend):
+    """httpcore's network backend, with every connection bounded by the call's deadline."""
+
+    def __init__(self, backend: httpcore.NetworkBackend) -> None:
+        self._backend = backend
+
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore.NetworkStream:
+        def connect(left: float | None) -> httpcore.NetworkStream:
+            return self._backend.connect_tcp(host, port, left, local_address, socket_options)
+
+        return _DeadlineStream(_within_deadline(connect, timeout))
+
+    def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
+    ) -> httpcore.NetworkStream:
+        def connect(left: float | None) -> httpcore.NetworkStream:
+            return self._backend.connect_unix_socket(path, left, socket_options)
+
+        return _DeadlineStream(_within_deadline(connect, timeout))
+
+    def sleep(self, seconds: float) -> None:
+        self._backend.sleep(seconds)
+
+
+def _bound_network(http: httpx.Client | httpx.AsyncClient) -> None:
+    """Bound every network wait of ``http``'s ``httpx.HTTPTransport``s (its own transport and
+    the proxy mounts) by the deadline of the synchronous call in progress; outside a call of
+    this client nothing changes. Other transports are left alone: their calls are bounded by
+    the wait timeouts (capped at the time left when each attempt starts) and a deadline check
+    after every chunk of the answer. An asynchronous client needs none of this: its calls are
+    cancelled at the deadline."""
+    transports = [getattr(http, "_transport", None), *getattr(http, "_mounts", {}).values()]
+    for transport in transports:
+        pool = getattr(transport, "_pool", None)
+        backend = getattr(pool, "_network_backend", None)
+        if (
+            isinstance(transport, httpx.HTTPTransport)
+            and isinstance(backend, httpcore.NetworkBackend)
+            and not isinstance(backend, _DeadlineBackend)
+        ):
+            pool._network_backend = _DeadlineBackend(backend)  # type: ignore[union-attr]
 
 
 def _async_scope(seconds: float) -> contextlib.AbstractContextManager[object]:
@@ -202,6 +309,7 @@ class PetstoreClient:
         self._headers = dict(headers or {})
         self._owns_http = http_client is None
         self._http = http_client or httpx.Client(transport=transport, timeout=timeout)
+        _bound_network(self._http)
 
     def __repr__(self) -> str:
         return (
@@ -323,13 +431,13 @@ class PetstoreClient:
         deadline: float | None = None,
     ) -> ApiResponse[Pet]:
         parameters = validate_parameters(
-            "update_pet",
+            _UPDATE_PET,
             None,
             {},
         )
-        content = encode_body("update_pet", PetInput, body)
+        content = encode_body(_UPDATE_PET, PetInput, body)
         response = self._send(_UPDATE_PET, parameters, content, deadline)
-        return ApiResponse(response, decode_response("update_pet", response, Pet))
+        return ApiResponse(response, decode_response(_UPDATE_PET, response, Pet))
 
     def add_pet(
         self,
@@ -365,13 +473,13 @@ class PetstoreClient:
         deadline: float | None = None,
     ) -> ApiResponse[Pet]:
         parameters = validate_parameters(
-            "add_pet",
+            _ADD_PET,
             None,
             {},
         )
-        content = encode_body("add_pet", PetInput, body)
+        content = encode_body(_ADD_PET, PetInput, body)
         response = self._send(_ADD_PET, parameters, content, deadline)
-        return ApiResponse(response, decode_response("add_pet", response, Pet))
+        return ApiResponse(response, decode_response(_ADD_PET, response, Pet))
 
     def find_pets_by_status(
         self,
@@ -407,7 +515,7 @@ class PetstoreClient:
         deadline: float | None = None,
     ) -> ApiResponse[FindPetsByStatusResponse]:
         parameters = validate_parameters(
-            "find_pets_by_status",
+            _FIND_PETS_BY_STATUS,
             FindPetsByStatusParameters,
             {
                 "status": status,
@@ -416,7 +524,7 @@ class PetstoreClient:
         content = None
         response = self._send(_FIND_PETS_BY_STATUS, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response("find_pets_by_status", response, FindPetsByStatusResponse)
+            response, decode_response(_FIND_PETS_BY_STATUS, response, FindPetsByStatusResponse)
         )
 
     def find_pets_by_tags(
@@ -450,7 +558,7 @@ class PetstoreClient:
         deadline: float | None = None,
     ) -> ApiResponse[FindPetsByTagsResponse]:
         parameters = validate_parameters(
-            "find_pets_by_tags",
+            _FIND_PETS_BY_TAGS,
             FindPetsByTagsParameters,
             {
                 "tags": tags,
@@ -459,7 +567,7 @@ class PetstoreClient:
         content = None
         response = self._send(_FIND_PETS_BY_TAGS, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response("find_pets_by_tags", response, FindPetsByTagsResponse)
+            response, decode_response(_FIND_PETS_BY_TAGS, response, FindPetsByTagsResponse)
         )
 
     def get_pet_by_id(
@@ -497,7 +605,7 @@ class PetstoreClient:
         deadline: float | None = None,
     ) -> ApiResponse[Pet]:
         parameters = validate_parameters(
-            "get_pet_by_id",
+            _GET_PET_BY_ID,
             GetPetByIdParameters,
             {
                 "petId": pet_id,
@@ -505,7 +613,7 @@ class PetstoreClient:
         )
         content = None
         response = self._send(_GET_PET_BY_ID, parameters, content, deadline)
-        return ApiResponse(response, decode_response("get_pet_by_id", response, Pet))
+        return ApiResponse(response, decode_response(_GET_PET_BY_ID, response, Pet))
 
     def delete_pet(
         self,
@@ -542,7 +650,7 @@ class PetstoreClient:
         deadline: float | None = None,
     ) -> ApiResponse[None]:
         parameters = validate_parameters(
-            "delete_pet",
+            _DELETE_PET,
             DeletePetParameters,
             {
                 "api_key": api_key,
@@ -581,14 +689,14 @@ class PetstoreClient:
         deadline: float | None = None,
     ) -> ApiResponse[GetInventoryResponse]:
         parameters = validate_parameters(
-            "get_inventory",
+            _GET_INVENTORY,
             None,
             {},
         )
         content = None
         response = self._send(_GET_INVENTORY, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response("get_inventory", response, GetInventoryResponse)
+            response, decode_response(_GET_INVENTORY, response, GetInventoryResponse)
         )
 
     def place_order(
@@ -624,13 +732,13 @@ class PetstoreClient:
         deadline: float | None = None,
     ) -> ApiResponse[Order]:
         parameters = validate_parameters(
-            "place_order",
+            _PLACE_ORDER,
             None,
             {},
         )
-        content = encode_body("place_order", OrderInput, body)
+        content = encode_body(_PLACE_ORDER, OrderInput, body)
         response = self._send(_PLACE_ORDER, parameters, content, deadline)
-        return ApiResponse(response, decode_response("place_order", response, Order))
+        return ApiResponse(response, decode_response(_PLACE_ORDER, response, Order))
 
 
 class PetstoreClientWithRawResponse:
@@ -791,6 +899,7 @@ class AsyncPetstoreClient:
         self._headers = dict(headers or {})
         self._owns_http = http_client is None
         self._http = http_client or httpx.AsyncClient(transport=transport, timeout=timeout)
+        _bound_network(self._http)
 
     def __repr__(self) -> str:
         return (
@@ -912,13 +1021,13 @@ class AsyncPetstoreClient:
         deadline: float | None = None,
     ) -> ApiResponse[Pet]:
         parameters = validate_parameters(
-            "update_pet",
+            _UPDATE_PET,
             None,
             {},
         )
-        content = encode_body("update_pet", PetInput, body)
+        content = encode_body(_UPDATE_PET, PetInput, body)
         response = await self._send(_UPDATE_PET, parameters, content, deadline)
-        return ApiResponse(response, decode_response("update_pet", response, Pet))
+        return ApiResponse(response, decode_response(_UPDATE_PET, response, Pet))
 
     async def add_pet(
         self,
@@ -954,13 +1063,13 @@ class AsyncPetstoreClient:
         deadline: float | None = None,
     ) -> ApiResponse[Pet]:
         parameters = validate_parameters(
-            "add_pet",
+            _ADD_PET,
             None,
             {},
         )
-        content = encode_body("add_pet", PetInput, body)
+        content = encode_body(_ADD_PET, PetInput, body)
         response = await self._send(_ADD_PET, parameters, content, deadline)
-        return ApiResponse(response, decode_response("add_pet", response, Pet))
+        return ApiResponse(response, decode_response(_ADD_PET, response, Pet))
 
     async def find_pets_by_status(
         self,
@@ -996,7 +1105,7 @@ class AsyncPetstoreClient:
         deadline: float | None = None,
     ) -> ApiResponse[FindPetsByStatusResponse]:
         parameters = validate_parameters(
-            "find_pets_by_status",
+            _FIND_PETS_BY_STATUS,
             FindPetsByStatusParameters,
             {
                 "status": status,
@@ -1005,7 +1114,7 @@ class AsyncPetstoreClient:
         content = None
         response = await self._send(_FIND_PETS_BY_STATUS, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response("find_pets_by_status", response, FindPetsByStatusResponse)
+            response, decode_response(_FIND_PETS_BY_STATUS, response, FindPetsByStatusResponse)
         )
 
     async def find_pets_by_tags(
@@ -1039,7 +1148,7 @@ class AsyncPetstoreClient:
         deadline: float | None = None,
     ) -> ApiResponse[FindPetsByTagsResponse]:
         parameters = validate_parameters(
-            "find_pets_by_tags",
+            _FIND_PETS_BY_TAGS,
             FindPetsByTagsParameters,
             {
                 "tags": tags,
@@ -1048,7 +1157,7 @@ class AsyncPetstoreClient:
         content = None
         response = await self._send(_FIND_PETS_BY_TAGS, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response("find_pets_by_tags", response, FindPetsByTagsResponse)
+            response, decode_response(_FIND_PETS_BY_TAGS, response, FindPetsByTagsResponse)
         )
 
     async def get_pet_by_id(
@@ -1086,7 +1195,7 @@ class AsyncPetstoreClient:
         deadline: float | None = None,
     ) -> ApiResponse[Pet]:
         parameters = validate_parameters(
-            "get_pet_by_id",
+            _GET_PET_BY_ID,
             GetPetByIdParameters,
             {
                 "petId": pet_id,
@@ -1094,7 +1203,7 @@ class AsyncPetstoreClient:
         )
         content = None
         response = await self._send(_GET_PET_BY_ID, parameters, content, deadline)
-        return ApiResponse(response, decode_response("get_pet_by_id", response, Pet))
+        return ApiResponse(response, decode_response(_GET_PET_BY_ID, response, Pet))
 
     async def delete_pet(
         self,
@@ -1131,7 +1240,7 @@ class AsyncPetstoreClient:
         deadline: float | None = None,
     ) -> ApiResponse[None]:
         parameters = validate_parameters(
-            "delete_pet",
+            _DELETE_PET,
             DeletePetParameters,
             {
                 "api_key": api_key,
@@ -1170,14 +1279,14 @@ class AsyncPetstoreClient:
         deadline: float | None = None,
     ) -> ApiResponse[GetInventoryResponse]:
         parameters = validate_parameters(
-            "get_inventory",
+            _GET_INVENTORY,
             None,
             {},
         )
         content = None
         response = await self._send(_GET_INVENTORY, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response("get_inventory", response, GetInventoryResponse)
+            response, decode_response(_GET_INVENTORY, response, GetInventoryResponse)
         )
 
     async def place_order(
@@ -1213,13 +1322,13 @@ class AsyncPetstoreClient:
         deadline: float | None = None,
     ) -> ApiResponse[Order]:
         parameters = validate_parameters(
-            "place_order",
+            _PLACE_ORDER,
             None,
             {},
         )
-        content = encode_body("place_order", OrderInput, body)
+        content = encode_body(_PLACE_ORDER, OrderInput, body)
         response = await self._send(_PLACE_ORDER, parameters, content, deadline)
-        return ApiResponse(response, decode_response("place_order", response, Order))
+        return ApiResponse(response, decode_response(_PLACE_ORDER, response, Order))
 
 
 class AsyncPetstoreClientWithRawResponse:
