@@ -8,13 +8,17 @@ answer. Rounds alternate: probes with no large body in flight (the baseline), th
 - the 10 MB attack of issue 11: a create with 80,000 ``algorithm.parameters``;
 - a valid create just under the server's body limit (2 MiB by default), which the server
   parses and validates in full;
-- shows of a stored job of that size (a large answer rather than a large body).
+- shows of a stored job of that size (a large answer rather than a large body). The server
+  loads, renders and encodes such an answer on its worker thread; ``--inline-answers`` runs it
+  with every answer built on the event loop instead (as before), for a before/after pair in
+  the same conditions.
 
 Printed per scenario: probe latency min / median / max in ms, the ratio of each to the
 baseline's (interleaved rounds, same run), and the loaders' requests' own status and time.
 Every round is bounded by ``--probes`` and ``--round-seconds``.
 
     .venv/bin/python benchmarks/bench_large_bodies.py [--rounds 3] [--probes 20] [--loaders 2]
+        [--scenario show] [--inline-answers]
 
 To measure another version of the server (for example main before a change), put its
 ``server/`` first on ``PYTHONPATH``.
@@ -44,8 +48,12 @@ PROBE_GAP_S = 0.05
 NAME_PLACEHOLDER = "NAME-PLACEHOLDER-0000"
 
 
-def serve(pipe: Connection) -> None:
+def serve(pipe: Connection, inline_answers: bool) -> None:
     """In the server process: serve until told to stop."""
+    if inline_answers:  # the baseline: every answer built on the event loop
+        import modelarts_kit_server.app
+
+        modelarts_kit_server.app.INLINE_ANSWER_BYTES = 2**62
     with serve_in_thread(ServerSettings()) as url:
         pipe.send(url)
         pipe.recv()
@@ -165,6 +173,12 @@ def main() -> None:
         choices=["attack", "under", "show"],
         help="run only these (repeatable; default: all three)",
     )
+    parser.add_argument(
+        "--inline-answers",
+        action="store_true",
+        help="build every answer on the event loop (the behaviour before answers of large "
+        "stored jobs moved to the worker thread)",
+    )
     args = parser.parse_args()
     chosen = set(args.scenario or ["attack", "under", "show"])
 
@@ -175,7 +189,7 @@ def main() -> None:
     shown = f"show of a stored {len(near) / 2**20:.2f} MiB job"
     context = multiprocessing.get_context("spawn")
     ours, theirs = context.Pipe()
-    server = context.Process(target=serve, args=(theirs,), daemon=True)
+    server = context.Process(target=serve, args=(theirs, args.inline_answers), daemon=True)
     server.start()
     url = ours.recv()
     idle: list[float] = []
@@ -209,9 +223,12 @@ def main() -> None:
         "near_limit_bytes": limit,
         "rounds": args.rounds,
         "loaders": args.loaders,
+        "inline_answers": args.inline_answers,
         "idle_ms": [round(v * 1000, 1) for v in base],
     }
     print(f"server body limit: {ServerSettings().max_body_bytes} bytes; near-limit body: {limit}")
+    where = "on the event loop" if args.inline_answers else "large ones on the worker thread"
+    print(f"answers built {where}")
     print("probe latency in ms (min / median / max)")
     print(f"{'no large body in flight':<58} {len(idle):>4} probes  " + _ms(base))
     for label, values in loaded.items():

@@ -148,6 +148,9 @@ SERVER_OWNED_METADATA = ("id", "create_time", "user_name")
 # A body above this size is handled on the worker pool, off the event loop (a create of this
 # size, about 35 parameters, takes a few milliseconds; one at the 2 MiB limit, seconds).
 INLINE_BODY_BYTES = 4 * 1024
+# An answer rendering a stored job larger than this is also built and encoded on the worker
+# pool (a show of a 2 MiB job took up to 300 ms of the event loop: bench_large_bodies).
+INLINE_ANSWER_BYTES = 64 * 1024
 # Threads for large bodies: one. It shares the GIL with the event loop, and a second thread
 # competing for it made other clients wait longer (bench_large_bodies: probe median 40 ms
 # against 11 ms with one); further large bodies wait their turn.
@@ -655,10 +658,17 @@ class ReferenceServer:
             body=body,
             content_type=headers.get("content-type"),
         )
-        if len(body) <= INLINE_BODY_BYTES:
+        if len(body) <= INLINE_BODY_BYTES and not self._renders_large_job(context):
             return found.route.handler(context), None
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._workers, _handle_encoded, found.route, context)
+
+    def _renders_large_job(self, context: RequestContext) -> bool:
+        """Whether the answer renders a stored job too large to load and encode on the loop."""
+        if self.spec.meaning.roles.job_id_parameter not in context.path_params:
+            return False
+        size = self.store.document_size(context.project_id, context.job_id)
+        return size is not None and size > INLINE_ANSWER_BYTES
 
     def close(self) -> None:
         self._workers.shutdown(wait=True, cancel_futures=True)

@@ -170,6 +170,16 @@ class JobStore:
             ).fetchone()
         return None if row is None else _record(row)
 
+    def document_size(self, project_id: str, job_id: str) -> int | None:
+        """The stored size in bytes of the job's document (without reading it), or None."""
+        with _storage_errors("read the job"), self._lock:
+            row = self._connection.execute(
+                "SELECT length(CAST(document AS BLOB)) FROM jobs"
+                " WHERE project_id = ? AND job_id = ?",
+                (project_id, job_id),
+            ).fetchone()
+        return None if row is None else int(row[0])
+
     def request_termination(
         self, project_id: str, job_id: str, now_ms: int, allowed: Callable[[JobRecord], bool]
     ) -> tuple[JobRecord | None, bool]:

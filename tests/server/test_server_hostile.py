@@ -267,6 +267,38 @@ def large_create(name: str, parameters: int) -> bytes:
     return json.dumps(body).encode()
 
 
+def test_a_large_stored_job_is_shown_from_a_worker_thread_and_answers_the_same(
+    app: ReferenceServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before: a show of a stored 2 MiB job was loaded, rendered and encoded on the event loop
+    (other clients waited up to 313 ms; bench_large_bodies --scenario show)."""
+    import modelarts_kit_server.app as server_app
+
+    threads: list[str] = []
+    original = server_app.render_job
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return original(*args, **kwargs)
+
+    headers = {"X-Auth-Token": DEV_TOKEN, "Content-Type": "application/json"}
+    client = httpx.Client(transport=SyncASGITransport(app), base_url="http://t")
+    small = client.post(JOBS, content=large_create("small-job", 2), headers=headers)
+    large = client.post(JOBS, content=large_create("large-job", 1200), headers=headers)
+    assert [small.status_code, large.status_code] == [201, 201]
+    assert len(large.content) > server_app.INLINE_ANSWER_BYTES > len(small.content)
+    monkeypatch.setattr(server_app, "render_job", recording)
+    shown = [
+        client.get(f"{JOBS}/{r.json()['metadata']['id']}", headers=headers) for r in (small, large)
+    ]
+    assert [s.status_code for s in shown] == [200, 200]
+    assert threads[0] == "MainThread"
+    assert threads[1].startswith("modelarts-kit-large-body")
+    assert shown[1].json()["algorithm"] == large.json()["algorithm"]
+    missing = client.get(f"{JOBS}/{'0' * 8}-0000-4000-8000-{'0' * 12}", headers=headers)
+    check_error(missing, 400, "ModelArts.2775")
+
+
 def test_a_large_body_is_handled_on_a_worker_thread_and_answers_the_same(
     app: ReferenceServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
