@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import ssl
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import httpx
 import pytest
@@ -310,3 +313,64 @@ def test_the_deadline_leaves_other_requests_of_a_shared_http_client_alone() -> N
     with raw_server(ok_json) as (url, _), httpx.Client(timeout=5) as http:
         TrainingJobsClient(project_id=PROJECT_ID, base_url=url, http_client=http, deadline=0.001)
         assert http.get(url + "/anything").json() == {}
+
+
+@contextmanager
+def tls_trickling_server(tmp_path: Path) -> Iterator[tuple[str, ssl.SSLContext]]:
+    """An HTTPS server on 127.0.0.1 (a throwaway self-signed certificate) that completes the
+    TLS handshake, reads the request head, then trickles the status line; and the client-side
+    context that trusts it."""
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+         "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "1", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1"],
+        check=True, capture_output=True, timeout=30,
+    )  # fmt: skip
+    server_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    server_context.load_cert_chain(cert, key)
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(10)
+    stop = threading.Event()
+
+    def serve() -> None:
+        try:
+            conn, _ = listener.accept()
+        except OSError:
+            return
+        with conn:
+            conn.settimeout(10)
+            try:
+                tls = server_context.wrap_socket(conn, server_side=True)
+                head = b""
+                while b"\r\n\r\n" not in head and len(head) < 65536:
+                    data = tls.recv(4096)
+                    if not data:
+                        return
+                    head += data
+                trickle_status_line(tls, stop)
+            except OSError:
+                return
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield (
+            f"https://127.0.0.1:{listener.getsockname()[1]}",
+            ssl.create_default_context(cafile=str(cert)),
+        )
+    finally:
+        stop.set()
+        listener.close()
+        thread.join(timeout=5)
+
+
+def test_sync_trickling_headers_over_tls_end_at_the_deadline(tmp_path: Path) -> None:
+    """The bound holds on the TLS stream too (the wrapped connection's start_tls)."""
+    with (
+        tls_trickling_server(tmp_path) as (url, trusted),
+        httpx.Client(verify=trusted, timeout=60) as http,
+    ):
+        client = TrainingJobsClient(project_id=PROJECT_ID, base_url=url, http_client=http)
+        elapsed = _time_sync_call(client, 1.5)
+    assert 1.5 <= elapsed < 1.5 + SLACK, elapsed
