@@ -8,6 +8,7 @@ as the least disturbed estimate).
 
 from __future__ import annotations
 
+import logging
 import os
 import resource
 import statistics
@@ -17,6 +18,11 @@ import time
 import timeit
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from modelarts_kit_contracts.server.run import RunOptions
 
 Sampler = Callable[[], float]
 
@@ -123,6 +129,64 @@ def load_average() -> str:
     if not hasattr(os, "getloadavg"):
         return "n/a"
     return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+# -- the contract-kit benchmarks' shared setup ---------------------------------------------
+
+REPO = Path(__file__).resolve().parent.parent
+SEED = 20261121  # the seed every contract benchmark passes to both tools
+SCHEMATHESIS = str(Path(sys.executable).with_name("schemathesis"))
+
+
+def contracts_setup() -> None:
+    """Make ``tests.contracts.mutants`` importable and silence the reference server's logs
+    (some mutants fail on purpose; their tracebacks are expected noise)."""
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
+    logging.getLogger("modelarts_kit_server").setLevel(logging.CRITICAL)
+
+
+def dev_run_options(max_examples: int, seed: int = SEED, **options: Any) -> RunOptions:
+    """``RunOptions`` for the reference server's development credentials and project
+    (another project: the same id reversed), at ``max_examples`` and ``seed``; ``options``
+    are passed on (``phases``, ``final_phase_wait_s``...)."""
+    from modelarts_kit_contracts.server.run import Budget, RunOptions
+    from modelarts_kit_contracts.transport_auth import Credentials
+    from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN
+
+    return RunOptions(
+        credentials=Credentials(token=DEV_TOKEN),
+        project_id=DEV_PROJECT_ID,
+        other_project_id=DEV_PROJECT_ID[::-1],
+        budget=Budget(max_examples=max_examples, seed=seed),
+        **options,
+    )
+
+
+def schemathesis_command(url: str, max_examples: int, *extra: str, seed: int = SEED) -> list[str]:
+    """Plain ``schemathesis run`` on the curated spec at ``url``: the development token,
+    every check, one worker, the same budget and seed as the kit; ``extra`` appended."""
+    from modelarts_kit_server import DEV_TOKEN
+    from modelarts_kit_spec import SPEC_PATH
+
+    return [
+        SCHEMATHESIS,
+        "run",
+        str(SPEC_PATH),
+        "--url",
+        url,
+        "--header",
+        f"X-Auth-Token: {DEV_TOKEN}",
+        "--checks",
+        "all",
+        "--max-examples",
+        str(max_examples),
+        "--seed",
+        str(seed),
+        "--workers",
+        "1",
+        *extra,
+    ]
 
 
 def machine() -> str:
