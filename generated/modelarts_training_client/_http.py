@@ -476,16 +476,25 @@ def raise_for_status(operation: str, response: httpx.Response) -> None:
 
 
 def decode_response(operation: str, response: httpx.Response, model: type[Model]) -> Model:
-    """Parse a 2xx body into ``model``: strict types, unknown fields kept."""
+    """Parse a 2xx body into ``model``: strict types, unknown fields kept.
+
+    The success path is ``model_validate_json`` on the bytes and nothing else (pydantic's
+    own floor): headers are read only to name a failure."""
+    content = response.content
+    if content:
+        try:
+            return model.model_validate_json(content)
+        except pydantic.ValidationError as exc:
+            failure: pydantic.ValidationError | None = exc
+    else:
+        failure = None
     request_id = response.headers.get(REQUEST_ID_HEADER)
-    if not response.content:
+    if failure is None:
         raise DecodeError(operation, response.status_code, "empty body", request_id)
-    try:
-        return model.model_validate_json(response.content)
-    except pydantic.ValidationError as exc:
-        if any(error["type"] == "json_invalid" for error in exc.errors()):
-            reason = f"not JSON ({exc.errors()[0]['msg']})"
-            raise DecodeError(operation, response.status_code, reason, request_id) from None
-        raise ResponseValidationError(
-            operation, response.status_code, _problems(exc, ""), request_id
-        ) from None
+    errors = failure.errors()
+    if any(error["type"] == "json_invalid" for error in errors):
+        reason = f"not JSON ({errors[0]['msg']})"
+        raise DecodeError(operation, response.status_code, reason, request_id) from None
+    raise ResponseValidationError(
+        operation, response.status_code, _problems(failure, ""), request_id
+    ) from None
