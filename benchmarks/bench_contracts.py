@@ -20,44 +20,29 @@ absolute seconds.
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import statistics
 import subprocess
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-logging.getLogger("modelarts_kit_server").setLevel(logging.CRITICAL)
-
-from modelarts_kit.commands.contract import embedded_target  # noqa: E402
-from modelarts_kit_contracts.server.run import (  # noqa: E402
+from harness import Stats, contracts_setup, dev_run_options, machine, schemathesis_command, table
+from modelarts_kit.commands.contract import embedded_target
+from modelarts_kit_contracts.server.run import (
     ALL_PHASES,
     DEFAULT_MAX_EXAMPLES,
     QUICK,
-    Budget,
-    RunOptions,
     run_server_contract,
 )
-from modelarts_kit_contracts.transport_auth import Credentials  # noqa: E402
-from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN, serve_in_thread  # noqa: E402
-from modelarts_kit_spec import SPEC_PATH  # noqa: E402
+from modelarts_kit_server import serve_in_thread
 
-SEED = 20261121
+contracts_setup()
 
 
 def kit(phases: tuple[str, ...], max_examples: int) -> Callable[[], str]:
     def run() -> str:
-        options = RunOptions(
-            credentials=Credentials(token=DEV_TOKEN),
-            project_id=DEV_PROJECT_ID,
-            other_project_id=DEV_PROJECT_ID[::-1],
-            budget=Budget(max_examples=max_examples, seed=SEED),
-            phases=phases,
-        )
+        options = dev_run_options(max_examples, phases=phases)
         with embedded_target(http=False) as target:
             report = run_server_contract(target, options)
         return "PASSED" if report.exit_code == 0 else f"exit {int(report.exit_code)}"
@@ -66,25 +51,7 @@ def kit(phases: tuple[str, ...], max_examples: int) -> Callable[[], str]:
 
 
 def plain(url: str, phases: tuple[str, ...], max_examples: int) -> Callable[[], str]:
-    command = [
-        str(Path(sys.executable).with_name("schemathesis")),
-        "run",
-        str(SPEC_PATH),
-        "--url",
-        url,
-        "--header",
-        f"X-Auth-Token: {DEV_TOKEN}",
-        "--checks",
-        "all",
-        "--phases",
-        ",".join(phases),
-        "--max-examples",
-        str(max_examples),
-        "--seed",
-        str(SEED),
-        "--workers",
-        "1",
-    ]
+    command = schemathesis_command(url, max_examples, "--phases", ",".join(phases))
 
     def run() -> str:
         done = subprocess.run(
@@ -100,7 +67,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     print(
-        f"cores: {os.cpu_count()} (shared with other work: compare ratios), rounds: {args.rounds}; "
+        f"{machine()} (shared with other work: compare ratios), rounds: {args.rounds}; "
         f"default = all phases, --max-examples {DEFAULT_MAX_EXAMPLES}; "
         f"--quick = {','.join(QUICK.phases)}, --max-examples {QUICK.max_examples}"
     )
@@ -118,12 +85,14 @@ def main() -> int:
                 started = time.perf_counter()
                 verdicts[name].add(run())
                 samples[name].append(time.perf_counter() - started)
-    print(f"{'variant':36} {'min':>6} {'median':>7} {'max':>6}  verdicts")
-    for name, values in samples.items():
-        print(
-            f"{name:36} {min(values):6.1f} {statistics.median(values):7.1f} {max(values):6.1f}  "
-            f"{', '.join(sorted(verdicts[name]))}"
-        )
+    table(
+        "time to a verdict",
+        {name: Stats(tuple(values)) for name, values in samples.items()},
+        unit="s",
+        scale=1.0,
+    )
+    for name in samples:
+        print(f"  {name}: {', '.join(sorted(verdicts[name]))}")
     median = {name: statistics.median(values) for name, values in samples.items()}
     default_ratio = median["kit default (in-process)"] / median["plain schemathesis default (http)"]
     quick_ratio = median["kit --quick (in-process)"] / median["plain schemathesis quick (http)"]

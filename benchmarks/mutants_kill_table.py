@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import subprocess
 import sys
@@ -23,26 +22,16 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-# Some mutants make the server fail on purpose (500s); their tracebacks are expected noise.
-logging.getLogger("modelarts_kit_server").setLevel(logging.CRITICAL)
-
-from modelarts_kit_contracts.server.run import (  # noqa: E402
+from harness import SEED, contracts_setup, dev_run_options, machine, schemathesis_command
+from modelarts_kit_contracts.server.run import (
     DEFAULT_MAX_EXAMPLES,
-    Budget,
-    RunOptions,
     ServerTarget,
     run_server_contract,
 )
-from modelarts_kit_contracts.transport_auth import Credentials  # noqa: E402
-from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN, serve_in_thread  # noqa: E402
-from modelarts_kit_spec import SPEC_PATH  # noqa: E402
+from modelarts_kit_server import serve_in_thread
 
+contracts_setup()
 from tests.contracts.mutants import LENIENT, MUTANTS, Mutant, mutated_app  # noqa: E402
-
-SEED = 20261121
-SCHEMATHESIS = str(Path(sys.executable).with_name("schemathesis"))
 
 
 @dataclass(frozen=True)
@@ -56,12 +45,7 @@ class Row:
 
 
 def run_kit(url: str, max_examples: int) -> tuple[bool, str, float]:
-    options = RunOptions(
-        credentials=Credentials(token=DEV_TOKEN),
-        project_id=DEV_PROJECT_ID,
-        other_project_id=DEV_PROJECT_ID[::-1],
-        budget=Budget(max_examples=max_examples, seed=SEED),
-    )
+    options = dev_run_options(max_examples)
     started = time.perf_counter()
     report = run_server_contract(ServerTarget(url), options)
     elapsed = time.perf_counter() - started
@@ -74,28 +58,15 @@ def run_kit(url: str, max_examples: int) -> tuple[bool, str, float]:
 def run_plain_schemathesis(url: str, max_examples: int) -> tuple[frozenset[str], float]:
     """The (code, operation) failures plain schemathesis reports, and its wall time."""
     report_path = Path(tempfile.gettempdir()) / f"mutants-kill-table-{os.getpid()}.json"
-    command = [
-        SCHEMATHESIS,
-        "run",
-        str(SPEC_PATH),
-        "--url",
+    command = schemathesis_command(
         url,
-        "--header",
-        f"X-Auth-Token: {DEV_TOKEN}",
-        "--checks",
-        "all",
-        "--max-examples",
-        str(max_examples),
-        "--seed",
-        str(SEED),
-        "--workers",
-        "1",
+        max_examples,
         "--no-color",
         "--report",
         "json",
         "--report-json-path",
         str(report_path),
-    ]
+    )
     started = time.perf_counter()
     report_path.unlink(missing_ok=True)
     done = subprocess.run(
@@ -135,7 +106,7 @@ def main() -> int:
     args = parser.parse_args()
     selected = [m for m in MUTANTS if args.only is None or m.name in args.only]
     print(
-        f"cores: {os.cpu_count()} (shared); budget: --max-examples {args.max_examples}, "
+        f"{machine()} (shared); budget: --max-examples {args.max_examples}, "
         f"seed {SEED}, all phases, real HTTP"
     )
     header = f"{'mutant':28} {'kit':>6} {'kit s':>6} {'plain':>6} {'plain s':>7}  kit checks"

@@ -12,26 +12,17 @@ if any run fails or errors.
 from __future__ import annotations
 
 import argparse
-import logging
-import os
 import sys
 import time
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-logging.getLogger("modelarts_kit_server").setLevel(logging.CRITICAL)
-
-from modelarts_kit_contracts.server.run import (  # noqa: E402
+from harness import contracts_setup, dev_run_options, machine
+from modelarts_kit_contracts.server.run import (
     DEFAULT_MAX_EXAMPLES,
-    Budget,
-    RunOptions,
     ServerTarget,
     run_server_contract,
 )
-from modelarts_kit_contracts.transport_auth import Credentials  # noqa: E402
-from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN  # noqa: E402
 
+contracts_setup()
 from tests.contracts.mutants import LENIENT, mutated_app  # noqa: E402
 
 
@@ -42,7 +33,7 @@ def main() -> int:
     parser.add_argument("--max-examples", type=int, default=DEFAULT_MAX_EXAMPLES)
     args = parser.parse_args()
     print(
-        f"cores: {os.cpu_count()} (shared); --max-examples {args.max_examples}, all phases, "
+        f"{machine()} (shared); --max-examples {args.max_examples}, all phases, "
         f"seeds {args.first_seed}..{args.first_seed + args.seeds - 1}, in-process"
     )
     print(f"{'seed':>6} {'reference':>10} {'lenient':>10} {'s':>6}  failures")
@@ -52,13 +43,7 @@ def main() -> int:
         verdicts = []
         details = []
         for variant in (None, LENIENT):
-            options = RunOptions(
-                credentials=Credentials(token=DEV_TOKEN),
-                project_id=DEV_PROJECT_ID,
-                other_project_id=DEV_PROJECT_ID[::-1],
-                budget=Budget(max_examples=args.max_examples, seed=seed),
-                final_phase_wait_s=5.0,
-            )
+            options = dev_run_options(args.max_examples, seed, final_phase_wait_s=5.0)
             with mutated_app(variant) as app:
                 report = run_server_contract(ServerTarget.asgi(app), options)
             ok = not report.failures and not report.errors

@@ -1,3 +1,3 @@
-from modelarts_kit.main import cli
+from modelarts_kit.entry import main
 
-cli()
+main()

@@ -602,22 +602,30 @@ def raise_for_status(operation: str, response: httpx.Response) -> None:
 
 
 def decode_response(call: Call, response: httpx.Response, model: type[Model]) -> Model:
-    """Parse a 2xx body into ``model``: strict types, unknown fields kept."""
+    """Parse a 2xx body into ``model``: strict types, unknown fields kept.
+
+    The success path is ``model_validate_json`` on the bytes and nothing else (pydantic's
+    own floor): headers are read only to name a failure."""
+    content = response.content
+    if content:
+        try:
+            return model.model_validate_json(content)
+        except pydantic.ValidationError as exc:
+            failure: pydantic.ValidationError | None = exc
+    else:
+        failure = None
     operation = call.operation
     request_id = response.headers.get(REQUEST_ID_HEADER)
-    if not response.content:
+    if failure is None:
         raise DecodeError(operation, response.status_code, "empty body", request_id)
-    try:
-        return model.model_validate_json(response.content)
-    except pydantic.ValidationError as exc:
-        errors = exc.errors(include_url=False, include_input=False)
-        if any(error["type"] == "json_invalid" for error in errors):
-            error: DecodeError = DecodeError(
-                operation, response.status_code, f"not JSON ({errors[0]['msg']})", request_id
-            )
-        else:
-            document = json.loads(response.content)
-            problems = _problems(exc, "", document, call.answer_secrets)
-            error = ResponseValidationError(operation, response.status_code, problems, request_id)
+    errors = failure.errors(include_url=False, include_input=False)
+    if any(error["type"] == "json_invalid" for error in errors):
+        error: DecodeError = DecodeError(
+            operation, response.status_code, f"not JSON ({errors[0]['msg']})", request_id
+        )
+    else:
+        document = json.loads(content)
+        problems = _problems(failure, "", document, call.answer_secrets)
+        error = ResponseValidationError(operation, response.status_code, problems, request_id)
     # Raised outside the handler: pydantic's error (which holds the body) is not its context.
     raise error

@@ -18,7 +18,6 @@ import hashlib
 import json
 import os
 import tempfile
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +39,8 @@ def cache_dir() -> Path | None:
 
 @functools.cache
 def _tool_versions() -> str:
+    from importlib import metadata  # ~15 ms to import; only a cache lookup needs it
+
     versions = []
     for name in ("datamodel-code-generator", "ruff", "pydantic"):
         try:

@@ -96,10 +96,13 @@ def _docstring_escape(line: str) -> str:
     Backslashes are doubled; a double quote next to another double quote, or at either
     end of the line, is escaped, so no three unescaped quotes can ever meet (whatever
     text precedes or follows the line in the template)."""
-    out = []
-    for char in line.replace("\\", "\\\\"):
-        out.append(_escape_char(char) if _needs_escape(char) else char)
-    return _QUOTE_RUN.sub('\\\\"', "".join(out))
+    text = line.replace("\\", "\\\\")
+    # isprintable() is false exactly where _needs_escape() is true for some character
+    # ("Other" and "Separator" categories, the space excepted): one C call settles the
+    # common line; only a line with such a character is escaped character by character.
+    if not text.isprintable():
+        text = "".join(_escape_char(char) if _needs_escape(char) else char for char in text)
+    return _QUOTE_RUN.sub('\\\\"', text)
 
 
 def docstring_inline(text: str) -> str:

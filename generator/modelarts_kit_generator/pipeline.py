@@ -12,18 +12,14 @@ or the spec being read is refused.
 
 from __future__ import annotations
 
+# The standard-library modules only a generation uses (subprocess, threads, tempfile,
+# difflib...) are imported where they are used: `generate --check` answered from the
+# manifest loads none of them.
 import dataclasses
-import difflib
-import importlib.util
+import gc
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
-import typing
-import uuid
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -46,6 +42,7 @@ __all__ = [
     "default_output",
     "generate",
     "render_to",
+    "up_to_date",
 ]
 
 _REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -139,6 +136,36 @@ def render_to(
     With ``use_cache``, a package whose rendered sources were formatted and verified
     before is taken from the cache (see :mod:`modelarts_kit_generator.cache`).
     """
+    with _cycle_collection_paused():
+        return _render_to(directory, spec_path, options, template_dir, use_cache=use_cache)
+
+
+@contextmanager
+def _cycle_collection_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for one generation.
+
+    A generation allocates millions of short-lived objects (datamodel-code-generator's
+    parse, pydantic building ~100 model classes twice) that reference counting frees;
+    meanwhile the collector's passes keep re-scanning a heap that holds both libraries,
+    about a tenth of a cold generation's CPU time, to reclaim ~7 MB. The collector's
+    previous state is restored afterwards (it then collects as usual)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _render_to(
+    directory: Path,
+    spec_path: Path | None,
+    options: GeneratorOptions | None,
+    template_dir: Path,
+    *,
+    use_cache: bool,
+) -> list[str]:
     from modelarts_kit_generator import cache
     from modelarts_kit_generator.modelgen import ModelGenerationError
     from modelarts_kit_generator.render import TemplateRenderError, render_files
@@ -186,6 +213,8 @@ def _ruff_command() -> list[str]:
 
 
 def _ruff(directory: Path, *arguments: str) -> None:
+    import subprocess
+
     config = directory / "pyproject.toml"
     command = [*_ruff_command(), *arguments, "--no-cache", "--config", str(config), str(directory)]
     try:
@@ -225,6 +254,9 @@ def _format_and_verify(directory: Path, files: dict[str, str], package: str) -> 
     formatted bytes is sound because ruff's formatter keeps the AST and its fixes are the
     safe ones; the formatted files are still compiled afterwards.
     """
+    import tempfile
+    from concurrent.futures import ThreadPoolExecutor
+
     _write(directory, files)
     with tempfile.TemporaryDirectory(prefix="modelarts-kit-verify-") as temp:
         unformatted = Path(temp)
@@ -249,6 +281,9 @@ def _verify(directory: Path, package: str) -> None:
     """Import the package under a private name, compile any module the import did not
     reach, and build every model's validator (the models defer that to first use, so a
     schema pydantic cannot build would otherwise surface only in a user's program)."""
+    import importlib.util
+    import uuid
+
     import pydantic  # only a verification needs it (a cached result does not)
 
     package_dir = directory / package
@@ -304,6 +339,8 @@ def _build_validators(models: Iterable[type[pydantic.BaseModel]]) -> None:
     """Build the validator of every model no other model contains: building one builds the
     schema of every model it contains, so each schema is built (and checked) once without
     rebuilding shared parts for every model."""
+    import typing
+
     import pydantic
     import pydantic_core
 
@@ -332,6 +369,9 @@ def _build_validators(models: Iterable[type[pydantic.BaseModel]]) -> None:
 
 @contextmanager
 def _staging(parent: Path) -> Iterator[Path]:
+    import shutil
+    import tempfile
+
     parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".generate-staging-", dir=parent))
     try:
@@ -373,6 +413,18 @@ def generate(
     return files
 
 
+def up_to_date(
+    out: Path,
+    spec_path: Path | None = None,
+    options: GeneratorOptions | None = None,
+    template_dir: Path = TEMPLATE_DIR,
+) -> bool:
+    """True when ``out``'s manifest shows it is what generation would write: the inputs
+    hash as it records and so does every file (nothing rendered, no spec loaded)."""
+    inputs = _manifest_inputs(spec_path, _options(options), template_dir)
+    return manifest.up_to_date(out, inputs)
+
+
 def check(
     out: Path,
     spec_path: Path | None = None,
@@ -389,9 +441,11 @@ def check(
     :mod:`modelarts_kit_generator.manifest`).
     """
     options = _options(options)
-    inputs = _manifest_inputs(spec_path, options, template_dir)
-    if use_cache and manifest.up_to_date(out, inputs):
+    if use_cache and up_to_date(out, spec_path, options, template_dir):
         return ""
+    import difflib
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="modelarts-kit-check-") as temp:
         rendered = Path(temp) / "package"
         render_to(rendered, spec_path, options, template_dir, use_cache=use_cache)

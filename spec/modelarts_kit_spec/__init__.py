@@ -1,43 +1,54 @@
 """The curated OpenAPI spec of the ModelArts training-job API, the one loader for it, and the
 one interpretation layer of what it means (documented values, the schema walker, route
-matching, roles, lifecycle, error codes and guidance)."""
+matching, roles, lifecycle, error codes and guidance).
 
-from modelarts_kit_spec.errors import FindingsError, KitError
-from modelarts_kit_spec.ledger import (
-    Ledger,
-    LedgerEntry,
-    LedgerProblem,
-    LedgerSource,
-    ledger_for,
-    parse_ledger,
-    read_ledger,
-)
-from modelarts_kit_spec.load import (
-    LEDGER_PATH,
-    SPEC_PATH,
-    Operation,
-    Parameter,
-    Response,
-    Spec,
-    SpecError,
-    load_ledger,
-    load_spec,
-    parse_spec,
-    resolve_pointer,
-)
-from modelarts_kit_spec.meaning import (
-    CatalogueEntry,
-    ErrorModel,
-    Guidance,
-    GuidanceRule,
-    Lifecycle,
-    Meaning,
-    MeaningError,
-    Roles,
-)
-from modelarts_kit_spec.routes import RouteMatch, match_route
-from modelarts_kit_spec.values import DocumentedValues, documented_values
-from modelarts_kit_spec.walker import SchemaView, SchemaWalker, iter_schemas
+The names below are imported on first use (PEP 562): ``from modelarts_kit_spec.errors
+import KitError`` or ``modelarts_kit_spec.SPEC_PATH`` does not load YAML, jsonschema or the
+meaning layer, so a command that only needs the error base or the spec's path (the CLI's
+entry point, ``generate --check`` answered from its manifest) starts in a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from modelarts_kit_spec.errors import FindingsError, KitError
+    from modelarts_kit_spec.ledger import (
+        Ledger,
+        LedgerEntry,
+        LedgerProblem,
+        LedgerSource,
+        ledger_for,
+        parse_ledger,
+        read_ledger,
+    )
+    from modelarts_kit_spec.load import (
+        Operation,
+        Parameter,
+        Response,
+        Spec,
+        SpecError,
+        load_ledger,
+        load_spec,
+        parse_spec,
+        resolve_pointer,
+    )
+    from modelarts_kit_spec.meaning import (
+        CatalogueEntry,
+        ErrorModel,
+        Guidance,
+        GuidanceRule,
+        Lifecycle,
+        Meaning,
+        MeaningError,
+        Roles,
+    )
+    from modelarts_kit_spec.paths import LEDGER_PATH, SPEC_PATH
+    from modelarts_kit_spec.routes import RouteMatch, match_route
+    from modelarts_kit_spec.values import DocumentedValues, documented_values
+    from modelarts_kit_spec.walker import SchemaView, SchemaWalker, iter_schemas
 
 __all__ = [
     "LEDGER_PATH",
@@ -76,3 +87,70 @@ __all__ = [
     "read_ledger",
     "resolve_pointer",
 ]
+
+# Public name -> the module that defines it.
+_HOMES = {
+    "FindingsError": "errors",
+    "LEDGER_PATH": "paths",
+    "SPEC_PATH": "paths",
+    "KitError": "errors",
+    **dict.fromkeys(
+        (
+            "Ledger",
+            "LedgerEntry",
+            "LedgerProblem",
+            "LedgerSource",
+            "ledger_for",
+            "parse_ledger",
+            "read_ledger",
+        ),
+        "ledger",
+    ),
+    **dict.fromkeys(
+        (
+            "Operation",
+            "Parameter",
+            "Response",
+            "Spec",
+            "SpecError",
+            "load_ledger",
+            "load_spec",
+            "parse_spec",
+            "resolve_pointer",
+        ),
+        "load",
+    ),
+    **dict.fromkeys(
+        (
+            "CatalogueEntry",
+            "ErrorModel",
+            "Guidance",
+            "GuidanceRule",
+            "Lifecycle",
+            "Meaning",
+            "MeaningError",
+            "Roles",
+        ),
+        "meaning",
+    ),
+    "RouteMatch": "routes",
+    "match_route": "routes",
+    "DocumentedValues": "values",
+    "documented_values": "values",
+    "SchemaView": "walker",
+    "SchemaWalker": "walker",
+    "iter_schemas": "walker",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -18,6 +18,9 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from modelarts_kit_spec.errors import KitError
+from modelarts_kit_spec.paths import LEDGER_PATH as LEDGER_PATH
+from modelarts_kit_spec.paths import PACKAGE_DIR as PACKAGE_DIR
+from modelarts_kit_spec.paths import SPEC_PATH as SPEC_PATH
 
 if TYPE_CHECKING:
     # jsonschema and referencing take ~60 ms to import; only validator() needs them.
@@ -27,10 +30,6 @@ if TYPE_CHECKING:
     from modelarts_kit_spec.meaning import Meaning
     from modelarts_kit_spec.routes import RouteMatch
     from modelarts_kit_spec.walker import SchemaWalker
-
-PACKAGE_DIR = Path(__file__).resolve().parent
-SPEC_PATH = PACKAGE_DIR / "openapi.yaml"
-LEDGER_PATH = PACKAGE_DIR / "ledger.yaml"
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 

@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -331,3 +332,41 @@ class Configured(BaseModel):
     assert issubclass(configured, BaseModel)
     assert configured.model_config.get("extra") == "allow"
     assert defer_validator_builds(patched) == patched  # idempotent
+
+
+def test_generation_pauses_the_cycle_collector_and_restores_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 17: the cyclic collector is paused for a generation (a tenth of its CPU
+    time), and its state is restored afterwards, on success and on failure alike."""
+    import gc
+
+    from modelarts_kit_generator import pipeline
+
+    seen: list[bool] = []
+    real = pipeline._load_ir
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "_load_ir", recording)
+    assert gc.isenabled()
+    pipeline.render_to(tmp_path / "out", use_cache=False)
+    assert seen == [False]
+    assert gc.isenabled()
+
+    def failing(*args: Any, **kwargs: Any) -> Any:
+        raise GenerationError("spec: broken on purpose")
+
+    monkeypatch.setattr(pipeline, "_load_ir", failing)
+    with pytest.raises(GenerationError, match="broken on purpose"):
+        pipeline.render_to(tmp_path / "again", use_cache=False)
+    assert gc.isenabled()
+    gc.disable()  # a caller that runs without the collector keeps it off
+    try:
+        with pytest.raises(GenerationError):
+            pipeline.render_to(tmp_path / "third", use_cache=False)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

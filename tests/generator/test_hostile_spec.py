@@ -26,7 +26,11 @@ from hypothesis import strategies as st
 from modelarts_kit.main import cli
 from modelarts_kit_generator import GenerationError, GeneratorOptions, generate, render_to
 from modelarts_kit_generator.escaping import (
+    _QUOTE_RUN,
     UnrepresentableText,
+    _docstring_escape,
+    _escape_char,
+    _needs_escape,
     docstring_inline,
     docstring_lines,
     markdown_code,
@@ -383,6 +387,25 @@ def test_docstring_lines_hold_the_normalised_text(text: str, width: int) -> None
         assert normalise_whitespace(text) in normalise_whitespace(value)
     inline = docstring_inline(text)
     assert normalise_whitespace(ast.literal_eval(f'"""{inline}"""')) == normalise_whitespace(text)
+
+
+def _docstring_escape_by_character(line: str) -> str:
+    """The definition of a docstring line's escaping, one character at a time (what
+    ``_docstring_escape`` does without its one-call fast path for printable lines)."""
+    text = "".join(
+        _escape_char(char) if _needs_escape(char) else char for char in line.replace("\\", "\\\\")
+    )
+    return _QUOTE_RUN.sub('\\\\"', text)
+
+
+@given(any_text)
+def test_docstring_escape_fast_path_agrees_with_the_definition(text: str) -> None:
+    assert _docstring_escape(text) == _docstring_escape_by_character(text)
+
+
+def test_printable_characters_never_need_escaping() -> None:
+    # Every code point: the fast path trusts str.isprintable() to imply "no escape".
+    assert not [c for c in map(chr, range(0x110000)) if c.isprintable() and _needs_escape(c)]
 
 
 @given(any_text)

@@ -4,7 +4,10 @@ same bytes; every other case falls back to a full regeneration and diff."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -135,3 +138,77 @@ def test_tool_versions_agree_with_package_metadata() -> None:
     from importlib import metadata
 
     assert manifest.tool_versions() == {name: metadata.version(name) for name in manifest.TOOLS}
+
+
+HEAVY_MODULES = (
+    "yaml",
+    "jsonschema",
+    "jinja2",
+    "datamodel_code_generator",
+    "pydantic",
+    "importlib.metadata",
+    "modelarts_kit_spec.load",
+    "modelarts_kit_spec.meaning",
+    "modelarts_kit_generator.ir",
+    "modelarts_kit_generator.render",
+)
+
+
+def _run_check(entry: str) -> tuple[str, list[str]]:
+    """``generate --check`` on the committed output, in a fresh interpreter, through the
+    console script's entry (``entry``) or click's command tree (``click``): its stdout and
+    which of :data:`HEAVY_MODULES` (and click) it imported."""
+    run = (
+        "sys.argv = ['modelarts-kit', 'generate', '--check']\n"
+        "from modelarts_kit.entry import main\n"
+        "main()\n"
+        if entry == "entry"
+        else "from modelarts_kit.main import cli\ncli(['generate', '--check'])\n"
+    )
+    code = (
+        "import sys\n"
+        "try:\n" + "".join(f"    {line}\n" for line in run.splitlines()) + ""
+        "except SystemExit as exc:\n"
+        "    assert exc.code in (0, None), exc.code\n"
+        f"loaded = sorted(m for m in {(*HEAVY_MODULES, 'click')!r} if m in sys.modules)\n"
+        "print(loaded)\n"
+    )
+    env = {**os.environ, "MODELARTS_KIT_CACHE_DIR": "off"}
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO, check=True
+    )
+    *output, loaded = result.stdout.splitlines(keepends=True)
+    return "".join(output), [name.strip("'") for name in loaded.strip("[]\n").split(", ") if name]
+
+
+def test_an_up_to_date_check_loads_no_spec_ir_template_or_tool_module() -> None:
+    """The manifest path of ``modelarts-kit generate --check`` is the whole process's cost
+    (issue 17: at most 0.25 s): it must decide before the spec loader (YAML), the meaning
+    layer (jsonschema), the IR, Jinja2, datamodel-code-generator or importlib.metadata
+    are imported; the console script's entry decides before click too, and says exactly
+    what the command says."""
+    through_click, loaded = _run_check("click")
+    assert through_click == "generated/ is up to date.\n"
+    assert loaded == ["click"]
+    through_entry, loaded = _run_check("entry")
+    assert through_entry == through_click
+    assert loaded == []
+
+
+def test_the_entry_leaves_a_stale_output_to_the_command(
+    copy_of_generated: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from modelarts_kit import entry
+    from modelarts_kit.commands import generate as command
+
+    client = copy_of_generated / "modelarts_training_client" / "client.py"
+    client.write_text(client.read_text(encoding="utf-8") + "# edited by hand\n", "utf-8")
+    for module in (pipeline, command):
+        monkeypatch.setattr(module, "default_output", lambda: copy_of_generated)
+    monkeypatch.setattr(sys, "argv", ["modelarts-kit", "generate", "--check"])
+    with pytest.raises(SystemExit) as exited:
+        entry.main()
+    assert exited.value.code == 1
+    captured = capsys.readouterr()
+    assert "-# edited by hand" in captured.out
+    assert "generated/ is stale" in captured.err

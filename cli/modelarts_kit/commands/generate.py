@@ -15,6 +15,7 @@ from modelarts_kit_generator.pipeline import generate as generate_package
 from modelarts_kit_spec.errors import EXIT_FINDINGS, KitError
 
 from modelarts_kit import options
+from modelarts_kit.entry import up_to_date_message
 
 __all__ = ["generate"]
 
@@ -94,7 +95,7 @@ def generate(
                 f"{target.name}/ is stale: run `modelarts-kit generate` and commit it.", err=True
             )
             raise SystemExit(EXIT_FINDINGS)
-        click.echo(f"{target.name}/ is up to date.")
+        click.echo(up_to_date_message(target.name), nl=False)
         return
     files = generate_package(
         target, spec_path, generator_options, use_cache=not no_cache, force=force
