@@ -10,7 +10,6 @@ judged by the ``wire`` request checks (``request_path``, ``request_method``,
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from functools import cached_property
 from typing import Any
 
 from modelarts_kit_spec.load import Spec, json_type, pointer_join
+from modelarts_kit_spec.wirejson import decode_wire_json
 
 from modelarts_kit_contracts.client.adapters import ClientAdapter, ErrorInfo
 from modelarts_kit_contracts.client.cases import Case
@@ -73,9 +73,7 @@ class ClientCall:
         """Every way what the client returned differs from what the mock sent."""
         answered = self.answered
         assert answered is not None
-        sent = (
-            json.loads(answered.response.body.decode("utf-8")) if answered.response.body else None
-        )
+        sent = decode_wire_json(answered.response.body) if answered.response.body else None
         got, _ = self.returned
         schema = self.case.operation.success.schema
         return list(compare_json(self.spec, schema, sent, got))
@@ -350,7 +348,7 @@ def _error_sent(call: ClientCall) -> JSON:
     answered = call.answered
     assert answered is not None
     raw = answered.response.body
-    return json.loads(raw.decode("utf-8")) if raw else {}
+    return decode_wire_json(raw) if raw else {}
 
 
 @check(

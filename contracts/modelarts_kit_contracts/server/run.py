@@ -29,15 +29,17 @@ import random
 import shlex
 import threading
 import time
+import traceback
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import requests
 
-from modelarts_kit_contracts.core import CreatedJob, Finding, RunReport
+from modelarts_kit_contracts.core import CreatedJob, Finding, RunReport, clip
 from modelarts_kit_contracts.core.reporters import redact
 from modelarts_kit_contracts.core.wire import Exchange, Headers, WireRequest, WireResponse
 from modelarts_kit_contracts.server.checks import (
@@ -448,6 +450,14 @@ class _Run:
             pass
         except ResponseStalled as exc:
             self.error(str(exc))
+        except Exception as exc:  # noqa: BLE001 - reported with its cause, never as a timeout
+            # A bug of the kit or an answer it failed to foresee: say so (type, message, where)
+            # instead of dying silently in this thread and blaming --max-time.
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            self.error(
+                f"the run failed: {type(exc).__name__}: {clip(str(exc), 200)} "
+                f"(at {Path(where.filename).name}:{where.lineno}); please report it"
+            )
 
     def _preflight(self) -> bool:
         with self.traffic.session() as session:
@@ -674,10 +684,12 @@ def run_server_contract(
     traffic = _build_traffic(target, options, resolved, deadline)
     run = _Run(target, options, resolved, report, traffic, progress)
     worker = threading.Thread(target=run.body, name="contract-server-run", daemon=True)
+    timed_out = False
     try:
         worker.start()
         while worker.is_alive():
             if deadline is not None and time.monotonic() >= deadline:
+                timed_out = True
                 run.stop()
                 worker.join(STOP_GRACE_S)
                 report.notes.append(
@@ -698,7 +710,7 @@ def run_server_contract(
             with run.lock:
                 report.duration_s = time.monotonic() - started
                 _record_created_jobs(report, traffic.guard)
-                if deadline is not None and not report.tallies and not report.errors:
+                if timed_out and not report.tallies and not report.errors:
                     report.errors.append(
                         f"--max-time {max_time}s reached before any check was evaluated"
                     )
