@@ -527,7 +527,7 @@ def _retry_after(value: str | None, attempt: int) -> float:
     """Seconds to wait: ``Retry-After`` (seconds or an HTTP date), else 1, 2, 4 s."""
     if value:
         text = value.strip()
-        if text.isdigit():
+        if text.isascii() and text.isdigit():  # "²" is a digit to str.isdigit, not to float()
             return float(text)
         with suppress(TypeError, ValueError, IndexError):
             return max(0.0, parsedate_to_datetime(text).timestamp() - time.time())
