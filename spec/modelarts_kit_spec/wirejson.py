@@ -136,7 +136,7 @@ def decode_wire_json(
     """The JSON value of an untrusted body, or :class:`WireJsonError` saying why not."""
     size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
     if size > max_bytes:
-        raise WireJsonError(f"{size} bytes, above the cap of {max_bytes}")
+        raise WireJsonError(f"larger than the cap of {max_bytes} bytes")
     if isinstance(raw, str):
         text = raw
     else:

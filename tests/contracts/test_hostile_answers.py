@@ -92,7 +92,7 @@ def test_what_the_decoder_refuses_and_why(body: bytes, reason: str) -> None:
 
 
 def test_size_cap() -> None:
-    with pytest.raises(WireJsonError, match="above the cap"):
+    with pytest.raises(WireJsonError, match="larger than the cap of 100 bytes"):
         decode_wire_json(b"[" + b"0," * 100 + b"0]", max_bytes=100)
 
 

@@ -80,3 +80,22 @@ def test_a_gzip_bomb_is_forwarded_compressed_and_inflated_only_to_the_cap() -> N
     assert raw == bomb  # still compressed, byte for byte
     assert any("inflates (gzip) to more than the cap" in f.got for f in seen), seen
     assert proxy.finish().errors == []
+
+
+def test_a_request_above_the_cap_is_refused_not_forwarded() -> None:
+    heads: list[bytes] = []
+
+    def recording(request_head: bytes) -> list[bytes]:
+        heads.append(request_head)
+        return list(hostile.fixed(400, ERROR)(request_head))
+
+    body = b'{"action_type": "' + b"x" * (MAX_WIRE_JSON_BYTES + 1024**2) + b'"}'
+    with proxied(recording) as (url, proxy, seen):
+        try:
+            got = httpx.post(url + SHOW + "/actions", content=body, timeout=20)
+        except httpx.TransportError:  # the proxy may close before the whole body is sent
+            got = None
+    assert heads == []  # nothing forwarded
+    assert got is None or got.status_code == 413
+    assert any(f"larger than the cap of {MAX_WIRE_JSON_BYTES} bytes" in f.got for f in seen), seen
+    assert proxy.finish().errors == []

@@ -17,7 +17,6 @@ from functools import cached_property
 from typing import Any
 
 from modelarts_kit_spec.load import Spec, json_type, pointer_join
-from modelarts_kit_spec.wirejson import decode_wire_json
 
 from modelarts_kit_contracts.client.adapters import ClientAdapter, ErrorInfo
 from modelarts_kit_contracts.client.cases import Case
@@ -73,7 +72,7 @@ class ClientCall:
         """Every way what the client returned differs from what the mock sent."""
         answered = self.answered
         assert answered is not None
-        sent = decode_wire_json(answered.response.body) if answered.response.body else None
+        _, sent = answered.response.json() if answered.response.body else (True, None)
         got, _ = self.returned
         schema = self.case.operation.success.schema
         return list(compare_json(self.spec, schema, sent, got))
@@ -348,7 +347,8 @@ def _error_sent(call: ClientCall) -> JSON:
     answered = call.answered
     assert answered is not None
     raw = answered.response.body
-    return decode_wire_json(raw) if raw else {}
+    ok, sent = answered.response.json() if raw else (True, {})
+    return sent if ok else None
 
 
 @check(

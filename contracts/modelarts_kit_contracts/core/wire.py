@@ -96,6 +96,7 @@ class WireRequest:
     headers: Headers = field(default_factory=Headers)
     body: bytes = b""
     query: str = ""
+    truncated: bool = False  # the body was larger than the cap: ``body`` holds its start only
 
 
 @dataclass(frozen=True)

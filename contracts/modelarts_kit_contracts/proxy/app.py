@@ -14,6 +14,7 @@ answered with 502 and recorded as a run error (exit 2).
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, MutableMapping
 from typing import Any
@@ -141,6 +142,14 @@ class ValidatingProxy:
         """Forward ``request``, validate both directions, return the answer to send back."""
         self.requests += 1
         began = time.monotonic()
+        if request.truncated:  # never forward a body cut at the cap; its check says why
+            entry = self.spec.meaning.errors.gateway_error("body-too-large")
+            content = json.dumps({"error_code": entry.code, "error_msg": entry.message})
+            refusal = WireResponse(
+                entry.status, Headers([("Content-Type", "application/json")]), content.encode()
+            )
+            self._validate(request, refusal, (time.monotonic() - began) * 1000)
+            return refusal
         answer = await self._forward(request)
         if answer is None:
             return WireResponse(
