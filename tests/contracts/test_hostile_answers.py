@@ -210,6 +210,13 @@ def test_an_undecodable_answer_is_the_servers_violation(
     assert elapsed < 25
 
 
+def test_schemathesis_own_checks_judge_a_deep_answer_through_the_wire_decoder() -> None:
+    # Its JSON deserializer was json.loads: RecursionError killed its worker thread.
+    report, _ = run_against(hostile.fixed(200, hostile.DEEP))
+    found = _failures(report, "response_schema_conformance")
+    assert any("nested deeper than 64 levels" in text for text in found), found
+
+
 def test_an_obs_text_header_does_not_stop_the_run() -> None:
     body = b'{"error_code": "ModelArts.2787", "error_msg": "x"}'
     answer = hostile.fixed(400, body, [(b"X-Weird", b"\xe9\xb2"), (b"Retry-After", b"\xb2")])
