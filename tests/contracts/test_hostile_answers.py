@@ -7,8 +7,8 @@ Raw answers (see :mod:`tests.contracts.hostile`) the kit must judge, never crash
   and the run blamed ``--max-time``;
 - invalid UTF-8 and ``NaN`` in a body: a finding;
 - a header with obs-text bytes (0x80-0xFF): the run goes on;
-- an answer larger than the cap (16 MiB), plain or as a gzip bomb: exit 2 in seconds, one
-  line naming the cap, memory bounded -- before, read whole (and inflated) into memory;
+- an answer larger than the cap (16 MiB), plain or as a gzip bomb: a finding naming the cap,
+  exit 1 in seconds, memory bounded -- before, read whole (and inflated) into memory;
 - a Content-Length that lies, a close mid-body: exit 2 "no complete answer", no traceback.
 
 The one wire decoder (:func:`modelarts_kit_spec.wirejson.decode_wire_json`) is checked on
@@ -228,20 +228,28 @@ def test_an_obs_text_header_does_not_stop_the_run() -> None:
 @pytest.mark.parametrize(
     ("answer", "says"),
     [
-        (hostile.huge(total=2 * MAX_WIRE_JSON_BYTES), f"larger than {MAX_WIRE_JSON_BYTES} bytes"),
+        (
+            hostile.huge(total=2 * MAX_WIRE_JSON_BYTES),
+            f"HTTP 200: the body is not JSON the spec can describe: larger than the cap of "
+            f"{MAX_WIRE_JSON_BYTES} bytes",
+        ),
         (
             hostile.gzipped(200, hostile.gzip_bomb(4 * MAX_WIRE_JSON_BYTES)),
-            f"larger than {MAX_WIRE_JSON_BYTES} bytes once inflated (gzip)",
+            f"larger than the cap of {MAX_WIRE_JSON_BYTES} bytes once inflated (gzip)",
         ),
     ],
     ids=["huge", "gzip-bomb"],
 )
 def test_an_answer_above_the_cap_is_not_read_into_memory(answer: hostile.Answer, says: str) -> None:
     report, elapsed = run_against(answer)
-    assert report.exit_code is ExitCode.USAGE_OR_CONNECTION_ERROR
-    assert len(report.errors) == 1
-    assert "no complete answer" in report.errors[0]
-    assert says in report.errors[0]
+    assert report.errors == [], report.errors
+    assert report.exit_code is ExitCode.CONTRACT_VIOLATION
+    found = _failures(report, "answer_body_decodable")
+    assert len(found) == 1
+    assert says in found[0]
+    assert [f.operation for f in report.failures] == [
+        "GET /v2/{project_id}/training-jobs/{training_job_id}"  # the first preflight probe
+    ]
     assert elapsed < 10
 
 

@@ -65,7 +65,11 @@ class ResponseStalled(requests.exceptions.Timeout):
 
 
 class AnswerTooLarge(requests.exceptions.RequestException):
-    """An answer's body (decoded) exceeds the cap: it is not read further."""
+    """An answer's body (decoded) exceeds the cap: it is not read further.
+
+    The server's violation (no API answer is that large): the run records it as a finding of
+    ``answer_body_decodable`` and stops, since nothing more can be checked over such answers.
+    """
 
 
 class CreateCapReached(Exception):
@@ -295,8 +299,8 @@ def _read_bounded(response: requests.Response, cap: int) -> None:
             encoding = response.headers.get("content-encoding")
             inflated = f" once inflated ({encoding[:20]})" if encoding else ""
             raise AnswerTooLarge(
-                f"HTTP {response.status_code}: the answer is larger than {cap} bytes{inflated}, "
-                "the cap for one answer: no API answer is that large",
+                f"HTTP {response.status_code}: {NOT_DESCRIBABLE}: larger than the cap of {cap} "
+                f"bytes{inflated}",
                 request=response.request,
             )
         chunks.append(chunk)
@@ -500,6 +504,7 @@ class _GuardWith(requests.auth.AuthBase):
 
 
 _NOT_JSON = object()
+NOT_DESCRIBABLE = "the body is not JSON the spec can describe"
 
 
 def _json_body(body: Any) -> Any:

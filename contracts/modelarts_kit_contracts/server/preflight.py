@@ -32,6 +32,7 @@ import requests
 
 from modelarts_kit_contracts.core import clip
 from modelarts_kit_contracts.server.checks import ApiMap, ProbeResponse, Role
+from modelarts_kit_contracts.server.guard import AnswerTooLarge
 from modelarts_kit_contracts.server.meaning import documented_codes
 from modelarts_kit_contracts.server.target import ServerCheckError
 
@@ -141,6 +142,8 @@ def preflight(
             raise PreflightError(
                 "connection", f"cannot reach {base_url}: {exc} on {label}"
             ) from None
+        except AnswerTooLarge:
+            raise  # the server's violation, not a connection problem: the run records it
         except requests.exceptions.RequestException as exc:
             # The answer broke off (closed mid-body, Content-Length lying, bad gzip, over the
             # size cap): as with a timeout, nothing can be checked over such a connection.

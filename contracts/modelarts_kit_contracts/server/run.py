@@ -36,8 +36,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import requests
+from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES
 
 from modelarts_kit_contracts.core import CreatedJob, Finding, RunReport, clip
 from modelarts_kit_contracts.core.reporters import redact
@@ -50,6 +52,7 @@ from modelarts_kit_contracts.server.checks import (
     response_checks,
 )
 from modelarts_kit_contracts.server.guard import (
+    AnswerTooLarge,
     CreateCapReached,
     GuardedAdapter,
     GuardPolicy,
@@ -482,7 +485,29 @@ class _Run:
             except PreflightError as exc:
                 self.error(str(exc))
                 return False
+            except AnswerTooLarge as exc:
+                self.oversized(exc)
+                return False
         return True
+
+    def oversized(self, exc: AnswerTooLarge) -> None:
+        """An answer above the cap: a finding on the operation that gave it; the run stops."""
+        request = exc.request
+        method = (request.method or "") if request is not None else ""
+        path = urlsplit(str(request.url or "")).path if request is not None else ""
+        route = self.api.spec.match(method, path) if request is not None else None
+        operation = route.operation if route is not None else None
+        label = _operation_label(operation.method, operation.path) if operation else path
+        finding = Finding(
+            title="Answer body is not JSON the spec can describe",
+            expected=f"an answer of at most {MAX_WIRE_JSON_BYTES} bytes (no API answer is larger)",
+            got=str(exc),
+            check="answer_body_decodable",
+            operation=label,
+        )
+        with self.lock:
+            self.report.record("answer_body_decodable", finding)
+            self.report.notes.append("the run stopped at an answer above the cap")
 
     def _probe(self, session: requests.Session) -> HttpProbe:
         return HttpProbe(
@@ -507,6 +532,9 @@ class _Run:
                 except CreateCapReached as exc:
                     self.note(f"scenario {scenario.name}: not (fully) evaluated: {exc}")
                 except RunStopped:
+                    return False
+                except AnswerTooLarge as exc:
+                    self.oversized(exc)
                     return False
                 except requests.exceptions.RequestException as exc:
                     # Timeouts and dropped connections end the run (exit 2), not a finding.
