@@ -738,9 +738,11 @@ def run_server_contract(
             with run.lock:
                 report.duration_s = time.monotonic() - started
                 _record_created_jobs(report, traffic.guard)
-                if timed_out and not report.tallies and not report.errors:
+                if not report.tallies and not report.errors:
                     report.errors.append(
                         f"--max-time {max_time}s reached before any check was evaluated"
+                        if timed_out
+                        else "the run ended before any check was evaluated"
                     )
     return scrub_report(report, options.secrets)
 
