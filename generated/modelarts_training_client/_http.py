@@ -3,7 +3,6 @@ error mapping, response decoding, secret masking, the raw response and the wait 
 
 from __future__ import annotations
 
-import json
 import math
 import random
 import time
@@ -15,6 +14,7 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 import httpx
 import pydantic
+import pydantic_core
 
 from .errors import (
     DeadlineExceededError,
@@ -113,7 +113,7 @@ def parse_retry_after(value: str | None) -> float | None:
     if value is None:
         return None
     text = value.strip()
-    if text.isdigit():
+    if text.isascii() and text.isdigit():  # "²" is a digit to str.isdigit, not to float()
         return float(text)
     import email.utils  # only an HTTP-date needs it; keeps the package import light
 
@@ -309,7 +309,7 @@ class Received:
         self.chunks: list[bytes] = []
         self.size = 0
         declared = response.headers.get("Content-Length", "")
-        if declared.isdigit() and int(declared) > limit:
+        if declared.isascii() and declared.isdigit() and float(declared) > limit:
             raise self.too_large()
 
     def too_large(self) -> ResponseTooLargeError:
@@ -328,10 +328,12 @@ class Received:
 
     def response(self, streamed: httpx.Response) -> httpx.Response:
         """A complete response holding the (decoded) bytes read."""
+        # The raw byte pairs: a decoded value with an obs-text byte (0x80-0xFF) cannot be
+        # re-encoded as ASCII by httpx.Response(headers=...).
         headers = [
             (name, value)
-            for name, value in streamed.headers.multi_items()
-            if name.lower() not in ("content-encoding", "content-length", "transfer-encoding")
+            for name, value in streamed.headers.raw
+            if name.lower() not in (b"content-encoding", b"content-length", b"transfer-encoding")
         ]
         return httpx.Response(
             streamed.status_code,
@@ -387,7 +389,7 @@ class ApiResponse(Generic[Parsed]):
 
     def json(self) -> Any:
         """The body as plain JSON values (unknown fields included)."""
-        return json.loads(self.http_response.content)
+        return parse_json(self.http_response.content)
 
 
 # wait_for_*: the first wait, its ceiling (it doubles after each poll), and the default limit.
@@ -575,6 +577,15 @@ def transport_error(
     )
 
 
+def parse_json(content: bytes) -> Any:
+    """Plain JSON values of a body from the wire; ``ValueError`` when it is not JSON.
+
+    pydantic's parser, as for the models: strict UTF-8, no NaN/Infinity, and a nesting limit
+    that raises ``ValueError`` (``json.loads`` raises ``RecursionError`` on deep nesting).
+    """
+    return pydantic_core.from_json(content, allow_inf_nan=False)
+
+
 def raise_for_status(operation: str, response: httpx.Response) -> None:
     """Raise the ``ApiError`` subclass for a non-2xx answer."""
     if 200 <= response.status_code < 300:
@@ -582,8 +593,8 @@ def raise_for_status(operation: str, response: httpx.Response) -> None:
     body: Any = None
     fields: dict[str, str | None] = {}
     try:
-        body = json.loads(response.content) if response.content else None
-    except ValueError:
+        body = parse_json(response.content) if response.content else None
+    except ValueError:  # not JSON (too deep included): the text is the body
         body = response.text[:500]
     if isinstance(body, dict):
         for name in ("error_code", "error_msg", "error_solution"):
@@ -624,7 +635,7 @@ def decode_response(call: Call, response: httpx.Response, model: type[Model]) ->
             operation, response.status_code, f"not JSON ({errors[0]['msg']})", request_id
         )
     else:
-        document = json.loads(content)
+        document = parse_json(content)
         problems = _problems(failure, "", document, call.answer_secrets)
         error = ResponseValidationError(operation, response.status_code, problems, request_id)
     # Raised outside the handler: pydantic's error (which holds the body) is not its context.

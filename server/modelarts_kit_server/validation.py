@@ -17,7 +17,6 @@ Functions: :func:`parse_json_body`, :func:`validate_instance`, :func:`validate_p
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -27,6 +26,7 @@ from jsonschema.exceptions import WEAK_MATCHES, ValidationError, best_match, by_
 from jsonschema.protocols import Validator
 from modelarts_kit_spec import Operation, Spec
 from modelarts_kit_spec.load import escape_pointer_token
+from modelarts_kit_spec.wirejson import WireJsonError, decode_wire_json
 
 from modelarts_kit_server import errors
 from modelarts_kit_server.errors import ApiError
@@ -63,17 +63,6 @@ def is_json_media_type(content_type: str) -> bool:
     return media == "application/json" or structured
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if math.isinf(value):
-        raise ValueError(f"number {text[:MAX_VALUE_CHARS]} is out of range")
-    return value
-
-
 def parse_json_body(raw: bytes, content_type: str | None) -> Any:
     """Decode a JSON request body; ``malformed-body`` saying why it is not valid JSON."""
     if content_type is not None and content_type.strip() and not is_json_media_type(content_type):
@@ -85,54 +74,10 @@ def parse_json_body(raw: bytes, content_type: str | None) -> Any:
     if not raw.strip():
         raise ApiError(errors.INVALID_JSON_BODY, detail="The request body is empty.")
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ApiError(
-            errors.INVALID_JSON_BODY, detail=f"The body is not UTF-8 (byte {exc.start})."
-        ) from None
-    try:
-        value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
-    except json.JSONDecodeError as exc:
-        raise ApiError(
-            errors.INVALID_JSON_BODY,
-            detail=f"{exc.msg} at line {exc.lineno} column {exc.colno}.",
-        ) from None
-    except (ValueError, RecursionError) as exc:
-        reason = "it is nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-        detail = f"The body is not valid: {reason}."
+        return decode_wire_json(raw, max_bytes=len(raw), max_depth=MAX_DEPTH)
+    except WireJsonError as exc:
+        detail = f"The body is not valid JSON: {exc.reason}."
         raise ApiError(errors.INVALID_JSON_BODY, detail=detail) from None
-    problem = _unrepresentable(value, "", 0)
-    if problem:
-        raise ApiError(errors.INVALID_JSON_BODY, detail=problem)
-    return value
-
-
-def _unrepresentable(value: Any, at: str, depth: int) -> str | None:
-    """Lone surrogates cannot be stored or echoed as UTF-8; absurd nesting is refused."""
-    if depth > MAX_DEPTH:
-        return f"The body is nested deeper than {MAX_DEPTH} levels at {at or '/'}."
-    if isinstance(value, str):
-        return _surrogate(value, at)
-    if isinstance(value, dict):
-        for key, item in value.items():
-            child = f"{at}/{escape_pointer_token(key)}"
-            problem = _surrogate(key, child) or _unrepresentable(item, child, depth + 1)
-            if problem:
-                return problem
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            problem = _unrepresentable(item, f"{at}/{index}", depth + 1)
-            if problem:
-                return problem
-    return None
-
-
-def _surrogate(text: str, at: str) -> str | None:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return f"{at or '/'}: the string contains an unpaired surrogate escape."
-    return None
 
 
 def pointer(path: Iterable[str | int]) -> str:

@@ -10,7 +10,6 @@ judged by the ``wire`` request checks (``request_path``, ``request_method``,
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -73,9 +72,7 @@ class ClientCall:
         """Every way what the client returned differs from what the mock sent."""
         answered = self.answered
         assert answered is not None
-        sent = (
-            json.loads(answered.response.body.decode("utf-8")) if answered.response.body else None
-        )
+        _, sent = answered.response.json() if answered.response.body else (True, None)
         got, _ = self.returned
         schema = self.case.operation.success.schema
         return list(compare_json(self.spec, schema, sent, got))
@@ -350,7 +347,8 @@ def _error_sent(call: ClientCall) -> JSON:
     answered = call.answered
     assert answered is not None
     raw = answered.response.body
-    return json.loads(raw.decode("utf-8")) if raw else {}
+    ok, sent = answered.response.json() if raw else (True, {})
+    return sent if ok else None
 
 
 @check(

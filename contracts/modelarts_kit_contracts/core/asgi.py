@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES
+
 from modelarts_kit_contracts.core.wire import Headers, WireRequest, WireResponse
 
 __all__ = ["ASGIReceive", "ASGISend", "WireHandler", "serve_asgi"]
@@ -20,8 +22,13 @@ async def serve_asgi(
     send: ASGISend,
     handler: WireHandler,
     on_shutdown: Callable[[], Awaitable[None]] | None = None,
+    max_body_bytes: int = MAX_WIRE_JSON_BYTES,
 ) -> None:
-    """Run one ASGI connection: read the whole request, answer with ``handler``'s response.
+    """Run one ASGI connection: read the request, answer with ``handler``'s response.
+
+    At most ``max_body_bytes`` + 1 bytes of the body are read (a hostile client cannot make
+    the process buffer a gigabyte): beyond, the request reaches ``handler`` marked
+    ``truncated``, its checks refuse the body as larger than the cap.
 
     Lifespan events are acknowledged (``on_shutdown`` runs at shutdown); other scope types are
     ignored. Header names go out in lower case, as ASGI requires.
@@ -39,9 +46,14 @@ async def serve_asgi(
     if scope["type"] != "http":
         return
     body = bytearray()
+    truncated = False
     while True:
         message = await receive()
         body += message.get("body", b"")
+        if len(body) > max_body_bytes:
+            del body[max_body_bytes + 1 :]
+            truncated = True
+            break
         if not message.get("more_body", False):
             break
     raw_path = (scope.get("raw_path") or scope["path"].encode("utf-8")).decode("latin-1")
@@ -53,6 +65,7 @@ async def serve_asgi(
         ),
         body=bytes(body),
         query=scope.get("query_string", b"").decode("latin-1"),
+        truncated=truncated,
     )
     answer = await handler(request)
     await send(

@@ -18,9 +18,7 @@ without the secret key, so only its form is.
 
 from __future__ import annotations
 
-import json
 import re
-import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +27,7 @@ from urllib.parse import unquote
 from jsonschema.exceptions import ValidationError
 from modelarts_kit_spec.load import Operation, Parameter, Spec, pointer_join
 from modelarts_kit_spec.routes import RouteMatch
+from modelarts_kit_spec.wirejson import WireJsonError, bounded_inflate, decode_wire_json
 
 from modelarts_kit_contracts.core.findings import Finding, RunReport, short
 from modelarts_kit_contracts.core.registry import REGISTRY, SKIP, Check, CheckResult, check
@@ -97,6 +96,7 @@ class WireRequest:
     headers: Headers = field(default_factory=Headers)
     body: bytes = b""
     query: str = ""
+    truncated: bool = False  # the body was larger than the cap: ``body`` holds its start only
 
 
 @dataclass(frozen=True)
@@ -218,21 +218,11 @@ def _explain(error: ValidationError, base: str) -> list[Finding]:
 
 def decode_json_body(body: bytes, headers: Headers) -> tuple[JSON, str | None]:
     """Decode a JSON body (gunzipping when needed); the error string says why it is not JSON."""
-    raw = body
-    encoding = (headers.get("content-encoding") or "").strip().lower()
+    encoding = headers.get("content-encoding") or ""
     try:
-        if encoding == "gzip":
-            raw = zlib.decompress(body, 16 + zlib.MAX_WBITS)
-        elif encoding == "deflate":
-            raw = zlib.decompress(body)
-    except zlib.error as exc:
-        return None, f"cannot decode {encoding} content: {exc}"
-    try:
-        return json.loads(raw.decode("utf-8")), None
-    except UnicodeDecodeError as exc:
-        return None, f"not UTF-8 at byte {exc.start}"
-    except json.JSONDecodeError as exc:
-        return None, f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        return decode_wire_json(bounded_inflate(body, encoding)), None
+    except WireJsonError as exc:
+        return None, exc.reason
 
 
 def _media_type(headers: Headers) -> str:

@@ -14,6 +14,7 @@ answered with 502 and recorded as a run error (exit 2).
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, MutableMapping
 from typing import Any
@@ -21,6 +22,7 @@ from typing import Any
 import httpx
 from modelarts_kit_spec import load_spec
 from modelarts_kit_spec.load import Spec
+from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES
 
 from modelarts_kit_contracts.core import Finding, RunReport
 from modelarts_kit_contracts.core.asgi import ASGIReceive, ASGISend, serve_asgi
@@ -65,6 +67,25 @@ def _forwardable(headers: Headers) -> list[tuple[str, str]]:
     }
     dropped = HOP_BY_HOP | named | {"content-length"}  # recomputed from the same bytes
     return [(k, v) for k, v in headers.items if k.lower() not in dropped]
+
+
+class AnswerTooLarge(Exception):
+    """The upstream's answer exceeds the cap: it is not buffered (the proxy answers 502)."""
+
+
+async def _read_capped(response: httpx.Response, cap: int) -> bytes:
+    """The raw (still encoded) body, at most ``cap`` bytes; a gzip bomb is capped when the
+    response check inflates it (:func:`~modelarts_kit_spec.wirejson.bounded_inflate`)."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_raw():
+        size += len(chunk)
+        if size > cap:
+            raise AnswerTooLarge(
+                f"HTTP {response.status_code}: the answer is larger than {cap} bytes"
+            )
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 class ValidatingProxy:
@@ -121,6 +142,14 @@ class ValidatingProxy:
         """Forward ``request``, validate both directions, return the answer to send back."""
         self.requests += 1
         began = time.monotonic()
+        if request.truncated:  # never forward a body cut at the cap; its check says why
+            entry = self.spec.meaning.errors.gateway_error("body-too-large")
+            content = json.dumps({"error_code": entry.code, "error_msg": entry.message})
+            refusal = WireResponse(
+                entry.status, Headers([("Content-Type", "application/json")]), content.encode()
+            )
+            self._validate(request, refusal, (time.monotonic() - began) * 1000)
+            return refusal
         answer = await self._forward(request)
         if answer is None:
             return WireResponse(
@@ -137,16 +166,21 @@ class ValidatingProxy:
         target = self.upstream.copy_with(
             raw_path=(base_path + request.path + query).encode("latin-1")
         )
+        # Header bytes travel as they came (latin-1 both ways): obs-text bytes (0x80-0xFF) are
+        # legal on the wire, and httpx would refuse to encode them from str as ASCII.
+        forwarded = [
+            (k.encode("latin-1"), v.encode("latin-1")) for k, v in _forwardable(request.headers)
+        ]
         outgoing = self._http().build_request(
-            request.method, target, headers=_forwardable(request.headers), content=request.body
+            request.method, target, headers=forwarded, content=request.body
         )
         try:
             response = await self._http().send(outgoing, stream=True)
             try:
-                raw = b"".join([chunk async for chunk in response.aiter_raw()])
+                raw = await _read_capped(response, MAX_WIRE_JSON_BYTES)
             finally:
                 await response.aclose()
-        except httpx.HTTPError as exc:
+        except (httpx.HTTPError, AnswerTooLarge) as exc:
             problem = (
                 f"upstream {self.upstream} did not answer {request.method} {request.path}: "
                 f"{type(exc).__name__}: {exc}"
@@ -154,7 +188,10 @@ class ValidatingProxy:
             if problem not in self.report.errors:
                 self.report.errors.append(problem)
             return None
-        return WireResponse(response.status_code, Headers(response.headers.multi_items()), raw)
+        headers = Headers(
+            (k.decode("latin-1"), v.decode("latin-1")) for k, v in response.headers.raw
+        )
+        return WireResponse(response.status_code, headers, raw)
 
     def _validate(self, request: WireRequest, response: WireResponse, elapsed_ms: float) -> None:
         verdict = validate_request(self.spec, request)

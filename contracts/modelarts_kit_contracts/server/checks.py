@@ -36,9 +36,10 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from modelarts_kit_spec import Operation, Spec, load_spec
+from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_DEPTH, WireJsonError, decode_wire_json
 
 from modelarts_kit_contracts.core import REGISTRY, Check, Finding, check, clip, declare
-from modelarts_kit_contracts.core.wire import Exchange
+from modelarts_kit_contracts.core.wire import Exchange, decode_json_body
 from modelarts_kit_contracts.server.meaning import (
     GUIDANCE_KEY,
     Meaning,
@@ -179,6 +180,9 @@ class ApiMap:
 # --- response checks --------------------------------------------------------------------------
 
 
+NOT_DESCRIBABLE = "the body is not JSON the spec can describe"
+
+
 def _get(document: JSON, *path: str) -> JSON:
     for key in path:
         if not isinstance(document, Mapping):
@@ -250,13 +254,13 @@ def vendor_error_body(api: ApiMap, exchange: Exchange) -> Finding | None:
     """Every error response (4xx/5xx) is JSON in the vendor's error shape."""
     if exchange.status < 400:
         return None
-    ok, body = exchange.json()
-    if not ok:
+    body, problem = decode_json_body(exchange.response.body, exchange.response.headers)
+    if problem is not None:
         return Finding(
             title="Error response without the vendor error body",
             expected='a JSON body {"error_code": "ModelArts.NNNN", "error_msg": ...}',
             got=f"HTTP {exchange.status} {exchange.response.content_type or 'no content type'}: "
-            f"{exchange.response.body[:120]!r}",
+            f"{exchange.response.body[:120]!r} ({NOT_DESCRIBABLE}: {problem})",
         )
     if not exchange.response.content_type.split(";")[0].strip().lower().endswith("json"):
         return Finding(
@@ -277,6 +281,32 @@ def vendor_error_body(api: ApiMap, exchange: Exchange) -> Finding | None:
             pointer=pointer,
         )
     return None
+
+
+@check(
+    product="server",
+    title="an answer is not JSON the spec can describe",
+    meaning="every non-error answer with a body is JSON the spec can describe",
+)
+def answer_body_decodable(api: ApiMap, exchange: Exchange) -> Finding | None:
+    """A 1xx-3xx answer with a body decodes: UTF-8, nested at most 64 levels, finite numbers.
+
+    The spec documents JSON answers only; an answer nested 200,000 levels deep, in invalid
+    UTF-8 or with ``NaN`` is no document a schema can describe, and a client cannot read it.
+    (Error answers: :func:`vendor_error_body`.)
+    """
+    if exchange.status >= 400 or not exchange.response.body.strip():
+        return None
+    _, problem = decode_json_body(exchange.response.body, exchange.response.headers)
+    if problem is None:
+        return None
+    return Finding(
+        title="Answer body is not JSON the spec can describe",
+        expected=(
+            f"a JSON body (UTF-8, nested at most {MAX_WIRE_JSON_DEPTH} levels, finite numbers)"
+        ),
+        got=f"HTTP {exchange.status}: {NOT_DESCRIBABLE}: {problem}",
+    )
 
 
 @check(
@@ -326,9 +356,10 @@ class ProbeResponse:
     curl: str  # reproduces the request, credentials redacted
 
     def json(self) -> JSON:
+        """The decoded body; None when it is not JSON (or not JSON the kit accepts: too deep...)."""
         try:
-            return json.loads(self.body)
-        except ValueError:
+            return decode_wire_json(self.body)
+        except WireJsonError:
             return None
 
 

@@ -21,7 +21,6 @@ HTTP, whose adapter is a :class:`GuardedAdapter`:
 
 from __future__ import annotations
 
-import json
 import re
 import socket
 import threading
@@ -38,9 +37,11 @@ import requests.adapters
 import requests.auth
 import urllib3.connection
 import urllib3.connectionpool
+from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES, WireJsonError, decode_wire_json
 
 __all__ = [
     "MAX_429_RETRIES",
+    "AnswerTooLarge",
     "CreateCapReached",
     "GuardPolicy",
     "GuardedAdapter",
@@ -61,6 +62,14 @@ class RunStopped(requests.exceptions.RequestException):
 
 class ResponseStalled(requests.exceptions.Timeout):
     """No complete response within the per-request limit (the server stalls or trickles)."""
+
+
+class AnswerTooLarge(requests.exceptions.RequestException):
+    """An answer's body (decoded) exceeds the cap: it is not read further.
+
+    The server's violation (no API answer is that large): the run records it as a finding of
+    ``answer_body_decodable`` and stops, since nothing more can be checked over such answers.
+    """
 
 
 class CreateCapReached(Exception):
@@ -255,7 +264,7 @@ class GuardedAdapter(requests.adapters.HTTPAdapter):
                         proxies=proxies,
                     )
                     if not stream:
-                        response.content  # noqa: B018 - read the body under the watchdog
+                        _read_bounded(response, MAX_WIRE_JSON_BYTES)  # under the watchdog
                 except (requests.exceptions.RequestException, OSError) as exc:
                     if record.killed == "stopped":
                         raise RunStopped(
@@ -272,6 +281,31 @@ class GuardedAdapter(requests.adapters.HTTPAdapter):
         finally:
             _WATCHDOGS.current = None
         return response
+
+
+def _read_bounded(response: requests.Response, cap: int) -> None:
+    """Read the body (decoded: gzip/deflate undone) into ``response.content``, at most ``cap``.
+
+    ``requests`` reads an answer whole and inflates ``Content-Encoding: gzip`` transparently: a
+    1 GiB answer, or 1 MB of gzip that inflates to 1 GiB, would sit in memory. Beyond ``cap``
+    the connection is closed and :class:`AnswerTooLarge` raised.
+    """
+    chunks: list[bytes] = []
+    size = 0
+    for chunk in response.iter_content(64 * 1024):
+        size += len(chunk)
+        if size > cap:
+            response.close()
+            encoding = response.headers.get("content-encoding")
+            inflated = f" once inflated ({encoding[:20]})" if encoding else ""
+            raise AnswerTooLarge(
+                f"HTTP {response.status_code}: {NOT_DESCRIBABLE}: larger than the cap of {cap} "
+                f"bytes{inflated}",
+                request=response.request,
+            )
+        chunks.append(chunk)
+    response._content = b"".join(chunks)
+    response._content_consumed = True
 
 
 def _bounded_timeout(timeout: Any, limit: float) -> Any:
@@ -470,14 +504,15 @@ class _GuardWith(requests.auth.AuthBase):
 
 
 _NOT_JSON = object()
+NOT_DESCRIBABLE = "the body is not JSON the spec can describe"
 
 
 def _json_body(body: Any) -> Any:
     if body is None:
         return _NOT_JSON
     try:
-        return json.loads(body)
-    except (ValueError, TypeError):
+        return decode_wire_json(body)
+    except WireJsonError:
         return _NOT_JSON
 
 
@@ -497,7 +532,7 @@ def _retry_after(value: str | None, attempt: int) -> float:
     """Seconds to wait: ``Retry-After`` (seconds or an HTTP date), else 1, 2, 4 s."""
     if value:
         text = value.strip()
-        if text.isdigit():
+        if text.isascii() and text.isdigit():  # "²" is a digit to str.isdigit, not to float()
             return float(text)
         with suppress(TypeError, ValueError, IndexError):
             return max(0.0, parsedate_to_datetime(text).timestamp() - time.time())

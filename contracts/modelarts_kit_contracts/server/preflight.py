@@ -30,7 +30,9 @@ from urllib.parse import urlsplit
 
 import requests
 
+from modelarts_kit_contracts.core import clip
 from modelarts_kit_contracts.server.checks import ApiMap, ProbeResponse, Role
+from modelarts_kit_contracts.server.guard import AnswerTooLarge
 from modelarts_kit_contracts.server.meaning import documented_codes
 from modelarts_kit_contracts.server.target import ServerCheckError
 
@@ -139,6 +141,16 @@ def preflight(
         except requests.exceptions.Timeout as exc:
             raise PreflightError(
                 "connection", f"cannot reach {base_url}: {exc} on {label}"
+            ) from None
+        except AnswerTooLarge:
+            raise  # the server's violation, not a connection problem: the run records it
+        except requests.exceptions.RequestException as exc:
+            # The answer broke off (closed mid-body, Content-Length lying, bad gzip, over the
+            # size cap): as with a timeout, nothing can be checked over such a connection.
+            raise PreflightError(
+                "connection",
+                f"no complete answer from {base_url} on {label}: {type(exc).__name__}: "
+                f"{clip(str(exc), 200)}",
             ) from None
         answers.append(_Answer(role, label, response))
     problems = [(answer, _classify(api, answer)) for answer in answers]

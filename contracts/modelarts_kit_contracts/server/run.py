@@ -29,15 +29,19 @@ import random
 import shlex
 import threading
 import time
+import traceback
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import requests
+from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES
 
-from modelarts_kit_contracts.core import CreatedJob, Finding, RunReport
+from modelarts_kit_contracts.core import CreatedJob, Finding, RunReport, clip
 from modelarts_kit_contracts.core.reporters import redact
 from modelarts_kit_contracts.core.wire import Exchange, Headers, WireRequest, WireResponse
 from modelarts_kit_contracts.server.checks import (
@@ -48,6 +52,7 @@ from modelarts_kit_contracts.server.checks import (
     response_checks,
 )
 from modelarts_kit_contracts.server.guard import (
+    AnswerTooLarge,
     CreateCapReached,
     GuardedAdapter,
     GuardPolicy,
@@ -448,6 +453,14 @@ class _Run:
             pass
         except ResponseStalled as exc:
             self.error(str(exc))
+        except Exception as exc:  # noqa: BLE001 - reported with its cause, never as a timeout
+            # A bug of the kit or an answer it failed to foresee: say so (type, message, where)
+            # instead of dying silently in this thread and blaming --max-time.
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            self.error(
+                f"the run failed: {type(exc).__name__}: {clip(str(exc), 200)} "
+                f"(at {Path(where.filename).name}:{where.lineno}); please report it"
+            )
 
     def _preflight(self) -> bool:
         with self.traffic.session() as session:
@@ -472,7 +485,29 @@ class _Run:
             except PreflightError as exc:
                 self.error(str(exc))
                 return False
+            except AnswerTooLarge as exc:
+                self.oversized(exc)
+                return False
         return True
+
+    def oversized(self, exc: AnswerTooLarge) -> None:
+        """An answer above the cap: a finding on the operation that gave it; the run stops."""
+        request = exc.request
+        method = (request.method or "") if request is not None else ""
+        path = urlsplit(str(request.url or "")).path if request is not None else ""
+        route = self.api.spec.match(method, path) if request is not None else None
+        operation = route.operation if route is not None else None
+        label = _operation_label(operation.method, operation.path) if operation else path
+        finding = Finding(
+            title="Answer body is not JSON the spec can describe",
+            expected=f"an answer of at most {MAX_WIRE_JSON_BYTES} bytes (no API answer is larger)",
+            got=str(exc),
+            check="answer_body_decodable",
+            operation=label,
+        )
+        with self.lock:
+            self.report.record("answer_body_decodable", finding)
+            self.report.notes.append("the run stopped at an answer above the cap")
 
     def _probe(self, session: requests.Session) -> HttpProbe:
         return HttpProbe(
@@ -497,6 +532,9 @@ class _Run:
                 except CreateCapReached as exc:
                     self.note(f"scenario {scenario.name}: not (fully) evaluated: {exc}")
                 except RunStopped:
+                    return False
+                except AnswerTooLarge as exc:
+                    self.oversized(exc)
                     return False
                 except requests.exceptions.RequestException as exc:
                     # Timeouts and dropped connections end the run (exit 2), not a finding.
@@ -674,10 +712,12 @@ def run_server_contract(
     traffic = _build_traffic(target, options, resolved, deadline)
     run = _Run(target, options, resolved, report, traffic, progress)
     worker = threading.Thread(target=run.body, name="contract-server-run", daemon=True)
+    timed_out = False
     try:
         worker.start()
         while worker.is_alive():
             if deadline is not None and time.monotonic() >= deadline:
+                timed_out = True
                 run.stop()
                 worker.join(STOP_GRACE_S)
                 report.notes.append(
@@ -698,9 +738,11 @@ def run_server_contract(
             with run.lock:
                 report.duration_s = time.monotonic() - started
                 _record_created_jobs(report, traffic.guard)
-                if deadline is not None and not report.tallies and not report.errors:
+                if not report.tallies and not report.errors:
                     report.errors.append(
                         f"--max-time {max_time}s reached before any check was evaluated"
+                        if timed_out
+                        else "the run ended before any check was evaluated"
                     )
     return scrub_report(report, options.secrets)
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 import requests
+from modelarts_kit_spec.wirejson import WireJsonError, decode_wire_json
 
 from modelarts_kit_contracts.core import Check, Finding, RunReport
 from modelarts_kit_contracts.core.reporters import redact
@@ -103,6 +104,14 @@ def _really_valid(api: ApiMap, operation: Any, case: Any) -> bool:
 
 
 _REGISTERED: set[str] = set()
+_WIRE_JSON = "(deserializer application/json)"
+
+
+def _deserialize_wire_json(_ctx: Any, response: Any) -> Any:
+    """Schemathesis's JSON deserializer, bounded: :func:`decode_wire_json` on the raw bytes."""
+    return decode_wire_json(response.content or b"")
+
+
 _REGISTER_LOCK = threading.Lock()
 
 
@@ -161,6 +170,13 @@ def register_checks(api: ApiMap) -> tuple[str, ...]:
     names = []
     with _REGISTER_LOCK:
         _CURRENT_API.api = api
+        if _WIRE_JSON not in _REGISTERED:
+            # Schemathesis's own JSON deserializer is ``json.loads`` (a deeply nested answer
+            # raised RecursionError and killed its worker thread): answers of the server under
+            # test are decoded by the kit's one wire decoder instead. Its refusal is a
+            # ValueError, which schemathesis reports as a deserialization failure of that answer.
+            schemathesis.deserializer("application/json")(_deserialize_wire_json)
+            _REGISTERED.add(_WIRE_JSON)
         for entry in response_checks():
             names.append(entry.name)
             if entry.name not in _REGISTERED:
@@ -274,6 +290,15 @@ class EngineRun:
             schema.app = self.app
         prepare = self.prepare_session
 
+        class GuardedObservations(Observations):
+            def _extract_body_urls(self, operation: Any, response: Any) -> None:
+                # Its scan parses with json.loads: not a body the wire decoder refuses.
+                try:
+                    decode_wire_json(response.content or b"")
+                except WireJsonError:
+                    return
+                super()._extract_body_urls(operation, response)
+
         class GuardedEngineContext(EngineContext):
             def get_session(self, *, operation: Any = None) -> requests.Session:
                 fresh = getattr(self._thread_local, "session", None) is None
@@ -296,7 +321,7 @@ class EngineRun:
                     InferenceAlgorithm.LOCATION_HEADERS
                 )
             ):
-                observations = Observations()
+                observations = GuardedObservations()
         stop = threading.Event()
         self._stop = stop
         ctx = GuardedEngineContext(
