@@ -12,10 +12,11 @@ import contextlib
 import math
 import time
 from collections.abc import Awaitable, Callable, Collection, Mapping
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import httpx
 
+from . import models as _models
 from ._http import (
     DEFAULT_DEADLINE,
     DEFAULT_MAX_POLL,
@@ -41,12 +42,16 @@ from ._http import (
 )
 from .models import (
     CreateTrainingJobParameters,
-    Job,
-    JobActionType,
     JobResponse,
     ShowTrainingJobDetailsParameters,
     StopTrainingJobParameters,
 )
+
+if TYPE_CHECKING:
+    from .models import (
+        Job,
+        JobActionType,
+    )
 
 __all__ = [
     "TRAINING_JOB_FINAL_PHASES",
@@ -357,7 +362,7 @@ class TrainingJobsClient:
                 "project_id": self._project_id,
             },
         )
-        content = encode_body("create_training_job", Job, body)
+        content = encode_body("create_training_job", _models.Job, body)
         response = self._send(_CREATE_TRAINING_JOB, parameters, content, deadline)
         return ApiResponse(response, decode_response("create_training_job", response, JobResponse))
 
@@ -536,7 +541,7 @@ class TrainingJobsClient:
                 "training_job_id": training_job_id,
             },
         )
-        content = encode_body("stop_training_job", JobActionType, body)
+        content = encode_body("stop_training_job", _models.JobActionType, body)
         response = self._send(_STOP_TRAINING_JOB, parameters, content, deadline)
         return ApiResponse(response, decode_response("stop_training_job", response, JobResponse))
 
@@ -858,7 +863,7 @@ class AsyncTrainingJobsClient:
                 "project_id": self._project_id,
             },
         )
-        content = encode_body("create_training_job", Job, body)
+        content = encode_body("create_training_job", _models.Job, body)
         response = await self._send(_CREATE_TRAINING_JOB, parameters, content, deadline)
         return ApiResponse(response, decode_response("create_training_job", response, JobResponse))
 
@@ -1037,7 +1042,7 @@ class AsyncTrainingJobsClient:
                 "training_job_id": training_job_id,
             },
         )
-        content = encode_body("stop_training_job", JobActionType, body)
+        content = encode_body("stop_training_job", _models.JobActionType, body)
         response = await self._send(_STOP_TRAINING_JOB, parameters, content, deadline)
         return ApiResponse(response, decode_response("stop_training_job", response, JobResponse))
 

@@ -12,10 +12,11 @@ import contextlib
 import math
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Literal, Self
+from typing import TYPE_CHECKING, Any, Literal, Self
 
 import httpx
 
+from . import models as _models
 from ._http import (
     DEFAULT_DEADLINE,
     DEFAULT_MAX_RESPONSE_BYTES,
@@ -44,10 +45,14 @@ from .models import (
     GetInventoryResponse,
     GetPetByIdParameters,
     Order,
-    OrderInput,
     Pet,
-    PetInput,
 )
+
+if TYPE_CHECKING:
+    from .models import (
+        OrderInput,
+        PetInput,
+    )
 
 __all__ = [
     "AsyncPetstoreClient",
@@ -327,7 +332,7 @@ class PetstoreClient:
             None,
             {},
         )
-        content = encode_body("update_pet", PetInput, body)
+        content = encode_body("update_pet", _models.PetInput, body)
         response = self._send(_UPDATE_PET, parameters, content, deadline)
         return ApiResponse(response, decode_response("update_pet", response, Pet))
 
@@ -369,7 +374,7 @@ class PetstoreClient:
             None,
             {},
         )
-        content = encode_body("add_pet", PetInput, body)
+        content = encode_body("add_pet", _models.PetInput, body)
         response = self._send(_ADD_PET, parameters, content, deadline)
         return ApiResponse(response, decode_response("add_pet", response, Pet))
 
@@ -628,7 +633,7 @@ class PetstoreClient:
             None,
             {},
         )
-        content = encode_body("place_order", OrderInput, body)
+        content = encode_body("place_order", _models.OrderInput, body)
         response = self._send(_PLACE_ORDER, parameters, content, deadline)
         return ApiResponse(response, decode_response("place_order", response, Order))
 
@@ -916,7 +921,7 @@ class AsyncPetstoreClient:
             None,
             {},
         )
-        content = encode_body("update_pet", PetInput, body)
+        content = encode_body("update_pet", _models.PetInput, body)
         response = await self._send(_UPDATE_PET, parameters, content, deadline)
         return ApiResponse(response, decode_response("update_pet", response, Pet))
 
@@ -958,7 +963,7 @@ class AsyncPetstoreClient:
             None,
             {},
         )
-        content = encode_body("add_pet", PetInput, body)
+        content = encode_body("add_pet", _models.PetInput, body)
         response = await self._send(_ADD_PET, parameters, content, deadline)
         return ApiResponse(response, decode_response("add_pet", response, Pet))
 
@@ -1217,7 +1222,7 @@ class AsyncPetstoreClient:
             None,
             {},
         )
-        content = encode_body("place_order", OrderInput, body)
+        content = encode_body("place_order", _models.OrderInput, body)
         response = await self._send(_PLACE_ORDER, parameters, content, deadline)
         return ApiResponse(response, decode_response("place_order", response, Order))
 
