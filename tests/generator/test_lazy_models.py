@@ -8,11 +8,12 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from modelarts_kit_generator import GeneratorOptions, build_ir
+from modelarts_kit_generator import GeneratorOptions, build_ir, pipeline
 from modelarts_kit_generator.modelgen import ModelGenerationError, render_models, split_models
 from modelarts_kit_spec import load_spec
 from pydantic import BaseModel
@@ -186,3 +187,23 @@ def test_split_moves_what_only_the_lazy_roots_reach() -> None:
     with pytest.raises(ModelGenerationError, match="'Body' was planned to load lazily"):
         split_models(source, {"Body"}, lazy_module="_lazy", lazy_header='"""L."""')
     assert split_models(SOURCE, set(), lazy_module="_lazy", lazy_header="") == (SOURCE, None)
+
+
+def test_generation_builds_the_lazy_models_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Verification loads the request-body module as well, so a request model pydantic
+    cannot build is refused at generation, not found in a user's first create call."""
+    built: list[str] = []
+    original = pipeline._build_validators
+
+    def recording(models: Iterable[type[BaseModel]]) -> None:
+        taken = list(models)
+        built.extend(f"{model.__module__.rsplit('.', 1)[-1]}.{model.__name__}" for model in taken)
+        original(taken)
+
+    monkeypatch.setattr(pipeline, "_build_validators", recording)
+    pipeline.render_to(tmp_path / "out", use_cache=False)
+    ir = build_ir(load_spec(), GeneratorOptions())
+    assert {f"_request_models.{name}" for name in ir.lazy_models} <= set(built)
+    assert {f"models.{name}" for name in ir.eager_models} <= set(built)
