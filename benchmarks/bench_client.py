@@ -38,7 +38,9 @@ Benchmark-only tools (not project dependencies), into the venv:
 
 (OpenAPI Generator needs Java; a missing tool's rows are skipped with a note.)
 Run from the repository root: ``.venv/bin/python benchmarks/bench_client.py [--quick]``
-(``--quick``: fewer rounds, same 10,000 jobs for memory).
+(``--quick``: fewer rounds, same 10,000 jobs for memory; ``--imports-only``: the import
+rounds alone; ``--compare-package DIR``: also import another tree's generated package,
+e.g. an older commit's, in the same interleaved rounds, with its own share).
 """
 
 from __future__ import annotations
@@ -243,32 +245,39 @@ FLOOR_CODE = (
 
 FLOOR_IMPORT = "floor: httpx + pydantic, one model"
 OURS_IMPORT = "ours: client class + JobResponse"
+COMPARED_IMPORT = "compared: client class + JobResponse"
+TOUCH_OURS = "import modelarts_training_client as m; m.TrainingJobsClient; m.JobResponse"
 Command = tuple[Sequence[str], Mapping[str, str] | None]
 
 
-def importers(peers: dict[str, Path], root: Path) -> dict[str, Command]:
-    """name -> (argv, env): each a fresh compiled interpreter under ``-X importtime``."""
+def _compiled_copy(package: Path, into: Path) -> Path:
+    """A compiled copy of the package directory ``package`` under ``into``."""
+    shutil.copytree(package, into / package.name, ignore=shutil.ignore_patterns("__pycache__"))
+    compileall.compile_dir(into, quiet=1)
+    return into
+
+
+def importers(
+    peers: dict[str, Path], root: Path, compared: Path | None = None
+) -> dict[str, Command]:
+    """name -> (argv, env): each a fresh compiled interpreter under ``-X importtime``.
+    ``compared``: another tree's generated package directory (e.g. an older commit's),
+    measured in the same rounds."""
     import modelarts_training_client
 
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    ours = root / "ours"
-    shutil.copytree(
-        Path(modelarts_training_client.__file__).resolve().parent,
-        ours / "modelarts_training_client",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
-    compileall.compile_dir(ours, quiet=1)
+    ours = _compiled_copy(Path(modelarts_training_client.__file__).resolve().parent, root / "ours")
 
     def python(code: str, extra: Mapping[str, str] | None = None) -> Command:
         return [sys.executable, "-X", "importtime", "-c", code], {**env, **(extra or {})}
 
     found = {
         FLOOR_IMPORT: python(FLOOR_CODE),
-        OURS_IMPORT: python(
-            "import modelarts_training_client as m; m.TrainingJobsClient; m.JobResponse",
-            {"PYTHONPATH": str(ours)},
-        ),
+        OURS_IMPORT: python(TOUCH_OURS, {"PYTHONPATH": str(ours)}),
     }
+    if compared is not None:
+        other = _compiled_copy(compared.resolve(), root / "compared")
+        found[COMPARED_IMPORT] = python(TOUCH_OURS, {"PYTHONPATH": str(other)})
     if "opc" in peers:
         out = peers["opc"]
         compileall.compile_dir(out, quiet=1)
@@ -323,14 +332,20 @@ def report_imports(runs: dict[str, list[Run]]) -> None:
             baseline=FLOOR_IMPORT,
         )
     mine, floor = runs[OURS_IMPORT], runs[FLOOR_IMPORT]
-    print("  our share (ours - floor of the same round), ms:")
-    for clock in ("wall", "cpu"):
-        share = paired(mine, floor, clock)
-        of_minima = min(getattr(r, clock) for r in mine) - min(getattr(r, clock) for r in floor)
-        print(
-            f"    {clock:<4}  min {share.min * 1e3:6.1f}  median {share.median * 1e3:6.1f}  "
-            f"max {share.max * 1e3:6.1f}   (min ours - min floor: {of_minima * 1e3:.1f})"
-        )
+    for name in (OURS_IMPORT, COMPARED_IMPORT):
+        if name not in runs:
+            continue
+        taken = runs[name]
+        print(f"  share of {name.split(':')[0]} (it - floor of the same round), ms:")
+        for clock in ("wall", "cpu"):
+            share = paired(taken, floor, clock)
+            of_minima = min(getattr(r, clock) for r in taken) - min(
+                getattr(r, clock) for r in floor
+            )
+            print(
+                f"    {clock:<4}  min {share.min * 1e3:6.1f}  median {share.median * 1e3:6.1f}  "
+                f"max {share.max * 1e3:6.1f}   (min it - min floor: {of_minima * 1e3:.1f})"
+            )
     cpu_share = paired(mine, floor, "cpu").median * 1e3
     print(
         f"  our share, CPU median of rounds: {cpu_share:.1f} ms  "
@@ -415,11 +430,25 @@ def main() -> None:
     )
     parser.add_argument("--import-rounds", type=int, default=30, help="interleaved import rounds")
     parser.add_argument("--memory-jobs", type=int, default=10_000)
+    parser.add_argument(
+        "--imports-only", action="store_true", help="only the cold-import rounds (no peers)"
+    )
+    parser.add_argument(
+        "--compare-package",
+        type=Path,
+        help="another tree's generated package directory, imported in the same rounds",
+    )
     parser.add_argument("--quick", action="store_true", help="few rounds: a smoke run")
     args = parser.parse_args()
     if args.quick:
         args.rounds, args.sample_seconds, args.import_rounds = 3, 0.02, 5
     print(f"load average (1, 5, 15 min) at start: {load_average()}")
+    if args.imports_only:
+        with tempfile.TemporaryDirectory(prefix="bench-client-") as temp:
+            found = importers({}, Path(temp), args.compare_package)
+            report_imports(interleave_runs(found, args.import_rounds))
+        print(f"load average (1, 5, 15 min) at end: {load_average()}")
+        return
     raw = show_job_example()
     with tempfile.TemporaryDirectory(prefix="bench-client-") as temp:
         root = Path(temp)
@@ -442,7 +471,8 @@ def main() -> None:
         print()
         memory(peers, raw, args.memory_jobs, root)
         print()
-        report_imports(interleave_runs(importers(peers, root), args.import_rounds))
+        found = importers(peers, root, args.compare_package)
+        report_imports(interleave_runs(found, args.import_rounds))
     print(f"load average (1, 5, 15 min) at end: {load_average()}")
 
 

@@ -14,6 +14,9 @@ Errors use one body shape, `ErrorResponse`: `error_code` (`ModelArts.NNNN`), `er
 some errors, `error_solution`.
 """
 
+from typing import TYPE_CHECKING
+
+from . import models as _models
 from ._http import ApiResponse, RetryPolicy
 from .auth import AkSkAuth, TokenAuth
 from .client import (
@@ -46,26 +49,20 @@ from .errors import (
 )
 from .models import (
     AlgoConfigs,
-    AlgoConfigsInput,
     AlgorithmEngine,
     AlgorithmInput,
     AlgorithmOutput,
     AlgorithmRemote,
     AutoSearch,
     AutoSearchAlgoConfigParameter,
-    AutoSearchAlgoConfigParameterInput,
-    AutoSearchInput,
-    AutoStop,
     BillingInfo,
     Constraint,
-    ConstraintInput,
     Cpu,
     CreateTrainingJobParameters,
     CustomMetrics,
     CustomMetricsExec,
     CustomMetricsHttpGet,
     Dataset,
-    DatasetInput,
     DataSource,
     Disk,
     DiskResponse,
@@ -75,20 +72,11 @@ from .models import (
     FlavorResponse,
     Gpu,
     I18NDescription,
-    I18NDescriptionInput,
     Input,
     InputDataInfo,
-    InputDataInfoInput,
-    InputInput,
-    Job,
-    JobActionType,
-    JobAlgorithm,
     JobAlgorithmResponse,
-    JobConfig,
     JobEndpointsResp,
-    JobEngine,
     JobEngineResponse,
-    JobMetadata,
     JobMetadataResponse,
     JobMetadataResponseTrainingExperimentReference,
     JobResponse,
@@ -98,49 +86,33 @@ from .models import (
     JobResponseFtjobConfigTaskEnvEnvsItem,
     JobSummary,
     JobVolume,
-    JobVolumeInput,
     JupyterLab,
     LogDir,
     LogExportPath,
-    LogExportPathInput,
     Memory,
     MindStudioInsight,
     Nfs,
-    NfsInput,
     Npu,
     Obs,
-    ObsInput,
     Output,
-    OutputInput,
     Parameter,
     ParameterI18NDescription,
-    ParameterInput,
-    ParameterInputI18NDescription,
     PFSSummary,
     Policies,
     PoliciesAutoSearch,
-    PoliciesInput,
-    PoliciesInputAutoSearch,
     Remote,
     RemoteConstraint,
-    RemoteConstraintInput,
-    RemoteInput,
     RemoteObs,
-    RemoteObsInput,
     RequiredAffinity,
     Resource,
     ResourceMainContainerAllocatedResources,
     ResourceMainContainerCustomizedFlavor,
     RewardAttrs,
-    RewardAttrsInput,
     RunningRecord,
     RunningRecordRecoverRecordsItem,
     SchedulePolicy,
     SearchParams,
-    SearchParamsInput,
     ShowTrainingJobDetailsParameters,
-    Spec,
-    SpecResource,
     SpecResponse,
     SpecResponseAssetModel,
     SpecResponseOutputModel,
@@ -150,12 +122,6 @@ from .models import (
     StatusTaskIpsItem,
     StopTrainingJobParameters,
     Summary,
-    Task,
-    TaskAlgorithm,
-    TaskAlgorithmEngine,
-    TaskInput,
-    TaskInputRemote,
-    TaskResource,
     TaskResponse,
     TaskResponseAlgorithm,
     TaskResponseLogExportPath,
@@ -163,6 +129,47 @@ from .models import (
     TaskUrls,
     Tensorboard,
 )
+
+if TYPE_CHECKING:
+    from .models import (
+        AlgoConfigsInput,
+        AutoSearchAlgoConfigParameterInput,
+        AutoSearchInput,
+        AutoStop,
+        ConstraintInput,
+        DatasetInput,
+        I18NDescriptionInput,
+        InputDataInfoInput,
+        InputInput,
+        Job,
+        JobActionType,
+        JobAlgorithm,
+        JobConfig,
+        JobEngine,
+        JobMetadata,
+        JobVolumeInput,
+        LogExportPathInput,
+        NfsInput,
+        ObsInput,
+        OutputInput,
+        ParameterInput,
+        ParameterInputI18NDescription,
+        PoliciesInput,
+        PoliciesInputAutoSearch,
+        RemoteConstraintInput,
+        RemoteInput,
+        RemoteObsInput,
+        RewardAttrsInput,
+        SearchParamsInput,
+        Spec,
+        SpecResource,
+        Task,
+        TaskAlgorithm,
+        TaskAlgorithmEngine,
+        TaskInput,
+        TaskInputRemote,
+        TaskResource,
+    )
 
 __version__ = "2.0.0"
 SPEC_VERSION = "2.0.0"
@@ -314,3 +321,16 @@ __all__ = [
     "UnprocessableEntityError",
     "WaitTimeoutError",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """A request-body model, loaded on first access (see ``models``)."""
+    if name in _models._LAZY_MODELS:
+        value: object = getattr(_models, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_models._LAZY_MODELS})

@@ -13,11 +13,12 @@ import contextvars
 import math
 import time
 from collections.abc import Awaitable, Callable, Collection, Iterable, Iterator, Mapping
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import httpcore
 import httpx
 
+from . import models as _models
 from ._http import (
     DEFAULT_DEADLINE,
     DEFAULT_MAX_POLL,
@@ -44,12 +45,16 @@ from ._http import (
 )
 from .models import (
     CreateTrainingJobParameters,
-    Job,
-    JobActionType,
     JobResponse,
     ShowTrainingJobDetailsParameters,
     StopTrainingJobParameters,
 )
+
+if TYPE_CHECKING:
+    from .models import (
+        Job,
+        JobActionType,
+    )
 
 __all__ = [
     "TRAINING_JOB_FINAL_PHASES",
@@ -506,7 +511,7 @@ class TrainingJobsClient:
                 "project_id": self._project_id,
             },
         )
-        content = encode_body(_CREATE_TRAINING_JOB, Job, body)
+        content = encode_body(_CREATE_TRAINING_JOB, _models.Job, body)
         response = self._send(_CREATE_TRAINING_JOB, parameters, content, deadline)
         return ApiResponse(response, decode_response(_CREATE_TRAINING_JOB, response, JobResponse))
 
@@ -685,7 +690,7 @@ class TrainingJobsClient:
                 "training_job_id": training_job_id,
             },
         )
-        content = encode_body(_STOP_TRAINING_JOB, JobActionType, body)
+        content = encode_body(_STOP_TRAINING_JOB, _models.JobActionType, body)
         response = self._send(_STOP_TRAINING_JOB, parameters, content, deadline)
         return ApiResponse(response, decode_response(_STOP_TRAINING_JOB, response, JobResponse))
 
@@ -1008,7 +1013,7 @@ class AsyncTrainingJobsClient:
                 "project_id": self._project_id,
             },
         )
-        content = encode_body(_CREATE_TRAINING_JOB, Job, body)
+        content = encode_body(_CREATE_TRAINING_JOB, _models.Job, body)
         response = await self._send(_CREATE_TRAINING_JOB, parameters, content, deadline)
         return ApiResponse(response, decode_response(_CREATE_TRAINING_JOB, response, JobResponse))
 
@@ -1187,7 +1192,7 @@ class AsyncTrainingJobsClient:
                 "training_job_id": training_job_id,
             },
         )
-        content = encode_body(_STOP_TRAINING_JOB, JobActionType, body)
+        content = encode_body(_STOP_TRAINING_JOB, _models.JobActionType, body)
         response = await self._send(_STOP_TRAINING_JOB, parameters, content, deadline)
         return ApiResponse(response, decode_response(_STOP_TRAINING_JOB, response, JobResponse))
 

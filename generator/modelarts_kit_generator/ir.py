@@ -13,8 +13,9 @@ Every spec-derived string is escaped here, for the one target it is printed in, 
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +58,11 @@ DOC_INDENT = " " * 8
 # Methods HTTP defines as idempotent: only these are retried automatically; a create
 # (POST) is never retried blindly.
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+
+# The module of the models only request bodies reach, loaded on first use (PEP 562
+# ``__getattr__`` in ``models`` and the package), and the name the client reaches them by.
+LAZY_MODULE = "_request_models"
+LAZY_FACADE = "_models"
 
 
 @dataclass(frozen=True)
@@ -202,12 +208,18 @@ class ClientIR:
     status_errors: tuple[ErrorClassIR, ...]
     error_exports: tuple[str, ...]
     models: tuple[str, ...]
+    eager_models: tuple[str, ...]  # imported with the package
+    lazy_models: tuple[str, ...]  # only request bodies reach them: LAZY_MODULE, on first use
+    lazy_module: str
+    lazy_models_header: str  # the lazy module's docstring, a complete literal
     request_models: tuple[str, ...]
     response_models: tuple[str, ...]
     model_schemas: Mapping[str, JSON]  # prose replaced by placeholders (see model_texts)
     model_texts: Mapping[str, str]  # placeholder -> spec prose
     exports: tuple[str, ...]
-    client_model_imports: tuple[str, ...]
+    client_model_imports: tuple[str, ...]  # eager models the client names
+    client_lazy_imports: tuple[str, ...]  # lazy ones: for type checkers only
+    lazy_facade: str
     uses_secrets: bool  # some operation has a secret field (the client imports Sensitive)
     readme_arguments: str
 
@@ -515,9 +527,7 @@ def _operation(
 
     name_literal = python_string(python_name)
     call_constant = f"_{python_name.upper()}"
-    body_expression = (
-        "None" if body is None else f"encode_body({call_constant}, {body.model}, body)"
-    )
+    body_expression = "None" if body is None else _body_expression(call_constant, body.model, ())
     result_expression = (
         "None"
         if return_model is None
@@ -571,6 +581,20 @@ def _operation(
         return_annotation=return_model or "None",
         retryable=op.method.upper() in IDEMPOTENT_METHODS,
     )
+
+
+def _body_expression(call_constant: str, model: str, lazy: Collection[str]) -> str:
+    """How a method encodes its body: a model of the lazily loaded module is reached
+    through the ``models`` facade (``_models.X``), which loads that module on first use."""
+    reference = f"{LAZY_FACADE}.{model}" if model in lazy else model
+    return f"encode_body({call_constant}, {reference}, body)"
+
+
+def _with_lazy_bodies(op: OperationIR, lazy: Collection[str]) -> OperationIR:
+    if op.body is None:
+        return op
+    expression = _body_expression(op.call_constant, op.body.model, lazy)
+    return dataclasses.replace(op, body_expression=expression)
 
 
 def _wait(spec: Spec, operations: tuple[OperationIR, ...]) -> WaitIR | None:
@@ -762,6 +786,8 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
     operations = tuple(
         _operation(op, spec, plan, client_params, errors, taken, codes) for op in spec.operations
     )
+    lazy = plan.body_only(op.body.model for op in operations if op.body is not None)
+    operations = tuple(_with_lazy_bodies(op, lazy) for op in operations)
     wait = _wait(spec, operations)
     if wait is not None and wait.method_name in taken:
         raise SpecError(f"the wait method {wait.method_name!r} collides with an operation method")
@@ -807,6 +833,19 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
         "Request models validate strictly (unknown fields are refused); response models keep\n"
         'unknown fields and accept enum values the spec does not know yet."""'
     )
+    lazy_models_header = (
+        f'"""Request-body models of the {docstring_inline(title)} API (modelarts-kit; do not '
+        "edit).\n\n"
+        "Only request bodies use these models, so they are loaded on first use: import them "
+        "from\n``models`` or the package (this module's name is not part of the API)."
+        '"""'
+    )
+    client_models = {
+        name
+        for op in operations
+        for name in (op.params_model, op.return_model, op.body.model if op.body else None)
+        if name and name != "None"
+    }
     return ClientIR(
         options=options,
         title_doc=docstring_inline(title),
@@ -839,26 +878,19 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
         status_errors=tuple(e for e in errors if e.status is not None),
         error_exports=tuple(sorted(exceptions)),
         models=tuple(plan.all_names),
+        eager_models=tuple(name for name in plan.all_names if name not in lazy),
+        lazy_models=tuple(name for name in plan.all_names if name in lazy),
+        lazy_module=LAZY_MODULE,
+        lazy_models_header=lazy_models_header,
         request_models=tuple(sorted(plan.request_models)),
         response_models=tuple(sorted(plan.response_models)),
         model_schemas=dict(sorted(plan.schemas.items())),
         model_texts=dict(plan.texts),
         exports=tuple(exports),
         uses_secrets=any(op.call_secrets for op in operations),
-        client_model_imports=tuple(
-            sorted(
-                {
-                    name
-                    for op in operations
-                    for name in (
-                        op.params_model,
-                        op.return_model,
-                        op.body.model if op.body else None,
-                    )
-                    if name and name != "None"
-                }
-            )
-        ),
+        client_model_imports=tuple(sorted(client_models - lazy)),
+        client_lazy_imports=tuple(sorted(client_models & lazy)),
+        lazy_facade=LAZY_FACADE,
         readme_arguments="".join(
             f'{p}="<{p}>", ' for p in (snake_case(name) for name in client_params)
         ),

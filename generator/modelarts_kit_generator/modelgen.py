@@ -20,7 +20,7 @@ import json
 import tempfile
 import tokenize
 import warnings
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,7 @@ __all__ = [
     "check_models_source",
     "defer_validator_builds",
     "render_models",
+    "split_models",
     "substitute_texts",
 ]
 
@@ -285,6 +286,150 @@ def defer_validator_builds(source: str) -> str:
     if not _imports_config_dict(module):
         return before + "from pydantic import ConfigDict\n\n\n" + after
     return patched
+
+
+def split_models(
+    source: str, lazy: Collection[str], *, lazy_module: str, lazy_header: str
+) -> tuple[str, str | None]:
+    """Split the models module into the one the package imports and ``lazy_module``, which
+    holds the classes named in ``lazy`` and is loaded on first use.
+
+    ``lazy`` must be closed downwards: no other class may refer to one of its classes (the
+    IR's :meth:`~modelarts_kit_generator.schemas.ModelPlan.body_only` is). The lazy module
+    keeps the source's imports (ruff removes the unused ones) and imports the other
+    classes it refers to from ``models``; ``models`` names the lazy classes for type
+    checkers (``TYPE_CHECKING``) and resolves them at first access (PEP 562 ``__getattr__``),
+    so ``from <package>.models import X`` works for every class as before.
+    Returns ``(models source, lazy module source or None when nothing is lazy)``.
+    """
+    if not lazy:
+        return source, None
+    try:
+        module = ast.parse(source)
+    except SyntaxError as exc:
+        raise ModelGenerationError(f"generated models do not parse: {exc}") from exc
+    lines = source.splitlines(keepends=True)
+    body = module.body
+    first_code = next(
+        index
+        for index, node in enumerate(body)
+        if not isinstance(node, ast.Import | ast.ImportFrom)
+        and not (index == 0 and isinstance(node, ast.Expr))
+    )
+    prelude_end = body[first_code].lineno - 1 - len(getattr(body[first_code], "decorator_list", []))
+    prelude = "".join(lines[:prelude_end])
+    imports = "".join(
+        "".join(lines[node.lineno - 1 : node.end_lineno])
+        for node in body[:first_code]
+        if isinstance(node, ast.Import | ast.ImportFrom)
+    )
+    classes = {node.name for node in body if isinstance(node, ast.ClassDef)}
+    unknown = sorted(set(lazy) - classes)
+    if unknown:
+        raise ModelGenerationError(f"no model class to load lazily is named {unknown[0]!r}")
+    refers: dict[str, set[str]] = {}
+    for node in body[first_code:]:
+        owner = _statement_owner(node)
+        if owner is not None:
+            names = {item.id for item in ast.walk(node) if isinstance(item, ast.Name)}
+            refers.setdefault(owner, set()).update(names & classes)
+    # datamodel-code-generator adds classes of its own (numbered variants of a union):
+    # they go where the classes that use them go, by the same rule as the IR's.
+    moved = _only_reached_from(set(lazy), refers) - {DEFERRED_ROOT}
+    kept = sorted(set(lazy) - moved)
+    if kept:
+        raise ModelGenerationError(
+            f"model {kept[0]!r} was planned to load lazily, but a model the package imports "
+            "refers to it (rule: what the package imports never needs the lazy module)"
+        )
+    eager_parts: list[str] = []
+    lazy_parts: list[str] = []
+    needed: set[str] = set()
+    start = prelude_end
+    for node in body[first_code:]:
+        assert node.end_lineno is not None
+        text = "".join(lines[start : node.end_lineno])
+        start = node.end_lineno
+        owner = _statement_owner(node)
+        if owner in moved:
+            lazy_parts.append(text)
+            needed |= refers.get(owner, set()) - moved
+        else:
+            eager_parts.append(text)
+    lazy_names = sorted(moved)
+    listed = "".join(f"        {name},\n" for name in lazy_names)
+    facade_imports = (
+        f"from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+        f"    from .{lazy_module} import (\n{listed}    )\n\n"
+    )
+    exported = "".join(f'    "{name}",\n' for name in sorted(classes - {DEFERRED_ROOT}))
+    lazy_set = "".join(f'        "{name}",\n' for name in lazy_names)
+    facade = (
+        f"\n\n__all__ = [\n{exported}]\n\n"
+        f"# Loaded on first access: only request bodies use them (see {lazy_module}).\n"
+        f"_LAZY_MODELS = frozenset(\n    {{\n{lazy_set}    }}\n)\n\n\n"
+        f"{LAZY_GETATTR.format(module=lazy_module)}"
+    )
+    eager = prelude + facade_imports + "".join(eager_parts).rstrip("\n") + "\n" + facade
+    own_imports = "".join(f"    {name},\n" for name in sorted(needed))
+    lazy_source = (
+        f"{lazy_header}\n\n{imports}"
+        + (f"\nfrom .models import (\n{own_imports})\n" if needed else "")
+        + "".join(lazy_parts).rstrip("\n")
+        + "\n\n__all__ = [\n"
+        + "".join(f'    "{name}",\n' for name in lazy_names)
+        + "]\n"
+    )
+    return eager, lazy_source
+
+
+LAZY_GETATTR = '''def __getattr__(name: str) -> object:
+    """A request-body model, loaded with its module on first access (PEP 562)."""
+    if name in _LAZY_MODELS:
+        from . import {module}
+
+        value: object = getattr({module}, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {{__name__!r}} has no attribute {{name!r}}")
+
+
+def __dir__() -> list[str]:
+    return sorted({{*globals(), *_LAZY_MODELS}})
+'''
+
+
+def _only_reached_from(roots: set[str], refers: Mapping[str, set[str]]) -> set[str]:
+    """What ``roots`` reach in ``refers`` (name -> names it refers to) that nothing else
+    reaches."""
+
+    def reach(names: set[str]) -> set[str]:
+        found: set[str] = set()
+        pending = list(names)
+        while pending:
+            name = pending.pop()
+            if name not in found:
+                found.add(name)
+                pending.extend(refers.get(name, ()))
+        return found
+
+    from_roots = reach(roots)
+    return from_roots - reach(set(refers) - from_roots)
+
+
+def _statement_owner(node: ast.stmt) -> str | None:
+    """The class a top-level statement belongs to: its own name for a class, the class of
+    ``X.model_rebuild()``; None for anything else (type variables, the deferred base)."""
+    if isinstance(node, ast.ClassDef):
+        return node.name
+    if (
+        isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Attribute)
+        and isinstance(node.value.func.value, ast.Name)
+    ):
+        return node.value.func.value.id
+    return None
 
 
 def _imports_config_dict(module: ast.Module) -> bool:

@@ -278,9 +278,10 @@ def _format_and_verify(directory: Path, files: dict[str, str], package: str) -> 
 
 
 def _verify(directory: Path, package: str) -> None:
-    """Import the package under a private name, compile any module the import did not
-    reach, and build every model's validator (the models defer that to first use, so a
-    schema pydantic cannot build would otherwise surface only in a user's program)."""
+    """Import the package under a private name, resolve every name it exports (which loads
+    the modules it loads on first access), compile any module that did not reach, and build
+    every model's validator (the models defer that to first use, so a schema pydantic cannot
+    build would otherwise surface only in a user's program)."""
     import importlib.util
     import uuid
 
@@ -299,6 +300,9 @@ def _verify(directory: Path, package: str) -> None:
     sys.dont_write_bytecode = True  # no __pycache__ in the output
     try:
         spec.loader.exec_module(module)
+        # The request-body models load on first access: their classes are built below too.
+        for name in getattr(module, "__all__", ()):
+            getattr(module, name)
         loaded = {
             name: sys.modules[name]
             for name in sorted(sys.modules)

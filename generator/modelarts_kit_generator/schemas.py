@@ -32,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -157,6 +157,25 @@ class ModelPlan:
     @property
     def all_names(self) -> list[str]:
         return sorted(self.schemas)
+
+    def references(self, names: Iterable[str]) -> set[str]:
+        """``names`` and every model their schemas refer to, directly or through others."""
+        found: set[str] = set()
+        pending = list(names)
+        while pending:
+            name = pending.pop()
+            if name in found:
+                continue
+            found.add(name)
+            pending.extend(_referenced_models(self.schemas[name]))
+        return found
+
+    def body_only(self, bodies: Iterable[str]) -> set[str]:
+        """The models only request bodies reach: the models ``bodies`` refer to that no
+        other model (response, parameters) refers to. A model both reach is not among them."""
+        from_bodies = self.references(bodies)
+        elsewhere = self.references(set(self.schemas) - from_bodies)
+        return from_bodies - elsewhere
 
     # -- internals -------------------------------------------------------------------
 
@@ -344,6 +363,22 @@ class ModelPlan:
             if isinstance(node.get(key), str):
                 opened[key] = self._placeholder(node[key])
         return opened
+
+
+_MODEL_REF = "#/components/schemas/"
+
+
+def _referenced_models(node: JSON) -> Iterator[str]:
+    """The model names a converted schema refers to (``$ref`` to a plan schema)."""
+    if isinstance(node, Mapping):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith(_MODEL_REF):
+            yield ref.removeprefix(_MODEL_REF)
+        for value in node.values():
+            yield from _referenced_models(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _referenced_models(value)
 
 
 def _checked_pattern(value: JSON, pointer: str) -> str:

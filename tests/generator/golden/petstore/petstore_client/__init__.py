@@ -5,6 +5,9 @@ Generated from the API's OpenAPI document by ``modelarts-kit generate``; do not 
 A sample pet store server, used to show that the generator is not tied to one API.
 """
 
+from typing import TYPE_CHECKING
+
+from . import models as _models
 from ._http import ApiResponse, RetryPolicy
 from .auth import AkSkAuth, TokenAuth
 from .client import (
@@ -34,7 +37,6 @@ from .errors import (
 )
 from .models import (
     Category,
-    CategoryInput,
     DeletePetParameters,
     FindPetsByStatusParameters,
     FindPetsByStatusResponse,
@@ -43,12 +45,17 @@ from .models import (
     GetInventoryResponse,
     GetPetByIdParameters,
     Order,
-    OrderInput,
     Pet,
-    PetInput,
     Tag,
-    TagInput,
 )
+
+if TYPE_CHECKING:
+    from .models import (
+        CategoryInput,
+        OrderInput,
+        PetInput,
+        TagInput,
+    )
 
 __version__ = "1.0.17"
 SPEC_VERSION = "1.0.17"
@@ -95,3 +102,16 @@ __all__ = [
     "TransportError",
     "UnprocessableEntityError",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """A request-body model, loaded on first access (see ``models``)."""
+    if name in _models._LAZY_MODELS:
+        value: object = getattr(_models, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_models._LAZY_MODELS})

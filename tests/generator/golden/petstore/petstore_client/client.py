@@ -13,11 +13,12 @@ import contextvars
 import math
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
-from typing import Any, Literal, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
 
 import httpcore
 import httpx
 
+from . import models as _models
 from ._http import (
     DEFAULT_DEADLINE,
     DEFAULT_MAX_RESPONSE_BYTES,
@@ -46,10 +47,14 @@ from .models import (
     GetInventoryResponse,
     GetPetByIdParameters,
     Order,
-    OrderInput,
     Pet,
-    PetInput,
 )
+
+if TYPE_CHECKING:
+    from .models import (
+        OrderInput,
+        PetInput,
+    )
 
 __all__ = [
     "AsyncPetstoreClient",
@@ -435,7 +440,7 @@ class PetstoreClient:
             None,
             {},
         )
-        content = encode_body(_UPDATE_PET, PetInput, body)
+        content = encode_body(_UPDATE_PET, _models.PetInput, body)
         response = self._send(_UPDATE_PET, parameters, content, deadline)
         return ApiResponse(response, decode_response(_UPDATE_PET, response, Pet))
 
@@ -477,7 +482,7 @@ class PetstoreClient:
             None,
             {},
         )
-        content = encode_body(_ADD_PET, PetInput, body)
+        content = encode_body(_ADD_PET, _models.PetInput, body)
         response = self._send(_ADD_PET, parameters, content, deadline)
         return ApiResponse(response, decode_response(_ADD_PET, response, Pet))
 
@@ -736,7 +741,7 @@ class PetstoreClient:
             None,
             {},
         )
-        content = encode_body(_PLACE_ORDER, OrderInput, body)
+        content = encode_body(_PLACE_ORDER, _models.OrderInput, body)
         response = self._send(_PLACE_ORDER, parameters, content, deadline)
         return ApiResponse(response, decode_response(_PLACE_ORDER, response, Order))
 
@@ -1025,7 +1030,7 @@ class AsyncPetstoreClient:
             None,
             {},
         )
-        content = encode_body(_UPDATE_PET, PetInput, body)
+        content = encode_body(_UPDATE_PET, _models.PetInput, body)
         response = await self._send(_UPDATE_PET, parameters, content, deadline)
         return ApiResponse(response, decode_response(_UPDATE_PET, response, Pet))
 
@@ -1067,7 +1072,7 @@ class AsyncPetstoreClient:
             None,
             {},
         )
-        content = encode_body(_ADD_PET, PetInput, body)
+        content = encode_body(_ADD_PET, _models.PetInput, body)
         response = await self._send(_ADD_PET, parameters, content, deadline)
         return ApiResponse(response, decode_response(_ADD_PET, response, Pet))
 
@@ -1326,7 +1331,7 @@ class AsyncPetstoreClient:
             None,
             {},
         )
-        content = encode_body(_PLACE_ORDER, OrderInput, body)
+        content = encode_body(_PLACE_ORDER, _models.OrderInput, body)
         response = await self._send(_PLACE_ORDER, parameters, content, deadline)
         return ApiResponse(response, decode_response(_PLACE_ORDER, response, Order))
 

@@ -3,7 +3,7 @@
 Request models validate strictly (unknown fields are refused); response models keep
 unknown fields and accept enum values the spec does not know yet."""
 
-from typing import Annotated, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Literal, TypeVar
 
 from pydantic import (
     AwareDatetime,
@@ -15,6 +15,14 @@ from pydantic import (
     StrictInt,
     StrictStr,
 )
+
+if TYPE_CHECKING:
+    from ._request_models import (
+        CategoryInput,
+        OrderInput,
+        PetInput,
+        TagInput,
+    )
 
 _RootT = TypeVar("_RootT")
 
@@ -29,16 +37,6 @@ class Category(BaseModel):
     model_config = ConfigDict(
         defer_build=True,
         extra="allow",
-        populate_by_name=True,
-    )
-    id: StrictInt | None = None
-    name: StrictStr | None = None
-
-
-class CategoryInput(BaseModel):
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="forbid",
         populate_by_name=True,
     )
     id: StrictInt | None = None
@@ -120,36 +118,10 @@ class Order(BaseModel):
     complete: StrictBool | None = None
 
 
-class OrderInput(BaseModel):
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="forbid",
-        populate_by_name=True,
-    )
-    petId: StrictInt | None = None
-    quantity: Annotated[StrictInt | None, Field(ge=1)] = None
-    shipDate: AwareDatetime | None = None
-    status: Literal["placed", "approved", "delivered"] | None = None
-    """
-    Order Status
-    """
-    complete: StrictBool | None = None
-
-
 class Tag(BaseModel):
     model_config = ConfigDict(
         defer_build=True,
         extra="allow",
-        populate_by_name=True,
-    )
-    id: StrictInt | None = None
-    name: StrictStr | None = None
-
-
-class TagInput(BaseModel):
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="forbid",
         populate_by_name=True,
     )
     id: StrictInt | None = None
@@ -174,23 +146,6 @@ class Pet(BaseModel):
     nickname: StrictStr | None = None
 
 
-class PetInput(BaseModel):
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="forbid",
-        populate_by_name=True,
-    )
-    name: Annotated[StrictStr, Field(min_length=1)]
-    category: CategoryInput | None = None
-    photoUrls: list[StrictStr]
-    tags: list[TagInput] | None = None
-    status: Literal["available", "pending", "sold"] | None = None
-    """
-    pet status in the store
-    """
-    nickname: StrictStr | None = None
-
-
 class FindPetsByStatusResponse(_DeferredRootModel[list[Pet]]):
     model_config = ConfigDict(defer_build=True)
     root: list[Pet]
@@ -199,3 +154,47 @@ class FindPetsByStatusResponse(_DeferredRootModel[list[Pet]]):
 class FindPetsByTagsResponse(_DeferredRootModel[list[Pet]]):
     model_config = ConfigDict(defer_build=True)
     root: list[Pet]
+
+
+__all__ = [
+    "Category",
+    "CategoryInput",
+    "DeletePetParameters",
+    "FindPetsByStatusParameters",
+    "FindPetsByStatusResponse",
+    "FindPetsByTagsParameters",
+    "FindPetsByTagsResponse",
+    "GetInventoryResponse",
+    "GetPetByIdParameters",
+    "Order",
+    "OrderInput",
+    "Pet",
+    "PetInput",
+    "Tag",
+    "TagInput",
+]
+
+# Loaded on first access: only request bodies use them (see _request_models).
+_LAZY_MODELS = frozenset(
+    {
+        "CategoryInput",
+        "OrderInput",
+        "PetInput",
+        "TagInput",
+    }
+)
+
+
+def __getattr__(name: str) -> object:
+    """A request-body model, loaded with its module on first access (PEP 562)."""
+    if name in _LAZY_MODELS:
+        from . import _request_models
+
+        value: object = getattr(_request_models, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY_MODELS})
