@@ -86,7 +86,9 @@ def diff(old: str, new: str, output_format: str, out_file: Path | None, fail_on:
     """
     old_source = read_source(old)
     new_source = read_source(new)
-    changes = diff_documents(old_source.document, new_source.document)
+    changes = diff_documents(
+        old_source.document, new_source.document, labels=(old_source.label, new_source.label)
+    )
     render = render_json if output_format == "json" else render_markdown
     text = render(changes, old_source, new_source)
     if out_file is not None:
