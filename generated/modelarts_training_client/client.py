@@ -331,6 +331,11 @@ class TrainingJobsClient:
                 of the token (ModelArts.2786).
                 Error codes (``error_code``) by meaning:
                 - project-mismatch: ModelArts.2786
+            ClientError: HTTP 413: The request body is larger than the service accepts
+                (ModelArts.4104; the vendor's limit is 12 MB, a server may set a lower one and
+                name it in `error_solution`).
+                Error codes (``error_code``) by meaning:
+                - body-too-large: ModelArts.4104
             RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
                 number of seconds in `Retry-After`.
                 Error codes (``error_code``) by meaning:
@@ -338,6 +343,12 @@ class TrainingJobsClient:
             ServerError: HTTP 500: An internal error (for example ModelArts.0010).
                 Error codes (``error_code``) by meaning:
                 - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
@@ -419,6 +430,12 @@ class TrainingJobsClient:
             ServerError: HTTP 500: An internal error (for example ModelArts.0010).
                 Error codes (``error_code``) by meaning:
                 - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
@@ -508,6 +525,11 @@ class TrainingJobsClient:
                 Error codes (``error_code``) by meaning:
                 - not-terminable: ModelArts.2796
                 - status-changed: ModelArts.2878
+            ClientError: HTTP 413: The request body is larger than the service accepts
+                (ModelArts.4104; the vendor's limit is 12 MB, a server may set a lower one and
+                name it in `error_solution`).
+                Error codes (``error_code``) by meaning:
+                - body-too-large: ModelArts.4104
             RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
                 number of seconds in `Retry-After`.
                 Error codes (``error_code``) by meaning:
@@ -515,6 +537,12 @@ class TrainingJobsClient:
             ServerError: HTTP 500: An internal error (for example ModelArts.0010).
                 Error codes (``error_code``) by meaning:
                 - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
@@ -832,6 +860,11 @@ class AsyncTrainingJobsClient:
                 of the token (ModelArts.2786).
                 Error codes (``error_code``) by meaning:
                 - project-mismatch: ModelArts.2786
+            ClientError: HTTP 413: The request body is larger than the service accepts
+                (ModelArts.4104; the vendor's limit is 12 MB, a server may set a lower one and
+                name it in `error_solution`).
+                Error codes (``error_code``) by meaning:
+                - body-too-large: ModelArts.4104
             RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
                 number of seconds in `Retry-After`.
                 Error codes (``error_code``) by meaning:
@@ -839,6 +872,12 @@ class AsyncTrainingJobsClient:
             ServerError: HTTP 500: An internal error (for example ModelArts.0010).
                 Error codes (``error_code``) by meaning:
                 - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
@@ -920,6 +959,12 @@ class AsyncTrainingJobsClient:
             ServerError: HTTP 500: An internal error (for example ModelArts.0010).
                 Error codes (``error_code``) by meaning:
                 - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
@@ -1009,6 +1054,11 @@ class AsyncTrainingJobsClient:
                 Error codes (``error_code``) by meaning:
                 - not-terminable: ModelArts.2796
                 - status-changed: ModelArts.2878
+            ClientError: HTTP 413: The request body is larger than the service accepts
+                (ModelArts.4104; the vendor's limit is 12 MB, a server may set a lower one and
+                name it in `error_solution`).
+                Error codes (``error_code``) by meaning:
+                - body-too-large: ModelArts.4104
             RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
                 number of seconds in `Retry-After`.
                 Error codes (``error_code``) by meaning:
@@ -1016,6 +1066,12 @@ class AsyncTrainingJobsClient:
             ServerError: HTTP 500: An internal error (for example ModelArts.0010).
                 Error codes (``error_code``) by meaning:
                 - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
