@@ -19,7 +19,7 @@ from modelarts_kit import options
 __all__ = ["generate"]
 
 
-@click.command(name="generate")
+@options.command(name="generate")
 @options.spec_file(
     "OpenAPI document to generate from (default: the curated ModelArts spec).", dest="spec_path"
 )

@@ -20,7 +20,7 @@ from modelarts_kit import options
 __all__ = ["diff", "validate"]
 
 
-@click.command()
+@options.command()
 @options.spec_file("OpenAPI file to check (default: the curated spec).")
 @options.ledger_file(
     "Discrepancy ledger (default: the curated ledger, or ledger.yaml next to --spec)."
@@ -65,7 +65,7 @@ def validate(spec_file: Path | None, ledger_file: Path | None, output_format: st
 validate.help = (validate.help or "") + ", ".join(r.id for r in RULES) + "."
 
 
-@click.command()
+@options.command()
 @click.argument("old")
 @click.argument("new")
 @options.output_format("markdown", "json")
