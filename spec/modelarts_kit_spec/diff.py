@@ -528,6 +528,27 @@ def constraints_changed(
         _constraint(walk, at, "uniqueItems", before_unique, after_unique, after_unique)
 
 
+def _dependencies(schema: Mapping[str, JSON]) -> set[tuple[str, str]]:
+    raw = _mapping(schema.get("dependentRequired"))
+    return {(str(k), str(d)) for k, deps in raw.items() for d in _list(deps)}
+
+
+@schema_rule
+def combination_rules_changed(
+    walk: Walk, old: Mapping[str, JSON], new: Mapping[str, JSON], at: Place
+) -> None:
+    """``dependentRequired`` pairs and a ``not`` ("choose one of", "not both"): each one
+    added demands more (tightened), each one removed demands less (loosened)."""
+    before, after = _dependencies(old), _dependencies(new)
+    for name, dependency in sorted(after - before):
+        _constraint(walk, at, "dependentRequired", None, {name: [dependency]}, True)
+    for name, dependency in sorted(before - after):
+        _constraint(walk, at, "dependentRequired", {name: [dependency]}, None, False)
+    had_not, has_not = "not" in old, "not" in new
+    if had_not != has_not:
+        _constraint(walk, at, "not", old.get("not"), new.get("not"), has_not)
+
+
 @schema_rule
 def additional_properties_changed(
     walk: Walk, old: Mapping[str, JSON], new: Mapping[str, JSON], at: Place

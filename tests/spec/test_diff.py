@@ -358,6 +358,27 @@ CASES: list[tuple[str, Callable[[JSON], None], str, bool, bool]] = [
     ),
     ("request pattern removed", edit(P + "/name", "pattern"), "constraint-loosened", False, True),
     (
+        "request dependentRequired added",
+        edit(REQ, "dependentRequired", {"count": ["mode"]}),
+        "constraint-tightened",
+        True,
+        False,
+    ),
+    (
+        "request not-both rule added",
+        edit(REQ, "not", {"required": ["mode", "note"]}),
+        "constraint-tightened",
+        True,
+        False,
+    ),
+    (
+        "response dependentRequired added",
+        edit(RESP, "dependentRequired", {"extra": ["kind"]}),
+        "constraint-tightened",
+        False,
+        True,
+    ),
+    (
         "response maxLength added",
         edit(R + "/extra", "maxLength", 5),
         "constraint-tightened",
@@ -510,6 +531,17 @@ def test_every_rule_id_is_covered() -> None:
         "media-type-added",
     }
     assert covered == set(RULES) - set(MEANING_RULES)
+
+
+def test_a_choose_one_rule_removed_from_a_request_loosens_it() -> None:
+    for keyword, value in (
+        ("dependentRequired", {"count": ["mode"]}),
+        ("not", {"required": ["a"]}),
+    ):
+        found = changes_for(edit(REQ, keyword, value), reverse=True)
+        assert [(c.rule, c.breaks_clients, c.breaks_servers) for c in found] == [
+            ("constraint-loosened", False, True)
+        ], keyword
 
 
 def test_operation_removed_breaks_clients_only() -> None:
