@@ -20,6 +20,7 @@ import click
 from modelarts_kit_spec.errors import KitError
 
 from modelarts_kit import __version__
+from modelarts_kit.options import CONTEXT_SETTINGS
 
 # Command tree: a leaf is "module:attribute" of a click.Command defined by the package that
 # owns the concept; a nested dict is a command group. Each entry carries its short help so
@@ -119,7 +120,9 @@ class LazyGroup(click.Group):
             return None
         target, short_help = entry
         if isinstance(target, dict):
-            return LazyGroup(name=cmd_name, tree=target, help=short_help)
+            return LazyGroup(
+                name=cmd_name, tree=target, help=short_help, context_settings=CONTEXT_SETTINGS
+            )
         module_name, _, attribute = target.partition(":")
         command = getattr(importlib.import_module(module_name), attribute)
         if not isinstance(command, click.Command):
@@ -180,7 +183,7 @@ def fail(ctx: click.Context, error: KitError) -> NoReturn:
     ctx.exit(error.exit_code)
 
 
-@click.group(cls=RootGroup, tree=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=RootGroup, tree=COMMANDS, context_settings=CONTEXT_SETTINGS)
 @click.version_option(__version__, prog_name="modelarts-kit")
 def cli() -> None:
     """Spec-first toolkit for the Huawei Cloud ModelArts training-job API."""

@@ -7,7 +7,7 @@ How to use it (every command module in ``modelarts_kit/commands/`` does this):
   commands (a default, a help sentence, the Python parameter name), so a flag keeps its name,
   metavar and value type everywhere::
 
-      @click.command()
+      @options.command()
       @options.spec_file("OpenAPI file to check (default: the curated spec).")
       @options.output_format("text", "json")
       @options.report()
@@ -31,7 +31,10 @@ from typing import Any, TypeVar
 import click
 
 __all__ = [
+    "CONTEXT_SETTINGS",
     "DEFAULT_HOST",
+    "HELP_OPTION_NAMES",
+    "command",
     "compose",
     "ledger_file",
     "listening",
@@ -46,6 +49,21 @@ __all__ = [
 F = TypeVar("F", bound=Callable[..., Any])
 
 DEFAULT_HOST = "127.0.0.1"
+
+# Every command and group declares its help option names itself. Click builds a command's help
+# option once and caches it on the command object, from the context it first runs in: a
+# command invoked directly (a test, an embedding program) before it ran under the root group
+# would otherwise cache a help option without ``-h`` for the rest of the process.
+HELP_OPTION_NAMES = ("-h", "--help")
+CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": list(HELP_OPTION_NAMES)}
+
+
+def command(
+    name: str | None = None, **kwargs: Any
+) -> Callable[[Callable[..., Any]], click.Command]:
+    """``click.command`` with the kit's context settings (``-h``/``--help`` wherever it runs)."""
+    settings = {**CONTEXT_SETTINGS, **kwargs.pop("context_settings", {})}
+    return click.command(name, context_settings=settings, **kwargs)
 
 
 def compose(*decorators: Callable[[Any], Any]) -> Callable[[F], F]:

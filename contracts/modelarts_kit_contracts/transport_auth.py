@@ -131,8 +131,9 @@ def sign_request(
         added["Host"] = parts.netloc
         lowered["host"] = parts.netloc
     signed = sorted(name for name in SIGNED_HEADER_CANDIDATES if name in lowered)
-    # The canonical form is the reference server's, so the kit holds one implementation of
-    # the algorithm (both sides are tested against huaweicloudsdkcore's signer).
+    # The canonical request and the signature come from modelarts_kit_spec.signing, which the
+    # reference server's verifier imports too: the kit holds one implementation of the
+    # algorithm (both sides are tested against huaweicloudsdkcore's signer).
     received = RequestParts(
         method=method,
         raw_path=parts.path or "/",

@@ -485,6 +485,11 @@ class TrainingJobsClient:
                 of the token (ModelArts.2786).
                 Error codes (``error_code``) by meaning:
                 - project-mismatch: ModelArts.2786
+            ClientError: HTTP 413: The request body is larger than the service accepts
+                (ModelArts.4104; the vendor's limit is 12 MB, a server may set a lower one and
+                name it in `error_solution`).
+                Error codes (``error_code``) by meaning:
+                - body-too-large: ModelArts.4104
             RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
                 number of seconds in `Retry-After`.
                 Error codes (``error_code``) by meaning:
@@ -492,6 +497,12 @@ class TrainingJobsClient:
             ServerError: HTTP 500: An internal error (for example ModelArts.0010).
                 Error codes (``error_code``) by meaning:
                 - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
@@ -573,6 +584,12 @@ class TrainingJobsClient:
             ServerError: HTTP 500: An internal error (for example ModelArts.0010).
                 Error codes (``error_code``) by meaning:
                 - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
@@ -662,6 +679,11 @@ class TrainingJobsClient:
                 Error codes (``error_code``) by meaning:
                 - not-terminable: ModelArts.2796
                 - status-changed: ModelArts.2878
+            ClientError: HTTP 413: The request body is larger than the service accepts
+                (ModelArts.4104; the vendor's limit is 12 MB, a server may set a lower one and
+                name it in `error_solution`).
+                Error codes (``error_code``) by meaning:
+                - body-too-large: ModelArts.4104
             RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
                 number of seconds in `Retry-After`.
                 Error codes (``error_code``) by meaning:
@@ -669,6 +691,12 @@ class TrainingJobsClient:
             ServerError: HTTP 500: An internal error (for example ModelArts.0010).
                 Error codes (``error_code``) by meaning:
                 - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
@@ -987,6 +1015,11 @@ class AsyncTrainingJobsClient:
                 of the token (ModelArts.2786).
                 Error codes (``error_code``) by meaning:
                 - project-mismatch: ModelArts.2786
+            ClientError: HTTP 413: The request body is larger than the service accepts
+                (ModelArts.4104; the vendor's limit is 12 MB, a server may set a lower one and
+                name it in `error_solution`).
+                Error codes (``error_code``) by meaning:
+                - body-too-large: ModelArts.4104
             RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
                 number of seconds in `Retry-After`.
                 Error codes (``error_code``) by meaning:
@@ -994,6 +1027,12 @@ class AsyncTrainingJobsClient:
             ServerError: HTTP 500: An internal error (for example ModelArts.0010).
                 Error codes (``error_code``) by meaning:
                 - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
@@ -1075,6 +1114,12 @@ class AsyncTrainingJobsClient:
             ServerError: HTTP 500: An internal error (for example ModelArts.0010).
                 Error codes (``error_code``) by meaning:
                 - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.
@@ -1164,6 +1209,11 @@ class AsyncTrainingJobsClient:
                 Error codes (``error_code``) by meaning:
                 - not-terminable: ModelArts.2796
                 - status-changed: ModelArts.2878
+            ClientError: HTTP 413: The request body is larger than the service accepts
+                (ModelArts.4104; the vendor's limit is 12 MB, a server may set a lower one and
+                name it in `error_solution`).
+                Error codes (``error_code``) by meaning:
+                - body-too-large: ModelArts.4104
             RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
                 number of seconds in `Retry-After`.
                 Error codes (``error_code``) by meaning:
@@ -1171,6 +1221,12 @@ class AsyncTrainingJobsClient:
             ServerError: HTTP 500: An internal error (for example ModelArts.0010).
                 Error codes (``error_code``) by meaning:
                 - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
             RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
             TransportError: the request could not be sent or no answer arrived.
             DecodeError: the answer is not the documented JSON.

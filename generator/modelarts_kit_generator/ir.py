@@ -23,6 +23,7 @@ from modelarts_kit_spec import Operation, Spec, SpecError
 from modelarts_kit_spec.load import escape_pointer_token
 from modelarts_kit_spec.meaning import ErrorModel, uses_meaning
 from modelarts_kit_spec.sensitive import SensitiveField, sensitive_fields
+from modelarts_kit_spec.structure import require_sound_structure
 
 from modelarts_kit_generator.escaping import (
     docstring_inline,
@@ -757,6 +758,7 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
     Raises SpecError for a spec the generator cannot use, and
     :class:`~modelarts_kit_generator.escaping.UnrepresentableText` for a spec string a
     target file cannot hold; both name the field, the value and the rule."""
+    require_sound_structure(spec.document, str(spec.path))
     if not spec.operations:
         raise SpecError("/paths: no operations (rule: the client needs at least one)")
     plan = ModelPlan(spec)

@@ -152,7 +152,9 @@ def _changelog(
     if previous_version == bundle.version:
         section = kept or section_for(bundle.version, previous_version, [], sdk_checked)
         return merge_changelog(existing, bundle.version, section), previous_version, ()
-    changes = diff_documents(previous.document, bundle.document)
+    changes = diff_documents(
+        previous.document, bundle.document, labels=(previous.label, f"version {bundle.version}")
+    )
     section = section_for(bundle.version, previous_version, changes, sdk_checked)
     return merge_changelog(existing, bundle.version, section), previous_version, tuple(changes)
 

@@ -29,7 +29,9 @@ removed breaks nobody (``documented-value-added``/``-removed``, also when a plai
 or loses its list), while opening a closed enum widens it and closing an open one narrows it
 (``enum-opened``/``enum-closed``, judged by the principle); a new operation breaks servers
 only; a new error status breaks nobody (clients handle unknown errors generically) while a new
-success status breaks clients.
+success status breaks clients. What the spec means (its ``x-modelarts-*`` extensions: roles,
+lifecycle, error codes, guidance, and any extension the kit does not know) is compared by
+:mod:`modelarts_kit_spec.diff_meaning`, under the same principle.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from modelarts_kit_spec.diff_meaning import MEANING_RULES, meaning_changed
 from modelarts_kit_spec.load import (
     HTTP_METHODS,
     JSON,
@@ -104,6 +107,8 @@ RULES: dict[str, str] = {
     "additional-properties-changed": "unknown properties became allowed or forbidden",
     "default-changed": "the default value changed",
     "variants-changed": "oneOf/anyOf/allOf members were added or removed",
+    # What the spec means (x-modelarts-*): modelarts_kit_spec.diff_meaning, reason per rule.
+    **MEANING_RULES,
 }
 
 
@@ -191,10 +196,21 @@ class Walk:
         impact: tuple[bool, bool],
         message: str,
     ) -> None:
+        self.record(rule, self.operation, self.endpoint, pointer, old, new, impact, message)
+
+    def record(
+        self,
+        rule: str,
+        operation: str,
+        endpoint: str,
+        pointer: str,
+        old: JSON,
+        new: JSON,
+        impact: tuple[bool, bool],
+        message: str,
+    ) -> None:
         assert rule in RULES, rule
-        self.changes.append(
-            Change(rule, self.operation, self.endpoint, pointer, old, new, *impact, message)
-        )
+        self.changes.append(Change(rule, operation, endpoint, pointer, old, new, *impact, message))
 
 
 @dataclass(frozen=True)
@@ -510,6 +526,27 @@ def constraints_changed(
     before_unique, after_unique = bool(old.get("uniqueItems")), bool(new.get("uniqueItems"))
     if before_unique != after_unique:
         _constraint(walk, at, "uniqueItems", before_unique, after_unique, after_unique)
+
+
+def _dependencies(schema: Mapping[str, JSON]) -> set[tuple[str, str]]:
+    raw = _mapping(schema.get("dependentRequired"))
+    return {(str(k), str(d)) for k, deps in raw.items() for d in _list(deps)}
+
+
+@schema_rule
+def combination_rules_changed(
+    walk: Walk, old: Mapping[str, JSON], new: Mapping[str, JSON], at: Place
+) -> None:
+    """``dependentRequired`` pairs and a ``not`` ("choose one of", "not both"): each one
+    added demands more (tightened), each one removed demands less (loosened)."""
+    before, after = _dependencies(old), _dependencies(new)
+    for name, dependency in sorted(after - before):
+        _constraint(walk, at, "dependentRequired", None, {name: [dependency]}, True)
+    for name, dependency in sorted(before - after):
+        _constraint(walk, at, "dependentRequired", {name: [dependency]}, None, False)
+    had_not, has_not = "not" in old, "not" in new
+    if had_not != has_not:
+        _constraint(walk, at, "not", old.get("not"), new.get("not"), has_not)
 
 
 @schema_rule
@@ -981,10 +1018,13 @@ def security_changed(walk: Walk, old: OperationView, new: OperationView) -> None
 # --------------------------------------------------------------------------- entry points
 
 
-def diff_documents(old: JSON, new: JSON) -> list[Change]:
+def diff_documents(
+    old: JSON, new: JSON, *, labels: tuple[str, str] = ("old", "new")
+) -> list[Change]:
     """Every change from ``old`` to ``new``, breaking ones first, then by operation and pointer."""
     walk = Walk(old_doc=old, new_doc=new)
     operations_changed(walk, old, new)
+    meaning_changed(old, new, walk.record, labels=labels)
     unique: dict[tuple[str, str, str, str, str], Change] = {}
     for change in walk.changes:
         unique.setdefault(
@@ -1022,8 +1062,9 @@ def _md_line(change: Change) -> str:
         if hit
     ]
     breaks = f" — **breaks {' and '.join(parties)}**" if parties else ""
+    where = f" ({change.endpoint})" if change.endpoint else ""
     return (
-        f"- `{change.operation}` ({change.endpoint}): {change.message}{breaks} "
+        f"- `{change.operation}`{where}: {change.message}{breaks} "
         f"[`{change.rule}` at `{change.pointer}`]"
     )
 

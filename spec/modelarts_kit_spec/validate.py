@@ -8,12 +8,11 @@ what is wrong. Rules are written defensively: a malformed document yields findin
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from jsonschema.exceptions import SchemaError
+from jsonschema.exceptions import SchemaError, UnknownType
 from openapi_spec_validator.shortcuts import get_validator_cls
 from openapi_spec_validator.validation.exceptions import ValidatorDetectError
 from referencing.exceptions import Unresolvable
@@ -30,6 +29,7 @@ from modelarts_kit_spec.load import (
 )
 from modelarts_kit_spec.meaning import meaning_problems, uses_meaning
 from modelarts_kit_spec.sensitive import marker_problems
+from modelarts_kit_spec.structure import path_parameter_problems, schema_type_problems
 from modelarts_kit_spec.walker import SUBSCHEMA_MAP_KEYWORDS, SchemaWalker, iter_schemas
 
 __all__ = [
@@ -400,6 +400,8 @@ def _example_findings(ctx: Context, schema: JSON, where: str, value: JSON) -> It
     try:
         validator = ctx.spec.validator(schema)
         errors = sorted(validator.iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))
+    except UnknownType:
+        return  # a schema with an unknown type: the schema-type rule names it
     except (Unresolvable, SchemaError) as exc:
         yield Finding(where, "example-valid", f"cannot check the example: {exc}")
         return
@@ -491,40 +493,16 @@ def check_operation_ids(ctx: Context) -> Iterator[Finding]:
                 first[op_id] = pointer
 
 
-PATH_TEMPLATE = re.compile(r"\{([^{}]+)\}")
+@rule("schema-type", "every schema's type is a JSON Schema type (string, number, integer, ...)")
+def check_schema_types(ctx: Context) -> Iterator[Finding]:
+    for problem in schema_type_problems(ctx.document):
+        yield Finding(problem.pointer, problem.rule, problem.message)
 
 
 @rule("path-parameter-declared", "every {name} in a path is a declared path parameter, and back")
 def check_path_parameters(ctx: Context) -> Iterator[Finding]:
-    for path, item in _mapping(ctx.document.get("paths")).items():
-        item = _mapping(item)
-        in_template = set(PATH_TEMPLATE.findall(str(path)))
-        shared = _path_parameter_names(ctx.document, item.get("parameters"))
-        for method in HTTP_METHODS:
-            op = item.get(method)
-            if not isinstance(op, Mapping):
-                continue
-            declared = shared | _path_parameter_names(ctx.document, op.get("parameters"))
-            pointer = pointer_join("/paths", path, method)
-            for name in sorted(in_template - declared):
-                yield Finding(
-                    pointer, "path-parameter-declared", f"path parameter {name!r} is not declared"
-                )
-            for name in sorted(declared - in_template):
-                yield Finding(
-                    pointer,
-                    "path-parameter-declared",
-                    f"declared path parameter {name!r} is not in the path template",
-                )
-
-
-def _path_parameter_names(document: JSON, parameters: JSON) -> set[str]:
-    names: set[str] = set()
-    for parameter in parameters if isinstance(parameters, list) else []:
-        resolved = _mapping(_deref(document, parameter))
-        if resolved.get("in") == "path" and isinstance(resolved.get("name"), str):
-            names.add(resolved["name"])
-    return names
+    for problem in path_parameter_problems(ctx.document):
+        yield Finding(problem.pointer, problem.rule, problem.message)
 
 
 @rule(

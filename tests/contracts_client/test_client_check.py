@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -92,6 +94,27 @@ def test_vendor_report_is_deterministic_for_a_seed(vendor_report: RunReport) -> 
     )
     command = "modelarts-kit contract client --adapter huaweicloudsdk --seed 0"
     assert to_markdown(again, command=command) == to_markdown(vendor_report, command=command)
+
+
+def test_saved_vendor_report_is_what_its_command_prints_today(tmp_path: Path) -> None:
+    """The saved report is regenerated whenever the spec or the checks change what it says
+    (before: it still showed last round's finding counts). The command runs as users run it
+    (the installed console script in a fresh process: no test profile of hypothesis applies;
+    ``python -m modelarts_kit`` draws other cases for the same seed, see the report)."""
+    saved = "docs/vendor-sdk-report.md"
+    fresh = tmp_path / "report.md"
+    arguments = ["--adapter", "huaweicloudsdk", "--seed", "0", "--max-examples", "20"]
+    run = subprocess.run(
+        [str(Path(sys.executable).with_name("modelarts-kit")), "contract", "client", *arguments,
+         "--markdown", str(fresh)],
+        cwd=REPO, capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert run.returncode == 1, run.stderr[-2000:]  # the vendor SDK has findings
+    expected = fresh.read_text(encoding="utf-8").replace(str(fresh), saved)
+    assert VENDOR_REPORT.read_text(encoding="utf-8") == expected, (
+        f"{saved} is stale: run `modelarts-kit contract client {' '.join(arguments)} "
+        f"--markdown {saved}`"
+    )
 
 
 def test_saved_vendor_report_names_the_headline_findings() -> None:

@@ -562,3 +562,77 @@ def test_a_ruff_format_failure_names_ruffs_message(tmp_path: Path) -> None:
         GenerationError, match=r"fails `ruff format` \(exit 2\):\n.*Failed to parse"
     ):
         _format(tmp_path)
+
+
+# -- structurally broken specs: refused on one line, nothing written ---------------------
+
+
+def _unknown_type(spec: dict[str, Any]) -> None:
+    spec["components"]["schemas"]["Thing"]["properties"]["other"]["type"] = "strung"
+
+
+def _unknown_type_in_a_list(spec: dict[str, Any]) -> None:
+    spec["components"]["schemas"]["Thing"]["properties"]["other"]["type"] = ["integer", "nul"]
+
+
+def _template_without_parameter(spec: dict[str, Any]) -> None:
+    spec["paths"]["/p/{project_id}/things/{id}"]["get"]["parameters"] = []
+
+
+def _parameter_not_in_template(spec: dict[str, Any]) -> None:
+    item = spec["paths"].pop("/p/{project_id}/things/{id}")
+    spec["paths"]["/p/{project_id}/things/{thing_id}"] = item
+
+
+STRUCTURE_BREAKS = [
+    pytest.param(
+        _unknown_type,
+        "/components/schemas/Thing/properties/other/type: type 'strung' is not a JSON Schema type",
+        "schema-type",
+        id="unknown type",
+    ),
+    pytest.param(
+        _unknown_type_in_a_list,
+        "/components/schemas/Thing/properties/other/type: type 'nul' is not a JSON Schema type",
+        "schema-type",
+        id="unknown type in a list",
+    ),
+    pytest.param(
+        _template_without_parameter,
+        "/paths/~1p~1{project_id}~1things~1{id}/get: path '/p/{project_id}/things/{id}' has "
+        "{id} but no path parameter 'id' is declared",
+        "path-parameter-declared",
+        id="template parameter not declared (empty parameters)",
+    ),
+    pytest.param(
+        _parameter_not_in_template,
+        "declared path parameter 'id' is not in the path template '/p/{project_id}/things/"
+        "{thing_id}'",
+        "path-parameter-declared",
+        id="declared parameter not in the template",
+    ),
+]
+
+
+@pytest.mark.parametrize(("breaking", "says", "rule"), STRUCTURE_BREAKS)
+def test_a_structurally_broken_spec_is_refused_on_one_line(
+    tmp_path: Path, breaking: Callable[[dict[str, Any]], None], says: str, rule: str
+) -> None:
+    """Before: ``type: strung`` and a ``{param}`` nobody declares were generated into a client."""
+    spec = base_spec()
+    breaking(spec)
+    spec_file = tmp_path / "spec.json"
+    spec_file.write_text(json.dumps(spec), encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        cli, ["generate", "--spec", str(spec_file), "--out", str(out), "--no-cache"]
+    )
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    lines = result.output.splitlines()
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith(f"error: spec: {spec_file}: ")
+    assert says in lines[0]
+    assert f"(rule: {rule})" in lines[0]
+    assert "Traceback" not in result.output
+    assert not out.exists()

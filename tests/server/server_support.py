@@ -135,3 +135,17 @@ class Api:
         response = self.create(job_body(name, **extra))
         assert response.status_code == 201, response.text
         return str(response.json()["metadata"]["id"])
+
+
+def check_documented_error(spec: Spec, operation_id: str, response: httpx.Response) -> None:
+    """The error answer is a response the operation documents under its exact status, with a
+    code the spec accepts for that status and a body that validates (5xx included)."""
+    operation = spec.operation(operation_id)
+    status = response.status_code
+    documented = operation.response_for(status)
+    assert documented is not None, f"{operation_id}: {status} undocumented"
+    assert documented.status == str(status), f"{operation_id}: {status} only as {documented.status}"
+    assert documented.schema is not None
+    body = response.json()
+    assert not list(spec.validator(documented.schema).iter_errors(body)), body
+    assert spec.meaning.errors.accepts(operation_id, status, body["error_code"]), body

@@ -34,8 +34,17 @@ from modelarts_kit_server import (
     ServerSettings,
     create_app,
 )
+from modelarts_kit_spec import load_spec
 
-from .server_support import SyncASGITransport, check_error, job_body
+from .server_support import (
+    CREATE,
+    SHOW,
+    TERMINATE,
+    SyncASGITransport,
+    check_documented_error,
+    check_error,
+    job_body,
+)
 
 JOBS = f"/v2/{DEV_PROJECT_ID}/training-jobs"
 HEADERS = {"X-Auth-Token": DEV_TOKEN}
@@ -209,6 +218,7 @@ def test_a_failed_create_is_503_one_line_and_the_store_recovers(
     fault = inject(server, fail_on, message)
     response = client.post(JOBS, json=job_body("during"))
     check_error(response, 503, "ModelArts.4302")
+    check_documented_error(load_spec(), CREATE, response)
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(errors) == 1
     assert errors[0].exc_info is None
@@ -227,9 +237,12 @@ def test_a_failed_read_or_terminate_is_503(
     server, client = faulty
     job_id = client.post(JOBS, json=job_body("j")).json()["metadata"]["id"]
     fault = inject(server, "SELECT", "disk I/O error")
-    check_error(client.get(f"{JOBS}/{job_id}"), 503, "ModelArts.4302")
+    shown = client.get(f"{JOBS}/{job_id}")
+    check_error(shown, 503, "ModelArts.4302")
+    check_documented_error(load_spec(), SHOW, shown)
     stop = client.post(f"{JOBS}/{job_id}/actions", json={"action_type": "terminate"})
     check_error(stop, 503, "ModelArts.4302")
+    check_documented_error(load_spec(), TERMINATE, stop)
     fault.armed = False
     shown = client.get(f"{JOBS}/{job_id}").json()
     assert shown["status"]["phase"] != "Terminating"  # the failed terminate changed nothing

@@ -21,7 +21,16 @@ from modelarts_kit_server import (
 )
 from modelarts_kit_spec import load_spec
 
-from .server_support import Api, SyncASGITransport, check_envelope, check_error, job_body
+from .server_support import (
+    CREATE,
+    TERMINATE,
+    Api,
+    SyncASGITransport,
+    check_documented_error,
+    check_envelope,
+    check_error,
+    job_body,
+)
 
 JOBS = f"/v2/{DEV_PROJECT_ID}/training-jobs"
 
@@ -148,6 +157,11 @@ def test_oversized_body_is_413(app: ReferenceServer, client: httpx.Client) -> No
     limit = app.settings.max_body_bytes
     response = client.post(JOBS, content=b" " * (limit + 1), headers={"X-Auth-Token": DEV_TOKEN})
     check_error(response, 413, "ModelArts.4104")
+    check_documented_error(load_spec(), CREATE, response)
+    actions = f"{JOBS}/0a1b2c3d/actions"
+    response = client.post(actions, content=b" " * (limit + 1), headers={"X-Auth-Token": DEV_TOKEN})
+    check_error(response, 413, "ModelArts.4104")
+    check_documented_error(load_spec(), TERMINATE, response)
 
 
 # -- fuzzing: nothing a client sends gives a 5xx --------------------------------------------

@@ -14,7 +14,8 @@ import yaml
 from click.testing import CliRunner
 from modelarts_kit.main import cli
 from modelarts_kit_spec.diff import RULES, Change, diff_documents, read_source
-from modelarts_kit_spec.load import SpecError
+from modelarts_kit_spec.diff_meaning import MEANING_RULES
+from modelarts_kit_spec.load import SPEC_PATH, SpecError, parse_spec, read_yaml
 
 JSON = Any
 PATH = "/v2/{project_id}/jobs/{job_id}"
@@ -357,6 +358,27 @@ CASES: list[tuple[str, Callable[[JSON], None], str, bool, bool]] = [
     ),
     ("request pattern removed", edit(P + "/name", "pattern"), "constraint-loosened", False, True),
     (
+        "request dependentRequired added",
+        edit(REQ, "dependentRequired", {"count": ["mode"]}),
+        "constraint-tightened",
+        True,
+        False,
+    ),
+    (
+        "request not-both rule added",
+        edit(REQ, "not", {"required": ["mode", "note"]}),
+        "constraint-tightened",
+        True,
+        False,
+    ),
+    (
+        "response dependentRequired added",
+        edit(RESP, "dependentRequired", {"extra": ["kind"]}),
+        "constraint-tightened",
+        False,
+        True,
+    ),
+    (
         "response maxLength added",
         edit(R + "/extra", "maxLength", 5),
         "constraint-tightened",
@@ -508,7 +530,18 @@ def test_every_rule_id_is_covered() -> None:
         "request-body-removed",
         "media-type-added",
     }
-    assert covered == set(RULES)
+    assert covered == set(RULES) - set(MEANING_RULES)
+
+
+def test_a_choose_one_rule_removed_from_a_request_loosens_it() -> None:
+    for keyword, value in (
+        ("dependentRequired", {"count": ["mode"]}),
+        ("not", {"required": ["a"]}),
+    ):
+        found = changes_for(edit(REQ, keyword, value), reverse=True)
+        assert [(c.rule, c.breaks_clients, c.breaks_servers) for c in found] == [
+            ("constraint-loosened", False, True)
+        ], keyword
 
 
 def test_operation_removed_breaks_clients_only() -> None:
@@ -647,3 +680,278 @@ def test_cli_fail_on_chooses_the_side(tmp_path: Path) -> None:
     assert CliRunner().invoke(cli, ["spec", "diff", *args]).exit_code == 1
     assert CliRunner().invoke(cli, ["spec", "diff", *args, "--fail-on", "servers"]).exit_code == 1
     assert CliRunner().invoke(cli, ["spec", "diff", *args, "--fail-on", "clients"]).exit_code == 0
+
+
+# --------------------------------------------------------------------------- meaning extensions
+#
+# Each case changes a copy of the curated spec in one way and expects exactly one kind of
+# meaning finding (extension rule), on the right side; ``also`` names the meaning rules the
+# change necessarily brings with it (a new initial phase must be reachable, ...).
+
+CURATED = read_yaml(SPEC_PATH)
+LIFE = "x-modelarts-lifecycle"
+STATUS = "/components/schemas/Status/properties"
+
+
+def curated() -> JSON:
+    return copy.deepcopy(CURATED)
+
+
+def operation(document: JSON, operation_id: str) -> JSON:
+    for item in document["paths"].values():
+        for op in item.values():
+            if isinstance(op, dict) and op.get("operationId") == operation_id:
+                return op
+    raise KeyError(operation_id)
+
+
+def codes(operation_id: str, status: str) -> Callable[[JSON], JSON]:
+    return lambda d: operation(d, operation_id)["responses"][status]["x-modelarts-error-codes"]
+
+
+def life(d: JSON) -> JSON:
+    return d[LIFE]
+
+
+def change(
+    where: Callable[[JSON], JSON], key: str | int, value: JSON = ...
+) -> Callable[[JSON], None]:
+    """Set ``key`` of the node ``where`` finds (delete it when no value is given)."""
+
+    def mutate(document: JSON) -> None:
+        node = where(document)
+        if value is ...:
+            del node[key]
+        else:
+            node[key] = value
+
+    return mutate
+
+
+def several(*mutations: Callable[[JSON], None]) -> Callable[[JSON], None]:
+    def mutate(document: JSON) -> None:
+        for step in mutations:
+            step(document)
+
+    return mutate
+
+
+def add_phase(document: JSON) -> None:
+    document["components"]["schemas"]["Status"]["properties"]["phase"]["enum"].append("Queued")
+    life(document)["transitions"]["Pending"].append("Queued")
+    life(document)["transitions"]["Queued"] = ["Running", "Terminating", "Failed"]
+    life(document)["terminable"].append("Queued")
+    life(document)["secondary-phases"]["Queued"] = ["Queuing"]
+
+
+def add_sub_phase_field(document: JSON) -> None:
+    status = document["components"]["schemas"]["Status"]["properties"]
+    status["sub_phase"] = copy.deepcopy(status["secondary_phase"])
+    life(document)["secondary-phase-field"] = "/status/sub_phase"
+
+
+def swap_show_and_terminate(document: JSON) -> None:
+    operation(document, "ShowTrainingJobDetails")["x-modelarts-role"] = "terminate"
+    operation(document, "StopTrainingJob")["x-modelarts-role"] = "show"
+
+
+def stop_action(document: JSON) -> None:
+    schema = document["components"]["schemas"]["JobActionType"]["properties"]["action_type"]
+    schema["enum"].append("stop")
+    life(document)["terminate-body"] = {"action_type": "stop"}
+
+
+def sensitive_marker(document: JSON) -> None:
+    document["components"]["schemas"]["Status"]["properties"]["phase"]["x-modelarts-sensitive"] = (
+        True
+    )
+
+
+def role_on_a_schema(document: JSON) -> None:
+    document["components"]["schemas"]["Status"]["x-modelarts-role"] = "show"
+
+
+STOP_400 = codes("StopTrainingJob", "400")
+STOP_409 = codes("StopTrainingJob", "409")
+
+# (id, mutation, rule, breaks clients, breaks servers, rules the change also brings, reverse)
+MEANING_CASES: list[tuple[str, Callable[[JSON], None], str, bool, bool, set[str], bool]] = [
+    ("error code added", change(STOP_409, "not-terminable", ["ModelArts.2796", "ModelArts.2878"]),
+     "error-code-added", True, False, set(), False),
+    ("error code removed",
+     change(STOP_400, "unsupported-action", ["ModelArts.2812", "ModelArts.0104"]),
+     "error-code-removed", False, True, set(), False),
+    ("error meaning added", change(STOP_409, "duplicate-name", ["ModelArts.2878"]),
+     "error-meaning-added", True, False, set(), False),
+    ("error meaning removed", change(STOP_409, "status-changed"),
+     "error-meaning-removed", False, True, set(), False),
+    ("preferred error code changed",
+     change(STOP_400, "unsupported-action", ["ModelArts.2788", "ModelArts.2812", "ModelArts.0104"]),
+     "error-code-preferred-changed", False, False, set(), False),
+    ("gateway error code added",
+     change(lambda d: d["x-modelarts-gateway-errors"]["404"], "path-not-found",
+            ["ModelArts.2836", "ModelArts.2786"]),
+     "error-code-added", True, False, set(), False),
+    ("error catalogue row changed",
+     change(lambda d: d["x-modelarts-error-catalogue"][0], "message", "Something broke."),
+     "error-catalogue-changed", False, False, set(), False),
+    ("phase added", add_phase, "phase-added", True, False, set(), False),
+    ("phase removed", add_phase, "phase-removed", False, True, set(), True),
+    ("secondary phase added",
+     change(lambda d: life(d)["secondary-phases"], "Pending", ["Queuing", "Creating"]),
+     "secondary-phase-added", True, False, set(), False),
+    ("secondary phase removed",
+     change(lambda d: life(d)["secondary-phases"], "Abnormal", ["CreateFailed", "Unknown"]),
+     "secondary-phase-removed", False, True, set(), False),
+    ("final phase changed",
+     several(change(life, "final", ["Completed", "Failed", "Terminated"]),
+             change(lambda d: life(d)["transitions"], "Abnormal", ["Failed"])),
+     "final-phase-changed", True, True, set(), False),
+    ("terminable phase removed", change(life, "terminable", ["Creating", "Pending"]),
+     "terminable-phase-removed", True, False, set(), False),
+    ("terminable phase added", change(life, "terminable", ["Creating", "Pending"]),
+     "terminable-phase-added", False, True, set(), True),
+    ("transition added",
+     change(lambda d: life(d)["transitions"], "Pending",
+            ["Running", "Terminating", "Failed", "Abnormal", "Completed"]),
+     "transition-added", True, False, set(), False),
+    ("transition removed",
+     change(lambda d: life(d)["transitions"], "Creating", ["Pending", "Terminating", "Failed"]),
+     "transition-removed", False, True, set(), False),
+    ("initial phase changed",
+     several(change(life, "initial", "Pending"),
+             change(lambda d: life(d)["transitions"], "Pending",
+                    ["Running", "Terminating", "Failed", "Abnormal", "Creating"])),
+     "initial-phase-changed", True, True, {"transition-added", "course-changed"}, False),
+    ("running phase changed", change(life, "running", "Pending"),
+     "running-phase-changed", True, True, set(), False),
+    ("stopping phase changed",
+     several(change(life, "stopping", "Pending"), change(life, "terminable", ["Creating"])),
+     "stopping-phase-changed", True, True, {"terminable-phase-removed", "course-changed"}, False),
+    ("course changed",
+     change(lambda d: life(d)["transitions"], "Running",
+            ["Failed", "Completed", "Terminating", "Abnormal"]),
+     "course-changed", False, False, set(), False),
+    ("phase field changed", add_sub_phase_field, "phase-field-changed", True, True, set(), False),
+    ("terminate body changed", stop_action, "terminate-body-changed", True, True, set(), False),
+    ("role changed", swap_show_and_terminate, "role-changed", True, True, set(), False),
+    ("job id field changed",
+     change(lambda d: life(d)["job-id"], "field", "/metadata/name"),
+     "job-id-field-changed", True, True, set(), False),
+    ("guidance added",
+     change(lambda d: d["components"]["schemas"]["JobActionType"], "x-modelarts-guidance",
+            ["additionalProperties", "required"]),
+     "guidance-added", False, False, set(), False),
+    ("guidance removed",
+     change(lambda d: d["components"]["schemas"]["JobActionType"], "x-modelarts-guidance"),
+     "guidance-removed", False, True, set(), False),
+    ("unknown extension added", sensitive_marker, "extension-changed", True, True, set(), False),
+    ("unknown extension removed", sensitive_marker, "extension-changed", True, True, set(), True),
+    ("known extension where nothing reads it", role_on_a_schema,
+     "extension-changed", True, True, set(), False),
+]  # fmt: skip
+
+MEANING_RULE_IDS = set(MEANING_RULES)
+
+
+def meaning_findings(mutate: Callable[[JSON], None], *, reverse: bool = False) -> list[Change]:
+    old, new = curated(), curated()
+    mutate(new)
+    assert parse_spec(new, SPEC_PATH).meaning  # the changed copy is still a consistent spec
+    if reverse:
+        old, new = new, old
+    return [c for c in diff_documents(old, new) if c.rule in MEANING_RULE_IDS]
+
+
+@pytest.mark.parametrize(
+    ("mutate", "rule", "clients", "servers", "also", "reverse"),
+    [c[1:] for c in MEANING_CASES],
+    ids=[c[0] for c in MEANING_CASES],
+)
+def test_meaning_rule(
+    mutate: Callable[[JSON], None],
+    rule: str,
+    clients: bool,
+    servers: bool,
+    also: set[str],
+    reverse: bool,
+) -> None:
+    found = meaning_findings(mutate, reverse=reverse)
+    judged = {(c.rule, c.breaks_clients, c.breaks_servers) for c in found if c.rule == rule}
+    assert judged == {(rule, clients, servers)}, found
+    assert {c.rule for c in found} - {rule} == also, found
+
+
+def test_every_meaning_rule_is_covered_and_explained() -> None:
+    assert {c[2] for c in MEANING_CASES} == MEANING_RULE_IDS
+    assert all(why and "\n" not in why and len(why) <= 100 for why in MEANING_RULES.values())
+    readme = (Path(__file__).parents[2] / "spec" / "README.md").read_text(encoding="utf-8")
+    assert all(f"| `{rule}` |" in readme for rule in MEANING_RULES)
+
+
+def test_the_curated_spec_against_itself_has_no_changes() -> None:
+    assert diff_documents(curated(), curated()) == []
+
+
+def test_a_phase_added_is_reported_once_with_what_it_brings() -> None:
+    (found,) = meaning_findings(add_phase)
+    assert (found.operation, found.pointer) == ("(document)", f"/{LIFE}/transitions/Queued")
+    assert found.new == {
+        "final": False,
+        "terminable": True,
+        "transitions": ["Running", "Terminating", "Failed"],
+        "secondary": ["Queuing"],
+    }
+
+
+def test_error_code_findings_name_the_operation_and_the_response() -> None:
+    (found,) = meaning_findings(
+        change(STOP_409, "not-terminable", ["ModelArts.2796", "ModelArts.2878"])
+    )
+    assert found.operation == "StopTrainingJob"
+    assert found.endpoint == "POST /v2/{project_id}/training-jobs/{training_job_id}/actions"
+    assert found.pointer.endswith("/responses/409/x-modelarts-error-codes/not-terminable")
+    assert (found.old, found.new) == (None, "ModelArts.2878")
+
+
+def test_codes_of_a_new_error_status_are_judged_by_the_status() -> None:
+    def new_status(document: JSON) -> None:
+        responses = operation(document, "StopTrainingJob")["responses"]
+        responses["422"] = {
+            "description": "unprocessable",
+            "x-modelarts-error-codes": {"invalid-parameter": ["ModelArts.2788"]},
+        }
+        document["x-modelarts-error-catalogue"].append(
+            {"code": "ModelArts.2788", "status": 422, "name": "x", "message": "y", "solution": "z"}
+        )
+
+    old, new = curated(), curated()
+    new_status(new)
+    rules = sorted((c.rule, c.operation) for c in diff_documents(old, new))
+    assert rules == [
+        ("error-catalogue-changed", "(document)"),
+        ("response-status-added", "StopTrainingJob"),
+    ]
+
+
+def test_an_unreadable_meaning_is_compared_as_raw_extensions() -> None:
+    old, new = curated(), curated()
+    new[LIFE]["initial"] = "Bogus"
+    found = diff_documents(old, new)
+    assert [(c.rule, c.pointer, c.breaks_clients, c.breaks_servers) for c in found] == [
+        ("extension-changed", f"/{LIFE}", True, True)
+    ]
+    assert "cannot be read" in found[0].message
+    assert "initial 'Bogus' is not a phase" in found[0].message
+
+
+def test_meaning_added_to_a_spec_without_it_is_not_silent() -> None:
+    old = curated()
+    for key in [k for k in old if k.startswith("x-modelarts-")]:
+        del old[key]
+    for operation_id in ("CreateTrainingJob", "ShowTrainingJobDetails", "StopTrainingJob"):
+        del operation(old, operation_id)["x-modelarts-role"]
+    found = diff_documents(old, curated())
+    assert {c.rule for c in found} == {"extension-changed"}
+    assert {c.pointer for c in found} >= {f"/{LIFE}", "/x-modelarts-error-catalogue"}
+    assert all("only one side" in c.message for c in found)

@@ -12,6 +12,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 from modelarts_kit.main import cli
+from modelarts_kit_spec.load import SPEC_PATH, read_yaml
 from modelarts_kit_spec.validate import RULES, subset_mismatch, validate_document
 
 JSON = Any
@@ -193,6 +194,13 @@ BROKEN: list[tuple[str, Callable[[JSON], None], str, str]] = [
     ("sensitive flag not a boolean",
      _set(JOB + "/properties/name/x-modelarts-sensitive", {"when": "/name"}),
      JOB + "/properties/name/x-modelarts-sensitive", "sensitive"),
+    ("unknown JSON type", _set(JOB + "/properties/name/type", "strung"),
+     JOB + "/properties/name/type", "schema-type"),
+    ("unknown JSON type in a list", _set(JOB + "/properties/name/type", ["string", "nul"]),
+     JOB + "/properties/name/type", "schema-type"),
+    ("template parameter, empty parameters", _set("/paths/~1y~1{id}", {"get": {"operationId": "Y",
+     "parameters": [], "responses": {"200": {"description": "ok"}}}}), "/paths/~1y~1{id}/get",
+     "path-parameter-declared"),
 ]  # fmt: skip
 
 
@@ -336,3 +344,19 @@ def test_cli_exit_2_on_missing_ledger(tmp_path: Path) -> None:
 def test_the_curated_spec_validates() -> None:
     result = CliRunner().invoke(cli, ["spec", "validate"])
     assert result.exit_code == 0, result.output
+
+
+def test_an_unknown_type_in_the_curated_spec_is_one_finding_not_a_crash(tmp_path: Path) -> None:
+    """Before: ``type: strung`` on a field its examples use crashed ``example-valid`` with a
+    jsonschema UnknownType traceback, and no rule named the field."""
+    document = copy.deepcopy(read_yaml(SPEC_PATH))
+    document["components"]["schemas"]["Status"]["properties"]["duration"]["type"] = "strung"
+    spec_file = tmp_path / "openapi.yaml"
+    spec_file.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["spec", "validate", "--spec", str(spec_file)])
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert (
+        "/components/schemas/Status/properties/duration/type: [schema-type] type 'strung' is "
+        "not a JSON Schema type"
+    ) in result.output

@@ -150,7 +150,7 @@ def _credentials(
         raise click.UsageError(str(exc)) from None
 
 
-@click.command(name="server")
+@options.command(name="server")
 @click.argument("url", required=False)
 @click.option("--token", envvar="MODELARTS_KIT_TOKEN", help="IAM token sent as X-Auth-Token.")
 @click.option("--ak", envvar="HUAWEICLOUD_SDK_AK", help="Access key: sign every request.")
@@ -349,7 +349,7 @@ def _finish_server(report: RunReport, reports: tuple[str, ...]) -> None:
 # ---------------------------------------------------------------- client
 
 
-@click.command(name="client")
+@options.command(name="client")
 @click.option(
     "--adapter",
     "adapter_name",
@@ -437,7 +437,7 @@ def client(
 # ---------------------------------------------------------------- mock
 
 
-@click.command(name="mock")
+@options.command(name="mock")
 @options.listening(default_port=0, bounded="answering")
 @options.seed("Seed of the generated answers: the same seed answers the same way.", default=0,
               dest="seed_value")  # fmt: skip
@@ -527,7 +527,7 @@ def mock(
 # ---------------------------------------------------------------- proxy
 
 
-@click.command(name="proxy")
+@options.command(name="proxy")
 @click.option(
     "--upstream",
     required=True,

@@ -32,7 +32,7 @@ def _write(text: str, out: Path | None) -> None:
         raise KitError(f"{out}: cannot write: {exc.strerror}") from exc
 
 
-@click.command()
+@options.command()
 @_PAGES
 @options.out_file("Write the JSON here instead of standard output.")
 def extract(pages: tuple[Path, ...], out_file: Path | None) -> None:
@@ -47,7 +47,7 @@ def extract(pages: tuple[Path, ...], out_file: Path | None) -> None:
     _write(json.dumps({"pages": inventories}, indent=2, ensure_ascii=False), out_file)
 
 
-@click.command()
+@options.command()
 @_PAGES
 @click.option(
     "--replaces",
@@ -116,7 +116,7 @@ def diff(
     raise SystemExit(EXIT_FINDINGS if report.unreconciled_count else EXIT_OK)
 
 
-@click.command()
+@options.command()
 @click.argument("old", type=click.Path(path_type=Path, dir_okay=False))
 @click.argument("new", type=click.Path(path_type=Path, dir_okay=False))
 @options.output_format("text", "json")

@@ -20,7 +20,7 @@ from modelarts_kit.entry import up_to_date_message
 __all__ = ["generate"]
 
 
-@click.command(name="generate")
+@options.command(name="generate")
 @options.spec_file(
     "OpenAPI document to generate from (default: the curated ModelArts spec).", dest="spec_path"
 )

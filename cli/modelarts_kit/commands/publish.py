@@ -13,7 +13,7 @@ from modelarts_kit import options
 __all__ = ["publish"]
 
 
-@click.command()
+@options.command()
 @click.option(
     "--out",
     "out_dir",

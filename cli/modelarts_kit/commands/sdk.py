@@ -16,7 +16,7 @@ from modelarts_kit import options
 __all__ = ["compare", "diff"]
 
 
-@click.command()
+@options.command()
 @click.option(
     "--sdk-version",
     metavar="VERSION",
@@ -64,7 +64,7 @@ def diff(
     raise SystemExit(EXIT_FINDINGS if report.unreconciled_count else EXIT_OK)
 
 
-@click.command()
+@options.command()
 @click.argument("old")
 @click.argument("new")
 @options.spec_file("OpenAPI document whose operations are compared (default: the curated spec).")

@@ -49,7 +49,7 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-@click.command(epilog=EPILOG)
+@options.command(epilog=EPILOG)
 @options.listening(
     default_port=8000,
     host_help="Interface to bind. A non-loopback address needs --token (the development token "

@@ -20,7 +20,7 @@ from modelarts_kit import options
 __all__ = ["diff", "validate"]
 
 
-@click.command()
+@options.command()
 @options.spec_file("OpenAPI file to check (default: the curated spec).")
 @options.ledger_file(
     "Discrepancy ledger (default: the curated ledger, or ledger.yaml next to --spec)."
@@ -65,7 +65,7 @@ def validate(spec_file: Path | None, ledger_file: Path | None, output_format: st
 validate.help = (validate.help or "") + ", ".join(r.id for r in RULES) + "."
 
 
-@click.command()
+@options.command()
 @click.argument("old")
 @click.argument("new")
 @options.output_format("markdown", "json")
@@ -86,7 +86,9 @@ def diff(old: str, new: str, output_format: str, out_file: Path | None, fail_on:
     """
     old_source = read_source(old)
     new_source = read_source(new)
-    changes = diff_documents(old_source.document, new_source.document)
+    changes = diff_documents(
+        old_source.document, new_source.document, labels=(old_source.label, new_source.label)
+    )
     render = render_json if output_format == "json" else render_markdown
     text = render(changes, old_source, new_source)
     if out_file is not None:

@@ -45,9 +45,17 @@ UNSUPPORTED_ACTION = "unsupported-action"
 TOKEN_MISSING = "token-missing"
 TOKEN_INVALID = "token-invalid"
 AUTHORIZATION_MALFORMED = "authorization-malformed"
+BODY_TOO_LARGE = "body-too-large"
 # Meanings a request earns by breaking a rule of its own: never the answer to a valid one.
 BROKEN_REQUEST_MEANINGS = frozenset(
-    {INVALID_PARAMETER, MALFORMED_BODY, UNSUPPORTED_ACTION, TOKEN_MISSING, AUTHORIZATION_MALFORMED}
+    {
+        INVALID_PARAMETER,
+        MALFORMED_BODY,
+        UNSUPPORTED_ACTION,
+        TOKEN_MISSING,
+        AUTHORIZATION_MALFORMED,
+        BODY_TOO_LARGE,
+    }
 )
 
 
@@ -279,7 +287,10 @@ class MockServer:
         errors = [
             int(r.status)
             for r in op.responses
-            if r.status.isdigit() and int(r.status) >= 400 and r.schema is not None
+            if r.status.isdigit()
+            and int(r.status) >= 400
+            and r.schema is not None
+            and not self._earned_only(op, r.status)
         ]
         if errors and roll < self.error_rate:
             return self._error(op, errors[pick % len(errors)])
@@ -356,6 +367,17 @@ class MockServer:
             }
             return PlannedResponse(entry.status, body).to_wire()
         return self._error(op, 401 if auth is not None else 400)
+
+    def _earned_only(self, op: Operation, status: str) -> bool:
+        """Whether every meaning the spec lists for ``status`` is one only a broken request
+        earns (413 body too large): such a status is never drawn for a valid request."""
+        meanings = {
+            meaning
+            for response in self.spec.meaning.errors.responses
+            if response.operation_id == op.operation_id and response.status == status
+            for meaning in response.by_meaning
+        }
+        return bool(meanings) and meanings <= BROKEN_REQUEST_MEANINGS
 
     def _error(self, op: Operation, status: int) -> WireResponse:
         """A documented ``status`` error for a request that broke no rule (``--error-rate``).
