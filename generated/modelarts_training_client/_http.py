@@ -3,6 +3,7 @@ error mapping, response decoding, secret masking, the raw response and the wait 
 
 from __future__ import annotations
 
+import contextvars
 import math
 import random
 import time
@@ -28,6 +29,7 @@ from .errors import (
 )
 
 __all__ = [
+    "CALL_END",
     "DEFAULT_DEADLINE",
     "DEFAULT_MAX_POLL",
     "DEFAULT_MAX_RESPONSE_BYTES",
@@ -52,6 +54,10 @@ __all__ = [
     "transport_error",
     "validate_parameters",
 ]
+
+# When the synchronous call in progress must end (``time.monotonic()``); ``_deadline`` caps
+# every network wait of the client's transport at the time left.
+CALL_END: contextvars.ContextVar[float | None] = contextvars.ContextVar("CALL_END", default=None)
 
 Model = TypeVar("Model", bound=pydantic.BaseModel)
 Parsed = TypeVar("Parsed")

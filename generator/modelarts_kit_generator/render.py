@@ -31,6 +31,7 @@ TEMPLATES: tuple[tuple[str, str], ...] = (
     ("{package}/errors.py", "errors.py.jinja"),
     ("{package}/auth.py", "auth.py.jinja"),
     ("{package}/_http.py", "_http.py.jinja"),
+    ("{package}/_deadline.py", "_deadline.py.jinja"),
     ("{package}/client.py", "client.py.jinja"),
 )
 MODELS_FILE = "{package}/models.py"

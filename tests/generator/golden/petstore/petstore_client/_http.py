@@ -3,6 +3,7 @@ error mapping, response decoding, secret masking, the raw response. Nothing here
 
 from __future__ import annotations
 
+import contextvars
 import math
 import random
 import time
@@ -27,6 +28,7 @@ from .errors import (
 )
 
 __all__ = [
+    "CALL_END",
     "DEFAULT_DEADLINE",
     "DEFAULT_MAX_RESPONSE_BYTES",
     "DEFAULT_TIMEOUT",
@@ -47,6 +49,10 @@ __all__ = [
     "transport_error",
     "validate_parameters",
 ]
+
+# When the synchronous call in progress must end (``time.monotonic()``); ``_deadline`` caps
+# every network wait of the client's transport at the time left.
+CALL_END: contextvars.ContextVar[float | None] = contextvars.ContextVar("CALL_END", default=None)
 
 Model = TypeVar("Model", bound=pydantic.BaseModel)
 Parsed = TypeVar("Parsed")

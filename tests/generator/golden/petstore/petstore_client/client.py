@@ -9,17 +9,16 @@ Both classes come from one template; they differ only in ``def``/``async def`` a
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import math
 import time
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Literal, Self
 
-import httpcore
 import httpx
 
 from . import models as _models
 from ._http import (
+    CALL_END,
     DEFAULT_DEADLINE,
     DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_TIMEOUT,
@@ -73,8 +72,6 @@ async def _asyncio_sleep(delay: float) -> None:
 
 # When the synchronous call in progress (in this thread or task) must be over, if it has a
 # deadline; every network wait of a bounded transport is capped at the time left.
-_CALL_END: contextvars.ContextVar[float | None] = contextvars.ContextVar("_CALL_END", default=None)
-Result = TypeVar("Result")
 
 
 @contextlib.contextmanager
@@ -82,105 +79,23 @@ def _sync_scope(seconds: float) -> Iterator[None]:
     """A synchronous call ends at its deadline wherever the server stalls (connect, TLS, the
     status line, headers, body): each read, write and connect of its transport waits at most
     the time left (see ``_bound_network``), and the answer is checked after every chunk."""
-    token = _CALL_END.set(None if seconds == math.inf else time.monotonic() + seconds)
+    token = CALL_END.set(None if seconds == math.inf else time.monotonic() + seconds)
     try:
         yield
     finally:
-        _CALL_END.reset(token)
-
-
-def _within_deadline(wait: Callable[[float | None], Result], timeout: float | None) -> Result:
-    """Run one network wait with ``timeout`` capped at the time left of the current call;
-    ``TimeoutError`` when the call's deadline (not the wait's own timeout) ends it."""
-    end = _CALL_END.get()
-    left = math.inf if end is None else end - time.monotonic()
-    if left <= 0:
-        raise TimeoutError("the call's deadline has passed")
-    capped = timeout is None or left < timeout
-    try:
-        return wait(None if left == math.inf else left if capped else timeout)
-    except httpcore.TimeoutException:
-        if capped and left != math.inf:
-            raise TimeoutError("the call's deadline has passed") from None
-        raise
-
-
-class _DeadlineStream(httpcore.NetworkStream):
-    """A connection whose every wait ends at the current call's deadline."""
-
-    def __init__(self, stream: httpcore.NetworkStream) -> None:
-        self._stream = stream
-
-    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        return _within_deadline(lambda left: self._stream.read(max_bytes, left), timeout)
-
-    def write(self, buffer: bytes, timeout: float | None = None) -> None:
-        _within_deadline(lambda left: self._stream.write(buffer, left), timeout)
-
-    def close(self) -> None:
-        self._stream.close()
-
-    def start_tls(
-        self, ssl_context: Any, server_hostname: str | None = None, timeout: float | None = None
-    ) -> httpcore.NetworkStream:
-        return _DeadlineStream(
-            _within_deadline(
-                lambda left: self._stream.start_tls(ssl_context, server_hostname, left), timeout
-            )
-        )
-
-    def get_extra_info(self, info: str) -> Any:
-        return self._stream.get_extra_info(info)
-
-
-class _DeadlineBackend(httpcore.NetworkBackend):
-    """httpcore's network backend, with every connection bounded by the call's deadline."""
-
-    def __init__(self, backend: httpcore.NetworkBackend) -> None:
-        self._backend = backend
-
-    def connect_tcp(
-        self,
-        host: str,
-        port: int,
-        timeout: float | None = None,
-        local_address: str | None = None,
-        socket_options: Iterable[Any] | None = None,
-    ) -> httpcore.NetworkStream:
-        def connect(left: float | None) -> httpcore.NetworkStream:
-            return self._backend.connect_tcp(host, port, left, local_address, socket_options)
-
-        return _DeadlineStream(_within_deadline(connect, timeout))
-
-    def connect_unix_socket(
-        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
-    ) -> httpcore.NetworkStream:
-        def connect(left: float | None) -> httpcore.NetworkStream:
-            return self._backend.connect_unix_socket(path, left, socket_options)
-
-        return _DeadlineStream(_within_deadline(connect, timeout))
-
-    def sleep(self, seconds: float) -> None:
-        self._backend.sleep(seconds)
+        CALL_END.reset(token)
 
 
 def _bound_network(http: httpx.Client | httpx.AsyncClient) -> None:
     """Bound every network wait of ``http``'s ``httpx.HTTPTransport``s (its own transport and
-    the proxy mounts) by the deadline of the synchronous call in progress; outside a call of
-    this client nothing changes. Other transports are left alone: their calls are bounded by
-    the wait timeouts (capped at the time left when each attempt starts) and a deadline check
-    after every chunk of the answer. An asynchronous client needs none of this: its calls are
-    cancelled at the deadline."""
-    transports = [getattr(http, "_transport", None), *getattr(http, "_mounts", {}).values()]
-    for transport in transports:
-        pool = getattr(transport, "_pool", None)
-        backend = getattr(pool, "_network_backend", None)
-        if (
-            isinstance(transport, httpx.HTTPTransport)
-            and isinstance(backend, httpcore.NetworkBackend)
-            and not isinstance(backend, _DeadlineBackend)
-        ):
-            pool._network_backend = _DeadlineBackend(backend)  # type: ignore[union-attr]
+    the proxy mounts) by the deadline of the synchronous call in progress (``_deadline``).
+    Other transports are left alone: their calls are bounded by the wait timeouts (capped at
+    the time left when each attempt starts) and a deadline check after every chunk of the
+    answer. An asynchronous client needs none of this: its calls are cancelled at the
+    deadline."""
+    from ._deadline import bound_network  # httpcore: loaded with the first client
+
+    bound_network(http)
 
 
 def _async_scope(seconds: float) -> contextlib.AbstractContextManager[object]:
