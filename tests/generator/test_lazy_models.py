@@ -55,6 +55,21 @@ def test_importing_the_client_does_not_load_the_request_models(
     assert seen == {"import": False, "access": True}
 
 
+def test_importing_the_client_does_not_load_httpcore_until_a_client_is_made() -> None:
+    """The sync deadline's network wrapper (``_deadline``, which imports httpcore, h11 and
+    anyio: ~20 ms) loads with the first client, not with the package (before: at import)."""
+    seen = _run(
+        "import json, sys\n"
+        f"import {PACKAGE} as m\n"
+        "m.TrainingJobsClient, m.JobResponse\n"
+        f"before = [n for n in ('httpcore', {PACKAGE + '._deadline'!r}) if n in sys.modules]\n"
+        "m.TrainingJobsClient(project_id='p', auth=m.TokenAuth('t')).close()\n"
+        f"after = [n for n in ('httpcore', {PACKAGE + '._deadline'!r}) if n in sys.modules]\n"
+        "print(json.dumps({'import': before, 'client': after}))\n"
+    )
+    assert seen == {"import": [], "client": ["httpcore", f"{PACKAGE}._deadline"]}
+
+
 @pytest.mark.parametrize(
     "access",
     [
