@@ -36,16 +36,12 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from modelarts_kit_spec import Operation, Spec, load_spec
+from modelarts_kit_spec.load import pointer_join, unescape_pointer_token
 
 from modelarts_kit_contracts.core import REGISTRY, Check, Finding, check, clip, declare
 from modelarts_kit_contracts.core.wire import Exchange
-from modelarts_kit_contracts.server.meaning import (
-    GUIDANCE_KEY,
-    Meaning,
-    accepted_codes,
-    lifecycle,
-    obligations_spec,
-)
+from modelarts_kit_contracts.errors import ContractError
+from modelarts_kit_contracts.server.meaning import Meaning, accepted_codes, lifecycle
 
 __all__ = [
     "SCENARIOS",
@@ -85,37 +81,42 @@ class ApiMap:
 
     @classmethod
     def from_spec(cls, spec: Spec | None = None) -> ApiMap:
+        """The operations the spec's ``x-modelarts-role`` names (``spec.meaning.roles``).
+
+        A spec without the meaning extensions raises
+        :class:`~modelarts_kit_spec.meaning.MeaningError` (exit 2), naming what is missing.
+        """
         spec = spec if spec is not None else load_spec()
-        creates = [
-            op
-            for op in spec.operations
-            if op.method == "post" and op.request_schema is not None and op.path.count("{") == 1
+        roles = spec.meaning.roles
+        job_param = roles.job_id_parameter
+        project_params = [
+            p.name for p in roles.create.parameters if p.location == "path" and p.name != job_param
         ]
-        shows = [op for op in spec.operations if op.method == "get" and op.path.count("{") == 2]
-        terminates = [
-            op
-            for op in spec.operations
-            if op.method == "post" and op.path.count("{") == 2 and op.path.endswith("/actions")
-        ]
-        for role, found in (("create", creates), ("show", shows), ("terminate", terminates)):
-            if len(found) != 1:
-                raise LookupError(
-                    f"the spec must have exactly one {role} operation, found "
-                    f"{[op.operation_id for op in found]}"
-                )
-        create, show, terminate = creates[0], shows[0], terminates[0]
-        (project_param,) = [p.name for p in create.parameters if p.location == "path"]
-        job_params = [
-            p.name for p in show.parameters if p.location == "path" and p.name != project_param
-        ]
-        if len(job_params) != 1:
-            raise LookupError(f"{show.operation_id}: expected one job id path parameter")
-        return cls(spec, create, show, terminate, project_param, job_params[0])
+        if len(project_params) != 1:
+            raise ContractError(
+                f"{roles.create.operation_id}: expected one project path parameter, found "
+                f"{project_params}"
+            )
+        return cls(spec, roles.create, roles.show, roles.terminate, project_params[0], job_param)
 
     @functools.cached_property
     def obligations(self) -> Spec:
         """The spec without its guidance rules: what a server must enforce."""
-        return obligations_spec(self.spec)
+        return self.spec.obligations()
+
+    def request_pointer(self, role: Role) -> str:
+        """Where the JSON request body schema of ``role`` is written in the spec."""
+        return pointer_join(
+            self.operation(role).pointer, "requestBody", "content", "application/json", "schema"
+        )
+
+    def job_id_of(self, body: JSON) -> JSON:
+        """The job id in a job response (the lifecycle's ``job-id.field``), or None."""
+        return _value_at(body, self.spec.meaning.roles.job_id_field)
+
+    def phase_of(self, body: JSON) -> JSON:
+        """The phase in a job response (the lifecycle's ``phase-field``), or None."""
+        return _value_at(body, self.spec.meaning.lifecycle.phase_field)
 
     @property
     def obligations_create_schema(self) -> JSON:
@@ -187,6 +188,11 @@ def _get(document: JSON, *path: str) -> JSON:
     return document
 
 
+def _value_at(document: JSON, pointer: str) -> JSON:
+    """The value at a JSON pointer into an instance (None where it is absent)."""
+    return _get(document, *(unescape_pointer_token(t) for t in pointer.split("/")[1:]))
+
+
 @check(
     product="server",
     title="the job returned is not the job in the path",
@@ -201,7 +207,7 @@ def returned_job_matches_path(api: ApiMap, exchange: Exchange) -> Finding | None
         return None
     requested = exchange.path_params.get(api.job_param)
     ok, body = exchange.json()
-    returned = _get(body, "metadata", "id") if ok else None
+    returned = api.job_id_of(body) if ok else None
     if requested is None or returned == requested:
         return None
     return Finding(
@@ -223,7 +229,7 @@ def terminate_accepted_phase(api: ApiMap, exchange: Exchange) -> Finding | None:
         return None
     documented = int(api.terminate.success.status)
     ok, body = exchange.json()
-    phase = _get(body, "status", "phase") if ok else None
+    phase = api.phase_of(body) if ok else None
     if exchange.status != documented:
         return Finding(
             title="Terminate accepted with the wrong status code",
@@ -486,7 +492,7 @@ def _create(probe: Probe, check: str) -> tuple[str | None, JSON]:
     response = probe.send(Role.CREATE, body=body)
     expected = int(probe.api.create.success.status)
     violation = _expect_status(response, expected, "Creating a valid job failed", "job created")
-    job_id = _get(response.json(), "metadata", "id")
+    job_id = probe.api.job_id_of(response.json())
     if violation is None and not isinstance(job_id, str):
         violation = Finding(
             title="Created job has no id",
@@ -590,7 +596,7 @@ def create_then_show_returns_sent(probe: Probe) -> None:
         violation = _expect_status(
             response, expected_status, "Creating a valid job failed", "job created"
         )
-        job_id = _get(response.json(), "metadata", "id")
+        job_id = probe.api.job_id_of(response.json())
         if violation is None:
             violation = _echo_violation(body, response.json(), "Create")
         probe.record(check, violation, role=Role.CREATE, reproduce=response.curl)
@@ -665,7 +671,7 @@ def terminate_lifecycle(probe: Probe) -> None:
     if violation is not None:
         return
     shown = probe.send(Role.SHOW, job_id=job_id)
-    phase = _get(shown.json(), "status", "phase")
+    phase = probe.api.phase_of(shown.json())
     probe.record(
         "terminate_takes_effect",
         None
@@ -693,7 +699,7 @@ def terminate_lifecycle(probe: Probe) -> None:
     final_phases = lifecycle(probe.api).final_phases
     while phase not in final_phases and time.monotonic() < deadline:
         time.sleep(0.05)
-        phase = _get(probe.send(Role.SHOW, job_id=job_id).json(), "status", "phase")
+        phase = probe.api.phase_of(probe.send(Role.SHOW, job_id=job_id).json())
     if phase not in final_phases:
         probe.note(
             f"final_phase_not_terminable: not evaluated, job {job_id} was still {phase!r} after "
@@ -787,7 +793,7 @@ def credentials_required(probe: Probe) -> None:
             )
             probe.record("credentials_required", violation, role=role, reproduce=response.curl)
     shown = probe.send(Role.SHOW, job_id=job_id)
-    phase = _get(shown.json(), "status", "phase")
+    phase = probe.api.phase_of(shown.json())
     probe.record(
         "credentials_required",
         None
@@ -829,7 +835,7 @@ def invisible_from_other_project(probe: Probe) -> None:
         Role.TERMINATE, project_id=other, job_id=job_id, body=probe.api.example_body(Role.TERMINATE)
     )
     after = probe.send(Role.SHOW, job_id=job_id)
-    phase = _get(after.json(), "status", "phase")
+    phase = probe.api.phase_of(after.json())
     touched = 200 <= stopped.status < 300 or phase in lifecycle(probe.api).terminate_accepted_phases
     probe.record(
         check,
@@ -851,7 +857,7 @@ _PATTERN_BREAKERS = ("", "not valid!", "x" * 300, "\u00e9\u00e8")
 
 
 def constraint_breaks(
-    spec: Spec, schema: JSON, path: tuple[str, ...] = (), depth: int = 0
+    spec: Spec, schema: JSON, path: tuple[str, ...] = (), depth: int = 0, pointer: str = ""
 ) -> Iterator[tuple[tuple[str, ...], JSON, str]]:
     """(path, value, rule) for each single-field violation of the request schema's constraints.
 
@@ -860,15 +866,22 @@ def constraint_breaks(
     maximum, maxLength, minLength, integer type); the caller checks that the body built around
     each value is valid except at ``path``.
     """
-    schema = spec.deref(schema)
+    schema, pointer, _ = spec.walker.deref(schema, pointer)
     if not isinstance(schema, Mapping) or depth > 5:
         return
-    guidance = set(schema.get(GUIDANCE_KEY) or ())  # rules a server need not enforce
+    guidance = spec.meaning.guidance.at(pointer)  # rules a server need not enforce
     for found in _enforced_breaks(schema, path):
         if found[2] not in guidance:
             yield found
     for name, child in (schema.get("properties") or {}).items():
-        yield from constraint_breaks(spec, child, (*path, str(name)), depth + 1)
+        yield from constraint_breaks(
+            spec, child, (*path, str(name)), depth + 1, _child(pointer, "properties", name)
+        )
+
+
+def _child(pointer: str, *tokens: str | int) -> str:
+    """The pointer of a nested schema ("" stays "": an inline node without a known place)."""
+    return pointer_join(pointer, *tokens) if pointer else ""
 
 
 def _enforced_breaks(
@@ -897,7 +910,7 @@ UNKNOWN_FIELD = "x_unknown_field"
 
 
 def guidance_breaks(
-    spec: Spec, schema: JSON, path: tuple[str, ...] = (), depth: int = 0
+    spec: Spec, schema: JSON, path: tuple[str, ...] = (), depth: int = 0, pointer: str = ""
 ) -> Iterator[tuple[tuple[str, ...], str, dict[str, JSON]]]:
     """(path, keyword, fields to set in the object at path) breaking one guidance rule.
 
@@ -905,11 +918,11 @@ def guidance_breaks(
     unknown field where ``additionalProperties`` is closed, both members of a ``not: {required:
     [a, b]}`` pair (also inside ``allOf``), one member of a ``dependentRequired`` pair alone.
     """
-    schema = spec.deref(schema)
+    schema, pointer, _ = spec.walker.deref(schema, pointer)
     if not isinstance(schema, Mapping) or depth > 5:
         return
     properties = schema.get("properties") or {}
-    for keyword in schema.get(GUIDANCE_KEY) or ():
+    for keyword in spec.meaning.guidance.listed_at(pointer):
         if keyword == "additionalProperties" and schema.get("additionalProperties") is False:
             yield path, keyword, {UNKNOWN_FIELD: "1"}
         pairs: list[list[str]] = []
@@ -927,7 +940,9 @@ def guidance_breaks(
                     {name: minimal_instance(spec, properties[name]) for name in pair},
                 )
     for name, child in properties.items():
-        yield from guidance_breaks(spec, child, (*path, str(name)), depth + 1)
+        yield from guidance_breaks(
+            spec, child, (*path, str(name)), depth + 1, _child(pointer, "properties", name)
+        )
 
 
 MAX_GUIDANCE_BREAKS = 8
@@ -940,7 +955,9 @@ def guidance_not_enforced(probe: Probe) -> None:
     full = api.spec.validator(api.create.request_schema)
     obligations = api.obligations.validator(api.obligations_create_schema)
     tried = 0
-    for path, keyword, fields in guidance_breaks(api.spec, api.create.request_schema):
+    for path, keyword, fields in guidance_breaks(
+        api.spec, api.create.request_schema, pointer=api.request_pointer(Role.CREATE)
+    ):
         if tried >= MAX_GUIDANCE_BREAKS:
             return
         body = _new_job_body(probe)
@@ -954,7 +971,9 @@ def guidance_not_enforced(probe: Probe) -> None:
     job_id, _ = _create(probe, check)
     if job_id is None:
         return
-    for path, keyword, fields in guidance_breaks(api.spec, api.terminate.request_schema):
+    for path, keyword, fields in guidance_breaks(
+        api.spec, api.terminate.request_schema, pointer=api.request_pointer(Role.TERMINATE)
+    ):
         body = api.example_body(Role.TERMINATE)
         _merge_at(api.spec, api.terminate.request_schema, body, path, fields)
         response = probe.send(Role.TERMINATE, job_id=job_id, body=body)
@@ -1002,7 +1021,9 @@ def invalid_job_rejected(probe: Probe) -> None:
     schema = api.create.request_schema
     validator = api.spec.validator(schema)
     tried: set[str] = set()
-    for path, value, rule in constraint_breaks(api.spec, schema):
+    for path, value, rule in constraint_breaks(
+        api.spec, schema, pointer=api.request_pointer(Role.CREATE)
+    ):
         pointer = "/" + "/".join(path)
         if f"{pointer} {rule}" in tried or len(tried) >= MAX_CONSTRAINT_BREAKS:
             continue
@@ -1076,7 +1097,7 @@ def unsupported_action_rejected(probe: Probe) -> None:
     )
     probe.record(check, violation, role=Role.TERMINATE, reproduce=response.curl)
     shown = probe.send(Role.SHOW, job_id=job_id)
-    phase = _get(shown.json(), "status", "phase")
+    phase = probe.api.phase_of(shown.json())
     probe.record(
         check,
         None
