@@ -48,21 +48,13 @@ def load_sdk_evidence(ledger_path: Path) -> list[SdkEvidence]:
         ledger = read_ledger(ledger_path)
     except SpecError as exc:
         raise SdkError(str(exc)) from exc
-    # Like docs diff: a missing reason is spec validate's business; what matching needs
-    # (a mapping with a kind, side and sources) must be sound.
-    for problem in ledger.problems:
-        if problem.missing and problem.key != "kind":
-            continue
-        where = "" if problem.index is None else f" /entries/{problem.index}"
-        raise SdkError(f"{ledger_path}:{where}: {problem.message}")
+    problem = ledger.matching_problem()
+    if problem is not None:
+        raise SdkError(problem)
     out: list[SdkEvidence] = []
     for entry in ledger.entries:
-        if entry.todo:
-            continue  # a TODO entry settles nothing
-        for source in entry.sources:
-            if source.sdk is None:
-                continue
-            if not (source.model and source.attribute and source.says):
+        for source in entry.settling("sdk"):  # none for a TODO entry: it settles nothing
+            if not (source.sdk and source.model and source.attribute and source.says):
                 raise SdkError(
                     f"{ledger_path}: /entries/{entry.index} ({entry.id}): an sdk source needs "
                     "model, attribute and says"

@@ -211,16 +211,9 @@ def load_decisions(ledger_path: Path | None, spec_path: Path | None) -> list[Dec
         ledger = read_ledger(ledger_path)
     except SpecError as exc:
         raise LedgerError(str(exc)) from exc
-    # Entries missing their evidence or reason are spec validate's business; what matching
-    # needs (a mapping with a kind, side, field and operations) must be sound.
-    for problem in ledger.problems:
-        if problem.missing and problem.key != "kind":
-            continue
-        entry = ledger.raw[problem.index] if problem.index is not None else None
-        entry_id = entry.get("id") if isinstance(entry, Mapping) else None
-        where = f"/entries/{problem.index}" + (f"/{problem.key}" if problem.key else "")
-        label = f" ({entry_id})" if entry_id is not None else ""
-        raise LedgerError(f"{ledger_path}: {where}{label}: {problem.message}")
+    problem = ledger.matching_problem()
+    if problem is not None:
+        raise LedgerError(problem)
     return decisions_from_entries(ledger.entries)
 
 
@@ -245,7 +238,7 @@ def decisions_from_entries(entries: Iterable[LedgerEntry]) -> list[Decision]:
                 # Only what pages said settles a page: SDK evidence ({sdk, model, attribute})
                 # supports the decision but records no page value.
                 recorded=recorded_keys(
-                    entry.kind, (src.says for src in entry.sources if src.says and src.sdk is None)
+                    entry.kind, (src.says for src in entry.settling("page") if src.says)
                 ),
                 says=entry.says(),
                 todo=entry.todo,
