@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from modelarts_kit_spec import SpecError, read_ledger
+from modelarts_kit_spec import SpecError, read_matchable_ledger
 from modelarts_kit_spec.ledger import LedgerEntry
 
 from modelarts_kit_sdk.errors import SdkError
@@ -45,12 +45,9 @@ class SdkEvidence:
 def load_sdk_evidence(ledger_path: Path) -> list[SdkEvidence]:
     """Every SDK source of every decided ledger entry (through the typed ledger)."""
     try:
-        ledger = read_ledger(ledger_path)
+        ledger = read_matchable_ledger(ledger_path)
     except SpecError as exc:
         raise SdkError(str(exc)) from exc
-    problem = ledger.matching_problem()
-    if problem is not None:
-        raise SdkError(problem)
     out: list[SdkEvidence] = []
     for entry in ledger.entries:
         for source in entry.settling("sdk"):  # none for a TODO entry: it settles nothing

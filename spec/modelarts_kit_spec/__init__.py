@@ -11,6 +11,7 @@ from modelarts_kit_spec.ledger import (
     ledger_for,
     parse_ledger,
     read_ledger,
+    read_matchable_ledger,
 )
 from modelarts_kit_spec.load import (
     LEDGER_PATH,
@@ -74,5 +75,6 @@ __all__ = [
     "parse_ledger",
     "parse_spec",
     "read_ledger",
+    "read_matchable_ledger",
     "resolve_pointer",
 ]

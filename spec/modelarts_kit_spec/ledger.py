@@ -50,6 +50,7 @@ __all__ = [
     "ledger_for",
     "parse_ledger",
     "read_ledger",
+    "read_matchable_ledger",
 ]
 
 TODO = "TODO"  # the decision of an entry a human still has to settle
@@ -316,6 +317,16 @@ def read_ledger(path: Path | str | None = None) -> Ledger:
     except OSError as exc:
         raise SpecError(f"{resolved}: cannot read: {exc.strerror}") from exc
     return _read_cached(resolved, mtime)
+
+
+def read_matchable_ledger(path: Path | str | None = None) -> Ledger:
+    """:func:`read_ledger`, refusing a ledger whose entries cannot settle findings
+    (:meth:`Ledger.matching_problem`, as a :class:`SpecError`): what docs diff and sdk diff read."""
+    ledger = read_ledger(path)
+    problem = ledger.matching_problem()
+    if problem is not None:
+        raise SpecError(problem)
+    return ledger
 
 
 def ledger_for(spec_path: Path | None) -> Path | None:

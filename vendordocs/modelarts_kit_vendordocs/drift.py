@@ -35,7 +35,7 @@ from modelarts_kit_spec import (
     SpecError,
     ledger_for,
     load_spec,
-    read_ledger,
+    read_matchable_ledger,
 )
 from modelarts_kit_spec.values import documented_values
 from modelarts_kit_spec.walker import SchemaView, SchemaWalker
@@ -208,12 +208,9 @@ def load_decisions(ledger_path: Path | None, spec_path: Path | None) -> list[Dec
         if ledger_path is None:
             return []
     try:
-        ledger = read_ledger(ledger_path)
+        ledger = read_matchable_ledger(ledger_path)
     except SpecError as exc:
         raise LedgerError(str(exc)) from exc
-    problem = ledger.matching_problem()
-    if problem is not None:
-        raise LedgerError(problem)
     return decisions_from_entries(ledger.entries)
 
 
