@@ -372,9 +372,9 @@ def _unique_name(prefix: str = "contract") -> str:
 
 def minimal_instance(spec: Spec, schema: JSON) -> JSON:
     """The smallest instance of ``schema``: required properties only, first enum value."""
-    schema = spec.deref(schema)
-    if not isinstance(schema, Mapping):
+    if not isinstance(spec.walker.deref(schema)[0], Mapping):
         return None
+    schema = spec.walker.view(schema).schema  # $ref followed, allOf merged
     if "enum" in schema:
         return schema["enum"][0]
     if "default" in schema:
@@ -515,11 +515,9 @@ UNUSUAL_PARAMETER_NAMES = ("Lr-Rate_2", "x", "UPPER.case", "名字")
 
 
 def _string_rule(api: ApiMap, *path: str) -> Mapping[str, JSON]:
-    """The (dereferenced) schema of a string property of the create body, or {}."""
-    node = api.spec.deref(api.create.request_schema)
-    for key in path:
-        node = api.spec.deref((node.get("properties") or {}).get(key, {}))
-    return node if isinstance(node, Mapping) else {}
+    """The (resolved) schema of a string property of the create body, or {}."""
+    found = api.spec.walker.at_path(api.create.request_schema, ".".join(path))
+    return found.schema if found is not None else {}
 
 
 def echo_values(api: ApiMap, rng: random.Random) -> list[dict[str, JSON]]:
@@ -1005,12 +1003,12 @@ def _guidance_finding(response: ProbeResponse, keyword: str, pointer: str) -> Fi
 
 
 def _set_path(spec: Spec, schema: JSON, document: JSON, path: tuple[str, ...], value: JSON) -> None:
-    node, node_schema = document, spec.deref(schema)
+    node, view = document, spec.walker.view(schema)
     for key in path[:-1]:
-        child_schema = spec.deref((node_schema.get("properties") or {}).get(key, {}))
+        child = spec.walker.property(view, key) or spec.walker.view({})
         if not isinstance(node.get(key), dict):
-            node[key] = minimal_instance(spec, child_schema) or {}
-        node, node_schema = node[key], child_schema
+            node[key] = minimal_instance(spec, child.schema) or {}
+        node, view = node[key], child
     node[path[-1]] = value
 
 
