@@ -111,13 +111,32 @@ class ApiMap:
             self.operation(role).pointer, "requestBody", "content", "application/json", "schema"
         )
 
+    @property
+    def job_id_pointer(self) -> str:
+        """Where a job response carries the job id (``/metadata/id``)."""
+        return str(self.spec.meaning.roles.job_id_field)
+
+    @property
+    def job_id_name(self) -> str:
+        """The job id field as people write it (``metadata.id``)."""
+        return _dotted(self.job_id_pointer)
+
+    @property
+    def phase_pointer(self) -> str:
+        """Where a job response carries the phase (``/status/phase``)."""
+        return str(self.spec.meaning.lifecycle.phase_field)
+
+    @property
+    def phase_name(self) -> str:
+        return _dotted(self.phase_pointer)
+
     def job_id_of(self, body: JSON) -> JSON:
         """The job id in a job response (the lifecycle's ``job-id.field``), or None."""
-        return _value_at(body, self.spec.meaning.roles.job_id_field)
+        return _value_at(body, self.job_id_pointer)
 
     def phase_of(self, body: JSON) -> JSON:
         """The phase in a job response (the lifecycle's ``phase-field``), or None."""
-        return _value_at(body, self.spec.meaning.lifecycle.phase_field)
+        return _value_at(body, self.phase_pointer)
 
     @property
     def obligations_create_schema(self) -> JSON:
@@ -189,6 +208,10 @@ def _get(document: JSON, *path: str) -> JSON:
     return document
 
 
+def _dotted(pointer: str) -> str:
+    return ".".join(unescape_pointer_token(t) for t in pointer.split("/")[1:])
+
+
 def _value_at(document: JSON, pointer: str) -> JSON:
     """The value at a JSON pointer into an instance (None where it is absent)."""
     return _get(document, *(unescape_pointer_token(t) for t in pointer.split("/")[1:]))
@@ -213,9 +236,9 @@ def returned_job_matches_path(api: ApiMap, exchange: Exchange) -> Finding | None
         return None
     return Finding(
         title="The job returned is not the job in the path",
-        expected=f"metadata.id == {requested!r}",
-        got=f"metadata.id == {returned!r}",
-        pointer="/metadata/id",
+        expected=f"{api.job_id_name} == {requested!r}",
+        got=f"{api.job_id_name} == {returned!r}",
+        pointer=api.job_id_pointer,
     )
 
 
@@ -242,9 +265,9 @@ def terminate_accepted_phase(api: ApiMap, exchange: Exchange) -> Finding | None:
     if phase not in accepted:
         return Finding(
             title="Terminate accepted but the job is not terminating",
-            expected=f"status.phase in {accepted}",
-            got=f"status.phase == {phase!r}",
-            pointer="/status/phase",
+            expected=f"{api.phase_name} in {accepted}",
+            got=f"{api.phase_name} == {phase!r}",
+            pointer=api.phase_pointer,
         )
     return None
 
@@ -498,9 +521,9 @@ def _create(probe: Probe, check: str) -> tuple[str | None, JSON]:
     if violation is None and not isinstance(job_id, str):
         violation = Finding(
             title="Created job has no id",
-            expected="metadata.id: a string",
-            got=f"metadata.id == {job_id!r}",
-            pointer="/metadata/id",
+            expected=f"{probe.api.job_id_name}: a string",
+            got=f"{probe.api.job_id_name} == {job_id!r}",
+            pointer=probe.api.job_id_pointer,
         )
     if violation is not None:
         probe.record(check, violation, role=Role.CREATE, reproduce=response.curl)
@@ -646,7 +669,7 @@ def job_ids_unique(probe: Probe, count: int = 3) -> None:
                     title="Two created jobs share an id",
                     expected=f"a new id for job {name!r}",
                     got=f"id {job_id!r}, already given to job {seen[job_id]!r}",
-                    pointer="/metadata/id",
+                    pointer=probe.api.job_id_pointer,
                 ),
                 role=Role.CREATE,
             )
@@ -678,10 +701,10 @@ def terminate_lifecycle(probe: Probe) -> None:
         if phase in lifecycle(probe.api).terminate_accepted_phases
         else Finding(
             title="Terminate was accepted but the job was not terminated",
-            expected="show: status.phase in "
+            expected=f"show: {probe.api.phase_name} in "
             f"{sorted(lifecycle(probe.api).terminate_accepted_phases)}",
-            got=f"status.phase == {phase!r} (HTTP {shown.status})",
-            pointer="/status/phase",
+            got=f"{probe.api.phase_name} == {phase!r} (HTTP {shown.status})",
+            pointer=probe.api.phase_pointer,
         ),
         role=Role.SHOW,
         reproduce=shown.curl,
@@ -801,8 +824,8 @@ def credentials_required(probe: Probe) -> None:
         else Finding(
             title="An unauthenticated terminate took effect",
             expected="the job keeps running after refused terminate requests",
-            got=f"status.phase == {phase!r}",
-            pointer="/status/phase",
+            got=f"{probe.api.phase_name} == {phase!r}",
+            pointer=probe.api.phase_pointer,
         ),
         role=Role.SHOW,
         reproduce=shown.curl,
@@ -842,7 +865,7 @@ def invisible_from_other_project(probe: Probe) -> None:
         Finding(
             title="A job was terminated from another project",
             expected=f"terminate in project {other!r} refused, the job untouched",
-            got=f"HTTP {stopped.status}; afterwards status.phase == {phase!r}",
+            got=f"HTTP {stopped.status}; afterwards {probe.api.phase_name} == {phase!r}",
         )
         if touched
         else None,
@@ -1105,8 +1128,8 @@ def unsupported_action_rejected(probe: Probe) -> None:
         else Finding(
             title="An unsupported action terminated the job",
             expected="the job keeps its phase",
-            got=f"status.phase == {phase!r}",
-            pointer="/status/phase",
+            got=f"{probe.api.phase_name} == {phase!r}",
+            pointer=probe.api.phase_pointer,
         ),
         role=Role.SHOW,
         reproduce=shown.curl,
