@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from modelarts_kit_spec import SpecError, read_ledger
+from modelarts_kit_spec import SpecError, read_matchable_ledger
 from modelarts_kit_spec.ledger import LedgerEntry
 
 from modelarts_kit_sdk.errors import SdkError
@@ -45,24 +45,13 @@ class SdkEvidence:
 def load_sdk_evidence(ledger_path: Path) -> list[SdkEvidence]:
     """Every SDK source of every decided ledger entry (through the typed ledger)."""
     try:
-        ledger = read_ledger(ledger_path)
+        ledger = read_matchable_ledger(ledger_path)
     except SpecError as exc:
         raise SdkError(str(exc)) from exc
-    # Like docs diff: a missing reason is spec validate's business; what matching needs
-    # (a mapping with a kind, side and sources) must be sound.
-    for problem in ledger.problems:
-        if problem.missing and problem.key != "kind":
-            continue
-        where = "" if problem.index is None else f" /entries/{problem.index}"
-        raise SdkError(f"{ledger_path}:{where}: {problem.message}")
     out: list[SdkEvidence] = []
     for entry in ledger.entries:
-        if entry.todo:
-            continue  # a TODO entry settles nothing
-        for source in entry.sources:
-            if source.sdk is None:
-                continue
-            if not (source.model and source.attribute and source.says):
+        for source in entry.settling("sdk"):  # none for a TODO entry: it settles nothing
+            if not (source.sdk and source.model and source.attribute and source.says):
                 raise SdkError(
                     f"{ledger_path}: /entries/{entry.index} ({entry.id}): an sdk source needs "
                     "model, attribute and says"

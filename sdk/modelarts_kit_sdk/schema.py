@@ -1,4 +1,5 @@
-"""The spec side: a schema node seen through ``$ref`` and ``allOf``/``anyOf``/``oneOf``.
+"""The spec side: a schema node seen through ``$ref`` and ``allOf``/``anyOf``/``oneOf``, as the
+spec's walker (:mod:`modelarts_kit_spec.walker`) resolves it, in the shape the SDK comparison uses.
 
 Properties keep the JSON pointer of the schema that declares them, so a field of a shared
 component (``/components/schemas/Input``) is one place however many paths reach it.
@@ -11,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from modelarts_kit_spec import Spec
-from modelarts_kit_spec.load import json_type, pointer_join
+from modelarts_kit_spec.load import pointer_join
+from modelarts_kit_spec.walker import ALL_TYPES
 
 __all__ = ["SchemaView", "describe_types", "view"]
 
@@ -34,60 +36,17 @@ def describe_types(types: frozenset[str]) -> str:
 
 
 def view(spec: Spec, node: Any, pointer: str) -> SchemaView:
-    """Follow ``$ref``s and merge combinators into one view of the node at ``pointer``."""
-    seen: set[str] = set()
-    while isinstance(node, Mapping) and "$ref" in node:
-        ref = str(node["$ref"])
-        if ref in seen:
-            break
-        seen.add(ref)
-        node = spec.at(ref)
-        pointer = ref.removeprefix("#")
-    if not isinstance(node, Mapping):
-        return SchemaView(pointer, frozenset())
-    types = _own_types(node)
+    """The node at ``pointer`` through the spec's walker: ``$ref`` followed, every shape
+    (``allOf``, ``anyOf``, ``oneOf``) united."""
+    seen = spec.walker.view(node, pointer, alternatives=True)
+    types = frozenset() if seen.types >= ALL_TYPES else seen.types - {"null"}
     properties = {
-        name: (sub, pointer_join(pointer, "properties", name))
-        for name, sub in (node.get("properties") or {}).items()
+        name: (
+            sub,
+            seen.property_pointers.get(name) or pointer_join(seen.pointer, "properties", name),
+        )
+        for name, sub in seen.properties.items()
     }
-    items = (node["items"], pointer_join(pointer, "items")) if "items" in node else None
-    extra = node.get("additionalProperties")
-    values = (
-        (extra, pointer_join(pointer, "additionalProperties"))
-        if isinstance(extra, Mapping) and extra
-        else None
-    )
-    alternative_types: set[str] = set()
-    for combiner in ("allOf", "anyOf", "oneOf"):
-        for index, part in enumerate(node.get(combiner) or []):
-            sub = view(spec, part, pointer_join(pointer, combiner, index))
-            for name, entry in sub.properties.items():
-                properties.setdefault(name, entry)
-            items = items or sub.items
-            values = values or sub.values
-            if combiner == "allOf":
-                types = types & sub.types if types and sub.types else types or sub.types
-            elif sub.types:
-                alternative_types |= sub.types
-            else:
-                alternative_types.add("*")
-    if alternative_types and "*" not in alternative_types and not types:
-        types = frozenset(alternative_types)
-    if not types and properties:
-        types = frozenset({"object"})
-    return SchemaView(pointer, types, properties, items, values)
-
-
-def _own_types(node: Mapping[str, Any]) -> frozenset[str]:
-    kind = node.get("type")
-    if isinstance(kind, str):
-        names = {kind}
-    elif isinstance(kind, list):
-        names = {str(k) for k in kind}
-    elif isinstance(node.get("enum"), list):
-        names = {json_type(v) for v in node["enum"]}
-    elif "const" in node:
-        names = {json_type(node["const"])}
-    else:
-        names = set()
-    return frozenset(names - {"null"})
+    extra = seen.find("additionalProperties")
+    values = extra if extra is not None and isinstance(extra[0], Mapping) and extra[0] else None
+    return SchemaView(seen.pointer, types, properties, seen.find("items"), values)

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         ledger_for,
         parse_ledger,
         read_ledger,
+        read_matchable_ledger,
     )
     from modelarts_kit_spec.load import (
         Operation,
@@ -85,6 +86,7 @@ __all__ = [
     "parse_ledger",
     "parse_spec",
     "read_ledger",
+    "read_matchable_ledger",
     "resolve_pointer",
 ]
 
@@ -103,6 +105,7 @@ _HOMES = {
             "ledger_for",
             "parse_ledger",
             "read_ledger",
+            "read_matchable_ledger",
         ),
         "ledger",
     ),

@@ -50,9 +50,11 @@ __all__ = [
     "ledger_for",
     "parse_ledger",
     "read_ledger",
+    "read_matchable_ledger",
 ]
 
 TODO = "TODO"  # the decision of an entry a human still has to settle
+EVIDENCE = ("page", "sdk")  # the kinds of evidence a source records (LedgerEntry.settling)
 SIDES = ("request", "response", "both")
 REQUIRED_KEYS = ("id", "pointer", "kind", "side", "sources", "decision", "expect", "reason")
 _SOURCE_KEYS = ("seed", "table", "says", "sdk", "model", "attribute")
@@ -125,6 +127,18 @@ class LedgerEntry:
         """Every value the sources recorded, in order, without repeats."""
         return tuple(dict.fromkeys(s.says for s in self.sources if s.says is not None))
 
+    def settling(self, evidence: str) -> tuple[LedgerSource, ...]:
+        """The sources of one kind of evidence (``"page"`` or ``"sdk"``) that settle a finding of
+        that kind: an entry settles only what its sources recorded (a page finding when the
+        page says what a page source said, an SDK finding when the SDK says what an SDK source
+        said), and a TODO entry settles nothing. SDK evidence records no page value, so it
+        never settles what a page says, nor page evidence what the SDK says."""
+        if self.todo:
+            return ()
+        if evidence not in EVIDENCE:
+            raise ValueError(f"evidence must be one of {EVIDENCE}, got {evidence!r}")
+        return tuple(s for s in self.sources if (s.sdk is not None) == (evidence == "sdk"))
+
     def applies_to(self, operation_id: str) -> bool:
         return self.operations is None or operation_id in self.operations
 
@@ -155,6 +169,24 @@ class Ledger:
     @property
     def todos(self) -> tuple[LedgerEntry, ...]:
         return tuple(entry for entry in self.entries if entry.todo)
+
+    def matching_problem(self) -> str | None:
+        """What keeps this ledger's entries from settling findings, located, or None.
+
+        A missing reason or evidence is ``spec validate``'s business; what matching needs (a
+        mapping with a kind, side, field, operations and sources of the right types) must be
+        sound. The text reads ``<file>: /entries/<n>/<key> (<id>): <what is wrong>``.
+        """
+        for problem in self.problems:
+            if problem.missing and problem.key != "kind":
+                continue
+            raw = self.raw[problem.index] if problem.index is not None else None
+            entry_id = raw.get("id") if isinstance(raw, Mapping) else None
+            where = f"/entries/{problem.index}" if problem.index is not None else "/"
+            where += f"/{problem.key}" if problem.key else ""
+            label = f" ({entry_id})" if entry_id is not None else ""
+            return f"{self.path or 'ledger'}: {where}{label}: {problem.message}"
+        return None
 
 
 def _text(value: JSON) -> str | None:
@@ -285,6 +317,16 @@ def read_ledger(path: Path | str | None = None) -> Ledger:
     except OSError as exc:
         raise SpecError(f"{resolved}: cannot read: {exc.strerror}") from exc
     return _read_cached(resolved, mtime)
+
+
+def read_matchable_ledger(path: Path | str | None = None) -> Ledger:
+    """:func:`read_ledger`, refusing a ledger whose entries cannot settle findings
+    (:meth:`Ledger.matching_problem`, as a :class:`SpecError`): what docs diff and sdk diff read."""
+    ledger = read_ledger(path)
+    problem = ledger.matching_problem()
+    if problem is not None:
+        raise SpecError(problem)
+    return ledger
 
 
 def ledger_for(spec_path: Path | None) -> Path | None:

@@ -208,10 +208,15 @@ class ErrorModel:
             code for r in self._for(operation_id) if r.status == key for code in r.codes
         )
 
-    def codes_for(self, operation_id: str, meaning: str) -> frozenset[str]:
-        """Every code that means ``meaning`` for ``operation_id`` (any status)."""
+    def codes_for(
+        self, operation_id: str, meaning: str, status: int | str | None = None
+    ) -> frozenset[str]:
+        """Every code that means ``meaning`` for ``operation_id`` (with ``status``, or any)."""
         return frozenset(
-            code for r in self._for(operation_id) for code in r.by_meaning.get(meaning, ())
+            code
+            for r in self._for(operation_id)
+            if status is None or r.status == str(status)
+            for code in r.by_meaning.get(meaning, ())
         )
 
     def statuses_for(self, operation_id: str, meaning: str) -> frozenset[int]:
@@ -277,7 +282,11 @@ class Guidance:
     rules: tuple[GuidanceRule, ...]
 
     def at(self, pointer: str) -> frozenset[str]:
-        return frozenset(r.keyword for r in self.rules if r.pointer == pointer)
+        return frozenset(self.listed_at(pointer))
+
+    def listed_at(self, pointer: str) -> tuple[str, ...]:
+        """The guidance keywords of the node at ``pointer``, in the spec's order."""
+        return tuple(r.keyword for r in self.rules if r.pointer == pointer)
 
     @property
     def pointers(self) -> frozenset[str]:

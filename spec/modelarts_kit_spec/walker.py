@@ -6,6 +6,14 @@ every schema object in a document.
   (properties united, ``required`` united, ``type`` intersected, other keywords: the node's own
   first, then each part's in order), with the pointer of the node and the component its first
   ``$ref`` named.
+- With ``alternatives=True`` the view also unites the properties of the ``anyOf``/``oneOf``
+  branches (the node's own and ``allOf``'s first) and keeps each branch's own view in
+  :attr:`SchemaView.branches`, for readers that describe every shape a value may take (docs
+  diff's field list, the SDK comparison, the client fidelity check). Other keywords of a
+  branch stay in its branch view: :meth:`SchemaView.find` looks there after the node.
+- Every property of a view keeps the pointer of the schema that declares it
+  (:attr:`SchemaView.property_pointers`), so a field of a shared component is one place however
+  many paths reach it.
 - :meth:`SchemaWalker.property` / :meth:`SchemaWalker.at_path` go down by property name (through
   array ``items`` with ``[]`` in a dotted path, as the vendor pages name fields).
 - :func:`iter_subschemas` / :func:`iter_schemas` visit every schema object without following
@@ -23,6 +31,7 @@ from modelarts_kit_spec.load import SpecError, pointer_join, resolve_pointer
 from modelarts_kit_spec.values import DocumentedValues, documented_values
 
 __all__ = [
+    "ALL_TYPES",
     "SUBSCHEMA_KEYWORDS",
     "SUBSCHEMA_LIST_KEYWORDS",
     "SUBSCHEMA_MAP_KEYWORDS",
@@ -57,6 +66,15 @@ MAX_REF_CHAIN = 64
 
 def _mapping(value: JSON) -> Mapping[str, JSON]:
     return value if isinstance(value, Mapping) else {}
+
+
+def _list(value: JSON) -> list[JSON]:
+    return list(value) if isinstance(value, list) else []
+
+
+def _child(pointer: str, *tokens: str | int) -> str:
+    """The pointer of a nested node ("" stays "": an inline node has no known place)."""
+    return pointer_join(pointer, *tokens) if pointer else ""
 
 
 def json_types(node: JSON) -> frozenset[str]:
@@ -98,6 +116,12 @@ class SchemaView:
     pointer: str  # where the resolved node lives ("" for an inline node without a pointer)
     ref_name: str | None  # the component the first $ref named, if any
     parts: tuple[Mapping[str, JSON], ...] = field(default=(), repr=False)  # merged allOf parts
+    # name -> pointer of the property's schema where it is declared ("" if unknown)
+    property_pointers: Mapping[str, str] = field(default_factory=dict, repr=False)
+    # keyword -> pointer of the schema node it was taken from ("" if unknown)
+    keyword_pointers: Mapping[str, str] = field(default_factory=dict, repr=False)
+    # anyOf/oneOf branches, each viewed (only with alternatives=True)
+    branches: tuple[SchemaView, ...] = field(default=(), repr=False)
 
     @property
     def properties(self) -> Mapping[str, JSON]:
@@ -109,6 +133,13 @@ class SchemaView:
 
     @property
     def types(self) -> frozenset[str]:
+        r"""The JSON types the node allows; through ``$ref``\ ed branches when it was viewed
+        with ``alternatives=True`` and states no type of its own."""
+        if self.branches and not ({"type", "const", "enum"} & set(self.schema)):
+            found: set[str] = set()
+            for branch in self.branches:
+                found |= branch.types
+            return frozenset(found)
         return json_types(self.schema)
 
     @property
@@ -123,6 +154,29 @@ class SchemaView:
     def items(self) -> JSON | None:
         items = self.schema.get("items")
         return items if isinstance(items, Mapping) else None
+
+    def keyword_pointer(self, keyword: str) -> str:
+        """The pointer of ``keyword``'s value where it is written ("" if unknown)."""
+        base = self.keyword_pointers.get(keyword, "")
+        return pointer_join(base, keyword) if base else ""
+
+    def find(self, keyword: str) -> tuple[JSON, str] | None:
+        """``keyword``'s value and pointer: the node's own (``allOf`` merged), else the first
+        branch's that has it (depth first); None if no shape states it."""
+        if keyword in self.schema:
+            return self.schema[keyword], self.keyword_pointer(keyword)
+        for branch in self.branches:
+            found = branch.find(keyword)
+            if found is not None:
+                return found
+        return None
+
+
+@dataclass
+class _Merged:
+    schema: dict[str, JSON]
+    property_pointers: dict[str, str]
+    keyword_pointers: dict[str, str]
 
 
 class SchemaWalker:
@@ -152,44 +206,82 @@ class SchemaWalker:
             pointer = ref.removeprefix("#")
         return node, pointer, ref_name
 
-    def view(self, node: JSON, pointer: str = "") -> SchemaView:
-        """``node`` resolved: refs followed, ``allOf`` parts (recursively) merged into it."""
+    def view(self, node: JSON, pointer: str = "", *, alternatives: bool = False) -> SchemaView:
+        """``node`` resolved: refs followed, ``allOf`` parts (recursively) merged into it; with
+        ``alternatives``, ``anyOf``/``oneOf`` branches viewed and their properties united."""
+        return self._view(node, pointer, alternatives, 0)
+
+    def _view(self, node: JSON, pointer: str, alternatives: bool, depth: int) -> SchemaView:
+        if depth > MAX_REF_CHAIN:
+            raise SpecError(f"{pointer or '/'}: anyOf/oneOf nested too deeply")
         resolved, pointer, ref_name = self.deref(node, pointer)
         if not isinstance(resolved, Mapping):
             return SchemaView({}, pointer, ref_name)
         parts: list[Mapping[str, JSON]] = []
         merged = self._merge(resolved, pointer, parts, depth=0)
-        return SchemaView(merged, pointer, ref_name, tuple(parts))
+        branches: list[SchemaView] = []
+        if alternatives:
+            for key in ("anyOf", "oneOf"):
+                for index, raw in enumerate(_list(merged.schema.get(key))):
+                    branch_pointer = _child(merged.keyword_pointers.get(key, ""), key, index)
+                    branches.append(self._view(raw, branch_pointer, True, depth + 1))
+            props = dict(_mapping(merged.schema.get("properties")))
+            for branch in branches:
+                for name, value in branch.properties.items():
+                    if name not in props:
+                        props[name] = value
+                        merged.property_pointers[name] = branch.property_pointers.get(name, "")
+            if props:
+                merged.schema["properties"] = props
+        return SchemaView(
+            merged.schema,
+            pointer,
+            ref_name,
+            tuple(parts),
+            merged.property_pointers,
+            merged.keyword_pointers,
+            tuple(branches),
+        )
 
     def _merge(
         self, node: Mapping[str, JSON], pointer: str, parts: list[Mapping[str, JSON]], depth: int
-    ) -> dict[str, JSON]:
+    ) -> _Merged:
         if depth > MAX_REF_CHAIN:
             raise SpecError(f"{pointer or '/'}: allOf nested too deeply")
-        merged: dict[str, JSON] = {k: v for k, v in node.items() if k != "allOf"}
+        merged = _Merged(
+            {k: v for k, v in node.items() if k != "allOf"},
+            {
+                name: _child(pointer, "properties", name)
+                for name in _mapping(node.get("properties"))
+            },
+            {k: pointer for k in node if k != "allOf"},
+        )
         for index, raw in enumerate(node.get("allOf") or []):
-            part_pointer = pointer_join(pointer, "allOf", index) if pointer else ""
-            target, target_pointer, _ = self.deref(raw, part_pointer)
+            target, target_pointer, _ = self.deref(raw, _child(pointer, "allOf", index))
             if not isinstance(target, Mapping):
                 continue
-            part = self._merge(target, target_pointer, parts, depth + 1)
+            sub = self._merge(target, target_pointer, parts, depth + 1)
+            part = sub.schema
             parts.append(part)
-            props = dict(_mapping(merged.get("properties")))
+            props = dict(_mapping(merged.schema.get("properties")))
             for name, value in _mapping(part.get("properties")).items():
-                props.setdefault(name, value)
+                if name not in props:
+                    props[name] = value
+                    merged.property_pointers[name] = sub.property_pointers.get(name, "")
             if props:
-                merged["properties"] = props
-            required = [*merged.get("required", []), *part.get("required", [])]
+                merged.schema["properties"] = props
+            required = [*merged.schema.get("required", []), *part.get("required", [])]
             if required:
-                merged["required"] = list(dict.fromkeys(required))
+                merged.schema["required"] = list(dict.fromkeys(required))
             for key, value in part.items():
                 if key in ("properties", "required"):
                     continue
-                if key == "type" and "type" in merged:
-                    both = json_types(merged) & json_types(part)
-                    merged["type"] = next(iter(both)) if len(both) == 1 else sorted(both)
-                else:
-                    merged.setdefault(key, value)
+                if key == "type" and "type" in merged.schema:
+                    both = json_types(merged.schema) & json_types(part)
+                    merged.schema["type"] = next(iter(both)) if len(both) == 1 else sorted(both)
+                elif key not in merged.schema:
+                    merged.schema[key] = value
+                    merged.keyword_pointers[key] = sub.keyword_pointers.get(key, "")
         return merged
 
     def property(self, view: SchemaView, name: str) -> SchemaView | None:
@@ -197,8 +289,7 @@ class SchemaWalker:
         raw = view.properties.get(name)
         if raw is None:
             return None
-        base = view.pointer or ""
-        return self.view(raw, pointer_join(base, "properties", name) if base else "")
+        return self.view(raw, view.property_pointers.get(name, ""))
 
     def at_path(self, root: JSON, path: str, pointer: str = "") -> SchemaView | None:
         """The view at a dotted field path such as ``status.phase`` or ``tasks[].role``."""

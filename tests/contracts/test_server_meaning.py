@@ -22,7 +22,7 @@ from modelarts_kit_contracts.server.run import Budget, RunOptions, run_server_co
 from modelarts_kit_contracts.server.target import ServerTarget
 from modelarts_kit_contracts.transport_auth import Credentials
 from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN
-from modelarts_kit_spec import SPEC_PATH, load_spec, parse_spec
+from modelarts_kit_spec import SPEC_PATH, KitError, load_spec, parse_spec
 
 from .mutants import LENIENT, Exchange, Mutant, _rewriting, mutated_app
 
@@ -150,3 +150,27 @@ def test_the_reference_server_passes_and_guidance_is_only_warned() -> None:
     assert report.failures == []
     assert all(w.severity == "warning" for w in report.warnings)
     assert all(w.check == "guidance_not_enforced" for w in report.warnings)
+
+
+@pytest.mark.parametrize(
+    ("remove", "named"),
+    [
+        (lambda d: d.pop("x-modelarts-lifecycle"), "x-modelarts-lifecycle"),
+        (
+            lambda d: d["paths"]["/v2/{project_id}/training-jobs"]["post"].pop("x-modelarts-role"),
+            "x-modelarts-role: create",
+        ),
+    ],
+    ids=["lifecycle", "role"],
+)
+def test_a_spec_without_the_meaning_extensions_is_refused(
+    remove: Callable[[dict[str, Any]], object], named: str
+) -> None:
+    """The checks know no phase, code or role of their own: without the extension that states
+    them, the run refuses to start (exit 2, naming it) instead of checking a built-in table."""
+    document = copy.deepcopy(load_spec().document)
+    remove(document)
+    with pytest.raises(KitError) as caught:
+        ApiMap.from_spec(parse_spec(document, SPEC_PATH))
+    assert caught.value.exit_code == 2
+    assert named in str(caught.value)

@@ -162,6 +162,57 @@ def test_walker_follows_refs_and_merges_all_of() -> None:
     assert walker.at_path({"$ref": "#/components/schemas/Both"}, "nope") is None
 
 
+def test_walker_keeps_where_each_property_is_declared() -> None:
+    """A property inherited through allOf lives in the part that declares it, not under the
+    node that merged it (``/components/schemas/Both/properties/a`` does not exist)."""
+    walker = SchemaWalker(WALK_DOC)
+    view = walker.view({"$ref": "#/components/schemas/Both"})
+    assert view.property_pointers == {
+        "a": "/components/schemas/Base/properties/a",
+        "b": "/components/schemas/Both/allOf/1/properties/b",
+    }
+    a = walker.property(view, "a")
+    assert a is not None
+    assert a.pointer == "/components/schemas/Base/properties/a"
+    b = walker.property(view, "b")
+    assert b is not None
+    assert (b.pointer, b.ref_name) == ("/components/schemas/B", "B")
+    assert view.keyword_pointer("description") == "/components/schemas/Both/description"
+
+
+ALTERNATIVES_DOC: JSON = {
+    "components": {
+        "schemas": {
+            "Text": {"type": "object", "properties": {"en": {"type": "string"}}},
+            "Described": {
+                "description": "text, or text per language",
+                "oneOf": [{"$ref": "#/components/schemas/Text"},
+                          {"type": "string", "format": "byte"}],
+            },
+        }
+    }
+}  # fmt: skip
+
+
+def test_walker_views_alternatives_when_asked() -> None:
+    walker = SchemaWalker(ALTERNATIVES_DOC)
+    node = {"$ref": "#/components/schemas/Described"}
+    plain = walker.view(node)
+    assert plain.branches == ()
+    assert plain.properties == {}
+    both = walker.view(node, alternatives=True)
+    assert set(both.properties) == {"en"}
+    assert both.property_pointers == {"en": "/components/schemas/Text/properties/en"}
+    assert both.types == {"object", "string"}  # through the $ref'd branch
+    assert [b.pointer for b in both.branches] == [
+        "/components/schemas/Text",
+        "/components/schemas/Described/oneOf/1",
+    ]
+    assert both.find("format") == ("byte", "/components/schemas/Described/oneOf/1/format")
+    assert both.find("items") is None
+    assert json_types(walker.view(node).schema) >= {"array"}  # a $ref'd branch: any type
+
+
 @pytest.mark.parametrize(
     ("node", "types"),
     [

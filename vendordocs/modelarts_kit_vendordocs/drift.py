@@ -32,12 +32,13 @@ from typing import Any
 from modelarts_kit_spec import (
     LedgerEntry,
     Operation,
-    Spec,
     SpecError,
     ledger_for,
     load_spec,
-    read_ledger,
+    read_matchable_ledger,
 )
+from modelarts_kit_spec.values import documented_values
+from modelarts_kit_spec.walker import SchemaView, SchemaWalker
 
 from modelarts_kit_vendordocs.errors import LedgerError, SpecShapeError, VendorDocsError
 from modelarts_kit_vendordocs.inventory import FieldEntry, Inventory
@@ -65,7 +66,6 @@ __all__ = [
     "group_findings",
     "load_decisions",
     "normalise_field",
-    "spec_values_of",
 ]
 
 KINDS = ("presence", "type", "mandatory", "enum", "name", "status-code")
@@ -208,19 +208,9 @@ def load_decisions(ledger_path: Path | None, spec_path: Path | None) -> list[Dec
         if ledger_path is None:
             return []
     try:
-        ledger = read_ledger(ledger_path)
+        ledger = read_matchable_ledger(ledger_path)
     except SpecError as exc:
         raise LedgerError(str(exc)) from exc
-    # Entries missing their evidence or reason are spec validate's business; what matching
-    # needs (a mapping with a kind, side, field and operations) must be sound.
-    for problem in ledger.problems:
-        if problem.missing and problem.key != "kind":
-            continue
-        entry = ledger.raw[problem.index] if problem.index is not None else None
-        entry_id = entry.get("id") if isinstance(entry, Mapping) else None
-        where = f"/entries/{problem.index}" + (f"/{problem.key}" if problem.key else "")
-        label = f" ({entry_id})" if entry_id is not None else ""
-        raise LedgerError(f"{ledger_path}: {where}{label}: {problem.message}")
     return decisions_from_entries(ledger.entries)
 
 
@@ -245,7 +235,7 @@ def decisions_from_entries(entries: Iterable[LedgerEntry]) -> list[Decision]:
                 # Only what pages said settles a page: SDK evidence ({sdk, model, attribute})
                 # supports the decision but records no page value.
                 recorded=recorded_keys(
-                    entry.kind, (src.says for src in entry.sources if src.says and src.sdk is None)
+                    entry.kind, (src.says for src in entry.settling("page") if src.says)
                 ),
                 says=entry.says(),
                 todo=entry.todo,
@@ -268,26 +258,6 @@ class SpecField:
     inner: str = ""  # pointer of the object schema its own properties live in (if any)
 
 
-@dataclass(frozen=True)
-class SpecValues:
-    values: tuple[str, ...]
-    open: bool  # an open response enum: other values are valid too
-
-
-def spec_values_of(schema: Mapping[str, Any]) -> SpecValues | None:
-    """The values a spec node documents: a closed ``enum``, or an open one written
-    ``anyOf: [{enum: [...]}, {type: string}]``. The one place docs diff reads them."""
-    enum = schema.get("enum")
-    if isinstance(enum, list):
-        return SpecValues(tuple(str(v) for v in enum if v is not None), False)
-    for combiner in ("anyOf", "oneOf"):
-        for part in schema.get(combiner) or []:
-            if isinstance(part, Mapping) and isinstance(part.get("enum"), list):
-                values = tuple(str(v) for v in part["enum"] if v is not None)
-                return SpecValues(values, True)
-    return None
-
-
 def _base_type(schema: Mapping[str, Any]) -> str | None:
     kind = schema.get("type")
     if isinstance(kind, list):
@@ -298,83 +268,66 @@ def _base_type(schema: Mapping[str, Any]) -> str | None:
     return None if kind is None else str(kind)
 
 
-class _SpecWalker:
-    def __init__(self, spec: Spec) -> None:
-        self.spec = spec
+# The keywords a field's description takes from its first shape that states them when the
+# node itself does not (``oneOf: [{$ref: Object}, {type: string}]`` reads as an object).
+_SHAPE_KEYWORDS = ("type", "format", "items")
 
-    def resolve(self, node: Any, pointer: str) -> tuple[Mapping[str, Any], str, str | None]:
-        """Follow $refs and merge allOf/oneOf/anyOf properties into one view."""
-        ref_name: str | None = None
-        seen: set[str] = set()
-        while isinstance(node, Mapping) and "$ref" in node:
-            ref = str(node["$ref"])
-            if ref in seen:
-                break
-            seen.add(ref)
-            ref_name = ref_name or ref.rsplit("/", 1)[-1]
-            try:
-                node = self.spec.at(ref)
-            except KeyError as exc:
-                raise SpecShapeError(
-                    f"{self.spec.path}: {pointer}: $ref {ref!r} does not resolve ({exc.args[0]})"
-                ) from exc
-            pointer = ref.removeprefix("#")
-        if not isinstance(node, Mapping):
-            return {}, pointer, ref_name
-        merged: dict[str, Any] = dict(node)
-        for combiner in ("allOf", "oneOf", "anyOf"):
-            for part in node.get(combiner) or []:
-                sub, _, _ = self.resolve(part, pointer)
-                props = dict(merged.get("properties") or {})
-                for key, value in (sub.get("properties") or {}).items():
-                    props.setdefault(key, value)
-                if props:
-                    merged["properties"] = props
-                if combiner == "allOf":
-                    merged["required"] = [*merged.get("required", []), *sub.get("required", [])]
-                for key in ("type", "format", "items"):
-                    if key in sub and key not in merged:
-                        merged[key] = sub[key]
-        return merged, pointer, ref_name
 
-    def fields(self, root: Any, pointer: str) -> dict[str, SpecField]:
-        out: dict[str, SpecField] = {}
-        schema, pointer, _ = self.resolve(root, pointer)
-        self._walk(schema, pointer, "", out, frozenset())
-        return out
+def _view(walker: SchemaWalker, node: Any, pointer: str) -> tuple[dict[str, Any], SchemaView]:
+    """``node`` as docs diff reads it: the spec walker's view with every shape (``allOf``,
+    ``anyOf``, ``oneOf``) united, as one schema mapping, and the view itself."""
+    try:
+        view = walker.view(node, pointer, alternatives=True)
+    except SpecError as exc:
+        raise SpecShapeError(f"{pointer or '/'}: {exc}") from exc
+    merged = dict(view.schema)
+    for key in _SHAPE_KEYWORDS:
+        if key not in merged and (found := view.find(key)) is not None:
+            merged[key] = found[0]
+    return merged, view
 
-    def _walk(
-        self,
-        schema: Mapping[str, Any],
-        pointer: str,
-        prefix: str,
-        out: dict[str, SpecField],
-        stack: frozenset[str],
-    ) -> None:
-        if pointer in stack:
-            return
-        stack = stack | {pointer}
-        required = set(schema.get("required") or [])
-        for name, raw in (schema.get("properties") or {}).items():
-            child_pointer = f"{pointer}/properties/{name}"
-            child, resolved_pointer, ref_name = self.resolve(raw, child_pointer)
-            path = prefix + name
-            items_ref: str | None = None
-            node, item_pointer, markers = child, resolved_pointer, ""
-            while _base_type(node) == "array" and isinstance(node.get("items"), Mapping):
-                node, item_pointer, items_ref = self.resolve(node["items"], item_pointer + "/items")
-                markers += "[]"
-            out[path] = SpecField(
-                path=path,
-                schema=child,
-                required=name in required,
-                pointer=resolved_pointer if ref_name else child_pointer,
-                ref_name=ref_name or items_ref,
-                owner=pointer,
-                inner=item_pointer if node.get("properties") else "",
-            )
-            if node.get("properties"):
-                self._walk(node, item_pointer, f"{path}{markers}.", out, stack)
+
+def _fields(walker: SchemaWalker, root: Any, pointer: str) -> tuple[dict[str, SpecField], str]:
+    """Every field under ``root`` by dotted path (``a.b``, ``list[].c``), and the root's pointer."""
+    out: dict[str, SpecField] = {}
+    schema, view = _view(walker, root, pointer)
+    _walk(walker, schema, view, "", out, frozenset())
+    return out, view.pointer
+
+
+def _walk(
+    walker: SchemaWalker,
+    schema: Mapping[str, Any],
+    view: SchemaView,
+    prefix: str,
+    out: dict[str, SpecField],
+    stack: frozenset[str],
+) -> None:
+    if view.pointer in stack:
+        return
+    stack = stack | {view.pointer}
+    required = set(schema.get("required") or [])
+    for name, raw in (schema.get("properties") or {}).items():
+        declared = view.property_pointers.get(name) or f"{view.pointer}/properties/{name}"
+        child, child_view = _view(walker, raw, declared)
+        path = prefix + name
+        items_ref: str | None = None
+        node, node_view, markers = child, child_view, ""
+        while _base_type(node) == "array" and isinstance(node.get("items"), Mapping):
+            node, node_view = _view(walker, node["items"], f"{node_view.pointer}/items")
+            items_ref = node_view.ref_name
+            markers += "[]"
+        out[path] = SpecField(
+            path=path,
+            schema=child,
+            required=name in required,
+            pointer=child_view.pointer if child_view.ref_name else declared,
+            ref_name=child_view.ref_name or items_ref,
+            owner=view.pointer,
+            inner=node_view.pointer if node.get("properties") else "",
+        )
+        if node.get("properties"):
+            _walk(walker, node, node_view, f"{path}{markers}.", out, stack)
 
 
 # --- comparing -----------------------------------------------------------------------------
@@ -388,7 +341,7 @@ def _describe(schema: Mapping[str, Any]) -> str:
     return f"{kind}/{fmt}" if fmt else kind
 
 
-def _types_agree(docs: Mapping[str, Any], spec: Mapping[str, Any], walker: _SpecWalker) -> bool:
+def _types_agree(docs: Mapping[str, Any], spec: Mapping[str, Any], walker: SchemaWalker) -> bool:
     docs_kind = docs.get("type")
     spec_kind = _base_type(spec)
     if docs_kind is None or spec_kind is None:
@@ -403,7 +356,7 @@ def _types_agree(docs: Mapping[str, Any], spec: Mapping[str, Any], walker: _Spec
         spec_items_raw = spec.get("items")
         if not docs_items.get("type") or not isinstance(spec_items_raw, Mapping):
             return True
-        spec_items, _, _ = walker.resolve(spec_items_raw, "")
+        spec_items, _ = _view(walker, spec_items_raw, "")
         return _types_agree(docs_items, spec_items, walker)
     return True
 
@@ -434,7 +387,7 @@ def _parameter_fields(operation: Operation, location: str, op_pointer: str) -> d
 
 
 def _containers(
-    walker: _SpecWalker, operation: Operation, pages: list[Inventory]
+    walker: SchemaWalker, operation: Operation, pages: list[Inventory]
 ) -> dict[tuple[str, int | None], _Container]:
     containers: dict[tuple[str, int | None], _Container] = {}
     for location in ("path", "query", "header"):
@@ -442,12 +395,8 @@ def _containers(
             location, None, _parameter_fields(operation, location, operation.pointer)
         )
     if operation.request_schema is not None:
-        containers[("request", None)] = _Container(
-            "request",
-            None,
-            walker.fields(operation.request_schema, f"{operation.pointer}/requestBody"),
-            root=walker.resolve(operation.request_schema, f"{operation.pointer}/requestBody")[1],
-        )
+        fields, root = _fields(walker, operation.request_schema, f"{operation.pointer}/requestBody")
+        containers[("request", None)] = _Container("request", None, fields, root=root)
     else:
         containers[("request", None)] = _Container("request", None, {})
     statuses = {e.status for page in pages for e in page.fields if e.side == "response"}
@@ -456,15 +405,10 @@ def _containers(
         if response is None:
             containers[("response", status)] = _Container("response", status, {}, False)
             continue
-        spec_fields = (
-            {}
+        spec_fields, root = (
+            ({}, "")
             if response.schema is None
-            else walker.fields(response.schema, f"{response.pointer}/content")
-        )
-        root = (
-            ""
-            if response.schema is None
-            else walker.resolve(response.schema, f"{response.pointer}/content")[1]
+            else _fields(walker, response.schema, f"{response.pointer}/content")
         )
         containers[("response", status)] = _Container("response", status, spec_fields, root=root)
     return containers
@@ -480,7 +424,7 @@ def _compare_entry(
     entry: FieldEntry,
     page: str,
     spec_field: SpecField,
-    walker: _SpecWalker,
+    walker: SchemaWalker,
 ) -> list[Finding]:
     findings: list[Finding] = []
     doc = entry.field
@@ -530,7 +474,7 @@ def _compare_entry(
             )
         )
     if doc.enum:
-        spec_enum = spec_values_of(spec_field.schema)
+        spec_enum = documented_values(spec_field.schema)
         if spec_enum is None:
             findings.append(finding("enum", ", ".join(doc.enum), "no enum", enum_key(doc.enum)))
         else:
@@ -559,7 +503,7 @@ def _compare_entry(
 
 
 def _compare_operation(
-    walker: _SpecWalker,
+    walker: SchemaWalker,
     operation: Operation,
     pages: list[Inventory],
     dropped: Mapping[tuple[str, int | None, str], tuple[str, int]] | None = None,
@@ -779,7 +723,7 @@ def compare(
     page of the operation still lists it.
     """
     spec = load_spec(spec_path)
-    walker = _SpecWalker(spec)
+    walker = spec.walker
     by_key = {_path_key(op.method, op.path): op for op in spec.operations}
     grouped: dict[str, list[Inventory]] = {}
     unmatched: list[tuple[str, str, str]] = []

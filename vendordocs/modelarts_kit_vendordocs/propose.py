@@ -33,7 +33,6 @@ from modelarts_kit_vendordocs.drift import (
     FindingGroup,
     group_findings,
     normalise_field,
-    spec_values_of,
 )
 from modelarts_kit_vendordocs.settle import DROPPED
 from modelarts_kit_vendordocs.types import parse_type
@@ -364,10 +363,10 @@ def _additive_values(finding: Finding, spec_path: Path | None) -> list[str] | No
     if finding.kind != "enum" or not finding.pointer:
         return None
     try:
-        node = load_spec(spec_path).deref(load_spec(spec_path).at(finding.pointer))
+        spec = load_spec(spec_path)
+        current = spec.walker.view(spec.at(finding.pointer)).documented
     except KeyError:
         return None
-    current = spec_values_of(node) if isinstance(node, dict) else None
     if current is None:
         return None
     if any(v not in finding.enum for v in current.values):

@@ -17,6 +17,7 @@ from functools import cached_property
 from typing import Any
 
 from modelarts_kit_spec.load import Spec, json_type, pointer_join
+from modelarts_kit_spec.walker import SchemaView
 
 from modelarts_kit_contracts.client.adapters import ClientAdapter, ErrorInfo
 from modelarts_kit_contracts.client.cases import Case
@@ -447,34 +448,31 @@ class _SchemaView:
 
 
 def _view(spec: Spec, schema: JSON) -> _SchemaView:
-    view = _SchemaView(known=set())
+    """What the spec's walker says about ``schema`` with every shape (``allOf``, ``anyOf``,
+    ``oneOf``) united: any of them may describe the value."""
     if not isinstance(schema, Mapping):
-        view.known = None
-        return view
-    pending = [schema]
-    free_form = True
-    seen = 0
-    while pending and seen < 64:
-        seen += 1
-        node = spec.deref(pending.pop())
-        if not isinstance(node, Mapping):
-            continue
-        if "default" in node and not view.has_default:
-            view.default, view.has_default = node["default"], True
-        for key in ("allOf", "anyOf", "oneOf"):
-            pending.extend(node.get(key) or [])
-        props = node.get("properties")
-        if isinstance(props, Mapping):
-            free_form = False
-            view.properties.update(props)
-        additional = node.get("additionalProperties")
-        if isinstance(additional, Mapping) and additional:
-            free_form = False
-            view.additional = additional
-        if "items" in node:
-            view.items = node["items"]
+        return _SchemaView(known=None)
+    seen = spec.walker.view(schema, alternatives=True)
+    view = _SchemaView(known=set(), properties=dict(seen.properties))
+    default = seen.find("default")
+    if default is not None:
+        view.default, view.has_default = default[0], True
+    additional = seen.find("additionalProperties")
+    if additional is not None and isinstance(additional[0], Mapping) and additional[0]:
+        view.additional = additional[0]
+    items = seen.find("items")
+    if items is not None:
+        view.items = items[0]
+    free_form = not _declares_properties(seen) and view.additional is None
     view.known = None if free_form else set(view.properties)
     return view
+
+
+def _declares_properties(view: SchemaView) -> bool:
+    """Whether the node or one of its shapes names its properties (even none: ``{}``)."""
+    return isinstance(view.schema.get("properties"), Mapping) or any(
+        _declares_properties(branch) for branch in view.branches
+    )
 
 
 def compare_json(

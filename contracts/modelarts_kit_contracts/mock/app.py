@@ -216,8 +216,9 @@ class MockServer:
                     operation=op.operation_id if op else "",
                     rule="order",
                 )
-                body = {"error_code": "ModelArts.0010", "error_msg": "Scenario exhausted."}
-                return PlannedResponse(500, body), exhausted
+                internal = self.spec.meaning.errors.gateway_error("internal-error")
+                body = {"error_code": internal.code, "error_msg": "Scenario exhausted."}
+                return PlannedResponse(internal.status, body), exhausted
         step = steps[position]
         if isinstance(step, PlannedResponse):
             return step, None

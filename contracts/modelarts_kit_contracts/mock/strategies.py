@@ -46,6 +46,7 @@ INT32_MAX = 2**31 - 1
 LONG_ARRAY = 40
 # allOf parts that constrain which properties are present, kept while merging the parts.
 PRESENCE_KEY = "x-modelarts-kit-presence"
+PRESENCE_KEYWORDS = ("not", "dependentRequired", "anyOf", "oneOf")
 MAX_DEPTH = 64  # a recursive schema would nest forever; ours nest about 20 deep
 LONG_COMPOSITE_ARRAY = 6
 EXTRA_FIELD_PREFIX = "x_future_"
@@ -91,12 +92,9 @@ class _PresenceRules:
     dependent: Mapping[str, frozenset[str]]  # dependentRequired
 
     @classmethod
-    def of(cls, schema: Mapping[str, JSON], spec: Spec) -> _PresenceRules:
-        parts = [
-            schema,
-            *(spec.deref(p) for p in schema.get("allOf") or []),
-            *schema.get(PRESENCE_KEY, []),
-        ]
+    def of(cls, schema: Mapping[str, JSON]) -> _PresenceRules:
+        """The rules of ``schema`` (``allOf`` merged, see ``_merge_all_of``)."""
+        parts = [schema, *schema.get(PRESENCE_KEY, [])]
         required: set[str] = set()
         exclusive: list[frozenset[str]] = []
         at_least_one: list[tuple[frozenset[str], ...]] = []
@@ -261,23 +259,21 @@ class ResponseGenerator:
         return []
 
     def _merge_all_of(self, schema: Mapping[str, JSON]) -> dict[str, JSON]:
-        merged: dict[str, JSON] = {k: v for k, v in schema.items() if k != "allOf"}
+        """``schema`` with its ``allOf`` parts merged by the spec's walker; the parts' presence
+        rules (``not``, ``dependentRequired``, ``anyOf``/``oneOf`` of required sets) are kept
+        aside under :data:`PRESENCE_KEY`, so that they constrain the object, not its type."""
+        view = self.spec.walker.view(schema)
+        merged = {
+            k: v
+            for k, v in view.schema.items()
+            if k in schema or k not in (*PRESENCE_KEYWORDS, PRESENCE_KEY)
+        }
         presence: list[JSON] = list(merged.pop(PRESENCE_KEY, []))
-        for part in schema["allOf"]:
-            resolved = self.spec.deref(part)
-            if "allOf" in resolved:
-                resolved = self._merge_all_of(resolved)
-            for key, value in resolved.items():
-                if key == "properties":
-                    merged["properties"] = {**merged.get("properties", {}), **value}
-                elif key == "required":
-                    merged["required"] = sorted(set(merged.get("required", [])) | set(value))
-                elif key in {"not", "dependentRequired", "anyOf", "oneOf"}:
-                    presence.append({key: value})
-                elif key == PRESENCE_KEY:
-                    presence.extend(value)
-                else:
-                    merged.setdefault(key, value)
+        for part in view.parts:
+            rules = [{k: part[k]} for k in PRESENCE_KEYWORDS if k in part]
+            for rule in [*rules, *part.get(PRESENCE_KEY, [])]:
+                if rule not in presence:  # a nested part's rules reach its parent's part too
+                    presence.append(rule)
         merged[PRESENCE_KEY] = presence
         return merged
 
@@ -330,7 +326,7 @@ class ResponseGenerator:
         self, schema: Mapping[str, JSON], variant: Variant, depth: int
     ) -> st.SearchStrategy[JSON]:
         properties: Mapping[str, JSON] = schema.get("properties") or {}
-        rules = _PresenceRules.of(schema, self.spec)
+        rules = _PresenceRules.of(schema)
         values = {name: self._build(sub, variant, depth + 1) for name, sub in properties.items()}
         extra = self._extra_properties(schema, properties, variant, depth)
 

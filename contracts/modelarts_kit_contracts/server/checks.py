@@ -17,9 +17,10 @@ Every response check is a small named function decorated with ``@check`` returni
 or ``None`` when the rule holds; the outcomes the scenarios record are registered with
 ``declare``. Titles and meanings live there, once; :data:`SCENARIOS` lists the drivers.
 
-The three operations are found through the spec (:class:`ApiMap`), by what they do (create:
-POST on the collection; show: GET on a job; terminate: POST on a job's ``actions``), never by
-hard-coded paths or component names.
+The three operations are the ones the spec's ``x-modelarts-role`` names (:class:`ApiMap`, from
+``spec.meaning.roles``); the job id and phase fields, the final and terminable phases and the
+accepted error codes come from the spec's meaning too, never from hard-coded paths, component
+names, phases or codes.
 """
 
 from __future__ import annotations
@@ -36,17 +37,13 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from modelarts_kit_spec import Operation, Spec, load_spec
+from modelarts_kit_spec.load import pointer_join, unescape_pointer_token
 from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_DEPTH, WireJsonError, decode_wire_json
 
 from modelarts_kit_contracts.core import REGISTRY, Check, Finding, check, clip, declare
 from modelarts_kit_contracts.core.wire import Exchange, decode_json_body
-from modelarts_kit_contracts.server.meaning import (
-    GUIDANCE_KEY,
-    Meaning,
-    accepted_codes,
-    lifecycle,
-    obligations_spec,
-)
+from modelarts_kit_contracts.errors import ContractError
+from modelarts_kit_contracts.server.meaning import Meaning, accepted_codes, lifecycle
 
 __all__ = [
     "SCENARIOS",
@@ -86,37 +83,61 @@ class ApiMap:
 
     @classmethod
     def from_spec(cls, spec: Spec | None = None) -> ApiMap:
+        """The operations the spec's ``x-modelarts-role`` names (``spec.meaning.roles``).
+
+        A spec without the meaning extensions raises
+        :class:`~modelarts_kit_spec.meaning.MeaningError` (exit 2), naming what is missing.
+        """
         spec = spec if spec is not None else load_spec()
-        creates = [
-            op
-            for op in spec.operations
-            if op.method == "post" and op.request_schema is not None and op.path.count("{") == 1
+        roles = spec.meaning.roles
+        job_param = roles.job_id_parameter
+        project_params = [
+            p.name for p in roles.create.parameters if p.location == "path" and p.name != job_param
         ]
-        shows = [op for op in spec.operations if op.method == "get" and op.path.count("{") == 2]
-        terminates = [
-            op
-            for op in spec.operations
-            if op.method == "post" and op.path.count("{") == 2 and op.path.endswith("/actions")
-        ]
-        for role, found in (("create", creates), ("show", shows), ("terminate", terminates)):
-            if len(found) != 1:
-                raise LookupError(
-                    f"the spec must have exactly one {role} operation, found "
-                    f"{[op.operation_id for op in found]}"
-                )
-        create, show, terminate = creates[0], shows[0], terminates[0]
-        (project_param,) = [p.name for p in create.parameters if p.location == "path"]
-        job_params = [
-            p.name for p in show.parameters if p.location == "path" and p.name != project_param
-        ]
-        if len(job_params) != 1:
-            raise LookupError(f"{show.operation_id}: expected one job id path parameter")
-        return cls(spec, create, show, terminate, project_param, job_params[0])
+        if len(project_params) != 1:
+            raise ContractError(
+                f"{roles.create.operation_id}: expected one project path parameter, found "
+                f"{project_params}"
+            )
+        return cls(spec, roles.create, roles.show, roles.terminate, project_params[0], job_param)
 
     @functools.cached_property
     def obligations(self) -> Spec:
         """The spec without its guidance rules: what a server must enforce."""
-        return obligations_spec(self.spec)
+        return self.spec.obligations()
+
+    def request_pointer(self, role: Role) -> str:
+        """Where the JSON request body schema of ``role`` is written in the spec."""
+        return pointer_join(
+            self.operation(role).pointer, "requestBody", "content", "application/json", "schema"
+        )
+
+    @property
+    def job_id_pointer(self) -> str:
+        """Where a job response carries the job id (``/metadata/id``)."""
+        return str(self.spec.meaning.roles.job_id_field)
+
+    @property
+    def job_id_name(self) -> str:
+        """The job id field as people write it (``metadata.id``)."""
+        return _dotted(self.job_id_pointer)
+
+    @property
+    def phase_pointer(self) -> str:
+        """Where a job response carries the phase (``/status/phase``)."""
+        return str(self.spec.meaning.lifecycle.phase_field)
+
+    @property
+    def phase_name(self) -> str:
+        return _dotted(self.phase_pointer)
+
+    def job_id_of(self, body: JSON) -> JSON:
+        """The job id in a job response (the lifecycle's ``job-id.field``), or None."""
+        return _value_at(body, self.job_id_pointer)
+
+    def phase_of(self, body: JSON) -> JSON:
+        """The phase in a job response (the lifecycle's ``phase-field``), or None."""
+        return _value_at(body, self.phase_pointer)
 
     @property
     def obligations_create_schema(self) -> JSON:
@@ -191,6 +212,15 @@ def _get(document: JSON, *path: str) -> JSON:
     return document
 
 
+def _dotted(pointer: str) -> str:
+    return ".".join(unescape_pointer_token(t) for t in pointer.split("/")[1:])
+
+
+def _value_at(document: JSON, pointer: str) -> JSON:
+    """The value at a JSON pointer into an instance (None where it is absent)."""
+    return _get(document, *(unescape_pointer_token(t) for t in pointer.split("/")[1:]))
+
+
 @check(
     product="server",
     title="the job returned is not the job in the path",
@@ -205,29 +235,30 @@ def returned_job_matches_path(api: ApiMap, exchange: Exchange) -> Finding | None
         return None
     requested = exchange.path_params.get(api.job_param)
     ok, body = exchange.json()
-    returned = _get(body, "metadata", "id") if ok else None
+    returned = api.job_id_of(body) if ok else None
     if requested is None or returned == requested:
         return None
     return Finding(
         title="The job returned is not the job in the path",
-        expected=f"metadata.id == {requested!r}",
-        got=f"metadata.id == {returned!r}",
-        pointer="/metadata/id",
+        expected=f"{api.job_id_name} == {requested!r}",
+        got=f"{api.job_id_name} == {returned!r}",
+        pointer=api.job_id_pointer,
     )
 
 
 @check(
     product="server",
     title="an accepted terminate does not answer the terminating job",
-    meaning="terminate answers 202 with phase Terminating or Terminated",
+    meaning="terminate answers its 2xx with the job in the stopping phase or later",
 )
 def terminate_accepted_phase(api: ApiMap, exchange: Exchange) -> Finding | None:
-    """An accepted terminate answers 202 with the job in phase Terminating or Terminated."""
+    """An accepted terminate answers its documented 2xx with the job in the lifecycle's stopping
+    phase or a phase it leads to (with the curated spec: Terminating, Terminated, Abnormal)."""
     if api.role_for(exchange) is not Role.TERMINATE or not 200 <= exchange.status < 300:
         return None
     documented = int(api.terminate.success.status)
     ok, body = exchange.json()
-    phase = _get(body, "status", "phase") if ok else None
+    phase = api.phase_of(body) if ok else None
     if exchange.status != documented:
         return Finding(
             title="Terminate accepted with the wrong status code",
@@ -238,9 +269,9 @@ def terminate_accepted_phase(api: ApiMap, exchange: Exchange) -> Finding | None:
     if phase not in accepted:
         return Finding(
             title="Terminate accepted but the job is not terminating",
-            expected=f"status.phase in {accepted}",
-            got=f"status.phase == {phase!r}",
-            pointer="/status/phase",
+            expected=f"{api.phase_name} in {accepted}",
+            got=f"{api.phase_name} == {phase!r}",
+            pointer=api.phase_pointer,
         )
     return None
 
@@ -397,9 +428,9 @@ def _unique_name(prefix: str = "contract") -> str:
 
 def minimal_instance(spec: Spec, schema: JSON) -> JSON:
     """The smallest instance of ``schema``: required properties only, first enum value."""
-    schema = spec.deref(schema)
-    if not isinstance(schema, Mapping):
+    if not isinstance(spec.walker.deref(schema)[0], Mapping):
         return None
+    schema = spec.walker.view(schema).schema  # $ref followed, allOf merged
     if "enum" in schema:
         return schema["enum"][0]
     if "default" in schema:
@@ -517,13 +548,13 @@ def _create(probe: Probe, check: str) -> tuple[str | None, JSON]:
     response = probe.send(Role.CREATE, body=body)
     expected = int(probe.api.create.success.status)
     violation = _expect_status(response, expected, "Creating a valid job failed", "job created")
-    job_id = _get(response.json(), "metadata", "id")
+    job_id = probe.api.job_id_of(response.json())
     if violation is None and not isinstance(job_id, str):
         violation = Finding(
             title="Created job has no id",
-            expected="metadata.id: a string",
-            got=f"metadata.id == {job_id!r}",
-            pointer="/metadata/id",
+            expected=f"{probe.api.job_id_name}: a string",
+            got=f"{probe.api.job_id_name} == {job_id!r}",
+            pointer=probe.api.job_id_pointer,
         )
     if violation is not None:
         probe.record(check, violation, role=Role.CREATE, reproduce=response.curl)
@@ -540,11 +571,9 @@ UNUSUAL_PARAMETER_NAMES = ("Lr-Rate_2", "x", "UPPER.case", "名字")
 
 
 def _string_rule(api: ApiMap, *path: str) -> Mapping[str, JSON]:
-    """The (dereferenced) schema of a string property of the create body, or {}."""
-    node = api.spec.deref(api.create.request_schema)
-    for key in path:
-        node = api.spec.deref((node.get("properties") or {}).get(key, {}))
-    return node if isinstance(node, Mapping) else {}
+    """The (resolved) schema of a string property of the create body, or {}."""
+    found = api.spec.walker.at_path(api.create.request_schema, ".".join(path))
+    return found.schema if found is not None else {}
 
 
 def echo_values(api: ApiMap, rng: random.Random) -> list[dict[str, JSON]]:
@@ -621,7 +650,7 @@ def create_then_show_returns_sent(probe: Probe) -> None:
         violation = _expect_status(
             response, expected_status, "Creating a valid job failed", "job created"
         )
-        job_id = _get(response.json(), "metadata", "id")
+        job_id = probe.api.job_id_of(response.json())
         if violation is None:
             violation = _echo_violation(body, response.json(), "Create")
         probe.record(check, violation, role=Role.CREATE, reproduce=response.curl)
@@ -671,7 +700,7 @@ def job_ids_unique(probe: Probe, count: int = 3) -> None:
                     title="Two created jobs share an id",
                     expected=f"a new id for job {name!r}",
                     got=f"id {job_id!r}, already given to job {seen[job_id]!r}",
-                    pointer="/metadata/id",
+                    pointer=probe.api.job_id_pointer,
                 ),
                 role=Role.CREATE,
             )
@@ -681,7 +710,7 @@ def job_ids_unique(probe: Probe, count: int = 3) -> None:
 
 
 def terminate_lifecycle(probe: Probe) -> None:
-    """terminate -> 202 Terminating/Terminated; terminate again -> 409; final job -> 409."""
+    """terminate -> 2xx, the job stopping; terminate again -> not-terminable; final job -> same."""
     job_id, _ = _create(probe, "terminate_accepted_phase")
     if job_id is None:
         return
@@ -696,17 +725,17 @@ def terminate_lifecycle(probe: Probe) -> None:
     if violation is not None:
         return
     shown = probe.send(Role.SHOW, job_id=job_id)
-    phase = _get(shown.json(), "status", "phase")
+    phase = probe.api.phase_of(shown.json())
     probe.record(
         "terminate_takes_effect",
         None
         if phase in lifecycle(probe.api).terminate_accepted_phases
         else Finding(
             title="Terminate was accepted but the job was not terminated",
-            expected="show: status.phase in "
+            expected=f"show: {probe.api.phase_name} in "
             f"{sorted(lifecycle(probe.api).terminate_accepted_phases)}",
-            got=f"status.phase == {phase!r} (HTTP {shown.status})",
-            pointer="/status/phase",
+            got=f"{probe.api.phase_name} == {phase!r} (HTTP {shown.status})",
+            pointer=probe.api.phase_pointer,
         ),
         role=Role.SHOW,
         reproduce=shown.curl,
@@ -724,7 +753,7 @@ def terminate_lifecycle(probe: Probe) -> None:
     final_phases = lifecycle(probe.api).final_phases
     while phase not in final_phases and time.monotonic() < deadline:
         time.sleep(0.05)
-        phase = _get(probe.send(Role.SHOW, job_id=job_id).json(), "status", "phase")
+        phase = probe.api.phase_of(probe.send(Role.SHOW, job_id=job_id).json())
     if phase not in final_phases:
         probe.note(
             f"final_phase_not_terminable: not evaluated, job {job_id} was still {phase!r} after "
@@ -818,7 +847,7 @@ def credentials_required(probe: Probe) -> None:
             )
             probe.record("credentials_required", violation, role=role, reproduce=response.curl)
     shown = probe.send(Role.SHOW, job_id=job_id)
-    phase = _get(shown.json(), "status", "phase")
+    phase = probe.api.phase_of(shown.json())
     probe.record(
         "credentials_required",
         None
@@ -826,8 +855,8 @@ def credentials_required(probe: Probe) -> None:
         else Finding(
             title="An unauthenticated terminate took effect",
             expected="the job keeps running after refused terminate requests",
-            got=f"status.phase == {phase!r}",
-            pointer="/status/phase",
+            got=f"{probe.api.phase_name} == {phase!r}",
+            pointer=probe.api.phase_pointer,
         ),
         role=Role.SHOW,
         reproduce=shown.curl,
@@ -860,14 +889,14 @@ def invisible_from_other_project(probe: Probe) -> None:
         Role.TERMINATE, project_id=other, job_id=job_id, body=probe.api.example_body(Role.TERMINATE)
     )
     after = probe.send(Role.SHOW, job_id=job_id)
-    phase = _get(after.json(), "status", "phase")
+    phase = probe.api.phase_of(after.json())
     touched = 200 <= stopped.status < 300 or phase in lifecycle(probe.api).terminate_accepted_phases
     probe.record(
         check,
         Finding(
             title="A job was terminated from another project",
             expected=f"terminate in project {other!r} refused, the job untouched",
-            got=f"HTTP {stopped.status}; afterwards status.phase == {phase!r}",
+            got=f"HTTP {stopped.status}; afterwards {probe.api.phase_name} == {phase!r}",
         )
         if touched
         else None,
@@ -882,7 +911,7 @@ _PATTERN_BREAKERS = ("", "not valid!", "x" * 300, "\u00e9\u00e8")
 
 
 def constraint_breaks(
-    spec: Spec, schema: JSON, path: tuple[str, ...] = (), depth: int = 0
+    spec: Spec, schema: JSON, path: tuple[str, ...] = (), depth: int = 0, pointer: str = ""
 ) -> Iterator[tuple[tuple[str, ...], JSON, str]]:
     """(path, value, rule) for each single-field violation of the request schema's constraints.
 
@@ -891,15 +920,22 @@ def constraint_breaks(
     maximum, maxLength, minLength, integer type); the caller checks that the body built around
     each value is valid except at ``path``.
     """
-    schema = spec.deref(schema)
+    schema, pointer, _ = spec.walker.deref(schema, pointer)
     if not isinstance(schema, Mapping) or depth > 5:
         return
-    guidance = set(schema.get(GUIDANCE_KEY) or ())  # rules a server need not enforce
+    guidance = spec.meaning.guidance.at(pointer)  # rules a server need not enforce
     for found in _enforced_breaks(schema, path):
         if found[2] not in guidance:
             yield found
     for name, child in (schema.get("properties") or {}).items():
-        yield from constraint_breaks(spec, child, (*path, str(name)), depth + 1)
+        yield from constraint_breaks(
+            spec, child, (*path, str(name)), depth + 1, _child(pointer, "properties", name)
+        )
+
+
+def _child(pointer: str, *tokens: str | int) -> str:
+    """The pointer of a nested schema ("" stays "": an inline node without a known place)."""
+    return pointer_join(pointer, *tokens) if pointer else ""
 
 
 def _enforced_breaks(
@@ -928,7 +964,7 @@ UNKNOWN_FIELD = "x_unknown_field"
 
 
 def guidance_breaks(
-    spec: Spec, schema: JSON, path: tuple[str, ...] = (), depth: int = 0
+    spec: Spec, schema: JSON, path: tuple[str, ...] = (), depth: int = 0, pointer: str = ""
 ) -> Iterator[tuple[tuple[str, ...], str, dict[str, JSON]]]:
     """(path, keyword, fields to set in the object at path) breaking one guidance rule.
 
@@ -936,11 +972,11 @@ def guidance_breaks(
     unknown field where ``additionalProperties`` is closed, both members of a ``not: {required:
     [a, b]}`` pair (also inside ``allOf``), one member of a ``dependentRequired`` pair alone.
     """
-    schema = spec.deref(schema)
+    schema, pointer, _ = spec.walker.deref(schema, pointer)
     if not isinstance(schema, Mapping) or depth > 5:
         return
     properties = schema.get("properties") or {}
-    for keyword in schema.get(GUIDANCE_KEY) or ():
+    for keyword in spec.meaning.guidance.listed_at(pointer):
         if keyword == "additionalProperties" and schema.get("additionalProperties") is False:
             yield path, keyword, {UNKNOWN_FIELD: "1"}
         pairs: list[list[str]] = []
@@ -958,7 +994,9 @@ def guidance_breaks(
                     {name: minimal_instance(spec, properties[name]) for name in pair},
                 )
     for name, child in properties.items():
-        yield from guidance_breaks(spec, child, (*path, str(name)), depth + 1)
+        yield from guidance_breaks(
+            spec, child, (*path, str(name)), depth + 1, _child(pointer, "properties", name)
+        )
 
 
 MAX_GUIDANCE_BREAKS = 8
@@ -971,7 +1009,9 @@ def guidance_not_enforced(probe: Probe) -> None:
     full = api.spec.validator(api.create.request_schema)
     obligations = api.obligations.validator(api.obligations_create_schema)
     tried = 0
-    for path, keyword, fields in guidance_breaks(api.spec, api.create.request_schema):
+    for path, keyword, fields in guidance_breaks(
+        api.spec, api.create.request_schema, pointer=api.request_pointer(Role.CREATE)
+    ):
         if tried >= MAX_GUIDANCE_BREAKS:
             return
         body = _new_job_body(probe)
@@ -985,7 +1025,9 @@ def guidance_not_enforced(probe: Probe) -> None:
     job_id, _ = _create(probe, check)
     if job_id is None:
         return
-    for path, keyword, fields in guidance_breaks(api.spec, api.terminate.request_schema):
+    for path, keyword, fields in guidance_breaks(
+        api.spec, api.terminate.request_schema, pointer=api.request_pointer(Role.TERMINATE)
+    ):
         body = api.example_body(Role.TERMINATE)
         _merge_at(api.spec, api.terminate.request_schema, body, path, fields)
         response = probe.send(Role.TERMINATE, job_id=job_id, body=body)
@@ -1017,12 +1059,12 @@ def _guidance_finding(response: ProbeResponse, keyword: str, pointer: str) -> Fi
 
 
 def _set_path(spec: Spec, schema: JSON, document: JSON, path: tuple[str, ...], value: JSON) -> None:
-    node, node_schema = document, spec.deref(schema)
+    node, view = document, spec.walker.view(schema)
     for key in path[:-1]:
-        child_schema = spec.deref((node_schema.get("properties") or {}).get(key, {}))
+        child = spec.walker.property(view, key) or spec.walker.view({})
         if not isinstance(node.get(key), dict):
-            node[key] = minimal_instance(spec, child_schema) or {}
-        node, node_schema = node[key], child_schema
+            node[key] = minimal_instance(spec, child.schema) or {}
+        node, view = node[key], child
     node[path[-1]] = value
 
 
@@ -1033,7 +1075,9 @@ def invalid_job_rejected(probe: Probe) -> None:
     schema = api.create.request_schema
     validator = api.spec.validator(schema)
     tried: set[str] = set()
-    for path, value, rule in constraint_breaks(api.spec, schema):
+    for path, value, rule in constraint_breaks(
+        api.spec, schema, pointer=api.request_pointer(Role.CREATE)
+    ):
         pointer = "/" + "/".join(path)
         if f"{pointer} {rule}" in tried or len(tried) >= MAX_CONSTRAINT_BREAKS:
             continue
@@ -1107,7 +1151,7 @@ def unsupported_action_rejected(probe: Probe) -> None:
     )
     probe.record(check, violation, role=Role.TERMINATE, reproduce=response.curl)
     shown = probe.send(Role.SHOW, job_id=job_id)
-    phase = _get(shown.json(), "status", "phase")
+    phase = probe.api.phase_of(shown.json())
     probe.record(
         check,
         None
@@ -1115,8 +1159,8 @@ def unsupported_action_rejected(probe: Probe) -> None:
         else Finding(
             title="An unsupported action terminated the job",
             expected="the job keeps its phase",
-            got=f"status.phase == {phase!r}",
-            pointer="/status/phase",
+            got=f"{probe.api.phase_name} == {phase!r}",
+            pointer=probe.api.phase_pointer,
         ),
         role=Role.SHOW,
         reproduce=shown.curl,

@@ -21,7 +21,6 @@ HTTP, whose adapter is a :class:`GuardedAdapter`:
 
 from __future__ import annotations
 
-import re
 import socket
 import threading
 import time
@@ -37,6 +36,7 @@ import requests.adapters
 import requests.auth
 import urllib3.connection
 import urllib3.connectionpool
+from modelarts_kit_spec.routes import match_path
 from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES, WireJsonError, decode_wire_json
 
 __all__ = [
@@ -87,18 +87,20 @@ class Route:
     method: str
     template: str
 
-    @property
-    def pattern(self) -> re.Pattern[str]:
-        regex = re.sub(
-            r"\\\{([A-Za-z0-9_]+)\\\}", r"(?P<\1>[^/]+)", re.escape(self.template.rstrip("/"))
-        )
-        return re.compile(f"{regex}/?$")
-
     def match(self, method: str, url: str) -> dict[str, str] | None:
+        """The path parameters if ``method url`` is this route, else None.
+
+        The spec's route rule (:func:`modelarts_kit_spec.routes.match_path`: a parameter is
+        any one segment, an empty one included, so ``/v2//training-jobs`` is a create) on the
+        URL path's last segments, since the target's base URL may carry a path prefix.
+        """
         if method.upper() != self.method.upper():
             return None
-        found = self.pattern.search(urlsplit(url).path)
-        return None if found is None else found.groupdict()
+        wanted = self.template.count("/")
+        segments = urlsplit(url).path.split("/")
+        if len(segments) <= wanted:
+            return None
+        return match_path(self.template, "/".join(["", *segments[-wanted:]]))
 
 
 # --- stalls and the deadline ---------------------------------------------------------------------

@@ -33,7 +33,6 @@ import requests
 from modelarts_kit_contracts.core import clip
 from modelarts_kit_contracts.server.checks import ApiMap, ProbeResponse, Role
 from modelarts_kit_contracts.server.guard import AnswerTooLarge
-from modelarts_kit_contracts.server.meaning import documented_codes
 from modelarts_kit_contracts.server.target import ServerCheckError
 
 __all__ = ["PreflightError", "check_path_parameters", "preflight"]
@@ -96,7 +95,7 @@ def _classify(api: ApiMap, answer: _Answer) -> tuple[Problem, str] | None:
     if (
         response.status == 404
         and isinstance(code, str)
-        and code in documented_codes(api, answer.role, 404)
+        and code in api.spec.meaning.errors.codes(api.operation(answer.role).operation_id, 404)
     ):
         return "project", shown
     return None

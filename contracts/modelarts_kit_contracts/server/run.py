@@ -39,6 +39,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import requests
+from modelarts_kit_spec.load import unescape_pointer_token
 from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES
 
 from modelarts_kit_contracts.core import CreatedJob, Finding, RunReport, clip
@@ -622,8 +623,8 @@ class _Run:
                         break
                     try:
                         shown = probe.send(Role.SHOW, job_id=job.id, record=False)
-                        phase = _phase(shown)
-                        if phase is not None and phase in lifecycle(self.api).final_phases:
+                        phase = self.api.phase_of(shown.json())
+                        if isinstance(phase, str) and phase in lifecycle(self.api).final_phases:
                             continue
                         probe.send(Role.TERMINATE, job_id=job.id, body=body, record=False)
                         terminated += 1
@@ -639,11 +640,8 @@ class _Run:
         )
 
 
-def _phase(response: ProbeResponse) -> str | None:
-    document = response.json()
-    status = document.get("status") if isinstance(document, dict) else None
-    phase = status.get("phase") if isinstance(status, dict) else None
-    return phase if isinstance(phase, str) else None
+def _tokens(pointer: str) -> tuple[str, ...]:
+    return tuple(unescape_pointer_token(t) for t in pointer.split("/")[1:])
 
 
 def _build_traffic(
@@ -654,8 +652,8 @@ def _build_traffic(
     validator = api.obligations.validator(api.obligations_create_schema)
     guard = TrafficGuard(
         routes=routes,
-        job_id_pointer=("metadata", "id"),
-        phase_pointer=("status", "phase"),
+        job_id_pointer=_tokens(api.spec.meaning.roles.job_id_field),
+        phase_pointer=_tokens(api.spec.meaning.lifecycle.phase_field),
         could_create=validator.is_valid,
         policy=GuardPolicy(
             live=target.live,

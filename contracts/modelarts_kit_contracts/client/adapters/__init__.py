@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
 import httpx
+from modelarts_kit_spec import load_spec
 
 from modelarts_kit_contracts.errors import ContractError
 
@@ -30,10 +31,18 @@ __all__ = [
     "ClientTarget",
     "ErrorInfo",
     "load_adapter_factory",
+    "terminate_body",
 ]
 
 JSON = Any
 ErrorInfo = tuple[int | None, str | None, str | None]  # (status, error_code, error_msg)
+
+
+def terminate_body() -> dict[str, JSON]:
+    """The body of a terminate request, as the spec states it (``x-modelarts-lifecycle``'s
+    ``terminate-body``): what an adapter's ``stop`` sends."""
+    return dict(load_spec().meaning.roles.terminate_body)
+
 
 BUILTIN_ADAPTERS = {
     "generated": "modelarts_kit_contracts.client.adapters.generated:create_adapter",

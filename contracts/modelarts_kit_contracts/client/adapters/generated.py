@@ -12,12 +12,11 @@ from modelarts_training_client import (
 )
 from pydantic import BaseModel
 
-from modelarts_kit_contracts.client.adapters import ClientTarget, ErrorInfo
+from modelarts_kit_contracts.client.adapters import ClientTarget, ErrorInfo, terminate_body
 
 __all__ = ["GeneratedClientAdapter", "create_adapter"]
 
 JSON = Any
-TERMINATE = {"action_type": "terminate"}
 
 
 class GeneratedClientAdapter:
@@ -55,7 +54,7 @@ class GeneratedClientAdapter:
         return self.client(project_id).show_training_job_details(job_id)
 
     def stop(self, project_id: str, job_id: str) -> object:
-        return self.client(project_id).stop_training_job(job_id, TERMINATE)
+        return self.client(project_id).stop_training_job(job_id, terminate_body())
 
     def to_dict(self, result: object) -> JSON:
         if not isinstance(result, BaseModel):

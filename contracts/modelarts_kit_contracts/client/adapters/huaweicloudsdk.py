@@ -29,7 +29,12 @@ from huaweicloudsdkmodelarts.v1 import (
     StopTrainingJobRequest,
 )
 
-from modelarts_kit_contracts.client.adapters import AdapterError, ClientTarget, ErrorInfo
+from modelarts_kit_contracts.client.adapters import (
+    AdapterError,
+    ClientTarget,
+    ErrorInfo,
+    terminate_body,
+)
 
 __all__ = ["HuaweiCloudSdkAdapter", "create_adapter"]
 
@@ -81,7 +86,7 @@ class HuaweiCloudSdkAdapter:
         return self.client(project_id).show_training_job_details(request)
 
     def stop(self, project_id: str, job_id: str) -> object:
-        body = self._model(project_id, {"action_type": "terminate"}, "JobActionType")
+        body = self._model(project_id, terminate_body(), "JobActionType")
         request = StopTrainingJobRequest(training_job_id=job_id, body=body)
         return self.client(project_id).stop_training_job(request)
 
