@@ -93,7 +93,8 @@ class ResponseTooLargeError(TransportError):
 
 
 class DecodeError(ModelArtsError):
-    """A 2xx answer whose body is not the documented JSON."""
+    """An answer whose body cannot be read as documented: a 2xx that is not the documented
+    JSON, or any answer whose body does not match its ``Content-Encoding``."""
 
     def __init__(self, operation: str, status: int, reason: str, request_id: str | None) -> None:
         self.operation = operation

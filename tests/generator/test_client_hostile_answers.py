@@ -19,12 +19,14 @@ from hypothesis import strategies as st
 from modelarts_training_client import (
     AsyncTrainingJobsClient,
     BadRequestError,
+    DecodeError,
     JobResponse,
     ModelArtsError,
     RateLimitError,
     RetryPolicy,
     TokenAuth,
     TrainingJobsClient,
+    TransportError,
 )
 
 PROJECT_ID = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
@@ -160,3 +162,63 @@ def test_a_call_returns_a_model_or_raises_a_modelarts_error(
         assert 200 <= status < 300
     else:
         assert isinstance(outcome, ModelArtsError)
+
+
+@pytest.mark.parametrize("encoding", [b"gzip", b"deflate", b"gzip, deflate"])
+@pytest.mark.parametrize("status", [200, 400, 503])
+def test_a_body_that_does_not_match_its_content_encoding_is_a_decode_error(
+    encoding: bytes, status: int, show_job_example: dict[str, Any]
+) -> None:
+    """Before: ``httpx.DecodingError`` (not a ``ModelArtsError``) left the call (found by the
+    property test below under the ci profile: status 100, ``Content-Encoding: gzip``, plain
+    JSON)."""
+    body = json.dumps(show_job_example).encode()
+    headers = [(b"Content-Encoding", encoding), (b"X-Request-Id", b"r-7")]
+    # stream=: the body is decoded while the client reads it, as from a socket
+    transport = httpx.MockTransport(
+        lambda _request: httpx.Response(status, headers=headers, stream=httpx.ByteStream(body))
+    )
+    client = TrainingJobsClient(
+        project_id=PROJECT_ID,
+        auth=TokenAuth("t0ken"),
+        base_url="http://127.0.0.1:1",
+        transport=transport,
+        retry=RetryPolicy(max_attempts=1),
+    )
+    with client, pytest.raises(DecodeError) as caught:
+        client.show_training_job_details(JOB_ID)
+    assert caught.value.status == status
+    assert caught.value.request_id == "r-7"
+    assert "Content-Encoding" in str(caught.value)
+
+
+def test_the_async_client_too(show_job_example: dict[str, Any]) -> None:
+    body = json.dumps(show_job_example).encode()
+    headers = [(b"Content-Encoding", b"gzip")]
+    transport = httpx.MockTransport(
+        lambda _request: httpx.Response(200, headers=headers, stream=httpx.ByteStream(body))
+    )
+
+    async def call() -> None:
+        async with AsyncTrainingJobsClient(
+            project_id=PROJECT_ID,
+            auth=TokenAuth("t0ken"),
+            base_url="http://127.0.0.1:1",
+            transport=transport,
+        ) as client:
+            await client.show_training_job_details(JOB_ID)
+
+    with pytest.raises(DecodeError):
+        asyncio.run(call())
+
+
+def test_a_transport_that_fails_to_decode_the_answer_itself_is_a_transport_error(
+    show_job_example: dict[str, Any],
+) -> None:
+    """``httpx.MockTransport`` reads ``Response(content=...)`` at once, so the mismatch
+    surfaces inside ``send``: no answer reached the client (before: ``httpx.DecodingError``)."""
+    body = json.dumps(show_job_example).encode()
+    answer: Answer = (200, [(b"Content-Encoding", b"gzip")], body)
+    with client_for(answer) as client, pytest.raises(TransportError) as caught:
+        client.show_training_job_details(JOB_ID)
+    assert "DecodingError" in str(caught.value)

@@ -40,6 +40,7 @@ __all__ = [
     "RetryPolicy",
     "Sensitive",
     "build_request",
+    "content_encoding_error",
     "deadline_error",
     "decode_response",
     "encode_body",
@@ -347,6 +348,17 @@ class Received:
         )
 
 
+def content_encoding_error(
+    call: Call, response: httpx.Response, exc: httpx.DecodingError
+) -> DecodeError:
+    """An answer whose body does not match its ``Content-Encoding`` (e.g. ``gzip`` over plain
+    bytes): httpx raises ``DecodingError`` while reading it, which is not a ``ModelArtsError``."""
+    reason = f"the body does not match its Content-Encoding ({exc})"
+    return DecodeError(
+        call.operation, response.status_code, reason, response.headers.get(REQUEST_ID_HEADER)
+    )
+
+
 def deadline_error(
     call: Call, request: httpx.Request, deadline: Deadline, attempts: int
 ) -> DeadlineExceededError:
@@ -507,7 +519,7 @@ def build_request(
 
 
 def transport_error(
-    call: Call, request: httpx.Request, exc: httpx.TransportError, attempts: int
+    call: Call, request: httpx.Request, exc: httpx.RequestError, attempts: int
 ) -> TransportError:
     reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     url = redact_url(str(request.url.copy_with(query=None)))

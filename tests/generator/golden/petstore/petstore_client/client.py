@@ -28,6 +28,7 @@ from ._http import (
     Received,
     RetryPolicy,
     build_request,
+    content_encoding_error,
     deadline_error,
     decode_response,
     encode_body,
@@ -303,16 +304,23 @@ class PetstoreClient:
         Redirects are never followed, whatever the HTTP client says: the API does not
         redirect, and following one would carry the credentials to whatever host a
         response names. A 3xx answer is an ``ApiError``."""
-        streamed = self._http.send(
-            request,
-            auth=self._auth or httpx.USE_CLIENT_DEFAULT,
-            follow_redirects=False,
-            stream=True,
-        )
+        try:
+            streamed = self._http.send(
+                request,
+                auth=self._auth or httpx.USE_CLIENT_DEFAULT,
+                follow_redirects=False,
+                stream=True,
+            )
+        except httpx.DecodingError as exc:
+            # A transport that reads the answer itself (httpx.MockTransport) fails here: no
+            # answer reached the client, as with any other transport failure.
+            raise transport_error(call, request, exc, attempt) from exc
         try:
             received = Received(call, request, streamed, self._max_response_bytes, limit, attempt)
             for chunk in streamed.iter_bytes():
                 received.add(chunk)
+        except httpx.DecodingError as exc:
+            raise content_encoding_error(call, streamed, exc) from exc
         finally:
             streamed.close()
         return received.response(streamed)
@@ -893,16 +901,23 @@ class AsyncPetstoreClient:
         Redirects are never followed, whatever the HTTP client says: the API does not
         redirect, and following one would carry the credentials to whatever host a
         response names. A 3xx answer is an ``ApiError``."""
-        streamed = await self._http.send(
-            request,
-            auth=self._auth or httpx.USE_CLIENT_DEFAULT,
-            follow_redirects=False,
-            stream=True,
-        )
+        try:
+            streamed = await self._http.send(
+                request,
+                auth=self._auth or httpx.USE_CLIENT_DEFAULT,
+                follow_redirects=False,
+                stream=True,
+            )
+        except httpx.DecodingError as exc:
+            # A transport that reads the answer itself (httpx.MockTransport) fails here: no
+            # answer reached the client, as with any other transport failure.
+            raise transport_error(call, request, exc, attempt) from exc
         try:
             received = Received(call, request, streamed, self._max_response_bytes, limit, attempt)
             async for chunk in streamed.aiter_bytes():
                 received.add(chunk)
+        except httpx.DecodingError as exc:
+            raise content_encoding_error(call, streamed, exc) from exc
         finally:
             await streamed.aclose()
         return received.response(streamed)
