@@ -7,8 +7,9 @@ spec loader.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from modelarts_kit_spec.lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from modelarts_kit_generator.ir import ClientIR, build_ir
@@ -44,10 +45,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
+__getattr__, __dir__ = lazy_attributes(__name__, _HOMES)

@@ -10,8 +10,9 @@ entry point, ``generate --check`` answered from its manifest) starts in a few mi
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from . import lazy
 
 if TYPE_CHECKING:
     from modelarts_kit_spec.errors import FindingsError, KitError
@@ -146,14 +147,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy.lazy_attributes(__name__, _HOMES)
