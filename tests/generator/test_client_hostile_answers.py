@@ -35,11 +35,21 @@ DEEP = b"[" * 200_000 + b"]" * 200_000
 Answer = tuple[int, list[tuple[bytes, bytes]], bytes]
 
 
-def client_for(answer: Answer) -> TrainingJobsClient:
+def transport_for(answer: Answer, *, streamed: bool = False) -> httpx.MockTransport:
+    """``streamed``: the body is read (and decoded) as the client consumes it, as from a
+    socket; otherwise ``httpx.Response(content=...)`` reads and decodes it at once."""
     status, headers, body = answer
-    transport = httpx.MockTransport(
+    if streamed:
+        return httpx.MockTransport(
+            lambda _request: httpx.Response(status, headers=headers, stream=httpx.ByteStream(body))
+        )
+    return httpx.MockTransport(
         lambda _request: httpx.Response(status, headers=headers, content=body)
     )
+
+
+def client_for(answer: Answer, *, streamed: bool = False) -> TrainingJobsClient:
+    transport = transport_for(answer, streamed=streamed)
     return TrainingJobsClient(
         project_id=PROJECT_ID,
         auth=TokenAuth("t0ken"),
@@ -80,11 +90,8 @@ def test_a_deep_error_body_is_the_api_error_of_its_status() -> None:
     assert caught.value.body.startswith("[[[")
 
 
-def test_async_client_too() -> None:
+def show_with_the_async_client(transport: httpx.MockTransport) -> None:
     async def call() -> None:
-        transport = httpx.MockTransport(
-            lambda _r: httpx.Response(400, content=DEEP, headers=[(b"X", b"\xff")])
-        )
         async with AsyncTrainingJobsClient(
             project_id=PROJECT_ID,
             auth=TokenAuth("t0ken"),
@@ -93,8 +100,12 @@ def test_async_client_too() -> None:
         ) as client:
             await client.show_training_job_details(JOB_ID)
 
+    asyncio.run(call())
+
+
+def test_async_client_too() -> None:
     with pytest.raises(BadRequestError):
-        asyncio.run(call())
+        show_with_the_async_client(transport_for((400, [(b"X", b"\xff")], DEEP)))
 
 
 # -- a hostile answer, drawn ------------------------------------------------------------------
@@ -174,42 +185,20 @@ def test_a_body_that_does_not_match_its_content_encoding_is_a_decode_error(
     JSON)."""
     body = json.dumps(show_job_example).encode()
     headers = [(b"Content-Encoding", encoding), (b"X-Request-Id", b"r-7")]
-    # stream=: the body is decoded while the client reads it, as from a socket
-    transport = httpx.MockTransport(
-        lambda _request: httpx.Response(status, headers=headers, stream=httpx.ByteStream(body))
-    )
-    client = TrainingJobsClient(
-        project_id=PROJECT_ID,
-        auth=TokenAuth("t0ken"),
-        base_url="http://127.0.0.1:1",
-        transport=transport,
-        retry=RetryPolicy(max_attempts=1),
-    )
-    with client, pytest.raises(DecodeError) as caught:
+    with (
+        client_for((status, headers, body), streamed=True) as client,
+        pytest.raises(DecodeError) as caught,
+    ):
         client.show_training_job_details(JOB_ID)
     assert caught.value.status == status
     assert caught.value.request_id == "r-7"
     assert "Content-Encoding" in str(caught.value)
 
 
-def test_the_async_client_too(show_job_example: dict[str, Any]) -> None:
-    body = json.dumps(show_job_example).encode()
-    headers = [(b"Content-Encoding", b"gzip")]
-    transport = httpx.MockTransport(
-        lambda _request: httpx.Response(200, headers=headers, stream=httpx.ByteStream(body))
-    )
-
-    async def call() -> None:
-        async with AsyncTrainingJobsClient(
-            project_id=PROJECT_ID,
-            auth=TokenAuth("t0ken"),
-            base_url="http://127.0.0.1:1",
-            transport=transport,
-        ) as client:
-            await client.show_training_job_details(JOB_ID)
-
+def test_the_async_client_gives_the_same_decode_error(show_job_example: dict[str, Any]) -> None:
+    answer: Answer = (200, [(b"Content-Encoding", b"gzip")], json.dumps(show_job_example).encode())
     with pytest.raises(DecodeError):
-        asyncio.run(call())
+        show_with_the_async_client(transport_for(answer, streamed=True))
 
 
 def test_a_transport_that_fails_to_decode_the_answer_itself_is_a_transport_error(
