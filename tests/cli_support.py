@@ -28,8 +28,8 @@ from modelarts_kit.main import cli
 __all__ = ["REPO", "SHARED", "Kit", "KitResult", "scrub"]
 
 REPO = Path(__file__).resolve().parents[1]
-# The vendor pages: CI clones the repository with ../shared beside it.
-SHARED = REPO.parent / "shared"
+# The vendor pages, kept in the repository (spec/sources/README.md).
+SHARED = REPO / "spec" / "sources"
 
 # Columns for click's help and rich's tables: the same on every terminal.
 ENV = {"COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb"}

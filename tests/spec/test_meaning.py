@@ -22,7 +22,7 @@ from modelarts_kit_spec.walker import SchemaWalker, iter_schemas, json_types
 
 JSON = Any
 REPO = Path(__file__).resolve().parents[2]
-ERROR_TABLE = REPO.parent / "shared" / "reference" / "error_codes.rst"
+ERROR_TABLE = REPO / "spec" / "sources" / "reference" / "error_codes.rst"
 
 
 @pytest.fixture(scope="module")

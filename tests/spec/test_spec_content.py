@@ -34,7 +34,7 @@ from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 
 JSON = Any
 REPO = Path(__file__).resolve().parents[2]
-SEEDS_DIR = REPO.parent / "shared" / "seeds"  # CI clones main with ../shared beside it
+SEEDS_DIR = REPO / "spec" / "sources" / "seeds"  # the pages live in the repository
 INVENTORY_PATH = Path(__file__).with_name("inventory_of_seeds.yaml")
 CREATE = "CreateTrainingJob"
 SHOW = "ShowTrainingJobDetails"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-SEEDS_DIR = REPO.parent / "shared" / "seeds"  # CI clones main with ../shared beside it
+SEEDS_DIR = REPO / "spec" / "sources" / "seeds"  # the pages live in the repository
 
 SEED_000 = "000_8e5e63a75c0c5722.txt"  # terminate, English web text, Table 13 missing
 SEED_001 = "001_f76a733aefb7eb27.txt"  # terminate, Chinese web text
