@@ -107,3 +107,23 @@ def test_library_refusal(kit: Kit, path: tuple[str, ...]) -> None:
     result = kit(*path, *(a.replace("{tmp}", str(kit.tmp)) for a in arguments))
     assert_one_line_usage_error(result, mention)
     assert not (kit.tmp / "out").exists()
+
+
+# A typo in a folder of an output path is refused; no folder is created (it once created
+# /nonexistent/ at the filesystem root).
+FOLDER_TYPOS: list[tuple[tuple[str, ...], list[str]]] = [
+    (("contract", "server"), ["--report", "json:{tmp}/typo/deeper/r.json", "--dry-run"]),
+    (("contract", "client"), ["--report", "junit:{tmp}/typo/deeper/r.xml"]),
+    (("serve",), ["--db", "{tmp}/typo/deeper/jobs.db", "--port", "0"]),
+]
+
+
+@pytest.mark.parametrize(
+    ("path", "arguments"), FOLDER_TYPOS, ids=[NAME(p) for p, _ in FOLDER_TYPOS]
+)
+def test_an_output_in_a_missing_folder_is_refused(
+    kit: Kit, path: tuple[str, ...], arguments: list[str]
+) -> None:
+    result = kit(*path, *(a.replace("{tmp}", str(kit.tmp)) for a in arguments))
+    assert_one_line_usage_error(result, "<tmp>/typo/deeper", "does not exist")
+    assert not (kit.tmp / "typo").exists()

@@ -93,10 +93,24 @@ def parse_report_spec(spec: str) -> ReportTarget:
     fmt = fmt.strip().lower()
     for known in REPORT_FORMATS:
         if fmt == known:
-            return ReportTarget(known, Path(path))
+            target = ReportTarget(known, Path(path))
+            _check_folder(spec, target.path)
+            return target
     raise ReportSpecError(
         f"--report {spec!r}: format {fmt!r} is not one of {', '.join(REPORT_FORMATS)}"
     )
+
+
+def _check_folder(spec: str, path: Path) -> None:
+    """A report goes into a folder that exists: a typo in it must not create folders."""
+    folder = path.parent
+    if not folder.is_dir():
+        raise ReportSpecError(
+            f"--report {spec!r}: the folder {str(folder)!r} does not exist (rule: a report is "
+            "written into an existing folder; create it first)"
+        )
+    if path.is_dir():
+        raise ReportSpecError(f"--report {spec!r}: {str(path)!r} is a folder, not a file")
 
 
 def write_report(report: RunReport, spec: str, *, command: str = "") -> Path:
@@ -116,7 +130,6 @@ def write_report(report: RunReport, spec: str, *, command: str = "") -> Path:
 
 
 def _write_atomically(path: Path, content: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
