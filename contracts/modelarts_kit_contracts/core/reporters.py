@@ -241,10 +241,17 @@ def to_junit_xml(report: RunReport) -> str:
 
 
 def render_text(
-    report: RunReport, stream: TextIO | None = None, *, color: bool | None = None
+    report: RunReport,
+    stream: TextIO | None = None,
+    *,
+    color: bool | None = None,
+    errors: TextIO | None = None,
 ) -> None:
-    """Write the human summary: table, each failure once, errors, response times, verdict."""
+    """Write the human summary: table, each failure once, response times, verdict; then the
+    errors that kept the run from completing, last, on ``errors`` (default: stderr, or
+    ``stream`` when one is given), where every other command writes its errors."""
     out = stream if stream is not None else sys.stdout
+    err = errors if errors is not None else stream if stream is not None else sys.stderr
     console = Console(
         file=out,
         force_terminal=color,
@@ -293,8 +300,6 @@ def render_text(
         console.print(Text(f"created jobs (last phase): {shown}{more}", style="yellow"))
     for note in report.notes:
         console.print(Text(f"note: {redact(note)}", style="yellow"))
-    for error in report.errors:
-        console.print(Text(f"error: {redact(error)}", style="bold red"))
 
     if report.response_times_ms:
         console.print()
@@ -322,6 +327,14 @@ def render_text(
     }[int(report.exit_code)]
     verdict.append(f" ({report.duration_s:.1f}s{seed})", style="default")
     console.print(verdict)
+    if report.errors:
+        out.flush()  # the errors come last, also where stdout and stderr share one log
+        err_console = Console(
+            file=err, force_terminal=color, no_color=color is False, highlight=False,
+            soft_wrap=True,
+        )  # fmt: skip
+        for error in report.errors:
+            err_console.print(Text(f"error: {redact(error)}", style="bold red"))
 
 
 def to_markdown(report: RunReport, *, command: str = "", heading: str = "Contract check") -> str:
