@@ -162,9 +162,17 @@ def _credentials(
 
 @options.command(name="server")
 @click.argument("url", required=False)
-@click.option("--token", envvar="MODELARTS_KIT_TOKEN", help="IAM token sent as X-Auth-Token.")
-@click.option("--ak", envvar="HUAWEICLOUD_SDK_AK", help="Access key: sign every request.")
-@click.option("--sk", envvar="HUAWEICLOUD_SDK_SK", help="Secret key for --ak.")
+@click.option(
+    "--token",
+    envvar="MODELARTS_KIT_TOKEN",
+    show_envvar=True,
+    help="IAM token sent as X-Auth-Token (better from the environment: a command line is seen "
+    "by other users of the machine).",
+)
+@click.option(
+    "--ak", envvar="HUAWEICLOUD_SDK_AK", show_envvar=True, help="Access key: sign every request."
+)
+@click.option("--sk", envvar="HUAWEICLOUD_SDK_SK", show_envvar=True, help="Secret key for --ak.")
 @click.option(
     "--project-id",
     help="Project of the jobs created (default with the embedded server: its dev project).",
