@@ -2,14 +2,15 @@
 
 The API is shared by every ``modelarts-kit contract`` command (server, client, mock, proxy):
 
-- ``render_text(report, stream=None, *, color=None) -> None`` writes the human summary: a table
-  (check, passed, failed), then each failure once with its expected/got message and the
-  ``curl`` (or other) reproduction command, then errors and response-time figures.
+- ``render_text(report, stream=None, *, color=None, errors=None) -> None`` writes the human
+  summary: a table (check, passed, failed), then each failure once with its expected/got
+  message and the ``curl`` (or other) reproduction command, then response-time figures and the
+  verdict; the errors that kept the run from completing come last, on ``errors`` (stderr).
 - ``parse_report_spec(spec) -> ReportTarget`` parses ``FORMAT:PATH`` (``junit:out.xml``,
-  ``json:out.json``, ``markdown:out.md``); a bad spec raises :class:`ReportSpecError` naming the
-  rule.
+  ``json:out.json``, ``markdown:out.md``); a bad spec, or a folder that does not exist, raises
+  :class:`ReportSpecError` naming the rule.
 - ``write_report(report, spec) -> Path`` writes one machine-readable report to the path in
-  ``spec`` (parent folders are created; the file is written atomically, so a crash never
+  ``spec`` (its folder must exist; the file is written atomically, so a crash never
   leaves half a report).
 - ``to_json(report) -> dict``, ``to_junit_xml(report) -> str`` and
   ``to_markdown(report, command=...) -> str`` return the documents without touching the file
