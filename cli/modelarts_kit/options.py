@@ -199,8 +199,27 @@ def ledger_file(help: str, *, dest: str = "ledger_file") -> Callable[[F], F]:
     )
 
 
-def out_file(help: str, *, dest: str = "out_file") -> Callable[[F], F]:
-    """``--out FILE``: write the output here instead of standard output."""
+def in_existing_folder(
+    ctx: click.Context, param: click.Parameter, value: Path | None
+) -> Path | None:
+    """Refuse an output file whose folder does not exist: a typo must not create folders."""
+    if value is not None and not value.parent.is_dir():
+        raise click.BadParameter(
+            f"the folder {str(value.parent)!r} of {str(value)!r} does not exist (rule: an output "
+            "file is written into an existing folder; create it first)",
+            ctx=ctx,
+            param=param,
+        )
+    return value
+
+
+def out_file(help: str, *, dest: str = "out_file", name: str = "--out") -> Callable[[F], F]:
+    """``--out FILE``: write the output here instead of standard output (its folder exists)."""
     return click.option(
-        "--out", dest, type=click.Path(path_type=Path, dir_okay=False), default=None, help=help
+        name,
+        dest,
+        type=click.Path(path_type=Path, dir_okay=False),
+        default=None,
+        callback=in_existing_folder,
+        help=help,
     )

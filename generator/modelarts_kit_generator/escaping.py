@@ -24,6 +24,7 @@ pointer of the spec field, the (shortened) value and the rule.
 
 from __future__ import annotations
 
+import math
 import re
 import textwrap
 import unicodedata
@@ -85,6 +86,27 @@ def python_string(text: str) -> str:
     # repr escapes quotes, backslashes and every non-printable character (controls, NUL,
     # lone surrogates, bidi marks); printable text (Chinese, accents) stays readable.
     return repr(str(text))
+
+
+def python_literal(value: object, indent: int = 0) -> str:
+    """Python source whose value is the JSON value ``value``: one item a line in dicts and
+    lists, every string through :func:`python_string`."""
+    pad, close = "    " * (indent + 1), "    " * indent
+    if isinstance(value, dict):
+        items = [
+            f"{pad}{python_string(k)}: {python_literal(v, indent + 1)}," for k, v in value.items()
+        ]
+        return "{\n" + "\n".join(items) + f"\n{close}}}" if items else "{}"
+    if isinstance(value, list):
+        items = [f"{pad}{python_literal(v, indent + 1)}," for v in value]
+        return "[\n" + "\n".join(items) + f"\n{close}]" if items else "[]"
+    if isinstance(value, str):
+        return python_string(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"float({python_string(repr(value))})"
+    if value is None or isinstance(value, bool | int | float):
+        return repr(value)
+    raise TypeError(f"not a JSON value: {type(value).__name__}")
 
 
 _QUOTE_RUN = re.compile(r'"(?=")|(?<=")"|^"|"$')

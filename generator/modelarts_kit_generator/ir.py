@@ -14,6 +14,7 @@ Every spec-derived string is escaped here, for the one target it is printed in, 
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from modelarts_kit_generator.escaping import (
     markdown_code,
     markdown_text,
     normalise_whitespace,
+    python_literal,
     python_string,
     shorten,
     toml_string,
@@ -223,6 +225,9 @@ class ClientIR:
     lazy_facade: str
     uses_secrets: bool  # some operation has a secret field (the client imports Sensitive)
     readme_arguments: str
+    readme_base_url: str  # the spec's server URL with <variables>, as a Python literal
+    readme_body: str  # ``body = {...}``: the shortest request example, or "" when none
+    readme_call: str  # the call the README shows, e.g. ``create_training_job(body)``
 
 
 def error_classes() -> tuple[ErrorClassIR, ...]:
@@ -896,4 +901,27 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
         readme_arguments="".join(
             f'{p}="<{p}>", ' for p in (snake_case(name) for name in client_params)
         ),
+        readme_base_url=python_string(
+            re.sub(r"\{(\w+)\}", r"<\1>", base_url) if base_url else "<base_url>"
+        ),
+        **_readme_call(spec, operations),
     )
+
+
+def _readme_call(spec: Spec, operations: tuple[OperationIR, ...]) -> dict[str, str]:
+    """The README's example call: the first operation with a request example, sent with the
+    shortest one (a body a reader can send as it is), else the first operation."""
+    for op, op_ir in zip(spec.operations, operations, strict=True):
+        raw = spec.at(op.pointer).get("requestBody")
+        media = (spec.deref(raw).get("content") or {}).get("application/json") if raw else None
+        if not isinstance(media, dict):
+            continue
+        named = [spec.deref(e).get("value") for e in (media.get("examples") or {}).values()]
+        examples = [e for e in [*named, media.get("example")] if isinstance(e, dict)]
+        if examples:
+            body = min(examples, key=lambda e: len(json.dumps(e)))
+            return {
+                "readme_body": f"body = {python_literal(body)}",
+                "readme_call": f"{op_ir.python_name}(body)",
+            }
+    return {"readme_body": "", "readme_call": f"{operations[0].python_name}(...)"}

@@ -73,7 +73,9 @@ def bundle_document(document: JSON, source: Path) -> Bundle:
     rules = [r for r in RULES if r.id in BUNDLE_RULES]
     findings = validate_document(reparsed, path=source, ledger=None, rules=rules)
     if findings:
-        listed = "\n".join(f"  {f}" for f in findings)
-        raise InvalidBundleError(f"the bundled spec is not valid OpenAPI:\n{listed}")
+        raise InvalidBundleError(
+            f"{source}: the bundled spec is not valid OpenAPI ({len(findings)} problem(s); "
+            f"the first: {findings[0]}); 'modelarts-kit spec validate --spec {source}' lists them"
+        )
     digest = hashlib.sha256(json_text.encode("utf-8")).hexdigest()
     return Bundle(document=reparsed, yaml_text=yaml_text, json_text=json_text, sha256=digest)

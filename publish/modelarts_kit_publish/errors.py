@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from modelarts_kit_spec.errors import KitError
 
-__all__ = ["InvalidBundleError", "PreviousSpecError", "PublishError", "VersionReusedError"]
+__all__ = [
+    "InvalidBundleError",
+    "LedgerUndecidedError",
+    "PreviousSpecError",
+    "PublishError",
+    "VersionReusedError",
+]
 
 
 class PublishError(KitError):
@@ -25,5 +31,12 @@ class InvalidBundleError(PublishError):
 
 class VersionReusedError(PublishError):
     """``info.version`` was already published with different content."""
+
+    exit_code = 1
+
+
+class LedgerUndecidedError(PublishError):
+    """The ledger to be published is one ``spec validate`` refuses (an undecided entry, a
+    pointer that does not resolve, an expectation that does not hold)."""
 
     exit_code = 1

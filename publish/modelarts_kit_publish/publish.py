@@ -23,7 +23,7 @@ from pathlib import Path
 
 from modelarts_kit_sdk.evidence import checked_release
 from modelarts_kit_spec.diff import Change, SpecSource, diff_documents, read_source
-from modelarts_kit_spec.ledger import LedgerEntry, ledger_for, read_ledger
+from modelarts_kit_spec.ledger import Ledger, LedgerEntry, ledger_for, read_ledger
 from modelarts_kit_spec.load import (
     JSON,
     SPEC_PATH,
@@ -32,10 +32,16 @@ from modelarts_kit_spec.load import (
     read_input_text,
     read_yaml,
 )
+from modelarts_kit_spec.validate import RULES, validate_document
 
 from modelarts_kit_publish.bundle import Bundle, bundle_document, content_digest
 from modelarts_kit_publish.changelog import merge_changelog, section_for, split_sections
-from modelarts_kit_publish.errors import PreviousSpecError, PublishError, VersionReusedError
+from modelarts_kit_publish.errors import (
+    LedgerUndecidedError,
+    PreviousSpecError,
+    PublishError,
+    VersionReusedError,
+)
 from modelarts_kit_publish.reference import build_page, render_page
 
 __all__ = ["MANIFEST", "PublishResult", "publish_spec"]
@@ -191,6 +197,23 @@ def check_out_dir(out_dir: Path, sources: list[Path], *, force: bool) -> None:
         )
 
 
+# The ledger ships beside the spec: it must be one that ``spec validate`` accepts.
+LEDGER_RULES = ("ledger-entry", "ledger-todo", "ledger-pointer", "ledger-expect")
+
+
+def _check_ledger(document: JSON, source: Path, ledger_file: Path, ledger: Ledger) -> None:
+    """Refuse to publish a ledger with undecided (``decision: TODO``) or broken entries."""
+    rules = [r for r in RULES if r.id in LEDGER_RULES]
+    findings = validate_document(
+        document, path=source, ledger=ledger, ledger_name=ledger_file.name, rules=rules
+    )
+    if findings:
+        raise LedgerUndecidedError(
+            f"{ledger_file}: {len(findings)} ledger problem(s), nothing was published; the "
+            f"first: {findings[0]} ('modelarts-kit spec validate' lists them)"
+        )
+
+
 def _write_all(out_dir: Path, contents: dict[str, str]) -> None:
     """Write every file to a temporary name first, then move them all into place."""
     staged: list[tuple[Path, Path]] = []
@@ -225,9 +248,8 @@ def publish_spec(
         # where indexing it would only fail somewhere inside.
         document = read_yaml(source)
         ledger_file = ledger_path if ledger_path is not None else ledger_for(source)
-        ledger: tuple[LedgerEntry, ...] = (
-            read_ledger(ledger_file).entries if ledger_file is not None else ()
-        )
+        ledger_read = read_ledger(ledger_file) if ledger_file is not None else None
+        ledger: tuple[LedgerEntry, ...] = ledger_read.entries if ledger_read is not None else ()
         # The spec's description points at "ledger.yaml next to this file": ship it as is.
         ledger_text = ledger_file.read_text(encoding="utf-8") if ledger_file is not None else None
     except (SpecError, OSError) as exc:
@@ -237,6 +259,8 @@ def publish_spec(
     check_out_dir(
         out_dir, [source, *([ledger_file] if ledger_file is not None else [])], force=force
     )
+    if ledger_file is not None and ledger_read is not None:
+        _check_ledger(document, source, ledger_file, ledger_read)
     bundle = bundle_document(copy.deepcopy(document), source)
     if not bundle.version:
         raise PublishError(f"{source}: /info/version is empty; a publication needs a version")

@@ -89,6 +89,12 @@ class JobStore:
     def __init__(self, path: Path | str | None = None) -> None:
         self.path = Path(path) if path is not None else None
         target = str(self.path) if self.path is not None else ":memory:"
+        if self.path is not None and not self.path.parent.is_dir():
+            # SQLite would say only "unable to open database file".
+            raise StoreError(
+                f"{target}: the folder {str(self.path.parent)!r} does not exist (rule: the job "
+                "database is created in an existing folder)"
+            )
         try:
             self._connection = sqlite3.connect(
                 target, isolation_level=None, check_same_thread=False

@@ -543,12 +543,19 @@ def _responses(document: JSON, raw: Mapping[str, JSON], op_pointer: str) -> Iter
         )
 
 
-def parse_spec(document: JSON, path: Path) -> Spec:
-    """Index an already-parsed OpenAPI document."""
+def require_openapi_document(document: JSON, path: Path) -> Mapping[str, JSON]:
+    """``document`` if it is an OpenAPI 3.x document at all; a :class:`SpecError` (exit 2:
+    the user named the wrong file) for anything else, the same in every command."""
     if not isinstance(document, Mapping):
         raise SpecError(f"{path}: the document must be a mapping, got {type(document).__name__}")
     if not str(document.get("openapi", "")).startswith("3."):
         raise SpecError(f"{path}: /openapi must be a 3.x version, got {document.get('openapi')!r}")
+    return document
+
+
+def parse_spec(document: JSON, path: Path) -> Spec:
+    """Index an already-parsed OpenAPI document."""
+    document = require_openapi_document(document, path)
     return Spec(path=path, document=document, operations=tuple(_iter_operations(document)))
 
 

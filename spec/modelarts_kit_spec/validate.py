@@ -25,6 +25,7 @@ from modelarts_kit_spec.load import (
     escape_pointer_token,
     parse_spec,
     pointer_join,
+    require_openapi_document,
     resolve_pointer,
 )
 from modelarts_kit_spec.meaning import meaning_problems, uses_meaning
@@ -535,9 +536,12 @@ def validate_document(
     ledger_name: str = "ledger.yaml",
     rules: Iterable[Rule] = RULES,
 ) -> list[Finding]:
-    """Run ``rules`` over a parsed document; findings sorted by pointer, then rule."""
-    if not isinstance(document, Mapping):
-        raise SpecError(f"{path}: the document must be a mapping, got {type(document).__name__}")
+    """Run ``rules`` over a parsed document; findings sorted by pointer, then rule.
+
+    A file that is not an OpenAPI 3.x document at all is the wrong file, not an invalid spec:
+    :class:`SpecError` (exit 2), as every other command that reads a spec says.
+    """
+    require_openapi_document(document, path)
     findings: list[Finding] = []
     try:
         spec = parse_spec(document, path)

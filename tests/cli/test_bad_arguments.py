@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import click
 import pytest
+from modelarts_kit_spec import LEDGER_PATH
 
 from tests.cli.commands import ALL_COMMANDS, LEAF_COMMANDS, command_at
-from tests.cli_support import Kit, KitResult
+from tests.cli_support import REPO, Kit, KitResult
 
 NAME = " ".join
 
@@ -107,3 +108,29 @@ def test_library_refusal(kit: Kit, path: tuple[str, ...]) -> None:
     result = kit(*path, *(a.replace("{tmp}", str(kit.tmp)) for a in arguments))
     assert_one_line_usage_error(result, mention)
     assert not (kit.tmp / "out").exists()
+
+
+# A typo in a folder of an output path is refused; no folder is created (it once created
+# /nonexistent/ at the filesystem root).
+FOLDER_TYPOS: list[tuple[tuple[str, ...], list[str]]] = [
+    (("contract", "server"), ["--report", "json:{tmp}/typo/deeper/r.json", "--dry-run"]),
+    (("contract", "client"), ["--report", "junit:{tmp}/typo/deeper/r.xml"]),
+    (("contract", "client"), ["--markdown", "{tmp}/typo/deeper/r.md"]),
+    (("spec", "diff"), ["{spec}", "{spec}", "--out", "{tmp}/typo/deeper/diff.md"]),
+    (("docs", "extract"), ["{page}", "--out", "{tmp}/typo/deeper/fields.json"]),
+    (("serve",), ["--db", "{tmp}/typo/deeper/jobs.db", "--port", "0"]),
+]
+
+
+@pytest.mark.parametrize(
+    ("path", "arguments"), FOLDER_TYPOS, ids=[NAME(p) for p, _ in FOLDER_TYPOS]
+)
+def test_an_output_in_a_missing_folder_is_refused(
+    kit: Kit, path: tuple[str, ...], arguments: list[str]
+) -> None:
+    spec = str(LEDGER_PATH.parent / "openapi.yaml")
+    page = str(REPO / "spec" / "sources" / "seeds" / "003_268fe6fc14cf50e2.txt")
+    words = [a.replace("{tmp}", str(kit.tmp)).replace("{spec}", spec) for a in arguments]
+    result = kit(*path, *(w.replace("{page}", page) for w in words))
+    assert_one_line_usage_error(result, "<tmp>/typo/deeper", "does not exist")
+    assert not (kit.tmp / "typo").exists()

@@ -87,6 +87,10 @@ def test_github_actions_recipe() -> None:
     (upload,) = [s for s in steps if str(s.get("uses", "")).startswith("actions/upload-artifact")]
     uploaded = upload["with"]["path"]
     assert all(r.split(":", 1)[1].startswith(uploaded) for r in junit), (uploaded, junit)
+    # --report writes into an existing folder only: an earlier step makes it.
+    before = runs[: runs.index(contract)]
+    folders = {str(Path(r.split(":", 1)[1]).parent) for r in reports}
+    assert all(any(f"mkdir -p {folder}" in run for run in before) for folder in folders), before
     assert "always()" in upload["if"] or "cancelled()" in upload["if"], "upload failed runs too"
 
 

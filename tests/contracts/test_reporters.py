@@ -54,7 +54,7 @@ def test_text_table_failure_once_and_redacted() -> None:
 
 def test_json_and_junit_files(tmp_path: Path) -> None:
     report = sample_report()
-    json_path = write_report(report, f"json:{tmp_path / 'out' / 'r.json'}")
+    json_path = write_report(report, f"json:{tmp_path / 'r.json'}")
     document = json.loads(json_path.read_text())
     assert document["exit_code"] == 1
     assert {"check": "second_terminate_rejected", "passed": 0, "failed": 2} in document["checks"]

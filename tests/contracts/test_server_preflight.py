@@ -164,3 +164,17 @@ def test_any_target_that_is_not_loopback_is_live(url: str, live: bool) -> None:
     assert ServerTarget.from_url(url).live is live
     assert ServerTarget.from_url(url, live=True).live is True
     assert ServerTarget.asgi(lambda: None).live is False
+
+
+def test_preflight_errors_go_to_stderr_after_the_verdict(reference_url: str) -> None:
+    """Every other command writes its errors to stderr; so does contract server's preflight."""
+    result = CliRunner().invoke(
+        server,
+        [reference_url, "--token", "not-the-token-7a3c", "--project-id", PROJECT, "--seed", "1"],
+        env={"MODELARTS_KIT_TOKEN": None},
+    )
+    assert result.exit_code == 2, result.output
+    assert error_lines(result.stdout) == [], result.stdout
+    (line,) = error_lines(result.stderr)
+    assert "credentials rejected" in line
+    assert result.stdout.rstrip().splitlines()[-1].startswith("ERROR: the run could not complete")

@@ -202,3 +202,26 @@ def test_cli_writes_reports_and_exits_with_findings(tmp_path: Path) -> None:
     assert document["exit_code"] == 1
     assert any(f["check"] == "fidelity_null_to_absent" for f in document["failures"])
     assert "fidelity_null_to_absent" in markdown.read_text()
+
+
+@pytest.mark.parametrize(
+    ("where", "said"), [("repo", "has no callable"), ("elsewhere", "cannot import")]
+)
+def test_an_adapter_module_imports_from_the_current_directory(
+    tmp_path: Path, where: str, said: str
+) -> None:
+    """As README's Node adapter command runs it: the installed script, from the repository root
+    (a console script does not put the current directory on sys.path by itself)."""
+    repo = Path(__file__).resolve().parents[2]
+    kit = Path(sys.executable).parent / "modelarts-kit"
+    done = subprocess.run(
+        [str(kit), "contract", "client", "--adapter", "examples.node_client.adapter:nope"],
+        cwd=repo if where == "repo" else tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert said in line, line

@@ -386,3 +386,66 @@ def test_the_changelog_states_the_newest_sdk_release_the_ledger_checked(tmp_path
         "Vendor SDK checked (`modelarts-kit sdk diff`): `huaweicloudsdkmodelarts 3.1.206`.\n\n"
         "Initial release.\n"
     )
+
+
+def _curated_copy(tmp_path: Path) -> tuple[Path, Path]:
+    """The curated spec and its ledger, copied where a test may change them."""
+    folder = tmp_path / "curated"
+    folder.mkdir()
+    spec = folder / "openapi.yaml"
+    shutil.copyfile(load_spec().path, spec)
+    ledger = folder / "ledger.yaml"
+    shutil.copyfile(LEDGER_PATH, ledger)
+    return spec, ledger
+
+
+def test_a_ledger_spec_validate_refuses_is_not_published(tmp_path: Path) -> None:
+    spec, ledger = _curated_copy(tmp_path)
+    text = ledger.read_text(encoding="utf-8")
+    first_decision = text.index("  decision: ")
+    end = text.index("\n", first_decision)
+    ledger.write_text(text[:first_decision] + "  decision: TODO" + text[end:], encoding="utf-8")
+    validate = CliRunner().invoke(cli, ["spec", "validate", "--spec", str(spec)])
+    assert validate.exit_code == 1
+    assert "ledger-todo" in validate.output
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["publish", "--spec", str(spec), "--out", str(out)])
+    assert result.exit_code == 1, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1
+    assert "ledger-todo" in lines[0]
+    assert str(ledger) in lines[0]
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["spec", "validate", "--spec"],
+        ["publish", "--out", "OUT", "--spec"],
+        ["generate", "--out", "OUT", "--spec"],
+        ["spec", "diff", "SPEC"],
+    ],
+)
+@pytest.mark.parametrize("text", ["foo: 1\nbar: [1, 2]\n", "swagger: '2.0'\n", "- a\n- b\n"])
+def test_a_yaml_file_that_is_not_a_spec_is_the_same_usage_error_everywhere(
+    tmp_path: Path, command: list[str], text: str
+) -> None:
+    wrong = tmp_path / "notes.yaml"
+    wrong.write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    args = [
+        str(out) if word == "OUT" else str(wrong) if word == "SPEC" else word for word in command
+    ]
+    args += (
+        [str(LEDGER_PATH.parent / "openapi.yaml")]
+        if command[:2] == ["spec", "diff"]
+        else [str(wrong)]
+    )
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith("error: ")
+    assert str(wrong) in lines[0]
+    assert not out.exists()

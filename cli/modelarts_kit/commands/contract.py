@@ -109,6 +109,16 @@ class LineProgress:
 
 
 @contextmanager
+def _progress() -> Iterator[ProgressSink]:
+    """A spinner on a terminal, one line per phase on stderr otherwise."""
+    if sys.stderr.isatty():
+        with RichProgress() as spinner:
+            yield spinner
+    else:
+        yield LineProgress()
+
+
+@contextmanager
 def embedded_target(*, http: bool) -> Iterator[ServerTarget]:
     """The reference server, in-process (ASGI) or on a free 127.0.0.1 port."""
     from modelarts_kit_server import LifecycleTimings, ServerSettings, create_app, serve_in_thread
@@ -152,9 +162,17 @@ def _credentials(
 
 @options.command(name="server")
 @click.argument("url", required=False)
-@click.option("--token", envvar="MODELARTS_KIT_TOKEN", help="IAM token sent as X-Auth-Token.")
-@click.option("--ak", envvar="HUAWEICLOUD_SDK_AK", help="Access key: sign every request.")
-@click.option("--sk", envvar="HUAWEICLOUD_SDK_SK", help="Secret key for --ak.")
+@click.option(
+    "--token",
+    envvar="MODELARTS_KIT_TOKEN",
+    show_envvar=True,
+    help="IAM token sent as X-Auth-Token (better from the environment: a command line is seen "
+    "by other users of the machine).",
+)
+@click.option(
+    "--ak", envvar="HUAWEICLOUD_SDK_AK", show_envvar=True, help="Access key: sign every request."
+)
+@click.option("--sk", envvar="HUAWEICLOUD_SDK_SK", show_envvar=True, help="Secret key for --ak.")
 @click.option(
     "--project-id",
     help="Project of the jobs created (default with the embedded server: its dev project).",
@@ -326,9 +344,7 @@ def server(
                 "jobs created are terminated at the end",
                 err=True,
             )
-        progress: ProgressSink = (
-            stack.enter_context(RichProgress()) if sys.stderr.isatty() else LineProgress()
-        )
+        progress = stack.enter_context(_progress())
         report = run_server_contract(target, options, progress=progress)
         stack.close()
     _finish_server(report, reports)
@@ -382,12 +398,10 @@ def _finish_server(report: RunReport, reports: tuple[str, ...]) -> None:
     help="Serve the mock through an httpx transport instead of loopback.",
 )
 @options.report(REPORT_HELP, dest="report_specs")
-@click.option(
-    "--markdown",
-    "markdown_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Also write the findings as Markdown, without timings (deterministic per seed).",
+@options.out_file(
+    "Also write the findings as Markdown, without timings (deterministic per seed).",
+    dest="markdown_path",
+    name="--markdown",
 )
 @click.option("--no-color", is_flag=True, default=False, help="Plain text output.")
 def client(
@@ -416,7 +430,10 @@ def client(
     )
     factory = load_adapter_factory(adapter_name)  # AdapterError: one line, exit 2
     try:
-        report = run_client_check(factory, settings=settings, target_name=f"client {adapter_name}")
+        with _progress() as progress:
+            report = run_client_check(
+                factory, settings=settings, target_name=f"client {adapter_name}", progress=progress
+            )
     except (SpecError, OSError) as exc:
         report = RunReport(target=f"client {adapter_name}", seed=seed_value)
         report.errors.append(str(exc))
@@ -427,7 +444,6 @@ def client(
     )
     _write_reports(report, report_specs, command)
     if markdown_path is not None:
-        markdown_path.parent.mkdir(parents=True, exist_ok=True)
         markdown_path.write_text(
             to_markdown(report, command=command, heading="Client check"), encoding="utf-8"
         )

@@ -26,6 +26,22 @@ __all__ = ["is_loopback", "serve"]
 
 EPILOG = f"""
 \b
+Create a job (the development token and project; README.md has the same body):
+  curl -s -X POST -H 'X-Auth-Token: {DEV_TOKEN}' -H 'Content-Type: application/json' \\
+    http://127.0.0.1:8000/v2/{DEV_PROJECT_ID}/training-jobs -d '{{
+      "kind": "job",
+      "metadata": {{"name": "my-first-job"}},
+      "algorithm": {{
+        "code_dir": "obs://my-bucket/code/",
+        "boot_file": "obs://my-bucket/code/train.py",
+        "engine": {{"engine_name": "PyTorch",
+                   "engine_version": "pytorch_1.8.0-cuda_10.2-py_3.7-ubuntu_18.04-x86_64"}}
+      }},
+      "spec": {{"resource": {{"flavor_id": "modelarts.vm.cpu.8u", "node_count": 1}}}}
+    }}'
+then follow it with GET .../training-jobs/JOB_ID (the id is metadata.id of the answer).
+
+\b
 Test hook: create a job with
   "metadata": {{"annotations": {{"{SIMULATE_ANNOTATION}": "failed"}}}}
 and it ends in that final phase (any final phase the running phase can move to) instead of

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import Counter
 from collections.abc import Sequence
 
 from modelarts_kit_spec import load_spec
@@ -26,6 +27,7 @@ from modelarts_kit_contracts.client.adapters import (
 from modelarts_kit_contracts.client.cases import Case, ClientCheckSettings, build_cases
 from modelarts_kit_contracts.client.checks import ClientCall, Outcome, SentRequest
 from modelarts_kit_contracts.core import REGISTRY, Finding, RunReport, evaluate
+from modelarts_kit_contracts.core.progress import ProgressSink
 from modelarts_kit_contracts.mock import MockServer, serve_in_thread
 
 __all__ = ["build_adapter", "merge_failures", "run_client_check"]
@@ -35,6 +37,7 @@ CHECK_TOKEN = "modelarts-kit-client-check-token"
 CHECK_AK = "MODELARTSKITCHECKAK00"
 CHECK_SK = "modelarts-kit-client-check-sk"
 MAX_PLACES_LISTED = 6
+INTERRUPTED = "interrupted (Ctrl-C): the check did not complete; the verdict covers the cases run"
 
 # The order the checks run in; each stage needs the one before it to have passed.
 _CALL = ("client_returns", "request_sent")
@@ -84,10 +87,13 @@ def run_client_check(
     spec: Spec | None = None,
     target_name: str = "client",
     cases: Sequence[Case] | None = None,
+    progress: ProgressSink | None = None,
 ) -> RunReport:
     """Run every case against the client the factory builds; the findings in a RunReport.
 
     ``cases`` defaults to :func:`build_cases` for ``settings``; pass them to reuse one set.
+    ``progress`` hears one phase per operation and one step per case. Ctrl-C ends the run
+    between cases: the report then covers the cases run and says it was interrupted.
     """
     settings = settings or ClientCheckSettings()
     spec = spec or load_spec()
@@ -96,12 +102,11 @@ def run_client_check(
     mock = MockServer(spec, seed_value=settings.seed, error_rate=0.0)
     if settings.in_process:
         target = _target(settings, "http://modelarts-mock.invalid", mock)
-        _run_cases(factory, target, mock, cases, settings, report, spec)
+        _run_cases(factory, target, mock, cases, settings, report, spec, progress)
     else:
         with serve_in_thread(mock) as base_url:
-            _run_cases(
-                factory, _target(settings, base_url, None), mock, cases, settings, report, spec
-            )
+            target = _target(settings, base_url, None)
+            _run_cases(factory, target, mock, cases, settings, report, spec, progress)
     report.failures = merge_failures(report.failures)
     report.duration_s = time.monotonic() - started
     return report
@@ -167,10 +172,20 @@ def _run_cases(
     settings: ClientCheckSettings,
     report: RunReport,
     spec: Spec,
+    progress: ProgressSink | None,
 ) -> None:
     adapter = build_adapter(factory, target)  # before the cases: a bad --adapter fails fast
+    if cases is None and progress is not None:
+        progress.phase("client: generating the cases")
+    todo = list(cases) if cases is not None else build_cases(spec, settings)
+    per_operation = Counter(case.operation.operation_id for case in todo)
+    current = ""
     try:
-        for case in cases if cases is not None else build_cases(spec, settings):
+        for case in todo:
+            operation_id = case.operation.operation_id
+            if progress is not None and operation_id != current:
+                current = operation_id
+                progress.phase(f"client: {operation_id} ({per_operation[operation_id]} cases)")
             mock.reset()
             mock.enqueue(*case.responses)
             began = time.monotonic()
@@ -180,6 +195,10 @@ def _run_cases(
                 spec, adapter, case, outcome, list(mock.exchanges), settings.call_timeout_s
             )
             _judge(call, report)
+            if progress is not None:
+                progress.advance(case.name)
+    except KeyboardInterrupt:
+        report.errors.append(INTERRUPTED)
     finally:
         adapter.close()
         mock.reset()

@@ -2,14 +2,15 @@
 
 The API is shared by every ``modelarts-kit contract`` command (server, client, mock, proxy):
 
-- ``render_text(report, stream=None, *, color=None) -> None`` writes the human summary: a table
-  (check, passed, failed), then each failure once with its expected/got message and the
-  ``curl`` (or other) reproduction command, then errors and response-time figures.
+- ``render_text(report, stream=None, *, color=None, errors=None) -> None`` writes the human
+  summary: a table (check, passed, failed), then each failure once with its expected/got
+  message and the ``curl`` (or other) reproduction command, then response-time figures and the
+  verdict; the errors that kept the run from completing come last, on ``errors`` (stderr).
 - ``parse_report_spec(spec) -> ReportTarget`` parses ``FORMAT:PATH`` (``junit:out.xml``,
-  ``json:out.json``, ``markdown:out.md``); a bad spec raises :class:`ReportSpecError` naming the
-  rule.
+  ``json:out.json``, ``markdown:out.md``); a bad spec, or a folder that does not exist, raises
+  :class:`ReportSpecError` naming the rule.
 - ``write_report(report, spec) -> Path`` writes one machine-readable report to the path in
-  ``spec`` (parent folders are created; the file is written atomically, so a crash never
+  ``spec`` (its folder must exist; the file is written atomically, so a crash never
   leaves half a report).
 - ``to_json(report) -> dict``, ``to_junit_xml(report) -> str`` and
   ``to_markdown(report, command=...) -> str`` return the documents without touching the file
@@ -93,10 +94,24 @@ def parse_report_spec(spec: str) -> ReportTarget:
     fmt = fmt.strip().lower()
     for known in REPORT_FORMATS:
         if fmt == known:
-            return ReportTarget(known, Path(path))
+            target = ReportTarget(known, Path(path))
+            _check_folder(spec, target.path)
+            return target
     raise ReportSpecError(
         f"--report {spec!r}: format {fmt!r} is not one of {', '.join(REPORT_FORMATS)}"
     )
+
+
+def _check_folder(spec: str, path: Path) -> None:
+    """A report goes into a folder that exists: a typo in it must not create folders."""
+    folder = path.parent
+    if not folder.is_dir():
+        raise ReportSpecError(
+            f"--report {spec!r}: the folder {str(folder)!r} does not exist (rule: a report is "
+            "written into an existing folder; create it first)"
+        )
+    if path.is_dir():
+        raise ReportSpecError(f"--report {spec!r}: {str(path)!r} is a folder, not a file")
 
 
 def write_report(report: RunReport, spec: str, *, command: str = "") -> Path:
@@ -116,7 +131,6 @@ def write_report(report: RunReport, spec: str, *, command: str = "") -> Path:
 
 
 def _write_atomically(path: Path, content: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -228,10 +242,17 @@ def to_junit_xml(report: RunReport) -> str:
 
 
 def render_text(
-    report: RunReport, stream: TextIO | None = None, *, color: bool | None = None
+    report: RunReport,
+    stream: TextIO | None = None,
+    *,
+    color: bool | None = None,
+    errors: TextIO | None = None,
 ) -> None:
-    """Write the human summary: table, each failure once, errors, response times, verdict."""
+    """Write the human summary: table, each failure once, response times, verdict; then the
+    errors that kept the run from completing, last, on ``errors`` (default: stderr, or
+    ``stream`` when one is given), where every other command writes its errors."""
     out = stream if stream is not None else sys.stdout
+    err = errors if errors is not None else stream if stream is not None else sys.stderr
     console = Console(
         file=out,
         force_terminal=color,
@@ -280,8 +301,6 @@ def render_text(
         console.print(Text(f"created jobs (last phase): {shown}{more}", style="yellow"))
     for note in report.notes:
         console.print(Text(f"note: {redact(note)}", style="yellow"))
-    for error in report.errors:
-        console.print(Text(f"error: {redact(error)}", style="bold red"))
 
     if report.response_times_ms:
         console.print()
@@ -309,6 +328,14 @@ def render_text(
     }[int(report.exit_code)]
     verdict.append(f" ({report.duration_s:.1f}s{seed})", style="default")
     console.print(verdict)
+    if report.errors:
+        out.flush()  # the errors come last, also where stdout and stderr share one log
+        err_console = Console(
+            file=err, force_terminal=color, no_color=color is False, highlight=False,
+            soft_wrap=True,
+        )  # fmt: skip
+        for error in report.errors:
+            err_console.print(Text(f"error: {redact(error)}", style="bold red"))
 
 
 def to_markdown(report: RunReport, *, command: str = "", heading: str = "Contract check") -> str:

@@ -21,12 +21,13 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import requests
 from modelarts_kit_spec.wirejson import WireJsonError, decode_wire_json
 
 from modelarts_kit_contracts.core import Check, Finding, RunReport
+from modelarts_kit_contracts.core.progress import ProgressSink
 from modelarts_kit_contracts.core.reporters import redact
 from modelarts_kit_contracts.core.wire import Exchange, Headers, WireRequest, WireResponse
 from modelarts_kit_contracts.server.checks import ApiMap, response_checks
@@ -57,12 +58,6 @@ POSITIVE_DATA_STATUSES = ["2xx", "3xx", "400", "401", "403", "404", "409", "429"
 CHECKS_UNUSABLE_WITH_TRANSPORT_SIGNING = ("ignored_auth",)
 # Needs two identities configured through Web Fuzzing Commons; never applies here.
 CHECKS_NEEDING_PEERS = ("object_level_authorization",)
-
-
-class ProgressSink(Protocol):
-    def phase(self, name: str) -> None: ...
-
-    def advance(self, label: str) -> None: ...
 
 
 @contextmanager

@@ -12,9 +12,13 @@ naming its factory as ``MODULE:FACTORY``.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, Literal, Protocol, runtime_checkable
 
 import httpx
@@ -100,6 +104,21 @@ AdapterFactory = Callable[[ClientTarget], ClientAdapter]
 ADAPTER_METHODS = ("create", "show", "stop", "to_dict", "error_info", "close")
 
 
+def _import_from_cwd(module_name: str) -> ModuleType:
+    """Import ``module_name`` with the current directory on ``sys.path``, as ``python -m`` and
+    uvicorn's ``--app-dir .`` do: an installed console script does not put it there, so an
+    adapter in the user's own project (``examples.node_client.adapter``) would not import."""
+    cwd = os.getcwd()
+    if cwd in sys.path or "" in sys.path:
+        return importlib.import_module(module_name)
+    sys.path.insert(0, cwd)
+    try:
+        return importlib.import_module(module_name)
+    finally:
+        with contextlib.suppress(ValueError):
+            sys.path.remove(cwd)
+
+
 def load_adapter_factory(name: str) -> AdapterFactory:
     """The factory named by a built-in adapter name or ``MODULE:FACTORY``."""
     target = BUILTIN_ADAPTERS.get(name, name)
@@ -109,7 +128,7 @@ def load_adapter_factory(name: str) -> AdapterFactory:
             f"--adapter {name!r}: expected one of {', '.join(BUILTIN_ADAPTERS)} or MODULE:FACTORY"
         )
     try:
-        module = importlib.import_module(module_name)
+        module = _import_from_cwd(module_name)
     except ImportError as exc:
         raise AdapterError(f"--adapter {name!r}: cannot import {module_name}: {exc}") from exc
     factory = getattr(module, attribute, None)

@@ -1,0 +1,56 @@
+"""A newcomer's first steps work as written: the create body README.md and `serve --help` show
+is the one examples/first_job.py sends, the reference server creates it, and the example's
+doctest passes (create, wait, stop)."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import re
+
+import httpx
+from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN, ServerSettings, serve_in_thread
+from modelarts_training_client.models import Job
+
+import examples.first_job
+from tests.cli_support import REPO, Kit
+
+_BODY = re.compile(r"-d '(\{.*?\})'", re.DOTALL)
+
+
+def _shown_body(text: str) -> object:
+    match = _BODY.search(text)
+    assert match, "a curl -d '{...}' create body is shown"
+    return json.loads(match.group(1))
+
+
+def test_readme_and_serve_help_show_the_examples_body(kit: Kit) -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    help_text = kit("serve", "--help").stdout
+    assert _shown_body(readme) == examples.first_job.BODY
+    assert _shown_body(help_text) == examples.first_job.BODY
+
+
+def test_the_shown_body_is_created_and_passes_the_clients_checks() -> None:
+    Job.model_validate(examples.first_job.BODY)  # the generated client's own request checks
+    with serve_in_thread(ServerSettings()) as url:
+        answer = httpx.post(
+            f"{url}/v2/{DEV_PROJECT_ID}/training-jobs",
+            json=examples.first_job.BODY,
+            headers={"X-Auth-Token": DEV_TOKEN},
+            timeout=30,
+        )
+    assert answer.status_code == 201, answer.text
+    assert answer.json()["metadata"]["name"] == "my-first-job"
+
+
+def test_the_first_job_example_doctest() -> None:
+    result = doctest.testmod(examples.first_job, raise_on_error=False)
+    assert result.attempted >= 3
+    assert result.failed == 0
+
+
+def test_contract_server_help_names_the_credential_variables(kit: Kit) -> None:
+    help_text = kit("contract", "server", "--help").stdout
+    for variable in ("MODELARTS_KIT_TOKEN", "HUAWEICLOUD_SDK_AK", "HUAWEICLOUD_SDK_SK"):
+        assert variable in help_text
