@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
+from modelarts_kit.main import cli
 from modelarts_kit_spec import SpecError, load_spec
 from modelarts_kit_spec.load import (
     MAX_DEPTH,
@@ -191,3 +193,30 @@ def test_an_external_path_item_ref_is_refused(tmp_path: Path) -> None:
     path.write_text(json.dumps(document), encoding="utf-8")
     # A local path-item $ref is followed: its operation is there.
     assert [op.operation_id for op in load_spec(path).operations] == ["getY"]
+
+
+# Each command that reads a revision, with {R} for the hostile revision, {O} for the out dir.
+REVISION_ENTRY_POINTS: dict[str, list[str]] = {
+    "spec diff OLD": ["spec", "diff", "git:{R}:x", "{SPEC}"],
+    "spec diff NEW": ["spec", "diff", "{SPEC}", "git:{R}:x"],
+    "publish --previous git:REV:PATH": ["publish", "--previous", "git:{R}:x", "--out", "{O}"],
+    "publish --previous TAG": ["publish", "--previous={R}", "--out", "{O}"],
+}
+
+
+@pytest.mark.parametrize("entry", sorted(REVISION_ENTRY_POINTS))
+def test_a_revision_never_becomes_an_option_of_git(tmp_path: Path, entry: str) -> None:
+    """Before: ``git:--output=PATH:x`` ran ``git show --output=PATH:x``, which wrote the
+    spec's history into ``PATH:x`` (any path), and the error blamed the document."""
+    written = tmp_path / "written"
+    revision = f"--output={written}"
+    arguments = [
+        part.format(R=revision, SPEC=load_spec().path, O=tmp_path / "out")
+        for part in REVISION_ENTRY_POINTS[entry]
+    ]
+    result = CliRunner().invoke(cli, arguments)
+    assert result.exit_code == 2, result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("error: ")
+    assert f"revision '{revision}' starts with '-'" in line
+    assert sorted(tmp_path.iterdir()) == []  # no file at any path, no out dir either
