@@ -20,6 +20,7 @@ from modelarts_kit.main import cli
 from modelarts_kit_spec import SpecError, load_spec
 from modelarts_kit_spec.load import (
     MAX_DEPTH,
+    MAX_INPUT_BYTES,
     MAX_NODES,
     InputError,
     parse_yaml_text,
@@ -28,7 +29,7 @@ from modelarts_kit_spec.load import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
-SEED_PAGE = next(iter(sorted((REPO.parent / "shared" / "seeds").glob("0*.txt"))), None)
+SEED_PAGE = next(iter(sorted((REPO / "spec" / "sources" / "seeds").glob("0*.txt"))), None)
 MEMORY_LIMIT = 1536 * 1024 * 1024  # far above a normal run, far below an alias bomb
 TIMEOUT = 120
 
@@ -42,12 +43,21 @@ def alias_bomb() -> str:
     return "\n".join(lines) + "\n"
 
 
+def string_alias_bomb() -> str:
+    """One 1 MB string aliased 2,000 times as descriptions: 1 MB of text, 2 GB expanded
+    (few values: the value cap alone let it through)."""
+    lines = ["x-text: &text " + "a" * 1_000_000, "x-descriptions:"]
+    lines += ["  - {description: *text}"] * 2000
+    return "\n".join(lines) + "\n"
+
+
 # The attacks sit in a document that otherwise looks like a spec, so that no early check
 # (``/openapi must be 3.x``) stops them before they are used.
 HEAD = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\nentries: []\n"
 JSON_HEAD = '{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {}, "x": '
 ATTACKS: dict[str, bytes | str] = {
     "alias bomb": HEAD + "x-bomb:\n" + textwrap.indent(alias_bomb(), "  "),
+    "string alias bomb": HEAD + string_alias_bomb(),
     "3,000 levels of YAML": HEAD + "x-deep: " + "[" * 3000 + "]" * 3000 + "\n",
     "3,000 levels of JSON": JSON_HEAD + '{"a": ' * 3000 + "1" + "}" * 3000 + "}",
     "non-UTF-8": b"openapi: 3.1.0\ninfo: {title: caf\xe9, version: '1'}\n",
@@ -136,6 +146,10 @@ def test_every_attack_on_every_entry_point_is_one_line_exit_2(tmp_path: Path, en
 def test_the_loader_bounds_in_process() -> None:
     with pytest.raises(InputError, match=rf"more than {MAX_NODES} values once aliases"):
         parse_yaml_text(alias_bomb(), "bomb.yaml")
+    with pytest.raises(
+        InputError, match=rf"bomb.yaml:\d+: more than {MAX_INPUT_BYTES} bytes of values once"
+    ):
+        parse_yaml_text(string_alias_bomb(), "bomb.yaml")
     # Composing this (libyaml's composer recurses in C) crashed the interpreter.
     with pytest.raises(InputError, match=rf"deep.yaml:1: nested deeper than {MAX_DEPTH}"):
         parse_yaml_text("a: " + "[" * 100_000 + "]" * 100_000, "deep.yaml")
