@@ -34,7 +34,14 @@ from modelarts_kit_server import (
     create_app,
     serve_in_thread,
 )
-from modelarts_kit_server.app import INLINE_BODY_BYTES, MAX_LARGE_BODIES, loggable
+from modelarts_kit_server.app import (
+    INLINE_BODY_BYTES,
+    MAX_LARGE_BODIES,
+    Receive,
+    Scope,
+    Send,
+    loggable,
+)
 from modelarts_kit_server.settings import DEFAULT_MAX_BODY_BYTES, VENDOR_MAX_BODY_BYTES
 
 from .server_support import SyncASGITransport, check_error, job_body
@@ -551,7 +558,7 @@ def test_connections_that_never_finish_their_headers_are_closed() -> None:
 def test_a_slow_handler_is_not_cut_off_by_the_header_timeout() -> None:
     """The deadline is on the headers: a request whose handling outlasts it is answered."""
 
-    async def slow(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def slow(scope: Scope, receive: Receive, send: Send) -> None:
         await asyncio.sleep(HEADER_TIMEOUT_S * 3)
         await send({"type": "http.response.start", "status": 200, "headers": []})
         await send({"type": "http.response.body", "body": b"done"})
