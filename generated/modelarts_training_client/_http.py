@@ -630,6 +630,18 @@ def raise_for_status(operation: str, response: httpx.Response) -> None:
     )
 
 
+def strict_json(call: Call, response: httpx.Response) -> Any:
+    """The body as plain JSON values; a ``DecodeError`` when it is not JSON (``NaN``)."""
+    try:
+        return parse_json(response.content)
+    except ValueError as exc:
+        reason = f"not JSON ({exc})"
+    # Raised outside the handler: the parser's error is not the caller's business.
+    raise DecodeError(
+        call.operation, response.status_code, reason, response.headers.get(REQUEST_ID_HEADER)
+    )
+
+
 def decode_response(call: Call, response: httpx.Response, model: type[Model]) -> Model:
     """Parse a 2xx body into ``model``: strict types, unknown fields kept.
 
@@ -638,9 +650,15 @@ def decode_response(call: Call, response: httpx.Response, model: type[Model]) ->
     content = response.content
     if content:
         try:
-            return model.model_validate_json(content)
+            decoded = model.model_validate_json(content)
         except pydantic.ValidationError as exc:
             failure: pydantic.ValidationError | None = exc
+        else:
+            # The models' parser takes NaN and Infinity, which are not JSON: the strict parser
+            # looks again only at a body where those words appear (a byte search, not a parse).
+            if b"NaN" in content or b"Infinity" in content:
+                strict_json(call, response)
+            return decoded
     else:
         failure = None
     operation = call.operation
@@ -653,7 +671,7 @@ def decode_response(call: Call, response: httpx.Response, model: type[Model]) ->
             operation, response.status_code, f"not JSON ({errors[0]['msg']})", request_id
         )
     else:
-        document = parse_json(content)
+        document = strict_json(call, response)
         problems = _problems(failure, "", document, call.answer_secrets)
         error = ResponseValidationError(operation, response.status_code, problems, request_id)
     # Raised outside the handler: pydantic's error (which holds the body) is not its context.

@@ -26,7 +26,14 @@ from modelarts_kit_spec import Operation, Spec, ledger_for, load_spec
 from modelarts_kit_spec.load import pointer_join
 
 from modelarts_kit_sdk.evidence import SdkEvidence, load_sdk_evidence
-from modelarts_kit_sdk.models import SdkAttribute, SdkModels, SdkType, operation_roots
+from modelarts_kit_sdk.models import (
+    MAX_MODEL_DEPTH,
+    SdkAttribute,
+    SdkModels,
+    SdkType,
+    operation_roots,
+    too_deep,
+)
 from modelarts_kit_sdk.schema import SchemaView, describe_types, view
 from modelarts_kit_sdk.sources import SdkSource
 
@@ -318,6 +325,10 @@ class _Walk:
         key = (model_name, seen.pointer)
         if key in stack:
             return
+        if len(stack) >= MAX_MODEL_DEPTH:  # distinct models under a recursive spec schema
+            raise too_deep(
+                self.models.source.where, operation, (*(name for name, _ in stack), model_name)
+            )
         stack = (*stack, key)
         model = self.models.get(model_name)
         prefix = f"{path}." if path else ""

@@ -23,12 +23,15 @@ from modelarts_kit_sdk.errors import SdkError
 from modelarts_kit_sdk.sources import MODEL_PACKAGE, SdkSource
 
 __all__ = [
+    "MAX_MODEL_DEPTH",
+    "MAX_TYPE_DEPTH",
     "SdkAttribute",
     "SdkField",
     "SdkModel",
     "SdkModels",
     "SdkType",
     "operation_roots",
+    "too_deep",
     "walk_fields",
 ]
 
@@ -42,6 +45,10 @@ SCALARS: dict[str, tuple[str, str | None]] = {
     "datetime": ("string", "date-time"),
     "date": ("string", "date"),
 }
+# Bounds on what a release can nest (3.1.219: types 2 levels deep, models 7 along a path), so
+# that a hostile module is one error line, not a RecursionError.
+MAX_TYPE_DEPTH = 16  # list[...] / dict(str, ...) levels in one type
+MAX_MODEL_DEPTH = 64  # models inside models along one path
 _LIST_RE = re.compile(r"list\[(?P<inner>.+)\]")
 _DICT_RE = re.compile(r"dict\(\s*str\s*,\s*(?P<inner>.+)\)")
 
@@ -113,13 +120,10 @@ class SdkModels:
     def _parse(self, name: str) -> SdkModel:
         module = self._modules.get(name)
         if module is None:
-            raise SdkError(f"{self.source.label}: no model class {name!r}")
+            raise SdkError(f"{self.source.where}: no model class {name!r}")
         filename = module + ".py"
-        where = f"{self.source.label}: {MODEL_PACKAGE}/{filename}"
-        try:
-            tree = ast.parse(self.source.read_module(filename), filename=filename)
-        except SyntaxError as exc:
-            raise SdkError(f"{where}:{exc.lineno}: not valid Python: {exc.msg}") from None
+        where = f"{self.source.where}: {MODEL_PACKAGE}/{filename}"
+        tree = _parse_module(self.source.read_module(filename), where)
         cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name), None)
         if cls is None:
             raise SdkError(f"{where}: no class {name}")
@@ -134,36 +138,75 @@ class SdkModels:
             name=name,
             module=filename,
             attributes=tuple(
-                SdkAttribute(name, attr, wires[attr], self.parse_type(raw))
+                SdkAttribute(
+                    name, attr, wires[attr], self.parse_type(raw, f"{where}: {name}.{attr}")
+                )
                 for attr, raw in types.items()
             ),
         )
 
-    def parse_type(self, raw: str) -> SdkType:
+    def parse_type(self, raw: str, where: str = "type") -> SdkType:
+        """``raw`` as a type, its containers unwrapped in a loop (at most MAX_TYPE_DEPTH)."""
+        containers: list[tuple[str, TypeKind, str]] = []  # outermost first
+        current = raw
+        while True:
+            text = current.strip()
+            match = _LIST_RE.fullmatch(text)
+            kind: TypeKind = "list"
+            if match is None:
+                match, kind = _DICT_RE.fullmatch(text), "dict"
+            if match is None:
+                break
+            if len(containers) == MAX_TYPE_DEPTH:
+                raise SdkError(
+                    f"{where}: type {raw[:40]!r}... nests more than {MAX_TYPE_DEPTH} list/dict "
+                    f"levels (rule: a type is at most {MAX_TYPE_DEPTH} levels deep)"
+                )
+            containers.append((current, kind, "array" if kind == "list" else "object"))
+            current = match["inner"]
+        node = self._leaf_type(current)
+        for container_raw, container_kind, json_type in reversed(containers):
+            node = SdkType(container_raw, container_kind, json_type, item=node)
+        return node
+
+    def _leaf_type(self, raw: str) -> SdkType:
         text = raw.strip()
         scalar = SCALARS.get(text)
         if scalar is not None:
             return SdkType(raw, "scalar", scalar[0])
         if text == "object":
             return SdkType(raw, "any", None)
-        match = _LIST_RE.fullmatch(text)
-        if match:
-            return SdkType(raw, "list", "array", item=self.parse_type(match["inner"]))
-        match = _DICT_RE.fullmatch(text)
-        if match:
-            return SdkType(raw, "dict", "object", item=self.parse_type(match["inner"]))
         if text in self._modules:
             return SdkType(raw, "model", "object", model=text)
         return SdkType(raw, "unknown", None)
 
 
-def _module_index(source: SdkSource) -> dict[str, str]:
-    """Class name -> module file stem, from the package's ``from ... import Class`` lines."""
-    where = f"{source.label}: {MODEL_PACKAGE}/__init__.py"
+def _parse_module(text: str, where: str) -> ast.Module:
+    """The syntax tree of a model module (never run); one error line when it cannot be had."""
     try:
-        tree = ast.parse(source.read_module("__init__.py"))
+        return ast.parse(text)
     except SyntaxError as exc:
         raise SdkError(f"{where}:{exc.lineno}: not valid Python: {exc.msg}") from None
+    except (RecursionError, MemoryError):  # CPython's parser gives up on deep nesting so
+        raise SdkError(
+            f"{where}: nested too deeply to parse (rule: a model module is the SDK's flat "
+            "generated code)"
+        ) from None
+
+
+def too_deep(where: str, operation: str, chain: tuple[str, ...]) -> SdkError:
+    """The error for models nested beyond MAX_MODEL_DEPTH along one path."""
+    shown = " -> ".join((*chain[:3], "...", chain[-1]))
+    return SdkError(
+        f"{where}: {operation}: models nest more than {MAX_MODEL_DEPTH} levels ({shown}) "
+        f"(rule: models are at most {MAX_MODEL_DEPTH} levels deep)"
+    )
+
+
+def _module_index(source: SdkSource) -> dict[str, str]:
+    """Class name -> module file stem, from the package's ``from ... import Class`` lines."""
+    where = f"{source.where}: {MODEL_PACKAGE}/__init__.py"
+    tree = _parse_module(source.read_module("__init__.py"), where)
     index: dict[str, str] = {}
     prefix = MODEL_PACKAGE.replace("/", ".") + "."
     for node in tree.body:
@@ -186,7 +229,7 @@ def _class_dict(cls: ast.ClassDef, name: str, where: str) -> dict[str, str]:
         ):
             try:
                 value = ast.literal_eval(node.value)
-            except ValueError:
+            except (ValueError, TypeError, RecursionError):  # not a literal; {[]: 1}; deep
                 value = None
             if not (
                 isinstance(value, dict)
@@ -258,6 +301,8 @@ def _walk_type(
         node = node.item
     if node.model is None or node.model in stack:
         return
+    if len(stack) >= MAX_MODEL_DEPTH:
+        raise too_deep(models.source.where, operation_id, (*stack, node.model))
     prefix = f"{path}{marks}." if path else ""
     for attr in models.get(node.model).attributes:
         child = prefix + attr.wire

@@ -14,14 +14,16 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.parser import HeaderParser
 from importlib import metadata
 from pathlib import Path
 
+from modelarts_kit_spec.load import InputError, decode_text, read_input_bytes
+
 from modelarts_kit_sdk.errors import SdkError
+from modelarts_kit_sdk.wheel import MAX_MEMBER_BYTES, Wheel
 
 __all__ = [
     "DISTRIBUTION",
@@ -55,6 +57,11 @@ class SdkSource:
     def label(self) -> str:
         return f"{DISTRIBUTION} {self.version}"
 
+    @property
+    def where(self) -> str:
+        """The release and where it was read (a wheel's path): how errors name it."""
+        return f"{self.label} ({self.origin})"
+
 
 def installed() -> SdkSource:
     """The SDK installed in this environment (located through its metadata, not imported)."""
@@ -76,50 +83,36 @@ def installed() -> SdkSource:
 
 def _read_file(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SdkError(f"{path}: cannot read: {exc.strerror}") from exc
+        return decode_text(read_input_bytes(path, MAX_MEMBER_BYTES), str(path))
+    except InputError as exc:
+        raise SdkError(str(exc)) from None
 
 
 def from_wheel(path: Path | str) -> SdkSource:
-    """A ``huaweicloudsdkmodelarts`` wheel, read in place (never extracted, never installed)."""
-    wheel = Path(path)
-    try:
-        archive = zipfile.ZipFile(wheel)
-    except FileNotFoundError:
-        raise SdkError(f"{wheel}: no such file") from None
-    except (zipfile.BadZipFile, IsADirectoryError, OSError):
-        raise SdkError(f"{wheel}: not a wheel (not a zip archive)") from None
-    names = set(archive.namelist())
-    if f"{MODEL_PACKAGE}/__init__.py" not in names:
-        archive.close()
-        raise SdkError(f"{wheel}: not a {DISTRIBUTION} wheel (no {MODEL_PACKAGE}/__init__.py)")
-    version = _wheel_version(archive, names, wheel)
-    contents = {
-        name.removeprefix(MODEL_PACKAGE + "/"): archive.read(name)
-        for name in names
-        if name.startswith(MODEL_PACKAGE + "/") and name.endswith(".py")
-    }
-    archive.close()
+    """A ``huaweicloudsdkmodelarts`` wheel, read in place (never extracted, never installed):
+    each model module only when it is needed, under the byte caps of :mod:`.wheel`."""
+    wheel = Wheel(Path(path))
+    if f"{MODEL_PACKAGE}/__init__.py" not in wheel:
+        raise SdkError(f"{wheel.path}: not a {DISTRIBUTION} wheel (no {MODEL_PACKAGE}/__init__.py)")
+    version = _wheel_version(wheel)
 
     def read_module(name: str) -> str:
-        try:
-            return contents[name].decode("utf-8")
-        except KeyError:
-            raise SdkError(f"{wheel}: no {MODEL_PACKAGE}/{name}") from None
+        return wheel.text(f"{MODEL_PACKAGE}/{name}")
 
-    return SdkSource(version=version, origin=f"wheel {wheel}", read_module=read_module)
+    return SdkSource(version=version, origin=f"wheel {wheel.path}", read_module=read_module)
 
 
-def _wheel_version(archive: zipfile.ZipFile, names: set[str], wheel: Path) -> str:
-    for name in sorted(names):
+def _wheel_version(wheel: Wheel) -> str:
+    for name in sorted(wheel.members):
         parts = name.split("/")
         if len(parts) == 2 and parts[0].endswith(".dist-info") and parts[1] == "METADATA":
-            headers = HeaderParser().parsestr(archive.read(name).decode("utf-8", "replace"))
+            headers = HeaderParser().parsestr(wheel.read(name).decode("utf-8", "replace"))
             if headers.get("Name", "").lower() != DISTRIBUTION:
-                raise SdkError(f"{wheel}: not a {DISTRIBUTION} wheel (Name: {headers['Name']})")
+                raise SdkError(
+                    f"{wheel.path}: not a {DISTRIBUTION} wheel (Name: {headers['Name']})"
+                )
             return str(headers.get("Version", "unknown"))
-    raise SdkError(f"{wheel}: not a wheel (no *.dist-info/METADATA)")
+    raise SdkError(f"{wheel.path}: not a wheel (no *.dist-info/METADATA)")
 
 
 def cache_dir() -> Path:

@@ -15,6 +15,7 @@ and would log "Invalid HTTP request received." at warning level into the kit's o
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import signal
 import socket
@@ -26,16 +27,28 @@ from types import FrameType
 from typing import Any
 
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from modelarts_kit_server.app import ASGIApp, ConnectionDropped, ReferenceServer, create_app
-from modelarts_kit_server.errors import ServerError
+from modelarts_kit_server.errors import ConfigError, ServerError
 from modelarts_kit_server.settings import ServerSettings
 
-__all__ = ["DeliberateDropFilter", "bind_socket", "serve_in_thread", "uvicorn_server"]
+__all__ = [
+    "DEFAULT_HEADER_TIMEOUT_S",
+    "DeliberateDropFilter",
+    "HeaderDeadlineProtocol",
+    "bind_socket",
+    "serve_in_thread",
+    "uvicorn_server",
+]
 
 STARTUP_TIMEOUT_S = 10.0
 SHUTDOWN_TIMEOUT_S = 10.0
 EMBEDDED_LOG_LEVEL = "error"
+# How long a connection may take to send a request's headers (after connecting, or after
+# the previous response): far above any real client, far below holding sockets for minutes.
+DEFAULT_HEADER_TIMEOUT_S = 10.0
+MAX_HEADER_TIMEOUT_S = 3600.0
 
 
 def bind_socket(host: str, port: int) -> socket.socket:
@@ -90,9 +103,79 @@ class DeliberateDropFilter(logging.Filter):
         return not (record.exc_info and isinstance(record.exc_info[1], ConnectionDropped))
 
 
-def uvicorn_server(app: ASGIApp | Any, *, log_level: str = "warning") -> uvicorn.Server:
+class HeaderDeadlineProtocol(H11Protocol):
+    """uvicorn's h11 protocol, closing a connection whose request headers are not all in
+    within :attr:`header_timeout_s` of connecting or of the previous response.
+
+    uvicorn's ``timeout_keep_alive`` only covers an idle connection between requests: a
+    client that connects and sends nothing, or trickles a header, held its socket forever
+    (slowloris). A new request cycle is what complete headers start, so the deadline checks
+    that the cycle changed since it was armed; a slow handler is never cut off by it.
+    """
+
+    header_timeout_s = DEFAULT_HEADER_TIMEOUT_S
+    _header_deadline: asyncio.TimerHandle | None = None
+    _cycle_when_armed: object = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm_header_deadline()
+
+    def on_response_complete(self) -> None:
+        self._arm_header_deadline()  # first: the base class may start a pipelined request
+        super().on_response_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm_header_deadline()
+        super().connection_lost(exc)
+
+    def _arm_header_deadline(self) -> None:
+        self._disarm_header_deadline()
+        self._cycle_when_armed = self.cycle
+        self._header_deadline = self.loop.call_later(
+            self.header_timeout_s, self._header_deadline_passed
+        )
+
+    def _disarm_header_deadline(self) -> None:
+        if self._header_deadline is not None:
+            self._header_deadline.cancel()
+            self._header_deadline = None
+
+    def _header_deadline_passed(self) -> None:
+        self._header_deadline = None
+        if self.cycle is self._cycle_when_armed and not self.transport.is_closing():
+            self.transport.close()
+
+
+def check_header_timeout(timeout_s: float) -> None:
+    if not 0 < timeout_s <= MAX_HEADER_TIMEOUT_S:
+        raise ConfigError(
+            f"--header-timeout must be > 0 and <= {MAX_HEADER_TIMEOUT_S:g} seconds, "
+            f"got {timeout_s!r}"
+        )
+
+
+def header_deadline_protocol(timeout_s: float) -> type[HeaderDeadlineProtocol]:
+    """The protocol class with its header timeout set (uvicorn instantiates it per connection)."""
+    check_header_timeout(timeout_s)
+
+    class Configured(HeaderDeadlineProtocol):
+        header_timeout_s = timeout_s
+
+    return Configured
+
+
+def uvicorn_server(
+    app: ASGIApp | Any,
+    *,
+    log_level: str = "warning",
+    header_timeout_s: float = DEFAULT_HEADER_TIMEOUT_S,
+) -> uvicorn.Server:
+    """uvicorn serving ``app`` over h11, closing connections whose headers take longer than
+    ``header_timeout_s`` seconds."""
     config = uvicorn.Config(
         app,
+        http=header_deadline_protocol(header_timeout_s),
         lifespan="off",
         log_level=log_level,
         access_log=False,
@@ -113,20 +196,23 @@ def serve_in_thread(
     *,
     app: ASGIApp | None = None,
     log_level: str = EMBEDDED_LOG_LEVEL,
+    header_timeout_s: float = DEFAULT_HEADER_TIMEOUT_S,
 ) -> Iterator[str]:
     """Serve the reference server on real HTTP in a thread; yields its base URL.
 
     ``log_level`` is uvicorn's (default ``error``: see the module's notes on logging).
+    ``header_timeout_s``: a connection whose request headers take longer is closed.
 
     On exit the server stops (in-flight requests finish) and an app this function built is
     closed (its in-memory store is discarded; a ``db_path`` store stays on disk).
     """
+    check_header_timeout(header_timeout_s)  # before anything is built that needs closing
     owned: ReferenceServer | None = None
     if app is None:
         owned = create_app(settings)
         app = owned
     sock = bind_socket(host, port)
-    server = uvicorn_server(app, log_level=log_level)
+    server = uvicorn_server(app, log_level=log_level, header_timeout_s=header_timeout_s)
     thread = threading.Thread(
         target=server.run, kwargs={"sockets": [sock]}, name="modelarts-kit-serve", daemon=True
     )

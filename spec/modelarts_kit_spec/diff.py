@@ -158,10 +158,19 @@ def read_source(reference: str, *, cwd: Path | None = None) -> SpecSource:
 
 
 def git_show(rev: str, path: str, *, cwd: Path | None = None) -> str:
-    """The content of ``path`` at ``rev``; SpecError names the revision when git refuses."""
+    """The content of ``path`` at ``rev``; SpecError names the revision when git refuses.
+
+    A revision is never an option: one starting with ``-`` is refused, and
+    ``--end-of-options`` keeps git from reading ``REV:PATH`` as one (``--output=FILE``
+    would write a file anywhere)."""
+    if rev.startswith("-"):
+        raise SpecError(
+            f"git:{rev}:{path}: revision {rev!r} starts with '-' (rule: a revision is not an "
+            "option)"
+        )
     try:
         result = subprocess.run(
-            ["git", "show", f"{rev}:{path}"],
+            ["git", "show", "--end-of-options", f"{rev}:{path}"],
             cwd=cwd,
             capture_output=True,
             text=True,

@@ -147,30 +147,40 @@ def _check_json_shape(document: JSON, source: str) -> None:
 
 
 def _check_yaml_shape(text: str, source: str, loader: Any) -> None:
-    """Refuse YAML nested deeper than :data:`MAX_DEPTH` or holding more than
-    :data:`MAX_NODES` values once aliases are expanded, from the parser's event stream
-    (iterative and flat: composing such a document first is what exhausts the stack or
-    the memory). Each alias counts the size and depth of the node it repeats."""
-    # Per open collection: [values so far, deepest level below it, anchor or None].
+    """Refuse YAML nested deeper than :data:`MAX_DEPTH`, or holding more than
+    :data:`MAX_NODES` values or :data:`MAX_INPUT_BYTES` bytes of scalars once aliases are
+    expanded, from the parser's event stream (iterative and flat: composing such a document
+    first is what exhausts the stack or the memory). Each alias counts the size and depth of
+    the node it repeats: a 1 MB string aliased 2,000 times is 2 GB to whoever walks it."""
+    # Per open collection: [values so far, deepest level below it, anchor or None, bytes].
     open_nodes: list[list[Any]] = []
-    anchors: dict[str, tuple[int, int]] = {}  # anchor -> (values, depth below)
-    total = 0
+    anchors: dict[str, tuple[int, int, int]] = {}  # anchor -> (values, depth below, bytes)
+    total_values = total_bytes = 0
 
-    def add(values: int, depth: int, line: int) -> None:
-        nonlocal total
+    def add(values: int, depth: int, size: int, line: int) -> None:
+        nonlocal total_values, total_bytes
         if len(open_nodes) + depth > MAX_DEPTH:
             raise InputError(source, line, f"nested deeper than {MAX_DEPTH} levels")
         if open_nodes:
             parent = open_nodes[-1]
             parent[0] += values
             parent[1] = max(parent[1], depth)
-            count = parent[0]
+            parent[3] += size
+            count, expanded = parent[0], parent[3]
         else:
-            total += values
-            count = total
+            total_values += values
+            total_bytes += size
+            count, expanded = total_values, total_bytes
         if count > MAX_NODES:
             raise InputError(
                 source, line, f"more than {MAX_NODES} values once aliases are expanded"
+            )
+        if expanded > MAX_INPUT_BYTES:
+            raise InputError(
+                source,
+                line,
+                f"more than {MAX_INPUT_BYTES} bytes of values once aliases are expanded "
+                f"(rule: inputs are at most {MAX_INPUT_BYTES} bytes)",
             )
 
     for event in yaml.parse(text, Loader=loader):
@@ -178,19 +188,20 @@ def _check_yaml_shape(text: str, source: str, loader: Any) -> None:
         if isinstance(event, yaml.CollectionStartEvent):
             if len(open_nodes) >= MAX_DEPTH:
                 raise InputError(source, line, f"nested deeper than {MAX_DEPTH} levels")
-            open_nodes.append([1, 0, event.anchor])
+            open_nodes.append([1, 0, event.anchor, 0])
         elif isinstance(event, yaml.CollectionEndEvent):
-            values, below, anchor = open_nodes.pop()
+            values, below, anchor, size = open_nodes.pop()
             if anchor is not None:
-                anchors[anchor] = (values, below + 1)
-            add(values, below + 1, line)
+                anchors[anchor] = (values, below + 1, size)
+            add(values, below + 1, size, line)
         elif isinstance(event, yaml.ScalarEvent):
+            size = len(event.value.encode("utf-8", "surrogatepass"))
             if event.anchor is not None:
-                anchors[event.anchor] = (1, 0)
-            add(1, 0, line)
+                anchors[event.anchor] = (1, 0, size)
+            add(1, 0, size, line)
         elif isinstance(event, yaml.AliasEvent):
-            values, depth = anchors.get(event.anchor or "", (1, 0))
-            add(values, depth, line)
+            values, depth, size = anchors.get(event.anchor or "", (1, 0, 0))
+            add(values, depth, size, line)
 
 
 def escape_pointer_token(token: str) -> str:

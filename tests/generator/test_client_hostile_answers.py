@@ -211,3 +211,38 @@ def test_a_transport_that_fails_to_decode_the_answer_itself_is_a_transport_error
     with client_for(answer) as client, pytest.raises(TransportError) as caught:
         client.show_training_job_details(JOB_ID)
     assert "DecodingError" in str(caught.value)
+
+
+NON_FINITE = [b"NaN", b"Infinity", b"-Infinity"]
+
+
+def with_extra(example: dict[str, Any], raw_value: bytes) -> bytes:
+    """The job ``example`` with one more field whose value is written as ``raw_value``."""
+    return json.dumps(example).encode()[:-1] + b', "x": ' + raw_value + b"}"
+
+
+@pytest.mark.parametrize("word", NON_FINITE)
+@pytest.mark.parametrize("shape", ["valid job", "invalid job"])
+def test_a_non_finite_number_in_a_2xx_body_is_a_decode_error(
+    word: bytes, shape: str, show_job_example: dict[str, Any]
+) -> None:
+    """Before: a body that failed validation raised a bare ``ValueError`` (the strict parse
+    naming the failure refused ``NaN``), and a valid job with ``NaN`` in an unknown field was
+    returned as a model holding ``nan`` (pydantic's model parser takes it)."""
+    body = with_extra(show_job_example, word) if shape == "valid job" else b'{"x": ' + word + b"}"
+    answer: Answer = (200, [(b"X-Request-Id", b"r-9")], body)
+    with client_for(answer) as client, pytest.raises(DecodeError) as caught:
+        client.show_training_job_details(JOB_ID)
+    assert caught.value.status == 200
+    assert caught.value.request_id == "r-9"
+    assert "not JSON" in str(caught.value)
+    with pytest.raises(DecodeError):
+        show_with_the_async_client(transport_for(answer))
+
+
+def test_the_words_inside_a_string_are_plain_text(show_job_example: dict[str, Any]) -> None:
+    body = with_extra(show_job_example, b'"NaN and -Infinity"')
+    with client_for((200, [], body)) as client:
+        job = client.show_training_job_details(JOB_ID)
+    assert isinstance(job, JobResponse)
+    assert job.model_extra == {"x": "NaN and -Infinity"}

@@ -34,7 +34,14 @@ from modelarts_kit_server import (
     create_app,
     serve_in_thread,
 )
-from modelarts_kit_server.app import INLINE_BODY_BYTES, MAX_LARGE_BODIES, loggable
+from modelarts_kit_server.app import (
+    INLINE_BODY_BYTES,
+    MAX_LARGE_BODIES,
+    Receive,
+    Scope,
+    Send,
+    loggable,
+)
 from modelarts_kit_server.settings import DEFAULT_MAX_BODY_BYTES, VENDOR_MAX_BODY_BYTES
 
 from .server_support import SyncASGITransport, check_error, job_body
@@ -489,3 +496,94 @@ def test_no_client_mistake_is_answered_500(
     assert set(result.body) == {"error_code", "error_msg", "error_solution"} or (
         result.status < 300
     )
+
+
+# -- slowloris: connections that never finish their headers -----------------------------------
+
+HEADER_TIMEOUT_S = 0.5
+UNKNOWN_JOB = "3faf7e3b-1d5c-4e2e-9a3b-7f6d2c1b0a99"
+CLOSE_WAIT_S = 10.0  # bound on the test's wait, far above the timeout
+
+
+def closed_by_server(sockets: list[socket.socket], wait_s: float) -> set[int]:
+    """Indexes of ``sockets`` the server closed (EOF) within ``wait_s`` seconds."""
+    closed: set[int] = set()
+    deadline = time.monotonic() + wait_s
+    for sock in sockets:
+        sock.setblocking(False)
+    while len(closed) < len(sockets) and time.monotonic() < deadline:
+        for index, sock in enumerate(sockets):
+            if index in closed:
+                continue
+            try:
+                if sock.recv(4096) == b"":
+                    closed.add(index)
+            except BlockingIOError:
+                pass
+            except OSError:  # reset by the server: closed as well
+                closed.add(index)
+        time.sleep(0.02)
+    return closed
+
+
+def test_connections_that_never_finish_their_headers_are_closed() -> None:
+    """Before: no header timeout (uvicorn's keep-alive timeout covers idle connections only):
+    20 connections held for 15 s against the embedded server, 0 closed."""
+    with serve_in_thread(header_timeout_s=HEADER_TIMEOUT_S) as url:
+        host, port = url.removeprefix("http://").rsplit(":", 1)
+        held = [socket.create_connection((host, int(port)), timeout=5) for _ in range(6)]
+        for sock in held[3:]:  # half a request line and headers, then nothing
+            sock.sendall(f"GET {JOBS}/x HTTP/1.1\r\nHost: {host}\r\nX-Auth-Token: ".encode())
+        # A connection that was served once, then starts a request it never finishes.
+        again = socket.create_connection((host, int(port)), timeout=5)
+        again.sendall(
+            f"GET {JOBS}/x HTTP/1.1\r\nHost: {host}\r\nX-Auth-Token: {DEV_TOKEN}\r\n\r\n".encode()
+        )
+        again.settimeout(5)
+        assert again.recv(4096).startswith(b"HTTP/1.1 ")
+        again.sendall(b"GET / HTTP/1.1\r\nHo")
+        held.append(again)
+        # Other clients are served while those wait.
+        with httpx.Client(base_url=url, headers={"X-Auth-Token": DEV_TOKEN}) as client:
+            answer = client.get(f"{JOBS}/{UNKNOWN_JOB}")
+            assert answer.status_code == 400  # the vendor's "not found" is a 400
+            assert set(answer.json()) == {"error_code", "error_msg", "error_solution"}
+        try:
+            assert closed_by_server(held, CLOSE_WAIT_S) == set(range(len(held)))
+        finally:
+            for sock in held:
+                sock.close()
+
+
+def test_a_slow_handler_is_not_cut_off_by_the_header_timeout() -> None:
+    """The deadline is on the headers: a request whose handling outlasts it is answered."""
+
+    async def slow(scope: Scope, receive: Receive, send: Send) -> None:
+        await asyncio.sleep(HEADER_TIMEOUT_S * 3)
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"done"})
+
+    with serve_in_thread(app=slow, header_timeout_s=HEADER_TIMEOUT_S) as url:
+        response = httpx.get(url + "/", timeout=10)
+    assert (response.status_code, response.content) == (200, b"done")
+
+
+@pytest.mark.parametrize("seconds", [0, -1, 3601.0])
+def test_a_header_timeout_out_of_range_is_a_config_error(seconds: float) -> None:
+    with (
+        pytest.raises(ConfigError, match="--header-timeout must be > 0"),
+        serve_in_thread(header_timeout_s=seconds),
+    ):
+        pass
+
+
+def test_serve_refuses_a_header_timeout_out_of_range_on_one_line() -> None:
+    from click.testing import CliRunner
+    from modelarts_kit.main import cli
+
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--header-timeout", "0"])
+    assert result.exit_code == 2
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("error: ")
+    assert "'--header-timeout'" in line
+    assert "0.0" in line

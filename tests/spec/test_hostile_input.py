@@ -15,9 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
+from modelarts_kit.main import cli
 from modelarts_kit_spec import SpecError, load_spec
 from modelarts_kit_spec.load import (
     MAX_DEPTH,
+    MAX_INPUT_BYTES,
     MAX_NODES,
     InputError,
     parse_yaml_text,
@@ -26,7 +29,7 @@ from modelarts_kit_spec.load import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
-SEED_PAGE = next(iter(sorted((REPO.parent / "shared" / "seeds").glob("0*.txt"))), None)
+SEED_PAGE = next(iter(sorted((REPO / "spec" / "sources" / "seeds").glob("0*.txt"))), None)
 MEMORY_LIMIT = 1536 * 1024 * 1024  # far above a normal run, far below an alias bomb
 TIMEOUT = 120
 
@@ -40,12 +43,21 @@ def alias_bomb() -> str:
     return "\n".join(lines) + "\n"
 
 
+def string_alias_bomb() -> str:
+    """One 1 MB string aliased 2,000 times as descriptions: 1 MB of text, 2 GB expanded
+    (few values: the value cap alone let it through)."""
+    lines = ["x-text: &text " + "a" * 1_000_000, "x-descriptions:"]
+    lines += ["  - {description: *text}"] * 2000
+    return "\n".join(lines) + "\n"
+
+
 # The attacks sit in a document that otherwise looks like a spec, so that no early check
 # (``/openapi must be 3.x``) stops them before they are used.
 HEAD = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\nentries: []\n"
 JSON_HEAD = '{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {}, "x": '
 ATTACKS: dict[str, bytes | str] = {
     "alias bomb": HEAD + "x-bomb:\n" + textwrap.indent(alias_bomb(), "  "),
+    "string alias bomb": HEAD + string_alias_bomb(),
     "3,000 levels of YAML": HEAD + "x-deep: " + "[" * 3000 + "]" * 3000 + "\n",
     "3,000 levels of JSON": JSON_HEAD + '{"a": ' * 3000 + "1" + "}" * 3000 + "}",
     "non-UTF-8": b"openapi: 3.1.0\ninfo: {title: caf\xe9, version: '1'}\n",
@@ -152,6 +164,16 @@ def test_the_loader_bounds_in_process() -> None:
         read_input_bytes("/dev/zero", limit=1024)
 
 
+def test_a_string_alias_bomb_is_refused_by_its_expanded_bytes() -> None:
+    """Before: accepted (2,001 values), then 2 GB to whoever walked it."""
+    with pytest.raises(
+        InputError, match=rf"bomb.yaml:\d+: more than {MAX_INPUT_BYTES} bytes of values once"
+    ):
+        parse_yaml_text(string_alias_bomb(), "bomb.yaml")
+    # The same text once, unaliased, is well inside the cap.
+    assert parse_yaml_text(string_alias_bomb().replace("*text", "b"), "ok.yaml") is not None
+
+
 def test_the_curated_spec_and_ledger_are_far_inside_the_bounds() -> None:
     for path in (load_spec().path, REPO / "spec" / "modelarts_kit_spec" / "ledger.yaml"):
         document = read_yaml(path)
@@ -191,3 +213,30 @@ def test_an_external_path_item_ref_is_refused(tmp_path: Path) -> None:
     path.write_text(json.dumps(document), encoding="utf-8")
     # A local path-item $ref is followed: its operation is there.
     assert [op.operation_id for op in load_spec(path).operations] == ["getY"]
+
+
+# Each command that reads a revision, with {R} for the hostile revision, {O} for the out dir.
+REVISION_ENTRY_POINTS: dict[str, list[str]] = {
+    "spec diff OLD": ["spec", "diff", "git:{R}:x", "{SPEC}"],
+    "spec diff NEW": ["spec", "diff", "{SPEC}", "git:{R}:x"],
+    "publish --previous git:REV:PATH": ["publish", "--previous", "git:{R}:x", "--out", "{O}"],
+    "publish --previous TAG": ["publish", "--previous={R}", "--out", "{O}"],
+}
+
+
+@pytest.mark.parametrize("entry", sorted(REVISION_ENTRY_POINTS))
+def test_a_revision_never_becomes_an_option_of_git(tmp_path: Path, entry: str) -> None:
+    """Before: ``git:--output=PATH:x`` ran ``git show --output=PATH:x``, which wrote the
+    spec's history into ``PATH:x`` (any path), and the error blamed the document."""
+    written = tmp_path / "written"
+    revision = f"--output={written}"
+    arguments = [
+        part.format(R=revision, SPEC=load_spec().path, O=tmp_path / "out")
+        for part in REVISION_ENTRY_POINTS[entry]
+    ]
+    result = CliRunner().invoke(cli, arguments)
+    assert result.exit_code == 2, result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("error: ")
+    assert f"revision '{revision}' starts with '-'" in line
+    assert sorted(tmp_path.iterdir()) == []  # no file at any path, no out dir either

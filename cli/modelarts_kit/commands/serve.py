@@ -15,7 +15,13 @@ import click
 from modelarts_kit_server.app import create_app
 from modelarts_kit_server.faults import FaultPlan
 from modelarts_kit_server.lifecycle import SIMULATE_ANNOTATION
-from modelarts_kit_server.runner import base_url, bind_socket, uvicorn_server
+from modelarts_kit_server.runner import (
+    DEFAULT_HEADER_TIMEOUT_S,
+    MAX_HEADER_TIMEOUT_S,
+    base_url,
+    bind_socket,
+    uvicorn_server,
+)
 from modelarts_kit_server.settings import DEV_PROJECT_ID, DEV_TOKEN, ServerSettings
 from modelarts_kit_server.store import StoreError
 from modelarts_kit_spec.errors import KitError
@@ -99,6 +105,15 @@ def is_loopback(host: str) -> bool:
     type=click.FloatRange(min=0, min_open=True),
     help="How many times faster than real time job lifecycles run.",
 )
+@click.option(
+    "--header-timeout",
+    "header_timeout_s",
+    default=DEFAULT_HEADER_TIMEOUT_S,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True, max=MAX_HEADER_TIMEOUT_S),
+    metavar="SECONDS",
+    help="Close a connection whose request headers take longer than this (slowloris).",
+)
 @click.option("--faults", metavar="SPEC", help="Inject faults (see below). Off by default.")
 @click.option("--fault-seed", default=0, show_default=True, type=int, help="Seed for --faults.")
 @click.option(
@@ -114,6 +129,7 @@ def serve(
     tokens: tuple[str, ...],
     aksk: tuple[str, ...],
     clock_speed: float,
+    header_timeout_s: float,
     faults: str | None,
     fault_seed: int,
     log_level: str,
@@ -152,7 +168,8 @@ def serve(
     if plan is not None:
         click.echo(f"  fault injection on (seed {fault_seed})")
     try:
-        uvicorn_server(app, log_level=log_level).run(sockets=[sock])
+        server = uvicorn_server(app, log_level=log_level, header_timeout_s=header_timeout_s)
+        server.run(sockets=[sock])
     finally:
         sock.close()
         app.close()
