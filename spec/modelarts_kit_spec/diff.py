@@ -1,9 +1,12 @@
 """``spec diff``: classify every change between two OpenAPI versions, like oasdiff.
 
 Both documents are walked operation by operation (matched by method and path template, with
-parameter names ignored), with ``$ref`` followed on the fly (cycle-safe), so a change in a
-shared component is reported once per operation that uses it, at the pointer where that
-operation reaches it.
+parameter names ignored), with ``$ref`` followed on the fly (cycle-safe). A change is reported
+once, at the pointer where the changed keyword is declared (a shared component's own pointer),
+with every operation that reaches it (``operations``) and every pointer it is reached at
+(``reached``); ``operation``/``endpoint`` name the first of them. Where a shared schema serves
+both requests and responses, the change breaks whoever it breaks on either side. A field whose
+type and format change together is one ``type-changed`` (old and new carry both).
 
 Each change says whether it **breaks clients** (a client built for OLD, talking to a server
 that implements NEW) and whether it **breaks servers** (a server that implements OLD exactly,
@@ -40,7 +43,7 @@ import json
 import re
 import subprocess
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -121,14 +124,16 @@ class SpecSource:
 @dataclass(frozen=True)
 class Change:
     rule: str
-    operation: str  # operationId (or METHOD path when there is none)
+    operation: str  # operationId (or METHOD path when there is none); the first of operations
     endpoint: str  # "POST /v2/{project_id}/training-jobs"
-    pointer: str  # where the change is, as reached from the operation (NEW doc; OLD if removed)
+    pointer: str  # where the changed keyword is declared (NEW doc; OLD if removed)
     old: JSON
     new: JSON
     breaks_clients: bool
     breaks_servers: bool
     message: str
+    operations: tuple[str, ...] = ()  # every operation the change touches
+    reached: tuple[str, ...] = ()  # every pointer it is reached at, from an operation
 
     @property
     def breaking(self) -> bool:
@@ -195,6 +200,7 @@ class Walk:
     operation: str = ""
     endpoint: str = ""
     changes: list[Change] = field(default_factory=list)
+    place: Place | None = None  # the schema pair whose rules are running
 
     def emit(
         self,
@@ -205,7 +211,14 @@ class Walk:
         impact: tuple[bool, bool],
         message: str,
     ) -> None:
-        self.record(rule, self.operation, self.endpoint, pointer, old, new, impact, message)
+        declared = pointer
+        if self.place is not None and self.place.declared:
+            reached_at = self.place.pointer
+            if pointer == reached_at or pointer.startswith(reached_at + "/"):
+                declared = self.place.declared + pointer[len(reached_at) :]
+        self.record(
+            rule, self.operation, self.endpoint, pointer, old, new, impact, message, declared
+        )
 
     def record(
         self,
@@ -217,9 +230,25 @@ class Walk:
         new: JSON,
         impact: tuple[bool, bool],
         message: str,
+        declared: str | None = None,
     ) -> None:
+        """One change; ``pointer`` as reached from the operation, ``declared`` where the
+        keyword lives (a shared component's pointer; the reached pointer when inline)."""
         assert rule in RULES, rule
-        self.changes.append(Change(rule, operation, endpoint, pointer, old, new, *impact, message))
+        self.changes.append(
+            Change(
+                rule,
+                operation,
+                endpoint,
+                declared or pointer,
+                old,
+                new,
+                *impact,
+                message,
+                operations=(operation,),
+                reached=(pointer,),
+            )
+        )
 
 
 @dataclass(frozen=True)
@@ -230,6 +259,7 @@ class Place:
     pointer: str
     field: str
     seen: frozenset[tuple[str, str]] = frozenset()
+    declared: str = ""  # where this schema is declared, once a $ref led into a component
 
     def child(self, pointer_tokens: tuple[str | int, ...], field_suffix: str) -> Place:
         return Place(
@@ -237,6 +267,7 @@ class Place:
             pointer_join(self.pointer, *pointer_tokens),
             self.field + field_suffix,
             self.seen,
+            pointer_join(self.declared, *pointer_tokens) if self.declared else "",
         )
 
     @property
@@ -307,13 +338,22 @@ def type_changed(walk: Walk, old: Mapping[str, JSON], new: Mapping[str, JSON], a
     narrowed = old_types is None and new_types is not None
     if old_types is not None and new_types is not None:
         narrowed = any(not _covered(t, new_types) for t in old_types)
+    before: JSON = old.get("type")
+    after: JSON = new.get("type")
+    said_before, said_after = _fmt(before), _fmt(after)
+    if old.get("format") != new.get("format"):
+        # One field, one finding: the format that changed with the type travels with it.
+        before = {"type": before, "format": old.get("format")}
+        after = {"type": after, "format": new.get("format")}
+        said_before += f" (format {_fmt(old.get('format'))})"
+        said_after += f" (format {_fmt(new.get('format'))})"
     walk.emit(
         "type-changed",
         pointer_join(at.pointer, "type"),
-        old.get("type"),
-        new.get("type"),
+        before,
+        after,
         _impact(at.side, widened=widened, narrowed=narrowed),
-        f"{at.label}: type changed from {_fmt(old.get('type'))} to {_fmt(new.get('type'))}",
+        f"{at.label}: type changed from {said_before} to {said_after}",
     )
 
 
@@ -348,8 +388,8 @@ FORMAT_WIDENINGS = {
 @schema_rule
 def format_changed(walk: Walk, old: Mapping[str, JSON], new: Mapping[str, JSON], at: Place) -> None:
     before, after = old.get("format"), new.get("format")
-    if before == after:
-        return
+    if before == after or _types(old)[0] != _types(new)[0]:
+        return  # unchanged, or reported with the type (type_changed)
     widened = after is None or (before, after) in FORMAT_WIDENINGS
     narrowed = before is None or (after, before) in FORMAT_WIDENINGS
     if not widened and not narrowed:
@@ -684,9 +724,13 @@ def compare_schema(walk: Walk, old_node: JSON, new_node: JSON, at: Place) -> Non
         pair = (old_key, new_key)
         if pair in at.seen:
             return  # recursive schema: this pair is already being compared further up
-        at = Place(at.side, at.pointer, at.field, at.seen | {pair})
-    for check in SCHEMA_RULES:
-        check(walk, old, new, at)
+        at = Place(at.side, at.pointer, at.field, at.seen | {pair}, new_key or old_key)
+    outer, walk.place = walk.place, at
+    try:
+        for check in SCHEMA_RULES:
+            check(walk, old, new, at)
+    finally:
+        walk.place = outer
     old_props, new_props = _mapping(old.get("properties")), _mapping(new.get("properties"))
     for name, sub in new_props.items():
         if name in old_props:
@@ -1034,16 +1078,42 @@ def diff_documents(
     walk = Walk(old_doc=old, new_doc=new)
     operations_changed(walk, old, new)
     meaning_changed(old, new, walk.record, labels=labels)
-    unique: dict[tuple[str, str, str, str, str], Change] = {}
-    for change in walk.changes:
-        unique.setdefault(
-            (change.rule, change.operation, change.pointer, _fmt(change.old), _fmt(change.new)),
-            change,
-        )
     return sorted(
-        unique.values(),
+        _merged(walk.changes),
         key=lambda c: (not c.breaking, c.operation, c.pointer, c.rule, _fmt(c.old), _fmt(c.new)),
     )
+
+
+def _both_sides(message: str, messages: list[str]) -> str:
+    """A message that says both sides when a shared schema's change reaches both (the rules
+    word them "request field ..." and "response field ...")."""
+    sides = {m.split(" ", 1)[0] for m in messages}
+    if {"request", "response"} <= sides and message.startswith(("request ", "response ")):
+        return "request and response " + message.split(" ", 1)[1]
+    return message
+
+
+def _merged(changes: Iterable[Change]) -> list[Change]:
+    """One change per rule, declared pointer and values: a shared schema's change once, with
+    every operation and pointer it is reached at, breaking whoever any of them breaks."""
+    groups: dict[tuple[str, str, str, str], list[Change]] = {}
+    for change in sorted(changes, key=lambda c: (c.operation, c.reached)):
+        key = (change.rule, change.pointer, _fmt(change.old), _fmt(change.new))
+        groups.setdefault(key, []).append(change)
+    merged: list[Change] = []
+    for members in groups.values():
+        first = members[0]
+        merged.append(
+            replace(
+                first,
+                message=_both_sides(first.message, [c.message for c in members]),
+                breaks_clients=any(c.breaks_clients for c in members),
+                breaks_servers=any(c.breaks_servers for c in members),
+                operations=tuple(dict.fromkeys(o for c in members for o in c.operations)),
+                reached=tuple(dict.fromkeys(r for c in members for r in c.reached)),
+            )
+        )
+    return merged
 
 
 def render_json(changes: list[Change], old: SpecSource, new: SpecSource) -> str:
@@ -1071,11 +1141,10 @@ def _md_line(change: Change) -> str:
         if hit
     ]
     breaks = f" — **breaks {' and '.join(parties)}**" if parties else ""
-    where = f" ({change.endpoint})" if change.endpoint else ""
-    return (
-        f"- `{change.operation}`{where}: {change.message}{breaks} "
-        f"[`{change.rule}` at `{change.pointer}`]"
-    )
+    operations = change.operations or (change.operation,)
+    where = f" ({change.endpoint})" if change.endpoint and len(operations) == 1 else ""
+    names = ", ".join(f"`{name}`" for name in operations)
+    return f"- {names}{where}: {change.message}{breaks} [`{change.rule}` at `{change.pointer}`]"
 
 
 def render_markdown_sections(changes: list[Change], level: int = 2) -> str:

@@ -21,8 +21,10 @@ Format (one entry)::
       reason: "..."
 
 A source's ``says`` is what that source wrote (a type word, ``Mandatory: Yes``, a list of
-values, ``(absent)``); ``docs diff`` settles a finding with an entry only when the page says
-one of the things the entry's sources recorded. Unknown keys (in an entry or a source) are
+values, ``(absent)``), and it is evidence about the page its ``seed`` names only: ``docs diff``
+settles a finding with an entry only when a source naming the finding's page (or the page it
+replaces, ``--replaces``) recorded what the page says now; a list (status codes) is settled
+item by item. Unknown keys (in an entry or a source) are
 kept in ``extra`` so that newer entry kinds (SDK evidence, guidance) load unchanged.
 
 Parsing never raises on a malformed entry: it is skipped and described in

@@ -186,7 +186,9 @@ def test_previous_version_from_a_git_tag(tmp_path: Path) -> None:
     write_spec(tmp_path / "spec", v2)
     result = publish_spec(tmp_path / "out", spec_path=spec, previous="v1.0.0")
     assert result.previous_version == "1.0.0"
-    assert [c.rule for c in result.changes] == ["property-removed", "property-removed"]
+    # Job is the request and the response body: one removal, reached from both.
+    assert [c.rule for c in result.changes] == ["property-removed"]
+    assert len(result.changes[0].reached) == 2
     with pytest.raises(PublishError, match="previous version no-such-tag"):
         publish_spec(tmp_path / "out2", spec_path=spec, previous="no-such-tag")
 

@@ -13,7 +13,13 @@ import pytest
 import yaml
 from click.testing import CliRunner
 from modelarts_kit.main import cli
-from modelarts_kit_spec.diff import RULES, Change, diff_documents, read_source
+from modelarts_kit_spec.diff import (
+    RULES,
+    Change,
+    diff_documents,
+    read_source,
+    render_markdown_sections,
+)
 from modelarts_kit_spec.diff_meaning import MEANING_RULES
 from modelarts_kit_spec.load import SPEC_PATH, SpecError, parse_spec, read_yaml
 
@@ -568,7 +574,7 @@ def test_media_type_added_to_response_breaks_clients() -> None:
     assert found == [("media-type-added", True, False)]
 
 
-def test_a_shared_component_change_is_reported_per_operation_at_its_place() -> None:
+def test_a_shared_component_change_is_reported_once_with_every_operation() -> None:
     def second_operation(document: JSON) -> None:
         document["paths"]["/v2/{project_id}/copies"] = {
             "post": {
@@ -582,12 +588,63 @@ def test_a_shared_component_change_is_reported_per_operation_at_its_place() -> N
     second_operation(old)
     second_operation(new)
     del new["components"]["schemas"]["Req"]["properties"]["note"]
-    found = sorted((c.operation, c.pointer) for c in diff_documents(old, new))
+    (found,) = diff_documents(old, new)
     suffix = "/requestBody/content/application~1json/schema/properties/note"
-    assert found == [
-        ("CopyJob", "/paths/~1v2~1{project_id}~1copies/post" + suffix),
-        ("UpdateJob", "/paths/~1v2~1{project_id}~1jobs~1{job_id}/post" + suffix),
-    ]
+    assert (found.rule, found.pointer) == ("property-removed", f"{REQ}/properties/note")
+    assert found.operations == ("CopyJob", "UpdateJob")
+    assert found.reached == (
+        "/paths/~1v2~1{project_id}~1copies/post" + suffix,
+        "/paths/~1v2~1{project_id}~1jobs~1{job_id}/post" + suffix,
+    )
+    markdown = render_markdown_sections([found])
+    assert markdown.count("\n- ") == 1
+    assert "`CopyJob`, `UpdateJob`" in markdown
+
+
+def test_one_schema_reached_twice_in_one_operation_is_one_change() -> None:
+    def second_path(document: JSON) -> None:
+        props = document["components"]["schemas"]["Resp"]["properties"]
+        props["sibling"] = {"$ref": "#/components/schemas/Node"}
+        document["components"]["schemas"]["Node"]["properties"]["size"] = {"type": "integer"}
+
+    old, new = base(), base()
+    second_path(old)
+    second_path(new)
+    new["components"]["schemas"]["Node"]["properties"]["size"] = {"type": "string"}
+    (found,) = diff_documents(old, new)
+    assert found.pointer == "/components/schemas/Node/properties/size/type"
+    assert len(found.reached) == 2  # resp.child.size and resp.sibling.size
+
+
+def test_a_type_and_format_change_of_one_field_is_one_finding() -> None:
+    old, new = base(), base()
+    new["components"]["schemas"]["Resp"]["properties"]["start_time"] = {"type": "string"}
+    (found,) = diff_documents(old, new)
+    assert found.rule == "type-changed"
+    assert found.old == {"type": "integer", "format": "int64"}
+    assert found.new == {"type": "string", "format": None}
+    assert "int64" in found.message
+
+
+def test_a_format_change_alone_is_still_a_format_change() -> None:
+    old, new = base(), base()
+    new["components"]["schemas"]["Resp"]["properties"]["start_time"]["format"] = "int32"
+    assert [c.rule for c in diff_documents(old, new)] == ["format-changed"]
+
+
+def test_the_curated_job_body_change_is_one_finding_for_three_operations() -> None:
+    old, new = curated(), curated()
+    status = new["components"]["schemas"]["Status"]["properties"]["start_time"]
+    status.pop("format", None)
+    status["type"] = "string"
+    (found,) = diff_documents(old, new)
+    assert found.rule == "type-changed"
+    assert found.pointer == "/components/schemas/Status/properties/start_time/type"
+    assert set(found.operations) == {
+        "CreateTrainingJob",
+        "ShowTrainingJobDetails",
+        "StopTrainingJob",
+    }
 
 
 def test_renamed_path_parameter_matches_the_same_operation() -> None:
@@ -639,8 +696,11 @@ def test_cli_json_and_out_file(tmp_path: Path) -> None:
         "breaks_clients",
         "breaks_servers",
         "message",
+        "operations",
+        "reached",
     }
     assert change["operation"] == "UpdateJob"
+    assert change["operations"] == ["UpdateJob"]
 
 
 def test_cli_usage_errors_exit_2(tmp_path: Path) -> None:

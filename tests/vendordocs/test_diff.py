@@ -219,7 +219,8 @@ def test_ledger_entries_move_matching_findings_to_reconciled(small_spec: Path) -
     text = edit(text, "name\n\nString\n\nName of a training job.", "label\n\nString\n\nName.")
     _write_ledger(small_spec)
     decisions = load_decisions(None, small_spec)  # the ledger next to the spec
-    report = compare([extract_text(SEED_003, text)], small_spec, decisions)
+    # The entries cite the page as 003.txt: their evidence is about that page.
+    report = compare([extract_text("003.txt", text)], small_spec, decisions)
     (op,) = report.operations
     reconciled = {(f.field, entry) for f, entry in op.reconciled}
     assert reconciled == {
@@ -294,7 +295,7 @@ def test_status_code_entries_with_responses_cover_every_code() -> None:
         None,
         None,
         None,
-        value="200",  # the pages list 200 only, as the entry recorded
+        value="404 unlisted",  # no page lists 404, and the entry recorded 200 only
     )
     assert decision.covers(finding)
     other = replace(finding, operation="StopTrainingJob")
@@ -313,9 +314,16 @@ def test_status_code_entries_with_responses_cover_every_code() -> None:
     )
     (sdk_decision,) = decisions_from_entries(sdk_only.entries)
     assert sdk_decision.recorded == frozenset()
-    # Pages that now list another code reopen the entry.
-    assert decision.applies(replace(finding, value="200,409"))
-    assert not decision.covers(replace(finding, value="200,409"))
+    # A page that now lists a code the entry did not record reopens that code alone ...
+    listed = replace(finding, field="404", direction="docs", page="003.txt", value="404 listed")
+    assert decision.applies(listed)
+    assert not decision.covers(listed)
+    # ... and one that stops listing a recorded code reopens that one.
+    assert not decision.covers(replace(finding, field="200", value="200 unlisted"))
+    # Evidence is the page's own: another page listing 200 is not what 003.txt recorded.
+    other_page = replace(finding, field="200", direction="docs", value="200 listed")
+    assert decision.covers(replace(other_page, page="003.txt"))
+    assert not decision.covers(replace(other_page, page="other.txt"))
 
 
 # --- the command ------------------------------------------------------------------------

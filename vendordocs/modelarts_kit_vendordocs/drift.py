@@ -18,15 +18,25 @@ A finding is *reconciled* by a ledger entry with the same kind, the same field (
 ``request``) and the operation in its ``operations``. A ``name`` entry also reconciles the
 presence of a misspelt field it records in ``sources[].says``, and every ``name`` finding on
 the schema its ``pointer`` names (one schema, one naming decision); a ``status-code`` entry whose
-field is ``(responses)`` covers every status code of its operations.
+field is ``(responses)`` covers every status code of its operations, each code on its own.
+
+An entry settles a finding only with its own evidence: a source records what the page it names
+(``seed``) said, and a finding is settled only when a source naming the finding's page recorded
+what that page says now. A finding no single page makes (a spec field no page mentions, a
+status code no page lists) is settled by the evidence of any page of the run. A page given as
+the new version of another (``--replaces OLD``) inherits OLD's evidence: what OLD said and the
+new page still says stays settled, anything else is reported. Another page saying what one
+page once said is a new statement, and is reported.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from modelarts_kit_spec import (
@@ -49,8 +59,9 @@ from modelarts_kit_vendordocs.settle import (
     enum_key,
     mandatory_key,
     name_key,
-    recorded_keys,
-    status_key,
+    recorded_by_page,
+    says_recorded,
+    status_item,
     type_key,
 )
 from modelarts_kit_vendordocs.types import parse_type
@@ -78,6 +89,10 @@ def normalise_field(path: str) -> str:
     return _ARRAY_MARKER_RE.sub("", path).strip()
 
 
+def _no_evidence() -> Mapping[str, frozenset[str]]:
+    return MappingProxyType({})
+
+
 def _ledger_side(side: str) -> str:
     return "response" if side == "response" else "request"
 
@@ -86,8 +101,9 @@ def _ledger_side(side: str) -> str:
 class Decision:
     """A ledger entry, reduced to what matching needs: where it applies and what it recorded.
 
-    ``recorded`` holds the page values the entry accepted, as comparison keys (see
-    :func:`value_key`): a finding is settled only when the page says one of them.
+    ``evidence`` holds, per page file name, the values that page's sources recorded, as
+    comparison keys (see :mod:`modelarts_kit_vendordocs.settle`): a finding is settled only
+    when a page whose evidence it may use (:attr:`Finding.evidence`) recorded what it says.
     """
 
     id: str
@@ -97,9 +113,14 @@ class Decision:
     operations: frozenset[str] | None  # None: every operation
     aliases: frozenset[str]  # field paths this entry accounts for (normalised)
     pointer: str | None = None
-    recorded: frozenset[str] = frozenset()
+    evidence: Mapping[str, frozenset[str]] = dataclasses.field(default_factory=_no_evidence)
     says: tuple[str, ...] = ()  # the sources' words, for the report
     todo: bool = False
+
+    @property
+    def recorded(self) -> frozenset[str]:
+        """Every key any page recorded (what the report shows; settling goes per page)."""
+        return frozenset(key for keys in self.evidence.values() for key in keys)
 
     def applies(self, finding: Finding) -> bool:
         """The entry is about this finding (same kind, field, side and operation)."""
@@ -124,7 +145,11 @@ class Decision:
             return False
         if self.kind == "name" and finding.kind == "presence":
             return True  # the alias itself is what the entry recorded
-        return finding.value in self.recorded
+        pages = finding.evidence or ((finding.page,) if finding.page else tuple(self.evidence))
+        return any(
+            says_recorded(self.kind, self.evidence.get(page, frozenset()), finding.value)
+            for page in pages
+        )
 
     def covers(self, finding: Finding) -> bool:
         return self.settles(finding)
@@ -156,6 +181,9 @@ class Finding:
     # For a documented object the spec lacks: every field under it on the page, as
     # (path relative to it, type as written, description, mandatory).
     subtree: tuple[tuple[str, str, str, bool], ...] = ()
+    # The pages whose recorded evidence may settle it: its page and the pages that page
+    # replaces; for a finding no single page makes, every page of the run (set by compare).
+    evidence: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -234,8 +262,9 @@ def decisions_from_entries(entries: Iterable[LedgerEntry]) -> list[Decision]:
                 pointer=entry.pointer,
                 # Only what pages said settles a page: SDK evidence ({sdk, model, attribute})
                 # supports the decision but records no page value.
-                recorded=recorded_keys(
-                    entry.kind, (src.says for src in entry.settling("page") if src.says)
+                evidence=recorded_by_page(
+                    entry.kind,
+                    ((src.seed, src.says) for src in entry.settling("page") if src.says),
                 ),
                 says=entry.says(),
                 todo=entry.todo,
@@ -652,7 +681,6 @@ def _status_findings(operation: Operation, pages: list[Inventory]) -> list[Findi
         for status in page.status_codes:
             documented.setdefault(status.code, (Path(page.source).name, status.line))
     spec_codes = {r.status for r in operation.responses}
-    listed = status_key(documented)
     for code, (page_name, line) in sorted(documented.items()):
         if operation.response_for(code) is None:
             findings.append(
@@ -668,7 +696,7 @@ def _status_findings(operation: Operation, pages: list[Inventory]) -> list[Findi
                     page_name,
                     line,
                     f"{operation.pointer}/responses",
-                    value=listed,
+                    value=status_item(code, listed=True),
                 )
             )
     for spec_code in sorted(c for c in spec_codes if c.isdigit() and int(c) not in documented):
@@ -685,7 +713,7 @@ def _status_findings(operation: Operation, pages: list[Inventory]) -> list[Findi
                 None,
                 None,
                 f"{operation.pointer}/responses/{spec_code}",
-                value=listed,
+                value=status_item(int(spec_code), listed=False),
             )
         )
     return findings
@@ -707,6 +735,16 @@ def _dropped(
             key = (e.side, e.status, normalise_field(e.path))
             if key not in kept:
                 out.setdefault(key, (Path(old.source).name, e.field.line))
+    return out
+
+
+def _replaced_pages(pairs: Iterable[tuple[Inventory, Inventory]]) -> dict[str, tuple[str, ...]]:
+    """Per page of the run, the pages whose evidence stands for it: itself and, for a new
+    version given with ``--replaces``, the page it replaces."""
+    out: dict[str, tuple[str, ...]] = {}
+    for new, old in pairs:
+        name = Path(new.source).name
+        out[name] = (*out.get(name, (name,)), Path(old.source).name)
     return out
 
 
@@ -758,7 +796,12 @@ def compare(
             for new, old in replaced
             if by_key.get(_path_key(new.method, new.path)) is operation
         ]
+        replaced_by = _replaced_pages(pairs)
+        names = [Path(p.source).name for p in pages]
+        run_pages = tuple(dict.fromkeys(e for n in names for e in replaced_by.get(n, (n,))))
         for finding in _compare_operation(walker, operation, pages, _dropped(pairs)):
+            own = replaced_by.get(finding.page, (finding.page,)) if finding.page else run_pages
+            finding = replace(finding, evidence=own)
             decision = next((d for d in decisions if d.settles(finding)), None)
             if decision is not None:
                 drift.reconciled.append((finding, decision.id))

@@ -11,6 +11,16 @@
   or with a gloss (``job(训练作业)``, ``mrs_job mrs作业``). The list stops at the first piece
   that is prose (``The value can be regular, indicating the standard mode.`` -> ``regular``).
 
+* "If **x** is specified" bullets: ``- If max is specified, a larger value is better.``,
+  ``• 指定为max时表示...`` (the value is the word the condition names).
+* Bold paragraphs: a paragraph after the first that starts with ``value:`` counts on its own
+  (``**visualization_job**: Visualization job`` added below an intro or a bullet list); a
+  capitalised plain word (``Minimum: 1``, ``Note: ...``) is prose, not a value.
+* The default value (``which is job by default``, ``The default value is job``, ``默认使用job``)
+  is one of the values when the description lists others.
+* Inline value-led lists after an introduction: ``The value can be: regular: the standard
+  mode, which is the default, detached: ...`` (each ``value:`` after a separator).
+
 A bullet list counts only when every item starts with a value token; a list of sentences
 ("The directory must be under /home.") is prose, not an enum.
 """
@@ -33,7 +43,8 @@ _FOLLOWERS = frozenset(":\uff1a(\uff08;\uff1b\u3002.,\uff0c")
 _INTRO_RE = re.compile(
     r"(?:the options are(?: as follows)?|options|possible values are|possible values|"
     r"value range|the value range is|the value can be|the value is one of|valid values are|"
-    r"the enums are(?: as follows)?|enums|可选值(?:如下)?|枚举值|取值范围|取值)"
+    r"the enums are(?: as follows)?|enums|可选值(?:如下)?|枚举值|取值范围|取值(?:可以|可)?为?|"
+    r"可以为)"
     r"(?:\s*[:\uff1a]\s*|\s+)(.*)$",
     re.IGNORECASE | re.S,
 )
@@ -45,8 +56,48 @@ _INTRO_ONLY_RE = re.compile(
 _LED_RE = re.compile(r"^[\"“]?([A-Za-z0-9_][\w.\-+/]*)[\"”]?\s*[:\uff1a]\s*\S")
 _VALUE_TOKEN_RE = re.compile(r"[A-Za-z0-9_][\w.\-+/]*")
 _JOINED_LED_RE = re.compile(r"(?:^|(?<=[.\u3002;\uff1b])\s+)([A-Za-z0-9_][\w.\-+/]*)\s*[:\uff1a]\s")
+# "A: ..., B: ..." after an introduction: a value may also follow a comma.
+_INLINE_LED_RE = re.compile(
+    r"(?:^|(?<=[.\u3002;\uff1b,\uff0c])\s*)([A-Za-z0-9_][\w.\-+/]*)\s*[:\uff1a]\s*(?=\S)"
+)
+# "If max is specified, ...", "When max is set, ...", "指定为max时...", "取值为max时...".
+_CONDITION_RE = re.compile(
+    r"^(?:(?:if|when)\s+[\"“]?([A-Za-z0-9_][\w.\-+/]*)[\"”]?\s+is\s+"
+    r"(?:specified|set|selected|used|configured|passed)\b"
+    r"|(?:指定为|设置为|取值为|配置为)\s*[\"“]?([A-Za-z0-9_][\w.\-+/]*?)[\"”]?\s*时)",
+    re.IGNORECASE,
+)
+_DEFAULT_RES = (
+    re.compile(r"which is\s+[\"“]?([A-Za-z0-9_][\w.\-+/]*?)[\"”]?\s+by default", re.I),
+    re.compile(r"the default value is\s+[\"“]?([A-Za-z0-9_][\w\-+/]*)", re.I),
+    re.compile(
+        r"(?:默认使用|默认为|默认值为)\s*[\"“]?([A-Za-z0-9_][\w.\-+/]*?)[\"”]?"
+        r"(?=[\s\u3002,\uff0c;\uff1b.]|$)"
+    ),
+)
+# Bold as a pipe page keeps it (the reStructuredText reader already reduced it to its text).
+_STRONG_RE = re.compile(r"\*\*([^*\n]+)\*\*")
+# A capitalised plain word before a colon is a label ("Minimum: 1"), not a value.
+_LABEL_RE = re.compile(r"[A-Z][a-z]+")
 _NOT_VALUES = frozenset(
-    {"note", "notes", "example", "examples", "default", "notice", "options", "caution", "warning"}
+    {
+        "note",
+        "notes",
+        "example",
+        "examples",
+        "default",
+        "notice",
+        "options",
+        "caution",
+        "warning",
+        "minimum",
+        "maximum",
+        "unit",
+        "format",
+        "range",
+        "constraint",
+        "constraints",
+    }
 )
 _PIECE_SPLIT_RE = re.compile(r"\s*(?:,|\uff0c|\u3001|;|\uff1b)\s*(?:or\s+|and\s+)?|\s+or\s+")
 _ENUM_KINDS = frozenset({"string", "integer", "number"})
@@ -59,6 +110,9 @@ def _is_gloss(rest: str) -> bool:
 
 
 def _bullet_value(item: str) -> str | None:
+    condition = _CONDITION_RE.match(item.strip())
+    if condition is not None:
+        return condition.group(1) or condition.group(2)
     match = _TOKEN_RE.match(item.strip())
     if match is None:
         return None
@@ -96,6 +150,10 @@ def _inline_values(paragraph: str) -> list[str]:
     led = _JOINED_LED_RE.findall(full_tail)
     if len(led) >= 2 and _LED_RE.match(full_tail):
         return [value for value in led if value.lower() not in _NOT_VALUES]
+    # "The value can be: regular: the standard mode, which is the default, detached: ..."
+    inline = _INLINE_LED_RE.findall(full_tail)
+    if len(inline) >= 2 and _LED_RE.match(full_tail):
+        return [value for value in inline if _is_value_label(value)]
     if _INTRO_ONLY_RE.search(paragraph[: intro.start(1)].strip()):
         # After "Options:" a list may be written with spaces only: "Creating Pending Running".
         plain = full_tail.rstrip("\u3002.;\uff1b")
@@ -122,6 +180,31 @@ def _paragraphs(description: str) -> list[str]:
     return out
 
 
+def _is_value_label(token: str) -> bool:
+    return token.lower() not in _NOT_VALUES and _LABEL_RE.fullmatch(token) is None
+
+
+def _bold_values(paragraphs: list[str]) -> list[str]:
+    """Values of single paragraphs after the first that start with ``value:`` (bold in the
+    page): a value added below an introduction or a list, written as a paragraph of its own."""
+    out: list[str] = []
+    for paragraph in paragraphs[1:]:
+        if _BULLET_RE.match(paragraph):
+            continue
+        match = _LED_RE.match(paragraph.strip())
+        if match is not None and _is_value_label(match.group(1)):
+            out.append(match.group(1))
+    return out
+
+
+def _default_value(description: str) -> str | None:
+    for pattern in _DEFAULT_RES:
+        match = pattern.search(description)
+        if match is not None:
+            return match.group(1).rstrip(".")
+    return None
+
+
 def _led_values(paragraphs: list[str]) -> list[str]:
     """Values of paragraphs that each start with ``value:`` (bold in the page)."""
     led = [
@@ -139,6 +222,7 @@ def extract_enum(description: str, vendor_type: VendorType) -> list[str]:
     """The values a description lists for a scalar field, in order, without duplicates."""
     if vendor_type.kind not in _ENUM_KINDS:
         return []
+    description = _STRONG_RE.sub(r"\1", description)
     paragraphs = _paragraphs(description)
     bullets = [m.group(1) for p in paragraphs if (m := _BULLET_RE.match(p)) is not None]
     values: list[str] = []
@@ -151,4 +235,8 @@ def extract_enum(description: str, vendor_type: VendorType) -> list[str]:
         if not values:
             for paragraph in paragraphs:
                 values.extend(_inline_values(paragraph))
+    values.extend(_bold_values(paragraphs))
+    default = _default_value(description)
+    if values and default is not None and default not in values:
+        values.insert(0, default)
     return list(dict.fromkeys(values))

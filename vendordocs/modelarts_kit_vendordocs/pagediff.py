@@ -8,6 +8,8 @@ Each change has a kind (an id, like a rule of oasdiff) and says where and what:
 * ``row-added`` / ``row-removed`` -- a field (at its dotted path, per side and status);
 * ``type-changed`` / ``mandatory-changed`` / ``description-changed`` -- a row in both;
 * ``enum-value-added`` / ``enum-value-removed`` -- values listed in a description;
+* ``enum-value-respelled`` -- a spelling fix: a value dropped and a value added that differ by
+  a letter or two (``discreate`` -> ``discrete``), one change rather than a loss and a gain;
 * ``table-renamed`` -- the table a field points to has another name;
 * ``table-moved`` -- a table of that name now sits under other fields (or another side);
 * ``operation-changed`` -- the method or path template of the page;
@@ -125,12 +127,55 @@ def _row_changes(old: Inventory, new: Inventory) -> list[PageChange]:
             changes.append(
                 PageChange("description-changed", where, was.description, now.description, *lines)
             )
-        for value in now.enum:
-            if value not in was.enum:
-                changes.append(PageChange("enum-value-added", where, "", value, *lines))
-        for value in was.enum:
-            if value not in now.enum:
-                changes.append(PageChange("enum-value-removed", where, value, "", *lines))
+        changes.extend(_enum_changes(was.enum, now.enum, where, lines))
+    return changes
+
+
+# How close two spellings must be to be one value respelled (difflib's ratio; discreate and
+# discrete score 0.94, max and min 0.33, job and mrs_job 0.6).
+_RESPELLED = 0.8
+
+
+def _respellings(removed: list[str], added: list[str]) -> list[tuple[str, str]]:
+    """Pairs (old, new) of a removed and an added value that are one value spelt anew,
+    closest first, each value in at most one pair."""
+    scored = sorted(
+        (
+            (-difflib.SequenceMatcher(None, old.lower(), new.lower()).ratio(), old, new)
+            for old in removed
+            for new in added
+        ),
+    )
+    pairs: list[tuple[str, str]] = []
+    used: set[str] = set()
+    for score, old, new in scored:
+        if -score < _RESPELLED or old in used or new in used:
+            continue
+        pairs.append((old, new))
+        used.update((old, new))
+    return pairs
+
+
+def _enum_changes(
+    was: list[str], now: list[str], where: str, lines: tuple[int, int]
+) -> list[PageChange]:
+    added = [value for value in now if value not in was]
+    removed = [value for value in was if value not in now]
+    respelled = _respellings(removed, added)
+    fixed = {old for old, _ in respelled} | {new for _, new in respelled}
+    changes = [
+        PageChange("enum-value-respelled", where, old, new, *lines) for old, new in respelled
+    ]
+    changes.extend(
+        PageChange("enum-value-added", where, "", value, *lines)
+        for value in added
+        if value not in fixed
+    )
+    changes.extend(
+        PageChange("enum-value-removed", where, value, "", *lines)
+        for value in removed
+        if value not in fixed
+    )
     return changes
 
 

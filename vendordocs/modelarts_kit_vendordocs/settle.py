@@ -11,7 +11,13 @@ sources recorded (``sources[].says``). Both sides are reduced to the same keys h
 * ``enum`` -- the set of values (``CPU, GPU or Ascend``, ``The value can be regular``).
 * ``name`` -- the table name without case, ``_`` and ``-``.
 * ``presence`` -- ``present`` or ``absent`` (``(absent)`` in a source).
-* ``status-code`` -- the set of status codes the operation's pages list.
+* ``status-code`` -- per code: whether the page lists it (``201 listed``, ``409 unlisted``),
+  against the codes a source recorded (``201 ok; 400 error body`` records 201 and 400 listed,
+  every other code unlisted). A revision that drops 400 reopens 400 alone.
+
+Each source is evidence of the page it names (``seed``): :func:`recorded_by_page` keeps the
+keys per page, and a finding is settled only by the evidence of its own page (or of the page
+it replaces, see :mod:`modelarts_kit_vendordocs.drift`).
 """
 
 from __future__ import annotations
@@ -29,7 +35,10 @@ __all__ = [
     "enum_key",
     "mandatory_key",
     "name_key",
+    "recorded_by_page",
     "recorded_keys",
+    "says_recorded",
+    "status_item",
     "status_key",
     "type_key",
 ]
@@ -96,6 +105,36 @@ def name_key(name: str) -> str:
 
 def status_key(codes: Iterable[int]) -> str:
     return ",".join(str(c) for c in sorted(set(codes)))
+
+
+_LISTED = "listed"
+_UNLISTED = "unlisted"
+
+
+def status_item(code: int, listed: bool) -> str:
+    """The comparison key of one status code: whether the pages list it."""
+    return f"{code} {_LISTED if listed else _UNLISTED}"
+
+
+def says_recorded(kind: str, recorded: frozenset[str], value: str) -> bool:
+    """Whether a page value (a comparison key) is one of the keys a source recorded. A status
+    code is settled per item: listed now as it was listed then, unlisted as it was unlisted."""
+    if kind != "status-code":
+        return value in recorded
+    code, _, state = value.partition(" ")
+    if state not in (_LISTED, _UNLISTED):
+        return value in recorded  # a key from before per-item settling: the whole list
+    return any((code in key.split(",")) == (state == _LISTED) for key in recorded)
+
+
+def recorded_by_page(
+    kind: str, sources: Iterable[tuple[str | None, str]]
+) -> dict[str, frozenset[str]]:
+    """The keys each page's sources recorded: ``sources`` are (page file name, says)."""
+    says: dict[str, list[str]] = {}
+    for page, text in sources:
+        says.setdefault(page or "", []).append(text)
+    return {page: recorded_keys(kind, texts) for page, texts in says.items()}
 
 
 def recorded_keys(kind: str, says: Iterable[str]) -> frozenset[str]:
