@@ -1,5 +1,11 @@
-"""``contract server`` against a hostile run: what it knows stays secret (issue 24, rows 11-13).
+"""Long contract runs under hostile conditions: signals, slow servers, echoed secrets (issue 24,
+rows 11-13).
 
+- row 11: SIGTERM (what ``timeout``, a cancelled CI job and ``docker stop`` send) ends
+  ``contract server --live`` as Ctrl-C does: every job it created gets its terminate, the
+  reports are written, exit 2 and "interrupted" last. Before: the process died at once
+  (-15), no report, the created jobs left running. ``contract client`` ends as on Ctrl-C
+  (before: killed); ``contract mock`` ends cleanly (it already did);
 - row 13: a server that answers the token as a job id and echoes it base64-, base64url- and
   percent-encoded: no form of it reaches stdout, the JSON (``created_jobs`` included), the
   JUnit or the Markdown report, nor a curl line. Before: the id was printed in "created jobs"
@@ -8,15 +14,26 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import io
 import json
-from collections.abc import Awaitable, Callable, MutableMapping
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from hypothesis import given
 from hypothesis import strategies as st
+from modelarts_kit_contracts.client.adapters import ClientTarget
+from modelarts_kit_contracts.client.adapters.generated import GeneratedClientAdapter
 from modelarts_kit_contracts.core import Finding, RunReport
 from modelarts_kit_contracts.core.redaction import REDACTED, Scrubber
 from modelarts_kit_contracts.core.reporters import (
@@ -28,7 +45,16 @@ from modelarts_kit_contracts.core.reporters import (
 from modelarts_kit_contracts.server.run import Budget, RunOptions, run_server_contract
 from modelarts_kit_contracts.server.target import ASGI_BASE_URL, ServerTarget
 from modelarts_kit_contracts.transport_auth import Credentials
-from modelarts_kit_server import DEV_PROJECT_ID, ServerSettings, create_app
+from modelarts_kit_server import (
+    DEV_PROJECT_ID,
+    DEV_TOKEN,
+    LifecycleTimings,
+    ServerSettings,
+    create_app,
+    serve_in_thread,
+)
+
+from tests.contracts_client.cli_helpers import announced_url
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -166,3 +192,157 @@ def test_the_scrubber_shows_no_secret_and_ignores_values_too_short_to_tell() -> 
     assert TOKEN not in repr(scrub)
     assert scrub("abc") == "abc"  # three characters: ordinary text, not scrubbed
     assert scrub(f"X-Auth-Token: anything-else; {TOKEN}") == f"X-Auth-Token: {REDACTED}"
+
+
+# --- row 11: SIGTERM is Ctrl-C -------------------------------------------------------------
+
+REPO = Path(__file__).resolve().parents[2]
+WAIT_S = 60.0  # a bound on every wait for a subprocess
+
+
+class CountingServer:
+    """ASGI middleware over the reference server: the jobs it created and those it was asked
+    to terminate (202), and an optional delay before every answer (a slow server)."""
+
+    def __init__(self, app: Any, delay_s: float = 0.0) -> None:
+        self.app = app
+        self.delay_s = delay_s
+        self.created: list[str] = []
+        self.terminated: list[str] = []
+        self._lock = threading.Lock()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if self.delay_s:
+            await asyncio.sleep(self.delay_s)
+        status = 0
+        chunks = bytearray()
+
+        async def capture(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            else:
+                chunks.extend(message.get("body", b""))
+            await send(message)
+
+        await self.app(scope, receive, capture)
+        method, path = scope["method"], scope["path"]
+        with self._lock:
+            if method == "POST" and path.endswith("/training-jobs") and status == 201:
+                self.created.append(json.loads(chunks)["metadata"]["id"])
+            if method == "POST" and path.endswith("/actions") and status == 202:
+                self.terminated.append(path.split("/")[-2])
+
+    def left_running(self) -> set[str]:
+        with self._lock:
+            return set(self.created) - set(self.terminated)
+
+
+@contextmanager
+def counting_server(delay_s: float = 0.0) -> Iterator[tuple[str, CountingServer]]:
+    # Jobs that would run for minutes: only a terminate stops them.
+    timings = LifecycleTimings(startup_s=300, running_s=600, terminating_s=0.2)
+    app = create_app(ServerSettings(timings=timings))
+    counter = CountingServer(app, delay_s)
+    try:
+        with serve_in_thread(app=counter) as url:
+            yield url, counter
+    finally:
+        app.close()
+
+
+def kit_process(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "modelarts_kit", *args],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def wait_for(condition: Callable[[], bool], what: str) -> None:
+    ends = time.monotonic() + WAIT_S
+    while not condition():
+        assert time.monotonic() < ends, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+def test_sigterm_ends_a_live_server_run_as_ctrl_c_does(tmp_path: Path) -> None:
+    report = tmp_path / "run.json"
+    with counting_server() as (url, counter):
+        process = kit_process(
+            "contract", "server", url, "--live", "--token", DEV_TOKEN,
+            "--project-id", DEV_PROJECT_ID, "--phases", "fuzzing", "--max-examples", "500",
+            "--final-phase-wait", "1", "--report", f"json:{report}",
+        )  # fmt: skip
+        try:
+            wait_for(lambda: len(counter.created) >= 2, "two created jobs")
+            process.send_signal(signal.SIGTERM)
+            _, err = process.communicate(timeout=WAIT_S)
+        finally:
+            process.kill()
+        left = counter.left_running()
+    assert process.returncode == 2, err  # as for Ctrl-C
+    assert left == set(), f"{len(left)} of {len(counter.created)} created jobs not terminated"
+    document = json.loads(report.read_text())
+    assert {job["id"] for job in document["created_jobs"]} == set(counter.created)
+    assert any("interrupted (SIGTERM)" in error for error in document["errors"])
+    assert "interrupted" in err.strip().splitlines()[-1]
+    assert "Traceback" not in err
+
+
+def marking_adapter(target: ClientTarget) -> GeneratedClientAdapter:
+    """The generated client's adapter, which first touches ``$MARK`` (the check is running)."""
+    Path(os.environ["MARK"]).touch()
+    return GeneratedClientAdapter(target)
+
+
+def test_sigterm_ends_a_client_check_as_ctrl_c_does(tmp_path: Path) -> None:
+    mark = tmp_path / "running"
+    os.environ["MARK"] = str(mark)
+    try:
+        process = kit_process(
+            "contract", "client", "--adapter", f"{__name__}:marking_adapter",
+            "--max-examples", "100000",
+        )  # fmt: skip
+    finally:
+        del os.environ["MARK"]
+    try:
+        wait_for(mark.exists, "the client check to start")
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=WAIT_S)
+    finally:
+        process.kill()
+    assert process.returncode == 1, err  # click's answer to Ctrl-C: "Aborted!", exit 1
+    assert err.strip().splitlines()[-1] == "Aborted!"
+
+
+def test_sigterm_ends_the_mock_cleanly() -> None:
+    process = kit_process("contract", "mock", "--port", "0", "--max-time", "60")
+    try:
+        assert process.stderr is not None
+        announced_url(process.stderr)
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=WAIT_S)
+    finally:
+        process.kill()
+    assert process.returncode == 0, err
+    assert "request(s)" in err
+    assert "Traceback" not in err
+
+
+def test_the_previous_sigterm_handler_is_back_after_a_command() -> None:
+    from modelarts_kit.signals import sigterm_as_interrupt
+
+    before = signal.getsignal(signal.SIGTERM)
+    seen: list[str] = []
+    with sigterm_as_interrupt(seen.append) as terminate:
+        os.kill(os.getpid(), signal.SIGTERM)
+        os.kill(os.getpid(), signal.SIGTERM)  # a second one does not start a second stop
+        wait_for(lambda: terminate.received, "the handler")
+    assert seen == ["SIGTERM"]
+    assert signal.getsignal(signal.SIGTERM) is before

@@ -88,6 +88,7 @@ __all__ = [
     "DEFAULT_MAX_EXAMPLES",
     "QUICK",
     "Budget",
+    "Interruption",
     "Profile",
     "ProgressSink",
     "RunOptions",
@@ -596,11 +597,13 @@ class _Run:
                 "(--max-creates / --read-only / --max-time)"
             )
 
-    def stop(self) -> None:
+    def stop(self, *, cut_in_flight: bool = True) -> None:
+        """Send nothing more; with ``cut_in_flight``, also cut the requests on the wire."""
         self.traffic.guard.stop.set()
         if self.engine is not None:
             self.engine.stop()
-        self.traffic.watchdog.abort_all()
+        if cut_in_flight:
+            self.traffic.watchdog.abort_all()
 
     def cleanup(self, hard_end: float | None) -> None:
         """Terminate the jobs this run created that are not in a final phase (live targets)."""
@@ -681,17 +684,33 @@ def _validate_setup(target: ServerTarget, options: RunOptions, api: ApiMap) -> N
     )
 
 
+@dataclass
+class Interruption:
+    """A request from outside a run to end it as Ctrl-C does: stop, clean up, report.
+
+    The CLI's SIGTERM handler sets it (a handler that raised instead could cut the clean-up
+    short wherever the signal lands); the run looks at it while it waits for its worker.
+    """
+
+    reason: str = ""  # what asked, e.g. "SIGTERM"; empty while nothing has
+
+    def request(self, reason: str) -> None:
+        self.reason = self.reason or reason
+
+
 def run_server_contract(
     target: ServerTarget,
     options: RunOptions,
     *,
     api: ApiMap | None = None,
     progress: ProgressSink | None = None,
+    interruption: Interruption | None = None,
 ) -> RunReport:
     """Run every check against ``target``; return the report (never raises for findings).
 
     The run ends within ``--max-time`` (plus a short grace to stop threads), whatever the
-    server does; Ctrl-C ends it too, after the clean-up of a live run's jobs.
+    server does; Ctrl-C ends it too, after the clean-up of a live run's jobs, and so does
+    ``interruption`` once requested.
     """
     seed = options.budget.seed if options.budget.seed is not None else random.randrange(2**32)
     report = RunReport(target=target.label, seed=seed)
@@ -714,6 +733,9 @@ def run_server_contract(
     try:
         worker.start()
         while worker.is_alive():
+            if interruption is not None and interruption.reason:
+                _interrupt(run, worker, interruption.reason)
+                break
             if deadline is not None and time.monotonic() >= deadline:
                 timed_out = True
                 run.stop()
@@ -725,9 +747,7 @@ def run_server_contract(
                 break
             worker.join(0.1)
     except KeyboardInterrupt:
-        run.stop()
-        worker.join(STOP_GRACE_S)
-        report.errors.append("interrupted (Ctrl-C): the run did not complete")
+        _interrupt(run, worker, "Ctrl-C")
     finally:
         try:
             run.cleanup(hard_end)
@@ -743,6 +763,15 @@ def run_server_contract(
                         else "the run ended before any check was evaluated"
                     )
     return scrub_report(report, options.secrets)
+
+
+def _interrupt(run: _Run, worker: threading.Thread, reason: str) -> None:
+    # A create on the wire is let finish within the grace: cut, its job would exist on the
+    # target without the run knowing its id, and so without a terminate.
+    run.stop(cut_in_flight=False)
+    worker.join(STOP_GRACE_S)
+    run.stop()
+    run.error(f"interrupted ({reason}): the run did not complete")
 
 
 def _record_created_jobs(report: RunReport, guard: TrafficGuard) -> None:
