@@ -6,6 +6,10 @@ rows 11-13).
   reports are written, exit 2 and "interrupted" last. Before: the process died at once
   (-15), no report, the created jobs left running. ``contract client`` ends as on Ctrl-C
   (before: killed); ``contract mock`` ends cleanly (it already did);
+- row 12: against a slow server, ``--max-time`` keeps what the clean-up needs: every created
+  job gets its terminate, a terminate that timed out is sent again (bounded), and the note
+  names the jobs that got one and those that did not. Before: 1 of 3 created jobs got a
+  terminate, "terminate sent for 1", an error naming a job that was not the only one left;
 - row 13: a server that answers the token as a job id and echoes it base64-, base64url- and
   percent-encoded: no form of it reaches stdout, the JSON (``created_jobs`` included), the
   JUnit or the Markdown report, nor a curl line. Before: the id was printed in "created jobs"
@@ -200,15 +204,27 @@ REPO = Path(__file__).resolve().parents[2]
 WAIT_S = 60.0  # a bound on every wait for a subprocess
 
 
+STALL_S = 3.0
+STALLED = b'{"error_code": "ModelArts.4700", "error_msg": "too late"}'
+
+
 class CountingServer:
     """ASGI middleware over the reference server: the jobs it created and those it was asked
-    to terminate (202), and an optional delay before every answer (a slow server)."""
+    to terminate (202), an optional delay before every answer (a slow server), and terminates
+    that stall for :data:`STALL_S` (``stalls(job_id, attempt)``) then answer 503 unapplied."""
 
-    def __init__(self, app: Any, delay_s: float = 0.0) -> None:
+    def __init__(
+        self,
+        app: Any,
+        delay_s: float = 0.0,
+        stalls: Callable[[CountingServer, str, int], bool] | None = None,
+    ) -> None:
         self.app = app
         self.delay_s = delay_s
+        self.stalls = stalls
         self.created: list[str] = []
         self.terminated: list[str] = []
+        self.attempts: dict[str, int] = {}
         self._lock = threading.Lock()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -217,6 +233,16 @@ class CountingServer:
             return
         if self.delay_s:
             await asyncio.sleep(self.delay_s)
+        if scope["path"].endswith("/actions") and self.stalls is not None:
+            job_id = scope["path"].split("/")[-2]
+            with self._lock:
+                attempt = self.attempts[job_id] = self.attempts.get(job_id, 0) + 1
+            if self.stalls(self, job_id, attempt):
+                await asyncio.sleep(STALL_S)
+                headers = [(b"content-type", b"application/json")]
+                await send({"type": "http.response.start", "status": 503, "headers": headers})
+                await send({"type": "http.response.body", "body": STALLED})
+                return
         status = 0
         chunks = bytearray()
 
@@ -242,11 +268,13 @@ class CountingServer:
 
 
 @contextmanager
-def counting_server(delay_s: float = 0.0) -> Iterator[tuple[str, CountingServer]]:
+def counting_server(
+    delay_s: float = 0.0, stalls: Callable[[CountingServer, str, int], bool] | None = None
+) -> Iterator[tuple[str, CountingServer]]:
     # Jobs that would run for minutes: only a terminate stops them.
     timings = LifecycleTimings(startup_s=300, running_s=600, terminating_s=0.2)
     app = create_app(ServerSettings(timings=timings))
-    counter = CountingServer(app, delay_s)
+    counter = CountingServer(app, delay_s, stalls)
     try:
         with serve_in_thread(app=counter) as url:
             yield url, counter
@@ -346,3 +374,68 @@ def test_the_previous_sigterm_handler_is_back_after_a_command() -> None:
         wait_for(lambda: terminate.received, "the handler")
     assert seen == ["SIGTERM"]
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+# --- row 12: the clean-up's share of --max-time -----------------------------------------------
+
+
+def live_options(**overrides: Any) -> RunOptions:
+    values: dict[str, Any] = {
+        "credentials": Credentials(token=DEV_TOKEN),
+        "project_id": DEV_PROJECT_ID,
+        "other_project_id": DEV_PROJECT_ID[::-1],
+        "budget": Budget(max_examples=2, seed=5),
+        "final_phase_wait_s": 1.0,
+    }
+    values.update(overrides)
+    return RunOptions(**values)
+
+
+def cleanup_note(report: RunReport) -> str:
+    notes = [n for n in report.notes if n.startswith("clean-up:")]
+    assert len(notes) == 1, report.notes
+    return notes[0]
+
+
+def test_max_time_keeps_enough_for_every_created_job_against_a_slow_server() -> None:
+    with counting_server(delay_s=0.8) as (url, counter):
+        started = time.monotonic()
+        report = run_server_contract(
+            ServerTarget.from_url(url, live=True),
+            live_options(max_creates=3, budget=Budget(max_examples=2, max_time=12, seed=5)),
+        )
+        elapsed = time.monotonic() - started
+        left = counter.left_running()
+    assert elapsed < 12 + 1, elapsed
+    assert counter.created
+    assert left == set(), f"{len(left)} of {len(counter.created)} created jobs not terminated"
+    assert not [e for e in report.errors if "clean-up" in e], report.errors
+    assert {job.id for job in report.created_jobs} == set(counter.created)
+    assert "no terminate" not in cleanup_note(report)
+
+
+def test_a_timed_out_terminate_is_sent_again_and_the_note_names_each_job() -> None:
+    def stalls(server: CountingServer, job_id: str, attempt: int) -> bool:
+        # Every job's first terminate stalls; the first job created never gets an answer.
+        return job_id in server.created and (attempt == 1 or job_id == server.created[0])
+
+    with counting_server(stalls=stalls) as (url, counter):
+        report = run_server_contract(
+            ServerTarget.from_url(url, live=True),
+            live_options(phases=(), request_timeout_s=1.0),
+        )
+        left = counter.left_running()
+        attempts = dict(counter.attempts)
+    first, *others = counter.created
+    assert others, "the scenarios should create several jobs"
+    assert left == {first}  # the others got their terminate on the second attempt
+    assert attempts[first] == 3  # bounded
+    note = cleanup_note(report)
+    answered, _, missed = note.partition("; no terminate for: ")
+    assert missed == first
+    assert first not in answered
+    for job_id in others:
+        assert job_id in answered
+    cleanup_errors = [e for e in report.errors if e.startswith("clean-up:")]
+    assert cleanup_errors == [cleanup_errors[0]]
+    assert first in cleanup_errors[0]
