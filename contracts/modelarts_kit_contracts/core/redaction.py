@@ -39,6 +39,7 @@ __all__ = [
     "redact",
     "redacted",
     "scrub_report",
+    "scrubbed",
 ]
 
 REDACTED = "[REDACTED]"
@@ -140,20 +141,20 @@ def redact(text: str) -> str:
     return _HEADERS_ONLY(text)
 
 
-def _scrubbed(value: T, scrub: Scrubber) -> T:
+def scrubbed(value: T, scrub: Scrubber) -> T:
     """``value`` with every string in it scrubbed (dataclasses, lists, tuples, dicts)."""
     result: Any = value
     if isinstance(value, str):
         result = scrub(value)
     elif isinstance(value, list):
-        result = [_scrubbed(item, scrub) for item in value]
+        result = [scrubbed(item, scrub) for item in value]
     elif isinstance(value, tuple):
-        result = tuple(_scrubbed(item, scrub) for item in value)
+        result = tuple(scrubbed(item, scrub) for item in value)
     elif isinstance(value, dict):
-        result = {_scrubbed(k, scrub): _scrubbed(v, scrub) for k, v in value.items()}
+        result = {scrubbed(k, scrub): scrubbed(v, scrub) for k, v in value.items()}
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         changes = {
-            f.name: _scrubbed(getattr(value, f.name), scrub)
+            f.name: scrubbed(getattr(value, f.name), scrub)
             for f in dataclasses.fields(value)
             if f.init and not isinstance(getattr(value, f.name), Scrubber)
         }
@@ -163,7 +164,7 @@ def _scrubbed(value: T, scrub: Scrubber) -> T:
 
 def redacted(report: RunReport) -> RunReport:
     """A copy of ``report`` with every string scrubbed by ``report.scrubber``."""
-    return _scrubbed(report, report.scrubber)
+    return scrubbed(report, report.scrubber)
 
 
 def scrub_report(report: RunReport, secrets: Iterable[str | None] = ()) -> RunReport:
