@@ -406,7 +406,7 @@ def test_max_time_keeps_enough_for_every_created_job_against_a_slow_server() -> 
         )
         elapsed = time.monotonic() - started
         left = counter.left_running()
-    assert elapsed < 12 + 1, elapsed
+    assert elapsed < 12 + 3, elapsed  # --max-time, and the grace to stop threads
     assert counter.created
     assert left == set(), f"{len(left)} of {len(counter.created)} created jobs not terminated"
     assert not [e for e in report.errors if "clean-up" in e], report.errors
@@ -422,7 +422,7 @@ def test_a_timed_out_terminate_is_sent_again_and_the_note_names_each_job() -> No
     with counting_server(stalls=stalls) as (url, counter):
         report = run_server_contract(
             ServerTarget.from_url(url, live=True),
-            live_options(phases=(), request_timeout_s=1.0),
+            live_options(phases=(), request_timeout_s=2.0),  # < STALL_S
         )
         left = counter.left_running()
         attempts = dict(counter.attempts)

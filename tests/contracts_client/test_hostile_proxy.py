@@ -179,7 +179,7 @@ def test_a_trickling_upstream_is_cut_at_the_deadline_with_the_spec_error_body() 
         got = httpx.get(url + SHOW, headers={"X-Auth-Token": "t0ken"}, timeout=60)
         elapsed = time.monotonic() - started
     assert got.status_code == 504
-    assert elapsed < 2 + 2, elapsed
+    assert elapsed < 2 + 4, elapsed  # the deadline, and room for a loaded machine
     body = got.json()
     assert set(body) == {"error_code", "error_msg"}
     assert load_spec().meaning.errors.entry(body["error_code"]) is not None  # a spec code
