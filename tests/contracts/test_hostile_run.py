@@ -46,6 +46,7 @@ from modelarts_kit_contracts.core.reporters import (
     to_junit_xml,
     to_markdown,
 )
+from modelarts_kit_contracts.server.guard import MAX_429_RETRIES
 from modelarts_kit_contracts.server.run import Budget, RunOptions, run_server_contract
 from modelarts_kit_contracts.server.target import ASGI_BASE_URL, ServerTarget
 from modelarts_kit_contracts.transport_auth import Credentials
@@ -205,23 +206,26 @@ WAIT_S = 60.0  # a bound on every wait for a subprocess
 
 
 STALL_S = 3.0
-STALLED = b'{"error_code": "ModelArts.4700", "error_msg": "too late"}'
+REFUSED = b'{"error_code": "ModelArts.4700", "error_msg": "not now"}'
+# A terminate attempt's fate: None (the reference server answers it), or (seconds to stall,
+# the status then answered without applying it).
+Refusal = tuple[float, int] | None
 
 
 class CountingServer:
     """ASGI middleware over the reference server: the jobs it created and those it was asked
-    to terminate (202), an optional delay before every answer (a slow server), and terminates
-    that stall for :data:`STALL_S` (``stalls(job_id, attempt)``) then answer 503 unapplied."""
+    to terminate (202), an optional delay before every answer (a slow server), and terminate
+    attempts it refuses (``refuses(server, job_id, attempt)``)."""
 
     def __init__(
         self,
         app: Any,
         delay_s: float = 0.0,
-        stalls: Callable[[CountingServer, str, int], bool] | None = None,
+        refuses: Callable[[CountingServer, str, int], Refusal] | None = None,
     ) -> None:
         self.app = app
         self.delay_s = delay_s
-        self.stalls = stalls
+        self.refuses = refuses
         self.created: list[str] = []
         self.terminated: list[str] = []
         self.attempts: dict[str, int] = {}
@@ -233,15 +237,17 @@ class CountingServer:
             return
         if self.delay_s:
             await asyncio.sleep(self.delay_s)
-        if scope["path"].endswith("/actions") and self.stalls is not None:
+        if scope["path"].endswith("/actions") and self.refuses is not None:
             job_id = scope["path"].split("/")[-2]
             with self._lock:
                 attempt = self.attempts[job_id] = self.attempts.get(job_id, 0) + 1
-            if self.stalls(self, job_id, attempt):
-                await asyncio.sleep(STALL_S)
-                headers = [(b"content-type", b"application/json")]
-                await send({"type": "http.response.start", "status": 503, "headers": headers})
-                await send({"type": "http.response.body", "body": STALLED})
+            refusal = self.refuses(self, job_id, attempt)
+            if refusal is not None:
+                stall_s, status = refusal
+                await asyncio.sleep(stall_s)
+                headers = [(b"content-type", b"application/json"), (b"retry-after", b"0")]
+                await send({"type": "http.response.start", "status": status, "headers": headers})
+                await send({"type": "http.response.body", "body": REFUSED})
                 return
         status = 0
         chunks = bytearray()
@@ -269,12 +275,12 @@ class CountingServer:
 
 @contextmanager
 def counting_server(
-    delay_s: float = 0.0, stalls: Callable[[CountingServer, str, int], bool] | None = None
+    delay_s: float = 0.0, refuses: Callable[[CountingServer, str, int], Refusal] | None = None
 ) -> Iterator[tuple[str, CountingServer]]:
     # Jobs that would run for minutes: only a terminate stops them.
     timings = LifecycleTimings(startup_s=300, running_s=600, terminating_s=0.2)
     app = create_app(ServerSettings(timings=timings))
-    counter = CountingServer(app, delay_s, stalls)
+    counter = CountingServer(app, delay_s, refuses)
     try:
         with serve_in_thread(app=counter) as url:
             yield url, counter
@@ -415,11 +421,13 @@ def test_max_time_keeps_enough_for_every_created_job_against_a_slow_server() -> 
 
 
 def test_a_timed_out_terminate_is_sent_again_and_the_note_names_each_job() -> None:
-    def stalls(server: CountingServer, job_id: str, attempt: int) -> bool:
+    def stalls(server: CountingServer, job_id: str, attempt: int) -> Refusal:
         # Every job's first terminate stalls; the first job created never gets an answer.
-        return job_id in server.created and (attempt == 1 or job_id == server.created[0])
+        if job_id in server.created and (attempt == 1 or job_id == server.created[0]):
+            return (STALL_S, 503)
+        return None
 
-    with counting_server(stalls=stalls) as (url, counter):
+    with counting_server(refuses=stalls) as (url, counter):
         report = run_server_contract(
             ServerTarget.from_url(url, live=True),
             live_options(phases=(), request_timeout_s=2.0),  # < STALL_S
@@ -439,3 +447,17 @@ def test_a_timed_out_terminate_is_sent_again_and_the_note_names_each_job() -> No
     cleanup_errors = [e for e in report.errors if e.startswith("clean-up:")]
     assert cleanup_errors == [cleanup_errors[0]]
     assert first in cleanup_errors[0]
+
+
+def test_a_terminate_refused_with_429_after_the_guards_retries_is_sent_again() -> None:
+    retries = 1 + MAX_429_RETRIES  # the first answer and the guard's own retries
+
+    def busy(server: CountingServer, job_id: str, attempt: int) -> Refusal:
+        return (0.0, 429) if job_id in server.created and attempt <= retries else None
+
+    with counting_server(refuses=busy) as (url, counter):
+        report = run_server_contract(ServerTarget.from_url(url, live=True), live_options(phases=()))
+        left = counter.left_running()
+    assert counter.created
+    assert left == set(), f"{len(left)} of {len(counter.created)} created jobs not terminated"
+    assert "no terminate" not in cleanup_note(report)

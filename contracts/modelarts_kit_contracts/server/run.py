@@ -106,7 +106,7 @@ STOP_GRACE_S = 2.0  # after the deadline: time for the worker to notice before i
 CLEANUP_RESERVE_S = 10.0  # of --max-time, kept for terminating a live run's jobs (at least)
 CLEANUP_REQUESTS_PER_JOB = 2  # its terminate, then a show of the phase it ends in
 CLEANUP_SLACK_S = 1.0
-MAX_TERMINATE_ATTEMPTS = 3  # a terminate that timed out (or got a 5xx) is sent again
+MAX_TERMINATE_ATTEMPTS = 3  # a terminate that timed out (or got a 5xx or 429) is sent again
 
 
 @dataclass(frozen=True)
@@ -691,9 +691,9 @@ def _terminate(probe: HttpProbe, job_id: str, body: Any, hard_end: float | None)
             continue
         except requests.exceptions.RequestException as exc:
             return f"its terminate failed: {type(exc).__name__}: {clip(str(exc), 200)}"
-        if answer.status < 500:
+        if answer.status < 500 and answer.status != 429:  # the target took it (409 included)
             return ""
-        why = f"its terminate was answered HTTP {answer.status}"
+        why = f"its terminate was answered HTTP {answer.status}"  # not taken: again
     return f"{why}, {MAX_TERMINATE_ATTEMPTS} attempt(s)"
 
 
