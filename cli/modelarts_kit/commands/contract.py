@@ -26,6 +26,7 @@ from modelarts_kit_contracts.server.run import (
     DEFAULT_MAX_EXAMPLES,
     QUICK,
     Budget,
+    Interruption,
     ProgressSink,
     RunOptions,
     ServerTarget,
@@ -38,6 +39,7 @@ from modelarts_kit_contracts.transport_auth import CredentialError, Credentials
 from modelarts_kit_spec.errors import KitError
 
 from modelarts_kit import options
+from modelarts_kit.signals import sigterm_as_interrupt
 
 __all__ = ["client", "embedded_defaults", "embedded_target", "mock", "proxy", "server"]
 
@@ -332,33 +334,40 @@ def server(
             click.echo(line)
         click.echo("dry run: nothing was sent")
         return
-    with ExitStack() as stack:
-        if remote is not None:
-            target = remote
-        else:
-            target = stack.enter_context(embedded_target(http=embedded_http))
-        if target.live:
-            cap = "none (--read-only)" if read_only else str(max_creates)
-            click.echo(
-                f"live target {target.base_url}: creates capped at {cap}; "
-                "jobs created are terminated at the end",
-                err=True,
+    interruption = Interruption()
+    # Until the reports are written: SIGTERM stops the run as Ctrl-C does.
+    with sigterm_as_interrupt(interruption.request) as terminate:
+        with ExitStack() as stack:
+            if remote is not None:
+                target = remote
+            else:
+                target = stack.enter_context(embedded_target(http=embedded_http))
+            if target.live:
+                cap = "none (--read-only)" if read_only else str(max_creates)
+                click.echo(
+                    f"live target {target.base_url}: creates capped at {cap}; "
+                    "jobs created are terminated at the end",
+                    err=True,
+                )
+            progress = stack.enter_context(_progress())
+            report = run_server_contract(
+                target, options, progress=progress, interruption=interruption
             )
-        progress = stack.enter_context(_progress())
-        report = run_server_contract(target, options, progress=progress)
-        stack.close()
-    _finish_server(report, reports)
+            stack.close()
+        _finish_server(report, reports, interrupted=terminate.received)
 
 
 def _not_started(*args: object) -> None:
     """Stands for the embedded server in a dry run's plan (never called)."""
 
 
-def _finish_server(report: RunReport, reports: tuple[str, ...]) -> None:
+def _finish_server(report: RunReport, reports: tuple[str, ...], *, interrupted: bool) -> None:
     render_text(report, color=sys.stdout.isatty() or None)
     _write_reports(report, reports, command="contract server")
     for spec_text in reports:
         click.echo(f"report written: {spec_text.partition(':')[2]}", err=True)
+    if interrupted:
+        click.echo("interrupted (SIGTERM): ended after the clean-up and the reports", err=True)
     raise SystemExit(int(report.exit_code))
 
 
@@ -430,7 +439,8 @@ def client(
     )
     factory = load_adapter_factory(adapter_name)  # AdapterError: one line, exit 2
     try:
-        with _progress() as progress:
+        # SIGTERM ends the check as Ctrl-C does
+        with sigterm_as_interrupt(), _progress() as progress:
             report = run_client_check(
                 factory, settings=settings, target_name=f"client {adapter_name}", progress=progress
             )

@@ -37,7 +37,7 @@ CHECK_TOKEN = "modelarts-kit-client-check-token"
 CHECK_AK = "MODELARTSKITCHECKAK00"
 CHECK_SK = "modelarts-kit-client-check-sk"
 MAX_PLACES_LISTED = 6
-INTERRUPTED = "interrupted (Ctrl-C): the check did not complete; the verdict covers the cases run"
+INTERRUPTED = "interrupted ({}): the check did not complete; the verdict covers the cases run"
 
 # The order the checks run in; each stage needs the one before it to have passed.
 _CALL = ("client_returns", "request_sent")
@@ -175,12 +175,12 @@ def _run_cases(
     progress: ProgressSink | None,
 ) -> None:
     adapter = build_adapter(factory, target)  # before the cases: a bad --adapter fails fast
-    if cases is None and progress is not None:
-        progress.phase("client: generating the cases")
-    todo = list(cases) if cases is not None else build_cases(spec, settings)
-    per_operation = Counter(case.operation.operation_id for case in todo)
-    current = ""
     try:
+        if cases is None and progress is not None:
+            progress.phase("client: generating the cases")
+        todo = list(cases) if cases is not None else build_cases(spec, settings)
+        per_operation = Counter(case.operation.operation_id for case in todo)
+        current = ""
         for case in todo:
             operation_id = case.operation.operation_id
             if progress is not None and operation_id != current:
@@ -197,8 +197,9 @@ def _run_cases(
             _judge(call, report)
             if progress is not None:
                 progress.advance(case.name)
-    except KeyboardInterrupt:
-        report.errors.append(INTERRUPTED)
+    except KeyboardInterrupt as exc:
+        # SIGTERM arrives as a KeyboardInterrupt naming it (modelarts_kit.signals).
+        report.errors.append(INTERRUPTED.format(exc.args[0] if exc.args else "Ctrl-C"))
     finally:
         adapter.close()
         mock.reset()

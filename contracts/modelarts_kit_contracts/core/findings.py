@@ -15,6 +15,8 @@ from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import Any, Literal
 
+from modelarts_kit_contracts.core.redaction import Scrubber
+
 __all__ = [
     "CheckTally",
     "CreatedJob",
@@ -152,6 +154,8 @@ class RunReport:
     duration_s: float = 0.0
     seed: int | None = None
     created_jobs: list[CreatedJob] = field(default_factory=list)  # by a server check run
+    # The secrets this run knows: every reporter prints the report through it.
+    scrubber: Scrubber = field(default_factory=Scrubber, repr=False, compare=False)
 
     def record(self, check: str, found: Finding | Iterable[Finding] | None) -> None:
         """Count one evaluation of ``check``: failed when it produced a failure.

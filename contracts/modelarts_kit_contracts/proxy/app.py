@@ -9,14 +9,23 @@ directions are validated against the spec (the ``wire`` checks of
 happens and recorded in :attr:`ValidatingProxy.report`, a
 :class:`~modelarts_kit_contracts.core.RunReport` (one evaluation of each check per request and
 per response). An upstream that cannot be reached is
-answered with 502 and recorded as a run error (exit 2).
+answered with 502 and recorded as a run error (exit 2); one that does not finish its answer
+within ``timeout_s`` (it stalls, or trickles a byte at a time) is cut there, answered with
+504, and recorded the same way. Both answers have the spec's error body.
+
+The proxy learns the credentials each request carries (``X-Auth-Token``,
+``X-Security-Token``, the AK of an SDK-HMAC ``Authorization``, the credentials of any other
+scheme) into its report's scrubber, before it validates the exchange: a finding passed to
+``on_violation`` and every reporter's output are scrubbed of them, also when the upstream
+echoes them (base64- or URL-encoded included).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any
 
 import httpx
@@ -26,6 +35,7 @@ from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES
 
 from modelarts_kit_contracts.core import Finding, RunReport
 from modelarts_kit_contracts.core.asgi import ASGIReceive, ASGISend, serve_asgi
+from modelarts_kit_contracts.core.redaction import scrubbed
 from modelarts_kit_contracts.core.wire import (
     Headers,
     WireRequest,
@@ -53,9 +63,25 @@ HOP_BY_HOP = frozenset(
 )
 
 
-BAD_GATEWAY_BODY = (
-    b'{"error_code": "ModelArts.0010", "error_msg": "Bad gateway: the upstream did not answer."}'
-)
+# The spec lists no gateway code of its own for an upstream that fails: the proxy answers
+# with the code of the spec's internal error, in the spec's error body.
+GATEWAY_FAILURE_MEANING = "internal-error"
+TOKEN_HEADERS = ("x-auth-token", "x-security-token")
+
+
+def credentials_in(headers: Headers) -> Iterator[str]:
+    """The credential values a request carries (the SK never travels: only its signature)."""
+    for name in TOKEN_HEADERS:
+        yield from (value.strip() for value in headers.get_all(name))
+    for value in headers.get_all("authorization"):
+        scheme, _, rest = value.strip().partition(" ")
+        if scheme.upper().startswith("SDK-HMAC"):
+            for part in rest.split(","):
+                name, _, given = part.strip().partition("=")
+                if name.strip().lower() == "access":
+                    yield given.strip()
+        else:  # Bearer, Basic, ...: the credentials after the scheme
+            yield rest.strip()
 
 
 def _forwardable(headers: Headers) -> list[tuple[str, str]]:
@@ -71,6 +97,16 @@ def _forwardable(headers: Headers) -> list[tuple[str, str]]:
 
 class AnswerTooLarge(Exception):
     """The upstream's answer exceeds the cap: it is not buffered (the proxy answers 502)."""
+
+
+class NoAnswer(Exception):
+    """The upstream gave no (complete) answer: the proxy answers ``status`` itself."""
+
+    def __init__(self, status: int, problem: str, message: str) -> None:
+        super().__init__(problem)
+        self.status = status
+        self.problem = problem  # the run's error
+        self.message = message  # the client's error_msg
 
 
 async def _read_capped(response: httpx.Response, cap: int) -> bytes:
@@ -89,7 +125,11 @@ async def _read_capped(response: httpx.Response, cap: int) -> bytes:
 
 
 class ValidatingProxy:
-    """Forward to ``upstream``; validate both directions against the spec."""
+    """Forward to ``upstream``; validate both directions against the spec.
+
+    ``timeout_s`` bounds each relayed request whole: connecting, sending and the upstream's
+    complete answer.
+    """
 
     def __init__(
         self,
@@ -112,6 +152,7 @@ class ValidatingProxy:
         self.requests = 0
         self._started = time.monotonic()
         self._client: httpx.AsyncClient | None = None
+        self._full_noted = False
 
     def _http(self) -> httpx.AsyncClient:
         if self._client is None:
@@ -142,6 +183,7 @@ class ValidatingProxy:
         """Forward ``request``, validate both directions, return the answer to send back."""
         self.requests += 1
         began = time.monotonic()
+        self._learn(request)
         if request.truncated:  # never forward a body cut at the cap; its check says why
             entry = self.spec.meaning.errors.gateway_error("body-too-large")
             content = json.dumps({"error_code": entry.code, "error_msg": entry.message})
@@ -150,17 +192,46 @@ class ValidatingProxy:
             )
             self._validate(request, refusal, (time.monotonic() - began) * 1000)
             return refusal
-        answer = await self._forward(request)
-        if answer is None:
-            return WireResponse(
-                502, Headers([("Content-Type", "application/json")]), BAD_GATEWAY_BODY
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                answer = await self._forward(request)
+        except TimeoutError:
+            return self._no_answer(
+                NoAnswer(
+                    504,
+                    f"upstream {self.upstream} did not answer {request.method} {request.path} "
+                    f"within {self.timeout_s:g}s (the proxy's deadline per request)",
+                    f"Gateway timeout: the upstream did not answer within {self.timeout_s:g}s.",
+                )
             )
+        except NoAnswer as failed:
+            return self._no_answer(failed)
         self._validate(request, answer, (time.monotonic() - began) * 1000)
         headers = [*_forwardable(answer.headers), ("Content-Length", str(len(answer.body)))]
         return WireResponse(answer.status, Headers(headers), answer.body)
 
-    async def _forward(self, request: WireRequest) -> WireResponse | None:
-        """The upstream's answer, or None (recorded as a run error) when it gave none."""
+    def _learn(self, request: WireRequest) -> None:
+        scrubber = self.report.scrubber
+        for secret in credentials_in(request.headers):
+            if not scrubber.learn(secret) and scrubber.full and not self._full_noted:
+                self._full_noted = True
+                self.report.notes.append(
+                    "more distinct credentials than the proxy keeps: later ones are redacted "
+                    "as header values only"
+                )
+
+    def _no_answer(self, failed: NoAnswer) -> WireResponse:
+        """The gateway's answer for an upstream that gave none; the run records the problem."""
+        if failed.problem not in self.report.errors:
+            self.report.errors.append(failed.problem)
+        entry = self.spec.meaning.errors.gateway_error(GATEWAY_FAILURE_MEANING)
+        body = json.dumps({"error_code": entry.code, "error_msg": failed.message})
+        return WireResponse(
+            failed.status, Headers([("Content-Type", "application/json")]), body.encode()
+        )
+
+    async def _forward(self, request: WireRequest) -> WireResponse:
+        """The upstream's answer; :class:`NoAnswer` when it gave none."""
         base_path = self.upstream.raw_path.decode("ascii").split("?", 1)[0].rstrip("/")
         query = f"?{request.query}" if request.query else ""
         target = self.upstream.copy_with(
@@ -181,13 +252,12 @@ class ValidatingProxy:
             finally:
                 await response.aclose()
         except (httpx.HTTPError, AnswerTooLarge) as exc:
-            problem = (
+            raise NoAnswer(
+                502,
                 f"upstream {self.upstream} did not answer {request.method} {request.path}: "
-                f"{type(exc).__name__}: {exc}"
-            )
-            if problem not in self.report.errors:
-                self.report.errors.append(problem)
-            return None
+                f"{type(exc).__name__}: {exc}",
+                "Bad gateway: the upstream did not answer.",
+            ) from exc
         headers = Headers(
             (k.decode("latin-1"), v.decode("latin-1")) for k, v in response.headers.raw
         )
@@ -206,4 +276,4 @@ class ValidatingProxy:
             findings += answered.findings
         if self.on_violation is not None:
             for finding in findings:
-                self.on_violation(finding)
+                self.on_violation(scrubbed(finding, self.report.scrubber))

@@ -268,7 +268,10 @@ class GuardedAdapter(requests.adapters.HTTPAdapter):
                     if not stream:
                         _read_bounded(response, MAX_WIRE_JSON_BYTES)  # under the watchdog
                 except (requests.exceptions.RequestException, OSError) as exc:
-                    if record.killed == "stopped":
+                    deadline = self.watchdog.deadline
+                    # The socket timeout is cut to the deadline too: it may fire first.
+                    past_deadline = deadline is not None and time.monotonic() >= deadline
+                    if record.killed == "stopped" or past_deadline:
                         raise RunStopped(
                             "the run's time budget (--max-time) ran out during this request",
                             request=request,
@@ -351,6 +354,7 @@ class TrafficGuard(requests.auth.AuthBase):
     creates_counted: int = 0
     creates_blocked: int = 0
     retried_429: int = 0
+    slowest_answer_s: float = 0.0  # the longest any answer took: what the clean-up may take
     stop: threading.Event = field(default_factory=threading.Event)
     allow_after_stop: bool = False
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -468,6 +472,8 @@ class TrafficGuard(requests.auth.AuthBase):
         return response
 
     def _observe(self, response: requests.Response) -> None:
+        with self._lock:
+            self.slowest_answer_s = max(self.slowest_answer_s, response.elapsed.total_seconds())
         if not 200 <= response.status_code < 300:
             return
         route, params = self.route(response.request)

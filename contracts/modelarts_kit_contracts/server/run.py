@@ -88,6 +88,7 @@ __all__ = [
     "DEFAULT_MAX_EXAMPLES",
     "QUICK",
     "Budget",
+    "Interruption",
     "Profile",
     "ProgressSink",
     "RunOptions",
@@ -102,7 +103,10 @@ DEFAULT_MAX_EXAMPLES = 25
 DEFAULT_LIVE_MAX_CREATES = 12
 PREFLIGHT_TIMEOUT_S = 4.0  # a user mistake is reported in under 5 s
 STOP_GRACE_S = 2.0  # after the deadline: time for the worker to notice before it is abandoned
-CLEANUP_RESERVE_S = 10.0  # of --max-time, kept for terminating a live run's jobs
+CLEANUP_RESERVE_S = 10.0  # of --max-time, kept for terminating a live run's jobs (at least)
+CLEANUP_REQUESTS_PER_JOB = 2  # its terminate, then a show of the phase it ends in
+CLEANUP_SLACK_S = 1.0
+MAX_TERMINATE_ATTEMPTS = 3  # a terminate that timed out (or got a 5xx or 429) is sent again
 
 
 @dataclass(frozen=True)
@@ -152,6 +156,18 @@ class RunOptions:
     def secrets(self) -> tuple[str | None, ...]:
         c = self.credentials
         return (c.token, c.ak, c.sk)
+
+
+def cleanup_reserve(max_time: int, jobs: int, slowest_answer_s: float) -> float:
+    """Seconds of ``--max-time`` a live run keeps for its clean-up.
+
+    Room for the worker to stop, then for each unfinished job's requests at the pace of the
+    slowest answer seen so far (a slow server gets the time it needs), and never less than
+    the fixed share (a quarter, at most :data:`CLEANUP_RESERVE_S`) nor more than the whole.
+    """
+    fixed = min(CLEANUP_RESERVE_S, max_time / 4)
+    needed = STOP_GRACE_S + jobs * CLEANUP_REQUESTS_PER_JOB * slowest_answer_s + CLEANUP_SLACK_S
+    return min(float(max_time), max(fixed, needed))
 
 
 @dataclass(frozen=True)
@@ -596,14 +612,30 @@ class _Run:
                 "(--max-creates / --read-only / --max-time)"
             )
 
-    def stop(self) -> None:
+    def stop(self, *, cut_in_flight: bool = True) -> None:
+        """Send nothing more; with ``cut_in_flight``, also cut the requests on the wire."""
         self.traffic.guard.stop.set()
         if self.engine is not None:
             self.engine.stop()
-        self.traffic.watchdog.abort_all()
+        if cut_in_flight:
+            self.traffic.watchdog.abort_all()
+
+    def work_deadline(self, hard_end: float, max_time: int) -> float:
+        """When the checks must stop: ``--max-time`` less what the clean-up needs by now."""
+        guard = self.traffic.guard
+        reserve = 0.0
+        if self.target.live:
+            reserve = cleanup_reserve(max_time, len(guard.unfinished()), guard.slowest_answer_s)
+        guard.deadline = self.traffic.watchdog.deadline = hard_end - reserve
+        return hard_end - reserve
 
     def cleanup(self, hard_end: float | None) -> None:
-        """Terminate the jobs this run created that are not in a final phase (live targets)."""
+        """Terminate the jobs this run created that are not in a final phase (live targets).
+
+        Every terminate first (a timed-out one again, bounded), then, time allowing, a show of
+        each so the report has the phase it ends in. The note names the jobs whose terminate
+        was answered and those without one; each of those is also an error, with why.
+        """
         guard = self.traffic.guard
         if not self.target.live:
             return
@@ -613,31 +645,56 @@ class _Run:
         guard.allow_after_stop = True
         guard.deadline = hard_end
         self.traffic.watchdog.deadline = hard_end
-        terminated = 0
+        answered: list[str] = []
+        missed: dict[str, str] = {}  # job id -> why no terminate was answered
         try:
             with self.traffic.session() as session:
                 probe = self._probe(session)
                 body = self.api.example_body(Role.TERMINATE)
                 for job in leftovers:
+                    why = _terminate(probe, job.id, body, hard_end)
+                    if why:
+                        missed[job.id] = why
+                    else:
+                        answered.append(job.id)
+                for job_id in answered:
                     if hard_end is not None and time.monotonic() >= hard_end:
                         break
                     try:
-                        shown = probe.send(Role.SHOW, job_id=job.id, record=False)
-                        phase = self.api.phase_of(shown.json())
-                        if isinstance(phase, str) and phase in lifecycle(self.api).final_phases:
-                            continue
-                        probe.send(Role.TERMINATE, job_id=job.id, body=body, record=False)
-                        terminated += 1
-                        probe.send(Role.SHOW, job_id=job.id, record=False)
-                    except requests.exceptions.RequestException as exc:
-                        self.error(f"clean-up: job {job.id} may still run: {exc}")
+                        probe.send(Role.SHOW, job_id=job_id, record=False)
+                    except requests.exceptions.RequestException:
+                        break  # only the phase shown in the report is missing
         finally:
             guard.allow_after_stop = False
-        left = [job.id for job in guard.unfinished()]
         self.note(
-            f"clean-up: terminate sent for {terminated} job(s) the run created"
-            + (f"; not in a final phase yet: {', '.join(left)}" if left else "")
+            f"clean-up: terminate answered for {len(answered)} of {len(leftovers)} job(s) "
+            f"the run created and had not seen end"
+            + (f": {', '.join(answered)}" if answered else "")
+            + (f"; no terminate for: {', '.join(missed)}" if missed else "")
         )
+        for job_id, why in missed.items():
+            self.error(f"clean-up: job {job_id} may still run: {why}")
+
+
+def _terminate(probe: HttpProbe, job_id: str, body: Any, hard_end: float | None) -> str:
+    """Terminate ``job_id``: "" once the target answered, else why it did not."""
+    why = "--max-time was spent before its terminate"
+    for _ in range(MAX_TERMINATE_ATTEMPTS):
+        if hard_end is not None and time.monotonic() >= hard_end:
+            return why
+        try:
+            answer = probe.send(Role.TERMINATE, job_id=job_id, body=body, record=False)
+        except RunStopped:
+            return "--max-time was spent during its terminate"
+        except (requests.exceptions.Timeout, requests.exceptions.ConnectionError) as exc:
+            why = f"its terminate got no answer ({type(exc).__name__})"
+            continue
+        except requests.exceptions.RequestException as exc:
+            return f"its terminate failed: {type(exc).__name__}: {clip(str(exc), 200)}"
+        if answer.status < 500 and answer.status != 429:  # the target took it (409 included)
+            return ""
+        why = f"its terminate was answered HTTP {answer.status}"  # not taken: again
+    return f"{why}, {MAX_TERMINATE_ATTEMPTS} attempt(s)"
 
 
 def _tokens(pointer: str) -> tuple[str, ...]:
@@ -681,17 +738,33 @@ def _validate_setup(target: ServerTarget, options: RunOptions, api: ApiMap) -> N
     )
 
 
+@dataclass
+class Interruption:
+    """A request from outside a run to end it as Ctrl-C does: stop, clean up, report.
+
+    The CLI's SIGTERM handler sets it (a handler that raised instead could cut the clean-up
+    short wherever the signal lands); the run looks at it while it waits for its worker.
+    """
+
+    reason: str = ""  # what asked, e.g. "SIGTERM"; empty while nothing has
+
+    def request(self, reason: str) -> None:
+        self.reason = self.reason or reason
+
+
 def run_server_contract(
     target: ServerTarget,
     options: RunOptions,
     *,
     api: ApiMap | None = None,
     progress: ProgressSink | None = None,
+    interruption: Interruption | None = None,
 ) -> RunReport:
     """Run every check against ``target``; return the report (never raises for findings).
 
     The run ends within ``--max-time`` (plus a short grace to stop threads), whatever the
-    server does; Ctrl-C ends it too, after the clean-up of a live run's jobs.
+    server does; Ctrl-C ends it too, after the clean-up of a live run's jobs, and so does
+    ``interruption`` once requested.
     """
     seed = options.budget.seed if options.budget.seed is not None else random.randrange(2**32)
     report = RunReport(target=target.label, seed=seed)
@@ -705,29 +778,40 @@ def run_server_contract(
 
     max_time = options.budget.max_time
     hard_end = None if max_time is None else started + max_time
-    reserve = min(CLEANUP_RESERVE_S, max_time / 4) if max_time and target.live else 0.0
-    deadline = None if hard_end is None else hard_end - reserve
-    traffic = _build_traffic(target, options, resolved, deadline)
+    traffic = _build_traffic(target, options, resolved, hard_end)
     run = _Run(target, options, resolved, report, traffic, progress)
+
+    def work_deadline() -> float | None:
+        # More jobs created (or slower answers), more of --max-time kept for the clean-up.
+        if hard_end is None or max_time is None:
+            return None
+        return run.work_deadline(hard_end, max_time)
+
+    work_deadline()  # the guard's and the watchdog's bound, from the first request on
     worker = threading.Thread(target=run.body, name="contract-server-run", daemon=True)
     timed_out = False
     try:
         worker.start()
         while worker.is_alive():
+            if interruption is not None and interruption.reason:
+                _interrupt(run, worker, interruption.reason)
+                break
+            deadline = work_deadline()
             if deadline is not None and time.monotonic() >= deadline:
-                timed_out = True
                 run.stop()
                 worker.join(STOP_GRACE_S)
-                report.notes.append(
-                    f"--max-time {max_time}s reached: the run stopped there; "
-                    "the verdict covers what was checked"
-                )
                 break
             worker.join(0.1)
+        # Past the deadline the guard refuses requests, so the worker may end by itself first.
+        deadline = traffic.guard.deadline
+        if deadline is not None and time.monotonic() >= deadline:
+            timed_out = True
+            report.notes.append(
+                f"--max-time {max_time}s reached: the run stopped there; "
+                "the verdict covers what was checked"
+            )
     except KeyboardInterrupt:
-        run.stop()
-        worker.join(STOP_GRACE_S)
-        report.errors.append("interrupted (Ctrl-C): the run did not complete")
+        _interrupt(run, worker, "Ctrl-C")
     finally:
         try:
             run.cleanup(hard_end)
@@ -743,6 +827,15 @@ def run_server_contract(
                         else "the run ended before any check was evaluated"
                     )
     return scrub_report(report, options.secrets)
+
+
+def _interrupt(run: _Run, worker: threading.Thread, reason: str) -> None:
+    # A create on the wire is let finish within the grace: cut, its job would exist on the
+    # target without the run knowing its id, and so without a terminate.
+    run.stop(cut_in_flight=False)
+    worker.join(STOP_GRACE_S)
+    run.stop()
+    run.error(f"interrupted ({reason}): the run did not complete")
 
 
 def _record_created_jobs(report: RunReport, guard: TrafficGuard) -> None:
