@@ -100,14 +100,24 @@ def diff(
 
     if apply_patch and propose_file is None:
         raise KitError("--apply needs --propose PATCH (the patch it applies is written there)")
+    if propose_file is not None:
+        from modelarts_kit_vendordocs.project import project_for
+        from modelarts_kit_vendordocs.propose import check_patch_path
+
+        inputs = [*pages, *([replaces] if replaces is not None else [])]
+        check_patch_path(propose_file, project_for(spec_file, ledger_file), inputs)
     report = diff_pages(pages, replaces=replaces, spec_path=spec_file, ledger_path=ledger_file)
     if propose_file is not None:
         from modelarts_kit_vendordocs.propose import propose
+        from modelarts_kit_vendordocs.transaction import Transaction
 
         proposal = propose(report, spec_path=spec_file, ledger_path=ledger_file)
-        _write(proposal.patch.rstrip("\n"), propose_file)
+        # The patch, the spec and the ledger are written together or not at all.
+        transaction = Transaction()
+        transaction.write(propose_file, proposal.patch.rstrip("\n") + "\n")
         if apply_patch:
-            proposal.apply()
+            proposal.stage(transaction)
+        transaction.commit()
         click.echo(proposal.summary(applied=apply_patch), err=True)
     if output_format == "json":
         click.echo(render_json(report))
