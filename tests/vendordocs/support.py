@@ -139,6 +139,6 @@ def repository_copy(root: Path) -> Path:
     shutil.copytree(
         REPO / "generated",
         root / "generated",
-        ignore=shutil.ignore_patterns("*.egg-info", "__pycache__"),
+        ignore=shutil.ignore_patterns("*.egg-info", "__pycache__", ".ruff_cache"),
     )
     return package / "openapi.yaml"

@@ -18,7 +18,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,7 @@ from typing import Any
 from modelarts_kit_spec import SpecError, load_spec, read_ledger
 from modelarts_kit_spec.emit import dump_block, dump_flow
 from modelarts_kit_spec.load import parse_yaml_text, read_input_text
+from modelarts_kit_spec.values import open_enum_schema
 
 from modelarts_kit_vendordocs.drift import (
     DriftReport,
@@ -35,12 +36,20 @@ from modelarts_kit_vendordocs.drift import (
     normalise_field,
 )
 from modelarts_kit_vendordocs.errors import VendorDocsError
+from modelarts_kit_vendordocs.inventory import Inventory
 from modelarts_kit_vendordocs.project import Project, project_for
 from modelarts_kit_vendordocs.settle import DROPPED
 from modelarts_kit_vendordocs.transaction import Transaction
 from modelarts_kit_vendordocs.types import parse_type
 
-__all__ = ["Proposal", "ProposeError", "check_patch_path", "propose"]
+__all__ = [
+    "Proposal",
+    "ProposeError",
+    "check_patch_path",
+    "documented_values",
+    "propose",
+    "replace_scalar",
+]
 
 
 class ProposeError(VendorDocsError):
@@ -253,15 +262,44 @@ def _add_to_list(doc: _Text, node: _Node, key: str, names: Sequence[str]) -> boo
     return True
 
 
-def _property_schema(finding: Finding) -> dict[str, Any]:
-    def schema_for(written: str, description: str) -> dict[str, Any]:
+Values = Mapping[tuple[str, str], Sequence[str]]  # (page, field path) -> documented values
+
+
+def documented_values(pages: Iterable[Inventory]) -> dict[tuple[str, str], tuple[str, ...]]:
+    """The values each page lists for each of its fields (``log_type``: ``stdout``, ...), so
+    a field added to the spec keeps them."""
+    return {
+        # keyed as a finding names its page: by file name
+        (Path(page.source).name, normalise_field(entry.path)): tuple(entry.field.enum)
+        for page in pages
+        for entry in page.fields
+        if entry.field.enum
+    }
+
+
+def _with_values(schema: dict[str, Any], values: Sequence[str], side: str) -> dict[str, Any]:
+    """A string field with documented values: closed in a request (the server refuses
+    others), open in a response (the spec's encoding: the vendor may add values)."""
+    if schema.get("type") != "string" or not values:
+        return schema
+    if side == "request":
+        return schema | {"enum": list(values)}
+    rest = {k: v for k, v in schema.items() if k != "type"}
+    return rest | open_enum_schema(list(values))
+
+
+def _property_schema(finding: Finding, values: Values) -> dict[str, Any]:
+    field_path = normalise_field(finding.field)
+
+    def schema_for(path: str, written: str, description: str) -> dict[str, Any]:
         out: dict[str, Any] = dict(parse_type(written).schema()) or {}
         if not out:
             out = {"type": "string"}
         out["description"] = " ".join(description.split()) or f"{written} (from the page)"
-        return out
+        full = f"{field_path}.{path}" if path else field_path
+        return _with_values(out, values.get((finding.page or "", full), ()), finding.side)
 
-    root = schema_for(finding.written, finding.description)
+    root = schema_for("", finding.written, finding.description)
     nodes: dict[str, dict[str, Any]] = {"": root}
     required: dict[str, list[str]] = {}
     for path, written, description, mandatory in finding.subtree:
@@ -273,7 +311,8 @@ def _property_schema(finding: Finding) -> dict[str, Any]:
         if not isinstance(holder, dict):
             continue
         holder.setdefault("type", "object")
-        holder.setdefault("properties", {})[name] = child = schema_for(written, description)
+        child = schema_for(path, written, description)
+        holder.setdefault("properties", {})[name] = child
         nodes[path] = child
         if mandatory and finding.side == "request":
             required.setdefault(parent_path, []).append(name)
@@ -283,7 +322,7 @@ def _property_schema(finding: Finding) -> dict[str, Any]:
     return root
 
 
-def _add_property(doc: _Text, finding: Finding) -> bool:
+def _add_property(doc: _Text, finding: Finding, values: Values) -> bool:
     name = normalise_field(finding.field).rpartition(".")[2]
     owner = _find(doc.lines, finding.schema or "")
     if owner is None:
@@ -293,7 +332,7 @@ def _add_property(doc: _Text, finding: Finding) -> bool:
         return False
     members = [n for n in range(properties.start, properties.end) if _content(doc.lines[n])]
     indent = _indent(doc.lines[members[0]]) if members else properties.indent + 2
-    block = dump_block({name: _property_schema(finding)}, indent)
+    block = dump_block({name: _property_schema(finding, values)}, indent)
     doc.lines[properties.end : properties.end] = block
     if finding.required and finding.side == "request":
         owner = _find(doc.lines, finding.schema or "")
@@ -317,6 +356,23 @@ def _add_values(doc: _Text, finding: Finding, values: Sequence[str]) -> bool:
         if _child(doc.lines, member, "enum") is not None:
             return _add_to_list(doc, member, "enum", values)
     return False
+
+
+def replace_scalar(text: str, pointer: str, value: str) -> str | None:
+    """``text`` with the one-line scalar at ``pointer`` (``/info/version``) set to ``value``
+    by the emitter, the rest of the file untouched; None when there is no such line."""
+    doc = _Text(Path(), text)
+    node = _find(doc.lines, pointer)
+    if node is None or node.start != node.line + 1 or node.end > node.start:
+        return None
+    line = doc.lines[node.line].rstrip()
+    split = _split_key(line.strip().removeprefix("- ").strip())
+    current = _parse_inline(split[1].strip()) if split is not None else None
+    if split is None or current is None or isinstance(current[0], (list, dict)):
+        return None
+    key_end = len(line) - len(split[1])
+    doc.lines[node.line] = line[:key_end] + " " + dump_flow(value) + current[1]
+    return doc.text
 
 
 # --- ledger stubs -------------------------------------------------------------------------
@@ -379,6 +435,7 @@ class Proposal:
     applied: list[str]  # actions made in the spec
     stubs: list[str]  # ids of the ledger stubs
     project: Project
+    pending: list[str] = field(default_factory=list)  # open TODO stubs asked before
 
     @property
     def patch(self) -> str:
@@ -447,16 +504,16 @@ def _additive_values(finding: Finding, spec_path: Path | None) -> list[str] | No
     return [v for v in finding.enum if v not in current.values]
 
 
-def _edit(spec: _Text, first: Finding, spec_path: Path | None) -> bool:
+def _edit(spec: _Text, first: Finding, spec_path: Path | None, values: Values) -> bool:
     """Make the additive change ``first`` asks for, whole or not at all: an edit that fails
     half-way (the property block added, its ``required`` list not) is undone, so the
     summary's count is what the patch does."""
     before = list(spec.lines)
     if first.kind == "presence" and first.direction == "docs":
-        done = _add_property(spec, first)
+        done = _add_property(spec, first, values)
     else:
-        values = _additive_values(first, spec_path)
-        done = bool(values) and _add_values(spec, first, values or [])
+        new_values = _additive_values(first, spec_path)
+        done = bool(new_values) and _add_values(spec, first, new_values or [])
     if not done:
         spec.lines[:] = before
     return done
@@ -476,24 +533,50 @@ def _check_still_yaml(doc: _Text) -> None:
 
 
 def propose(
-    report: DriftReport, *, spec_path: Path | None = None, ledger_path: Path | None = None
+    report: DriftReport,
+    *,
+    spec_path: Path | None = None,
+    ledger_path: Path | None = None,
+    values: Values | None = None,
+    decide: Collection[str] = (),
 ) -> Proposal:
-    """The edits of the spec and ledger text that settle ``report``'s unreconciled findings."""
+    """The edits of the spec and ledger text that settle ``report``'s unreconciled findings.
+
+    ``values`` (from :func:`documented_values`) gives an added field the values its page
+    lists; a group whose action is in ``decide`` gets a ledger stub even when it is additive
+    (``docs update``: an addition to a shared schema the other operations' pages disagree
+    with). A stub is not written twice: a finding an open TODO entry already asks about is
+    counted in ``pending`` instead."""
+    values = values or {}
     project = project_for(spec_path, ledger_path)
     spec_file, ledger_file = project.spec, project.ledger
     spec = _Text(spec_file, read_input_text(spec_file))
     ledger_text = read_input_text(ledger_file) if ledger_file.exists() else ""
     ledger = _Text(ledger_file, ledger_text or "entries:\n")
     ledger.original = ledger_text
-    taken = {e.id for e in read_ledger(ledger_file).entries} if ledger_text else set()
+    entries = read_ledger(ledger_file).entries if ledger_text else ()
+    taken = {e.id for e in entries}
+    # A question already asked (an open TODO stub about the same field) is not asked again.
+    asked = {(e.kind, e.field, e.pointer) for e in entries if e.decision == "TODO"}
     applied: list[str] = []
     stubs: list[dict[str, Any]] = []
+    pending: list[str] = []
     findings = [f for op in report.operations for f in op.findings]
     for group in group_findings(findings):
-        if _edit(spec, group.findings[0], spec_path):
+        if group.action not in decide and _edit(spec, group.findings[0], spec_path, values):
             applied.append(group.action)
-        else:
-            stubs.append(_stub(group, taken))
+            continue
+        stub = _stub(group, taken)
+        if group.action in decide:
+            stub["reason"] = (
+                f"docs update: {group.action} would make the pages of the other operations "
+                "that share this schema disagree with the spec; split the schema, or decide"
+            )
+        if (stub["kind"], stub["field"], stub["pointer"]) in asked:
+            pending.append(stub["id"])
+            continue
+        asked.add((stub["kind"], stub["field"], stub["pointer"]))
+        stubs.append(stub)
     if stubs:
         if ledger.lines and ledger.lines[-1].strip():
             ledger.lines.append("")
@@ -504,4 +587,4 @@ def propose(
         ledger.lines.extend(dump_block(stubs, 2, flow=None))
     _check_still_yaml(spec)
     _check_still_yaml(ledger)
-    return Proposal(spec, ledger, applied, [s["id"] for s in stubs], project)
+    return Proposal(spec, ledger, applied, [s["id"] for s in stubs], project, pending)

@@ -78,9 +78,11 @@ class Transaction:
     _files: dict[Path, bytes] = field(default_factory=dict)
     _directories: dict[Path, Path] = field(default_factory=dict)
 
-    def write(self, path: Path, text: str) -> None:
-        """Write ``text`` (UTF-8, newlines as given) to ``path`` when the transaction commits."""
-        self._files[_real(path)] = text.encode("utf-8")
+    def write(self, path: Path, content: str | bytes) -> None:
+        """Write ``content`` (text as UTF-8, newlines as given; bytes as they are) to ``path``
+        when the transaction commits."""
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        self._files[_real(path)] = data
 
     def replace_directory(self, path: Path, ready: Path) -> None:
         """Replace the directory ``path`` by ``ready`` (a finished directory on the same file

@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from modelarts_kit_spec.errors import EXIT_FINDINGS, EXIT_OK, KitError
 
 from modelarts_kit import options
 
-__all__ = ["compare", "diff", "extract"]
+if TYPE_CHECKING:
+    from modelarts_kit_spec.diff import Change
+    from modelarts_kit_vendordocs.update import Release
+
+__all__ = ["compare", "diff", "extract", "update"]
 
 _PAGES = click.argument("pages", nargs=-1, required=True, type=click.Path(path_type=Path))
 
@@ -108,10 +113,16 @@ def diff(
         check_patch_path(propose_file, project_for(spec_file, ledger_file), inputs)
     report = diff_pages(pages, replaces=replaces, spec_path=spec_file, ledger_path=ledger_file)
     if propose_file is not None:
-        from modelarts_kit_vendordocs.propose import propose
+        from modelarts_kit_vendordocs.extract import extract_page
+        from modelarts_kit_vendordocs.propose import documented_values, propose
         from modelarts_kit_vendordocs.transaction import Transaction
 
-        proposal = propose(report, spec_path=spec_file, ledger_path=ledger_file)
+        proposal = propose(
+            report,
+            spec_path=spec_file,
+            ledger_path=ledger_file,
+            values=documented_values(extract_page(p) for p in pages),
+        )
         # The patch, the spec and the ledger are written together or not at all.
         transaction = Transaction()
         transaction.write(propose_file, proposal.patch.rstrip("\n") + "\n")
@@ -149,3 +160,52 @@ def compare(old: Path, new: Path, output_format: str) -> None:
     else:
         click.echo(render_comparison_text(result))
     raise SystemExit(EXIT_OK if result.same else EXIT_FINDINGS)
+
+
+@options.command()
+@_PAGES
+@options.spec_file("The spec to update (default: the curated spec); its project is updated.")
+@options.ledger_file("Discrepancy ledger (default: the curated ledger next to the spec).")
+@click.option("--dry-run", is_flag=True, help="Print the plan; write nothing.")
+def update(
+    pages: tuple[Path, ...], spec_file: Path | None, ledger_file: Path | None, dry_run: bool
+) -> None:
+    """Bring the spec, ledger, recorded pages and client up to new revisions of vendor pages.
+
+    Each page is matched to the recorded page of the same operation (spec/sources/index.yaml;
+    web text, RST or pipe tables, English or Chinese) and compared with it; the spec is diffed
+    with the old page replaced; additive changes are made (with the values the page lists),
+    except where a schema other operations share would then disagree with their pages; every
+    other change gets one 'decision: TODO' ledger stub (never twice); the page is recorded in
+    spec/sources/. Then generated/ is regenerated, info.version bumped (breaking: major,
+    otherwise minor) and the version's section added to CHANGELOG.md -- all written as one
+    transaction. Exit 0 when no decision is open, 1 while decisions are open, 2 on usage,
+    parse or write errors. Running it again changes nothing.
+    """
+    from modelarts_kit_vendordocs.update import render_update
+    from modelarts_kit_vendordocs.update import update as run_update
+
+    result = run_update(
+        pages, _release(), spec_path=spec_file, ledger_path=ledger_file, dry_run=dry_run
+    )
+    click.echo(render_update(result))
+    raise SystemExit(EXIT_FINDINGS if result.open_decisions else EXIT_OK)
+
+
+def _release() -> Release:
+    """docs update's release steps: the generator renders the client, publish writes the
+    changelog (vendordocs imports neither: the packages are layered, the CLI composes)."""
+    from modelarts_kit_generator.pipeline import check_output_directory, render_to
+    from modelarts_kit_publish.changelog import merge_changelog, section_for
+    from modelarts_kit_vendordocs.update import Release
+
+    def check_client(spec: Path, out: Path) -> None:
+        check_output_directory(out, spec, force=False)
+
+    def render_client(spec: Path, folder: Path) -> None:
+        render_to(folder, spec)
+
+    def changelog(existing: str | None, version: str, previous: str, changes: list[Change]) -> str:
+        return merge_changelog(existing, version, section_for(version, previous, changes))
+
+    return Release(check_client, render_client, changelog)
