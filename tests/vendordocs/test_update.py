@@ -7,6 +7,7 @@ real files.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from collections.abc import Callable
@@ -331,3 +332,55 @@ def test_the_index_records_every_page_once_and_nothing_else() -> None:
     seeds_ = {p.name: p for p in index.pages if p.file.startswith("seeds/")}
     assert (seeds_[SEED_001].language, seeds_[SEED_002].format) == ("zh", "rst")
     assert {seeds_[s].operation for s in (SEED_000, SEED_001, SEED_002)} == {"StopTrainingJob"}
+
+
+# --- the README's docs update block, end to end --------------------------------------------------
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def readme_update_commands() -> list[tuple[list[str], int]]:
+    """The commands of README's "One command: `docs update`" block, with the exit code each
+    line's comment promises (the plan exits like the run it plans)."""
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("### One command: `docs update`") :]
+    block = section[section.index("```sh\n") + 6 : section.index("```\n", section.index("```sh"))]
+    commands = []
+    for line in block.splitlines():
+        command, _, comment = line.partition("#")
+        words = command.split()
+        if words and words[0] == "modelarts-kit":
+            promised = re.search(r"exit (\d)", comment)
+            commands.append((words[1:], int(promised.group(1)) if promised else -1))
+    return commands
+
+
+def test_the_readme_docs_update_block_runs_end_to_end(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    commands = readme_update_commands()
+    assert [words[:2] for words, _ in commands] == [["docs", "update"]] * 3
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    shutil.copy(revision_003(tmp_path), work / "new-003.txt")
+    before = tree(root_of(repo))
+    for number, (words, promised) in enumerate(commands):
+        if number == 2:  # the person decides the stubs the run before wrote
+            ledger = repo.parent / "ledger.yaml"
+            text = ledger.read_text(encoding="utf-8")
+            text = text.replace(
+                "decision: TODO\n    expect: {}\n", "decision: later\n    expect: {}\n", 1
+            )
+            text = text.replace(
+                "decision: TODO\n    expect: {}\n",
+                "decision: keep\n    expect: {type: integer}\n",
+                1,
+            )
+            ledger.write_text(text, encoding="utf-8")
+        result = CliRunner().invoke(cli, [*words, "--spec", str(repo)])
+        want = promised if promised >= 0 else 1  # the dry run: decisions would be open
+        assert result.exit_code == want, (words, result.output)
+        if "--dry-run" in words:
+            assert tree(root_of(repo)) == before
+    assert todo_ids(repo) == []

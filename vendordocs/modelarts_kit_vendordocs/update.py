@@ -14,10 +14,11 @@ For each new page, in order:
 5. write one ``decision: TODO`` ledger stub per remaining change, never one already asked;
 6. record the page in ``spec/sources/`` (beside the page it replaces) and in the index.
 
-Then, once for the run: regenerate ``generated/`` from the new spec (the generator's library
-API), bump ``info.version`` by what ``spec diff`` classifies (a breaking change: major;
-otherwise minor) and add the version's section to ``CHANGELOG.md`` (publish's changelog
-writer). Everything is worked out on a private copy and written at the end as one
+Then, once for the run: regenerate ``generated/`` from the new spec, bump ``info.version`` by
+what ``spec diff`` classifies (a breaking change: major; otherwise minor) and add the version's
+section to ``CHANGELOG.md`` -- through a :class:`Release` the CLI composes from the generator's
+library API and publish's changelog writer (this package imports neither: the packages are
+layered). Everything is worked out on a private copy and written at the end as one
 transaction; ``dry_run`` writes nothing. A page already recorded is matched to the page it
 replaced, so the same command run again finds nothing left to do.
 """
