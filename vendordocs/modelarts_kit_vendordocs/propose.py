@@ -436,6 +436,7 @@ class Proposal:
     stubs: list[str]  # ids of the ledger stubs
     project: Project
     pending: list[str] = field(default_factory=list)  # open TODO stubs asked before
+    schemas: dict[str, str] = field(default_factory=dict)  # applied action -> schema pointer
 
     @property
     def patch(self) -> str:
@@ -559,12 +560,14 @@ def propose(
     # A question already asked (an open TODO stub about the same field) is not asked again.
     asked = {(e.kind, e.field, e.pointer) for e in entries if e.decision == "TODO"}
     applied: list[str] = []
+    schemas: dict[str, str] = {}
     stubs: list[dict[str, Any]] = []
     pending: list[str] = []
     findings = [f for op in report.operations for f in op.findings]
     for group in group_findings(findings):
         if group.action not in decide and _edit(spec, group.findings[0], spec_path, values):
             applied.append(group.action)
+            schemas[group.action] = group.schema
             continue
         stub = _stub(group, taken)
         if group.action in decide:
@@ -587,4 +590,4 @@ def propose(
         ledger.lines.extend(dump_block(stubs, 2, flow=None))
     _check_still_yaml(spec)
     _check_still_yaml(ledger)
-    return Proposal(spec, ledger, applied, [s["id"] for s in stubs], project, pending)
+    return Proposal(spec, ledger, applied, [s["id"] for s in stubs], project, pending, schemas)

@@ -213,12 +213,12 @@ def _shared_additions(stage: _Stage, operation: str, proposal: Proposal) -> set[
     after = _other_operations_drift(stage, operation, stage.candidate(proposal.spec.text))
     known = {(f.operation, f.kind, f.field) for f in before}
     new = [f for f in after if (f.operation, f.kind, f.field) not in known]
-    shared: set[str] = set()
-    for action in proposal.applied:
-        schema = action.rpartition(" to `")[2].rstrip("`")
-        if any((f.schema or f.pointer or "").startswith(schema) for f in new):
-            shared.add(action)
-    return shared
+    touched = [f.pointer or f.schema or "" for f in new]
+    return {
+        action
+        for action, schema in proposal.schemas.items()
+        if any(p == schema or p.startswith(schema + "/") for p in touched)
+    }
 
 
 # --- one page -------------------------------------------------------------------------------
