@@ -179,7 +179,7 @@ def test_an_addition_to_a_shared_schema_becomes_one_decision_never_new_drift(
     before = tree(root_of(repo))
     again = update(repo, page)
     assert again.exit_code == 1, again.output
-    assert "2 decision(s) still open from an earlier run" in again.output
+    assert "2 change(s) the ledger already asks about (no new stub)" in again.output
     assert tree(root_of(repo)) == before
     # A person decides both stubs: the update has nothing left (exit 0).
     ledger = repo.parent / "ledger.yaml"
@@ -195,7 +195,7 @@ def test_an_addition_to_a_shared_schema_becomes_one_decision_never_new_drift(
     ledger.write_text(text, encoding="utf-8")
     decided = update(repo, page)
     assert decided.exit_code == 0, decided.output
-    assert "no decision open" in decided.output
+    assert "no change open" in decided.output
 
 
 # --- own edited revisions: dropped fields, changed types and values ----------------------------
@@ -231,6 +231,15 @@ def test_a_change_that_needs_a_person_is_one_stub_and_the_spec_stays(
     before = tree(root_of(repo))
     assert update(repo, page).exit_code == 1
     assert tree(root_of(repo)) == before
+    # Decided, the question is not asked again (even where the decision does not settle the
+    # finding: a dropped field stays open under --replaces, which is the settling rules' call).
+    ledger = repo.parent / "ledger.yaml"
+    ledger.write_text(
+        ledger.read_text(encoding="utf-8").replace("decision: TODO", "decision: decided"), "utf-8"
+    )
+    decided = tree(root_of(repo))
+    update(repo, page)
+    assert tree(root_of(repo)) == decided
 
 
 # --- the seeds as revisions of each other -------------------------------------------------------

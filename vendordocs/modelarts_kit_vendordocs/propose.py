@@ -435,7 +435,7 @@ class Proposal:
     applied: list[str]  # actions made in the spec
     stubs: list[str]  # ids of the ledger stubs
     project: Project
-    pending: list[str] = field(default_factory=list)  # open TODO stubs asked before
+    pending: list[str] = field(default_factory=list)  # changes the ledger already asks about
     schemas: dict[str, str] = field(default_factory=dict)  # applied action -> schema pointer
 
     @property
@@ -546,8 +546,8 @@ def propose(
     ``values`` (from :func:`documented_values`) gives an added field the values its page
     lists; a group whose action is in ``decide`` gets a ledger stub even when it is additive
     (``docs update``: an addition to a shared schema the other operations' pages disagree
-    with). A stub is not written twice: a finding an open TODO entry already asks about is
-    counted in ``pending`` instead."""
+    with). A stub is not written twice: a change an entry already records (the same kind,
+    field, pointer, page and what it says; open or decided) is counted in ``pending``."""
     values = values or {}
     project = project_for(spec_path, ledger_path)
     spec_file, ledger_file = project.spec, project.ledger
@@ -557,8 +557,10 @@ def propose(
     ledger.original = ledger_text
     entries = read_ledger(ledger_file).entries if ledger_text else ()
     taken = {e.id for e in entries}
-    # A question already asked (an open TODO stub about the same field) is not asked again.
-    asked = {(e.kind, e.field, e.pointer) for e in entries if e.decision == "TODO"}
+    # A question already asked -- an entry about the same field that recorded what this page
+    # says, open (TODO) or decided -- is not asked again: a second run writes no stub. (Another
+    # page saying the same is a new statement, and asked.)
+    asked = {(e.kind, e.field, e.pointer, s.seed, s.says) for e in entries for s in e.sources}
     applied: list[str] = []
     schemas: dict[str, str] = {}
     stubs: list[dict[str, Any]] = []
@@ -575,10 +577,14 @@ def propose(
                 f"docs update: {group.action} would make the pages of the other operations "
                 "that share this schema disagree with the spec; split the schema, or decide"
             )
-        if (stub["kind"], stub["field"], stub["pointer"]) in asked:
+        keys = {
+            (stub["kind"], stub["field"], stub["pointer"], s["seed"], s["says"])
+            for s in stub["sources"]
+        }
+        if keys <= asked:
             pending.append(stub["id"])
             continue
-        asked.add((stub["kind"], stub["field"], stub["pointer"]))
+        asked |= keys
         stubs.append(stub)
     if stubs:
         if ledger.lines and ledger.lines[-1].strip():

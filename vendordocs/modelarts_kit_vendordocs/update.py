@@ -83,7 +83,7 @@ class PageUpdate:
     already_recorded: bool
     applied: list[str] = field(default_factory=list)
     stubs: list[str] = field(default_factory=list)
-    pending: list[str] = field(default_factory=list)  # decisions asked by an earlier run
+    pending: list[str] = field(default_factory=list)  # changes the ledger already asks about
     shared: list[str] = field(default_factory=list)  # additions turned into decisions
     open_findings: int = 0
 
@@ -409,7 +409,9 @@ def _render_page(update: PageUpdate) -> list[str]:
     lines.append(f"  {len(update.stubs)} new ledger stub(s) with decision: TODO")
     lines += [f"    - {stub}" for stub in update.stubs]
     if update.pending:
-        lines.append(f"  {len(update.pending)} decision(s) still open from an earlier run")
+        lines.append(
+            f"  {len(update.pending)} change(s) the ledger already asks about (no new stub)"
+        )
     if update.already_recorded:
         lines.append(f"  already recorded as {update.recorded.file if update.recorded else '?'}")
     elif update.recorded is not None:
@@ -441,9 +443,9 @@ def render_update(result: UpdateResult) -> str:
         lines.append("dry run: nothing was written")
     if result.open_decisions:
         lines.append(
-            f"{result.open_decisions} decision(s) open: decide each decision: TODO entry in the "
+            f"{result.open_decisions} change(s) open: decide each decision: TODO entry in the "
             "ledger (decision, expect, reason), then run docs update again"
         )
     else:
-        lines.append("no decision open")
+        lines.append("no change open")
     return "\n".join(lines)
