@@ -430,7 +430,8 @@ def render_update(result: UpdateResult) -> str:
         why = "a breaking change" if result.bump == "major" else "no breaking change"
         lines.append(f"info.version {old} -> {new} ({result.bump}: {why})")
         lines.append(f"CHANGELOG.md: {result.changelog}")
-        lines.append("generated/: regenerated from the new spec")
+        done = "to be regenerated" if result.dry_run else "regenerated"
+        lines.append(f"generated/: {done} from the new spec")
     else:
         lines.append("the spec is unchanged: no version bump, no regeneration")
     verb = "would write" if result.dry_run else "wrote"

@@ -28,13 +28,12 @@ def _write(text: str, out: Path | None) -> None:
     if out is None:
         click.echo(text)
         return
-    # Write to a sibling temporary file first so a failed run never leaves half a file.
-    partial = out.with_name(out.name + ".partial")
-    try:
-        partial.write_text(text + "\n", encoding="utf-8")
-        partial.replace(out)
-    except OSError as exc:
-        raise KitError(f"{out}: cannot write: {exc.strerror}") from exc
+    from modelarts_kit_vendordocs.transaction import Transaction
+
+    # Staged beside the file and swapped in: a failed run never leaves half a file.
+    transaction = Transaction()
+    transaction.write(out, text + "\n")
+    transaction.commit()
 
 
 @options.command()
