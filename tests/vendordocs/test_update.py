@@ -7,6 +7,8 @@ real files.
 
 from __future__ import annotations
 
+import errno
+import os
 import re
 import shutil
 import subprocess
@@ -393,3 +395,27 @@ def test_the_readme_docs_update_block_runs_end_to_end(
         if "--dry-run" in words:
             assert tree(root_of(repo)) == before
     assert todo_ids(repo) == []
+
+
+def test_a_failure_swapping_generated_puts_every_file_back(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = seed_text(SEED_004).replace(LOCAL_CODE_DIR, NEW_LOG_LEVEL + LOCAL_CODE_DIR, 1)
+    page = write_page(tmp_path, "create-2026-11.txt", text)
+    before = tree(root_of(repo))
+    replace = os.replace
+
+    def failing_replace(source: str | Path, target: str | Path) -> None:
+        # generated/ is swapped last: the spec, ledger, page, index and changelog are in.
+        if Path(target).name == "generated" and Path(source).name == "package":
+            raise OSError(errno.EXDEV, "Invalid cross-device link")
+        replace(source, target)
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    result = update(repo, page)
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().splitlines()[-1].startswith("error: ")
+    assert "generated" in result.output
+    assert tree(root_of(repo)) == before
+    leftovers = [p.name for p in root_of(repo).rglob(".modelarts-kit-staged-*")]
+    assert leftovers == []

@@ -30,7 +30,7 @@ from modelarts_kit_vendordocs.errors import VendorDocsError
 
 __all__ = ["Transaction", "TransactionError"]
 
-_PREFIX = ".modelarts-kit-"  # hidden, and recognisable as ours if a crash ever left one
+_PREFIX = ".modelarts-kit-staged-"  # hidden, and recognisable as ours if a crash ever left one
 
 
 class TransactionError(VendorDocsError):

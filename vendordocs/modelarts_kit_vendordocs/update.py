@@ -323,7 +323,7 @@ def _regenerate(stage: _Stage, release: Release, transaction: Transaction) -> Pa
     commit is a rename) and add the swap to ``transaction``; returns that folder."""
     out = stage.project.generated
     release.check_client(stage.project.spec, out)
-    staging = Path(tempfile.mkdtemp(prefix=".modelarts-kit-generated-", dir=out.parent))
+    staging = Path(tempfile.mkdtemp(prefix=".modelarts-kit-staged-generated-", dir=out.parent))
     try:
         release.render_client(stage.spec, staging / "package")
     except BaseException:
