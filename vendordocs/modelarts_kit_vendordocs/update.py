@@ -37,7 +37,7 @@ from modelarts_kit_spec import load_spec
 from modelarts_kit_spec.diff import Change, diff_documents
 from modelarts_kit_spec.load import parse_yaml_text, read_input_bytes, read_input_text
 
-from modelarts_kit_vendordocs.drift import DriftReport, Finding, diff_pages, group_findings
+from modelarts_kit_vendordocs.drift import Finding, diff_pages, group_findings
 from modelarts_kit_vendordocs.errors import VendorDocsError
 from modelarts_kit_vendordocs.extract import extract_page, read_page
 from modelarts_kit_vendordocs.pagediff import PageComparison, compare_paths
@@ -164,10 +164,11 @@ def _operation_of(page: Path, spec_path: Path) -> str:
     return match.operation.operation_id
 
 
-def _same_bytes(stage: _Stage, page: Path, data: bytes) -> RecordedPage | None:
+def _already_recorded(stage: _Stage, data: bytes) -> RecordedPage | None:
+    """The recorded page with these very bytes (a page updated before, under any name)."""
     for recorded in stage.index.pages:
-        path = stage.project.sources / recorded.file
-        if recorded.name == page.name and path.is_file() and read_input_bytes(path) == data:
+        path = stage.source_path(recorded)
+        if path.is_file() and read_input_bytes(path) == data:
             return recorded
     return None
 
@@ -187,10 +188,6 @@ def _source_for(stage: _Stage, operation: str, text: str, page_format: str) -> R
 
 
 # --- 4. additions to shared schemas -----------------------------------------------------------
-
-
-def _findings(report: DriftReport) -> set[tuple[str, str, str]]:
-    return {(f.operation, f.kind, f.field) for op in report.operations for f in op.findings}
 
 
 def _other_operations_drift(stage: _Stage, operation: str, spec: Path) -> list[Finding]:
@@ -221,6 +218,27 @@ def _shared_additions(stage: _Stage, operation: str, proposal: Proposal) -> set[
     }
 
 
+# --- 6. recording ---------------------------------------------------------------------------
+
+
+def _record(
+    stage: _Stage, page: Path, data: bytes, operation: str, page_format: str, source: RecordedPage
+) -> RecordedPage:
+    """Record ``page`` beside the page it replaces (written when the update commits)."""
+    recorded = RecordedPage(
+        file=(PurePosixPath(source.file).parent / page.name).as_posix(),
+        operation=operation,
+        language=language_of(data.decode("utf-8", "replace")),
+        format=page_format,
+        revision="undated",
+        replaces=source.name,
+    )
+    stage.index = stage.index.with_page(recorded)
+    stage.new_pages[stage.project.sources / recorded.file] = data
+    stage.given[page.name] = page
+    return recorded
+
+
 # --- one page -------------------------------------------------------------------------------
 
 
@@ -228,7 +246,7 @@ def _update_page(stage: _Stage, page: Path) -> PageUpdate:
     text = read_page(page)
     data = read_input_bytes(page)
     operation = _operation_of(page, stage.spec)
-    recorded = _same_bytes(stage, page, data)
+    recorded = _already_recorded(stage, data)
     inventory = extract_page(page)
     if recorded is not None:
         source = stage.index.by_name(recorded.replaces) if recorded.replaces else None
@@ -268,18 +286,7 @@ def _update_page(stage: _Stage, page: Path) -> PageUpdate:
     )
     result.shared = sorted(shared)
     if recorded is None:
-        folder = PurePosixPath(source.file).parent
-        result.recorded = RecordedPage(
-            file=(folder / page.name).as_posix(),
-            operation=operation,
-            language=language_of(text),
-            format=inventory.format,
-            revision="undated",
-            replaces=source.name,
-        )
-        stage.index = stage.index.with_page(result.recorded)
-        stage.new_pages[stage.project.sources / result.recorded.file] = data
-        stage.given[page.name] = page
+        result.recorded = _record(stage, page, data, operation, inventory.format, source)
     after = diff_pages(
         [page, *others], replaces=old, spec_path=stage.spec, ledger_path=stage.ledger
     )
