@@ -264,6 +264,11 @@ def test_the_terminate_seeds_as_new_revisions_of_each_other(repo: Path, tmp_path
         result = update(repo, page)
         assert result.exit_code in (0, 1), result.output
         assert f"a new revision of seeds/{source} " in result.output
+        recorded = read_index(seeds(repo).parent).by_name(page.name)
+        assert recorded is not None
+        assert (recorded.operation, recorded.replaces) == ("StopTrainingJob", source)
+        want = ("en", "updated 2025-03-14") if page == english else ("zh", "updated 2022-04-08")
+        assert (recorded.language, recorded.revision) == want
         assert [docs_diff_exit(repo, p) for p in create_and_show] == other_exits
         before = tree(root_of(repo))
         assert update(repo, page).exit_code == result.exit_code

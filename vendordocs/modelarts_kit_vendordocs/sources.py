@@ -13,6 +13,7 @@ cite a page by its bare file name, so bare names are unique across the folders.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
@@ -22,9 +23,16 @@ from modelarts_kit_spec.emit import dump_yaml
 from modelarts_kit_spec.load import parse_yaml_text, read_input_text
 
 from modelarts_kit_vendordocs.errors import VendorDocsError
-from modelarts_kit_vendordocs.formats import detect_format
 
-__all__ = ["HEADER", "RecordedPage", "SourceIndex", "SourcesError", "language_of", "read_index"]
+__all__ = [
+    "HEADER",
+    "RecordedPage",
+    "SourceIndex",
+    "SourcesError",
+    "language_of",
+    "read_index",
+    "revision_of",
+]
 
 HEADER = (
     "# The recorded vendor pages as data (README.md beside this file is the human view).\n"
@@ -36,6 +44,15 @@ _KEYS = ("file", "operation", "language", "format", "revision", "replaces")
 
 class SourcesError(VendorDocsError):
     """The sources index cannot be read, or a page cannot be recorded in it."""
+
+
+_UPDATED = re.compile(r"(?:Updated on|更新时间)\s*[:\uff1a]?\s*(\d{4}-\d{2}-\d{2})", re.IGNORECASE)
+
+
+def revision_of(text: str) -> str:
+    """The revision a page states (``Updated on 2025-03-14``, ``更新时间:2022-04-08``)."""
+    found = _UPDATED.search(text)
+    return f"updated {found.group(1)}" if found else "undated"
 
 
 def language_of(text: str) -> str:
@@ -115,16 +132,6 @@ class SourceIndex:
 
     def text(self) -> str:
         return HEADER + dump_yaml({"pages": [p.to_json() for p in self.pages]}, flow=False)
-
-    def describe(self, page: Path, text: str, operation: str) -> RecordedPage:
-        """How ``page`` (not yet recorded) would be recorded: format and language from it."""
-        return RecordedPage(
-            file=page.name,
-            operation=operation,
-            language=language_of(text),
-            format=detect_format(text),
-            revision="undated",
-        )
 
 
 def read_index(folder: Path) -> SourceIndex:

@@ -48,7 +48,13 @@ from modelarts_kit_vendordocs.propose import (
     propose,
     replace_scalar,
 )
-from modelarts_kit_vendordocs.sources import RecordedPage, SourceIndex, language_of, read_index
+from modelarts_kit_vendordocs.sources import (
+    RecordedPage,
+    SourceIndex,
+    language_of,
+    read_index,
+    revision_of,
+)
 from modelarts_kit_vendordocs.transaction import Transaction
 
 __all__ = ["PageUpdate", "Release", "UpdateError", "UpdateResult", "render_update", "update"]
@@ -225,12 +231,13 @@ def _record(
     stage: _Stage, page: Path, data: bytes, operation: str, page_format: str, source: RecordedPage
 ) -> RecordedPage:
     """Record ``page`` beside the page it replaces (written when the update commits)."""
+    text = data.decode("utf-8", "replace")
     recorded = RecordedPage(
         file=(PurePosixPath(source.file).parent / page.name).as_posix(),
         operation=operation,
-        language=language_of(data.decode("utf-8", "replace")),
+        language=language_of(text),
         format=page_format,
-        revision="undated",
+        revision=revision_of(text),
         replaces=source.name,
     )
     stage.index = stage.index.with_page(recorded)
