@@ -463,6 +463,12 @@ class Proposal:
         for doc in self.changed:
             transaction.write(doc.path, doc.text)
 
+    def apply(self) -> None:
+        """Write the edited spec and ledger: both, or neither (see :class:`Transaction`)."""
+        transaction = Transaction()
+        self.stage(transaction)
+        transaction.commit()
+
     def summary(self, *, applied: bool) -> str:
         where = "applied to" if applied else "proposed for"
         return (
