@@ -55,6 +55,10 @@ COMMANDS: Tree = {
                 "modelarts_kit.commands.docs:compare",
                 "What changed between two versions of one vendor page.",
             ),
+            "update": (
+                "modelarts_kit.commands.docs:update",
+                "Update spec, ledger, sources and client to new vendor pages.",
+            ),
         },
         "Parse vendor doc pages and diff them against the spec.",
     ),

@@ -85,6 +85,7 @@ LIBRARY_CASES: dict[tuple[str, ...], tuple[list[str], str]] = {
     ("docs", "extract"): ([MISSING], MISSING),
     ("docs", "diff"): ([MISSING], MISSING),
     ("docs", "compare"): ([MISSING, MISSING], MISSING),
+    ("docs", "update"): ([MISSING], MISSING),
     ("generate",): (["--spec", MISSING, "--out", "{tmp}/out"], MISSING),
     ("publish",): (["--spec", MISSING, "--out", "{tmp}/out"], MISSING),
     ("serve",): (["--token", "two words"], "--token"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -124,3 +125,20 @@ def edit(text: str, old: str, new: str) -> str:
     if count != 1:
         raise AssertionError(f"the edit expects {old!r} exactly once, found it {count} times")
     return text.replace(old, new)
+
+
+def repository_copy(root: Path) -> Path:
+    """A repository-shaped copy under ``root``: the curated spec and ledger, the recorded pages
+    (``spec/sources/``), ``generated/``; returns the spec's path. Tests that write edit it,
+    never the real files."""
+    package = root / "spec" / "modelarts_kit_spec"
+    package.mkdir(parents=True)
+    for name in ("openapi.yaml", "ledger.yaml"):
+        shutil.copy(REPO / "spec" / "modelarts_kit_spec" / name, package / name)
+    shutil.copytree(REPO / "spec" / "sources", root / "spec" / "sources")
+    shutil.copytree(
+        REPO / "generated",
+        root / "generated",
+        ignore=shutil.ignore_patterns("*.egg-info", "__pycache__", ".ruff_cache"),
+    )
+    return package / "openapi.yaml"

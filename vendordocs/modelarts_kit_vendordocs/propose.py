@@ -18,14 +18,15 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-from modelarts_kit_spec import SPEC_PATH, ledger_for, load_spec, read_ledger
-from modelarts_kit_spec.load import read_input_text
+from modelarts_kit_spec import SpecError, load_spec, read_ledger
+from modelarts_kit_spec.emit import dump_block, dump_flow
+from modelarts_kit_spec.load import parse_yaml_text, read_input_text
+from modelarts_kit_spec.values import open_enum_schema
 
 from modelarts_kit_vendordocs.drift import (
     DriftReport,
@@ -34,10 +35,25 @@ from modelarts_kit_vendordocs.drift import (
     group_findings,
     normalise_field,
 )
+from modelarts_kit_vendordocs.errors import VendorDocsError
+from modelarts_kit_vendordocs.inventory import Inventory
+from modelarts_kit_vendordocs.project import Project, project_for
 from modelarts_kit_vendordocs.settle import DROPPED
+from modelarts_kit_vendordocs.transaction import Transaction
 from modelarts_kit_vendordocs.types import parse_type
 
-__all__ = ["Proposal", "propose"]
+__all__ = [
+    "Proposal",
+    "ProposeError",
+    "check_patch_path",
+    "documented_values",
+    "propose",
+    "replace_scalar",
+]
+
+
+class ProposeError(VendorDocsError):
+    """A proposal that cannot be made or written; nothing was changed."""
 
 
 # --- locating a node in YAML text --------------------------------------------------------
@@ -72,11 +88,43 @@ def _block_end(lines: list[str], start: int, indent: int) -> int:
     return end
 
 
-def _unquote(key: str) -> str:
-    key = key.strip()
-    if len(key) >= 2 and key[0] == key[-1] and key[0] in "'\"":
-        return key[1:-1]
-    return key
+def _quoted_end(text: str) -> int:
+    """One past the closing quote of the quoted scalar ``text`` starts with; -1 if unclosed."""
+    quote, index = text[0], 1
+    while index < len(text):
+        char = text[index]
+        if quote == '"' and char == "\\":
+            index += 2
+            continue
+        if char == quote:
+            if quote == "'" and text[index + 1 : index + 2] == "'":
+                index += 2  # '' is a quote inside a single-quoted scalar
+                continue
+            return index + 1
+        index += 1
+    return -1
+
+
+def _split_key(text: str) -> tuple[str, str] | None:
+    """``key: value`` -> (the key as YAML reads it, the text after the colon); None if no key.
+
+    A quoted key is decoded by the YAML reader ('a: b', "x\\ny", 'it''s'); a plain key is
+    taken as written (``'200'`` and ``200`` both name the status code 200)."""
+    if text[:1] in ("'", '"'):
+        end = _quoted_end(text)
+        if end < 0:
+            return None
+        rest = text[end:].lstrip(" ")
+        if not rest.startswith(":") or rest[1:2] not in ("", " "):
+            return None
+        key = parse_yaml_text(text[:end], "<key>")
+        return (key if isinstance(key, str) else text[:end]), rest[1:]
+    colon = text.find(": ")
+    if colon < 0:
+        if not text.endswith(":"):
+            return None
+        colon = len(text) - 1
+    return text[:colon].rstrip(), text[colon + 1 :]
 
 
 def _child(lines: list[str], node: _Node, token: str) -> _Node | None:
@@ -105,14 +153,13 @@ def _child(lines: list[str], node: _Node, token: str) -> _Node | None:
         text = lines[number].strip()
         if text.startswith("- "):
             continue
-        key, colon, _ = text.partition(":")
-        if colon and _unquote(key) == token:
+        split = _split_key(text)
+        if split is not None and split[0] == token:
             return _Node(number, indent, number + 1, _block_end(lines, number + 1, indent))
     # Keys of a sequence item: the first one sits on the "- " line itself.
     if node.line < len(lines) and lines[node.line].lstrip().startswith("- "):
-        text = lines[node.line].lstrip()[2:]
-        key, colon, _ = text.partition(":")
-        if colon and _unquote(key) == token:
+        split = _split_key(lines[node.line].lstrip()[2:].strip())
+        if split is not None and split[0] == token:
             return _Node(
                 node.line, node.indent, node.line + 1, _block_end(lines, node.line + 1, node.indent)
             )
@@ -130,10 +177,28 @@ def _find(lines: list[str], pointer: str) -> _Node | None:
 
 
 def _inline_value(lines: list[str], node: _Node) -> str:
+    """The text after the node's key, on the key's line and any continuation lines (a flow
+    list may wrap); "" when the value is a block below the key."""
     text = lines[node.line].strip()
     if text.startswith("- "):
-        text = text[2:]
-    return text.partition(":")[2].split(" #")[0].strip()
+        text = text[2:].strip()
+    split = _split_key(text)
+    first = split[1].strip() if split is not None else ""
+    if not first or first.startswith("#"):
+        return ""
+    more = [lines[n].strip() for n in range(node.start, node.end) if _content(lines[n])]
+    return " ".join([first, *more])
+
+
+def _parse_inline(value: str) -> tuple[Any, str] | None:
+    """A one-line YAML value read by the one reader, and the comment that followed it."""
+    cut = len(value)
+    while cut > 0:
+        try:
+            return parse_yaml_text(value[:cut], "<value>"), value[cut:]
+        except SpecError:
+            cut = value.rfind(" #", 0, cut)  # try again without a trailing comment
+    return None
 
 
 # --- edits ---------------------------------------------------------------------------------
@@ -153,20 +218,17 @@ class _Text:
         return "\n".join(self.lines) + ("\n" if self.original.endswith("\n") else "")
 
 
-def _dump(value: Any, indent: int, *, flow: bool | None = False) -> list[str]:
-    text = yaml.safe_dump(
-        value, sort_keys=False, allow_unicode=True, width=96, default_flow_style=flow
-    )
-    return [(" " * indent + line) if line else line for line in text.splitlines()]
-
-
-def _flow_add(value: str, names: Sequence[str]) -> str | None:
-    """``[a, b]`` plus names, or None when the value is not a one-line flow list."""
-    if not (value.startswith("[") and value.endswith("]")):
+def _merged_flow(value: str, names: Sequence[str]) -> str | None:
+    """The flow list ``value`` (with its trailing comment) plus ``names``, written by the
+    emitter; None when ``value`` is not a flow list of the reader's."""
+    if not value.startswith("["):
         return None
-    items = [i.strip() for i in value[1:-1].split(",") if i.strip()]
+    parsed = _parse_inline(value)
+    if parsed is None or not isinstance(parsed[0], list):
+        return None
+    items, comment = parsed
     items.extend(n for n in names if n not in items)
-    return "[" + ", ".join(items) + "]"
+    return dump_flow(items) + comment
 
 
 def _add_to_list(doc: _Text, node: _Node, key: str, names: Sequence[str]) -> bool:
@@ -176,35 +238,68 @@ def _add_to_list(doc: _Text, node: _Node, key: str, names: Sequence[str]) -> boo
         anchor = _child(doc.lines, node, "properties")
         if anchor is None:
             return False
-        flow = "[" + ", ".join(names) + "]"
-        doc.lines.insert(anchor.line, " " * anchor.indent + f"{key}: {flow}")
+        doc.lines[anchor.line : anchor.line] = dump_block(
+            {key: list(names)}, anchor.indent, flow=None
+        )
         return True
     value = _inline_value(doc.lines, target)
     if value:
-        merged = _flow_add(value, names)
+        merged = _merged_flow(value, names)
         if merged is None:
             return False
-        line = doc.lines[target.line]
-        doc.lines[target.line] = line[: line.index(":") + 1] + " " + merged
+        line = doc.lines[target.line].rstrip()
+        split = _split_key(line.strip().removeprefix("- ").strip())
+        if split is None:
+            return False
+        key_end = len(line) - len(split[1])  # just past the key's colon
+        doc.lines[target.line : max(target.end, target.line + 1)] = [line[:key_end] + " " + merged]
         return True
     item_indent = next(
         (_indent(doc.lines[n]) for n in range(target.start, target.end) if _content(doc.lines[n])),
         target.indent + 2,
     )
-    new = [" " * item_indent + f"- {name}" for name in names]
-    doc.lines[target.end : target.end] = new
+    doc.lines[target.end : target.end] = dump_block(list(names), item_indent)
     return True
 
 
-def _property_schema(finding: Finding) -> dict[str, Any]:
-    def schema_for(written: str, description: str) -> dict[str, Any]:
+Values = Mapping[tuple[str, str], Sequence[str]]  # (page, field path) -> documented values
+
+
+def documented_values(pages: Iterable[Inventory]) -> dict[tuple[str, str], tuple[str, ...]]:
+    """The values each page lists for each of its fields (``log_type``: ``stdout``, ...), so
+    a field added to the spec keeps them."""
+    return {
+        # keyed as a finding names its page: by file name
+        (Path(page.source).name, normalise_field(entry.path)): tuple(entry.field.enum)
+        for page in pages
+        for entry in page.fields
+        if entry.field.enum
+    }
+
+
+def _with_values(schema: dict[str, Any], values: Sequence[str], side: str) -> dict[str, Any]:
+    """A string field with documented values: closed in a request (the server refuses
+    others), open in a response (the spec's encoding: the vendor may add values)."""
+    if schema.get("type") != "string" or not values:
+        return schema
+    if side == "request":
+        return schema | {"enum": list(values)}
+    rest = {k: v for k, v in schema.items() if k != "type"}
+    return rest | open_enum_schema(list(values))
+
+
+def _property_schema(finding: Finding, values: Values) -> dict[str, Any]:
+    field_path = normalise_field(finding.field)
+
+    def schema_for(path: str, written: str, description: str) -> dict[str, Any]:
         out: dict[str, Any] = dict(parse_type(written).schema()) or {}
         if not out:
             out = {"type": "string"}
         out["description"] = " ".join(description.split()) or f"{written} (from the page)"
-        return out
+        full = f"{field_path}.{path}" if path else field_path
+        return _with_values(out, values.get((finding.page or "", full), ()), finding.side)
 
-    root = schema_for(finding.written, finding.description)
+    root = schema_for("", finding.written, finding.description)
     nodes: dict[str, dict[str, Any]] = {"": root}
     required: dict[str, list[str]] = {}
     for path, written, description, mandatory in finding.subtree:
@@ -216,7 +311,8 @@ def _property_schema(finding: Finding) -> dict[str, Any]:
         if not isinstance(holder, dict):
             continue
         holder.setdefault("type", "object")
-        holder.setdefault("properties", {})[name] = child = schema_for(written, description)
+        child = schema_for(path, written, description)
+        holder.setdefault("properties", {})[name] = child
         nodes[path] = child
         if mandatory and finding.side == "request":
             required.setdefault(parent_path, []).append(name)
@@ -226,7 +322,7 @@ def _property_schema(finding: Finding) -> dict[str, Any]:
     return root
 
 
-def _add_property(doc: _Text, finding: Finding) -> bool:
+def _add_property(doc: _Text, finding: Finding, values: Values) -> bool:
     name = normalise_field(finding.field).rpartition(".")[2]
     owner = _find(doc.lines, finding.schema or "")
     if owner is None:
@@ -236,7 +332,7 @@ def _add_property(doc: _Text, finding: Finding) -> bool:
         return False
     members = [n for n in range(properties.start, properties.end) if _content(doc.lines[n])]
     indent = _indent(doc.lines[members[0]]) if members else properties.indent + 2
-    block = _dump({name: _property_schema(finding)}, indent)
+    block = dump_block({name: _property_schema(finding, values)}, indent)
     doc.lines[properties.end : properties.end] = block
     if finding.required and finding.side == "request":
         owner = _find(doc.lines, finding.schema or "")
@@ -260,6 +356,23 @@ def _add_values(doc: _Text, finding: Finding, values: Sequence[str]) -> bool:
         if _child(doc.lines, member, "enum") is not None:
             return _add_to_list(doc, member, "enum", values)
     return False
+
+
+def replace_scalar(text: str, pointer: str, value: str) -> str | None:
+    """``text`` with the one-line scalar at ``pointer`` (``/info/version``) set to ``value``
+    by the emitter, the rest of the file untouched; None when there is no such line."""
+    doc = _Text(Path(), text)
+    node = _find(doc.lines, pointer)
+    if node is None or node.start != node.line + 1 or node.end > node.start:
+        return None
+    line = doc.lines[node.line].rstrip()
+    split = _split_key(line.strip().removeprefix("- ").strip())
+    current = _parse_inline(split[1].strip()) if split is not None else None
+    if split is None or current is None or isinstance(current[0], (list, dict)):
+        return None
+    key_end = len(line) - len(split[1])
+    doc.lines[node.line] = line[:key_end] + " " + dump_flow(value) + current[1]
+    return doc.text
 
 
 # --- ledger stubs -------------------------------------------------------------------------
@@ -321,16 +434,19 @@ class Proposal:
     ledger: _Text
     applied: list[str]  # actions made in the spec
     stubs: list[str]  # ids of the ledger stubs
+    project: Project
+    pending: list[str] = field(default_factory=list)  # changes the ledger already asks about
+    schemas: dict[str, str] = field(default_factory=dict)  # applied action -> schema pointer
 
     @property
     def patch(self) -> str:
+        """The unified diff, its paths relative to the project's root (``git apply`` or
+        ``patch -p1`` there take it, wherever it was made)."""
         return "".join(self._diffs())
 
     def _diffs(self) -> Iterator[str]:
-        for doc in (self.spec, self.ledger):
-            if doc.text == doc.original:
-                continue
-            name = _display(doc.path)
+        for doc in self.changed:
+            name = self.project.relative(doc.path)
             yield from difflib.unified_diff(
                 doc.original.splitlines(keepends=True),
                 doc.text.splitlines(keepends=True),
@@ -338,12 +454,20 @@ class Proposal:
                 tofile=f"b/{name}",
             )
 
+    @property
+    def changed(self) -> list[_Text]:
+        return [doc for doc in (self.spec, self.ledger) if doc.text != doc.original]
+
+    def stage(self, transaction: Transaction) -> None:
+        """Add the edited spec and ledger to ``transaction`` (written when it commits)."""
+        for doc in self.changed:
+            transaction.write(doc.path, doc.text)
+
     def apply(self) -> None:
-        for doc in (self.spec, self.ledger):
-            if doc.text != doc.original:
-                partial = doc.path.with_name(doc.path.name + ".partial")
-                partial.write_text(doc.text, encoding="utf-8")
-                partial.replace(doc.path)
+        """Write the edited spec and ledger: both, or neither (see :class:`Transaction`)."""
+        transaction = Transaction()
+        self.stage(transaction)
+        transaction.commit()
 
     def summary(self, *, applied: bool) -> str:
         where = "applied to" if applied else "proposed for"
@@ -353,9 +477,22 @@ class Proposal:
         )
 
 
-def _display(path: Path) -> str:
-    """The path relative to the working directory (``patch -p1`` / ``git apply`` from here)."""
-    return Path(os.path.relpath(path.resolve(), Path.cwd().resolve())).as_posix()
+def check_patch_path(path: Path, project: Project, inputs: Sequence[Path] = ()) -> None:
+    """Refuse a patch file that is the spec, the ledger, a page read, or a recorded page:
+    the patch would replace the file it describes."""
+    real = Path(os.path.realpath(path))
+    for protected in project.protected(inputs):
+        if real == protected:
+            raise ProposeError(
+                f"--propose {path}: is {protected.name}, which the patch describes or was "
+                "made from (rule: the patch goes to a file of its own, such as change.patch)"
+            )
+    for folder in project.protected_folders():
+        if folder in real.parents:
+            raise ProposeError(
+                f"--propose {path}: is inside {folder}, the recorded vendor pages (rule: the "
+                "patch goes to a file of its own, outside spec/sources/)"
+            )
 
 
 def _additive_values(finding: Finding, spec_path: Path | None) -> list[str] | None:
@@ -374,35 +511,87 @@ def _additive_values(finding: Finding, spec_path: Path | None) -> list[str] | No
     return [v for v in finding.enum if v not in current.values]
 
 
+def _edit(spec: _Text, first: Finding, spec_path: Path | None, values: Values) -> bool:
+    """Make the additive change ``first`` asks for, whole or not at all: an edit that fails
+    half-way (the property block added, its ``required`` list not) is undone, so the
+    summary's count is what the patch does."""
+    before = list(spec.lines)
+    if first.kind == "presence" and first.direction == "docs":
+        done = _add_property(spec, first, values)
+    else:
+        new_values = _additive_values(first, spec_path)
+        done = bool(new_values) and _add_values(spec, first, new_values or [])
+    if not done:
+        spec.lines[:] = before
+    return done
+
+
+def _check_still_yaml(doc: _Text) -> None:
+    """The edited text must read back (a bug in an edit must never reach the file)."""
+    if doc.text == doc.original:
+        return
+    try:
+        parse_yaml_text(doc.text, str(doc.path))
+    except SpecError as exc:
+        raise ProposeError(
+            f"{doc.path}: the proposed edit would not be valid YAML ({exc}); nothing was "
+            "written (a bug in docs diff --propose: please report it)"
+        ) from exc
+
+
 def propose(
-    report: DriftReport, *, spec_path: Path | None = None, ledger_path: Path | None = None
+    report: DriftReport,
+    *,
+    spec_path: Path | None = None,
+    ledger_path: Path | None = None,
+    values: Values | None = None,
+    decide: Collection[str] = (),
 ) -> Proposal:
-    """The edits of the spec and ledger text that settle ``report``'s unreconciled findings."""
-    spec_file = Path(spec_path) if spec_path is not None else SPEC_PATH
-    ledger_file = ledger_path if ledger_path is not None else ledger_for(spec_path)
-    if ledger_file is None:
-        ledger_file = spec_file.parent / "ledger.yaml"
+    """The edits of the spec and ledger text that settle ``report``'s unreconciled findings.
+
+    ``values`` (from :func:`documented_values`) gives an added field the values its page
+    lists; a group whose action is in ``decide`` gets a ledger stub even when it is additive
+    (``docs update``: an addition to a shared schema the other operations' pages disagree
+    with). A stub is not written twice: a change an entry already records (the same kind,
+    field, pointer, page and what it says; open or decided) is counted in ``pending``."""
+    values = values or {}
+    project = project_for(spec_path, ledger_path)
+    spec_file, ledger_file = project.spec, project.ledger
     spec = _Text(spec_file, read_input_text(spec_file))
     ledger_text = read_input_text(ledger_file) if ledger_file.exists() else ""
     ledger = _Text(ledger_file, ledger_text or "entries:\n")
     ledger.original = ledger_text
-    taken = {e.id for e in read_ledger(ledger_file).entries} if ledger_text else set()
+    entries = read_ledger(ledger_file).entries if ledger_text else ()
+    taken = {e.id for e in entries}
+    # A question already asked -- an entry about the same field that recorded what this page
+    # says, open (TODO) or decided -- is not asked again: a second run writes no stub. (Another
+    # page saying the same is a new statement, and asked.)
+    asked = {(e.kind, e.field, e.pointer, s.seed, s.says) for e in entries for s in e.sources}
     applied: list[str] = []
+    schemas: dict[str, str] = {}
     stubs: list[dict[str, Any]] = []
+    pending: list[str] = []
     findings = [f for op in report.operations for f in op.findings]
     for group in group_findings(findings):
-        first = group.findings[0]
-        done = False
-        if first.kind == "presence" and first.direction == "docs":
-            done = _add_property(spec, first)
-        else:
-            values = _additive_values(first, spec_path)
-            if values:
-                done = _add_values(spec, first, values)
-        if done:
+        if group.action not in decide and _edit(spec, group.findings[0], spec_path, values):
             applied.append(group.action)
-        else:
-            stubs.append(_stub(group, taken))
+            schemas[group.action] = group.schema
+            continue
+        stub = _stub(group, taken)
+        if group.action in decide:
+            stub["reason"] = (
+                f"docs update: {group.action} would make the pages of the other operations "
+                "that share this schema disagree with the spec; split the schema, or decide"
+            )
+        keys = {
+            (stub["kind"], stub["field"], stub["pointer"], s["seed"], s["says"])
+            for s in stub["sources"]
+        }
+        if keys <= asked:
+            pending.append(stub["id"])
+            continue
+        asked |= keys
+        stubs.append(stub)
     if stubs:
         if ledger.lines and ledger.lines[-1].strip():
             ledger.lines.append("")
@@ -410,5 +599,7 @@ def propose(
             "  # docs diff --propose: decide each TODO (decision, expect, reason), then run "
             "spec validate"
         )
-        ledger.lines.extend(_dump(stubs, 2, flow=None))
-    return Proposal(spec, ledger, applied, [s["id"] for s in stubs])
+        ledger.lines.extend(dump_block(stubs, 2, flow=None))
+    _check_still_yaml(spec)
+    _check_still_yaml(ledger)
+    return Proposal(spec, ledger, applied, [s["id"] for s in stubs], project, pending, schemas)

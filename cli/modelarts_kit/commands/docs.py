@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from modelarts_kit_spec.errors import EXIT_FINDINGS, EXIT_OK, KitError
 
 from modelarts_kit import options
 
-__all__ = ["compare", "diff", "extract"]
+if TYPE_CHECKING:
+    from modelarts_kit_spec.diff import Change
+    from modelarts_kit_vendordocs.update import Release
+
+__all__ = ["compare", "diff", "extract", "update"]
 
 _PAGES = click.argument("pages", nargs=-1, required=True, type=click.Path(path_type=Path))
 
@@ -23,13 +28,12 @@ def _write(text: str, out: Path | None) -> None:
     if out is None:
         click.echo(text)
         return
-    # Write to a sibling temporary file first so a failed run never leaves half a file.
-    partial = out.with_name(out.name + ".partial")
-    try:
-        partial.write_text(text + "\n", encoding="utf-8")
-        partial.replace(out)
-    except OSError as exc:
-        raise KitError(f"{out}: cannot write: {exc.strerror}") from exc
+    from modelarts_kit_vendordocs.transaction import Transaction
+
+    # Staged beside the file and swapped in: a failed run never leaves half a file.
+    transaction = Transaction()
+    transaction.write(out, text + "\n")
+    transaction.commit()
 
 
 @options.command()
@@ -100,14 +104,30 @@ def diff(
 
     if apply_patch and propose_file is None:
         raise KitError("--apply needs --propose PATCH (the patch it applies is written there)")
+    if propose_file is not None:
+        from modelarts_kit_vendordocs.project import project_for
+        from modelarts_kit_vendordocs.propose import check_patch_path
+
+        inputs = [*pages, *([replaces] if replaces is not None else [])]
+        check_patch_path(propose_file, project_for(spec_file, ledger_file), inputs)
     report = diff_pages(pages, replaces=replaces, spec_path=spec_file, ledger_path=ledger_file)
     if propose_file is not None:
-        from modelarts_kit_vendordocs.propose import propose
+        from modelarts_kit_vendordocs.extract import extract_page
+        from modelarts_kit_vendordocs.propose import documented_values, propose
+        from modelarts_kit_vendordocs.transaction import Transaction
 
-        proposal = propose(report, spec_path=spec_file, ledger_path=ledger_file)
-        _write(proposal.patch.rstrip("\n"), propose_file)
+        proposal = propose(
+            report,
+            spec_path=spec_file,
+            ledger_path=ledger_file,
+            values=documented_values(extract_page(p) for p in pages),
+        )
+        # The patch, the spec and the ledger are written together or not at all.
+        transaction = Transaction()
+        transaction.write(propose_file, proposal.patch.rstrip("\n") + "\n")
         if apply_patch:
-            proposal.apply()
+            proposal.stage(transaction)
+        transaction.commit()
         click.echo(proposal.summary(applied=apply_patch), err=True)
     if output_format == "json":
         click.echo(render_json(report))
@@ -139,3 +159,52 @@ def compare(old: Path, new: Path, output_format: str) -> None:
     else:
         click.echo(render_comparison_text(result))
     raise SystemExit(EXIT_OK if result.same else EXIT_FINDINGS)
+
+
+@options.command()
+@_PAGES
+@options.spec_file("The spec to update (default: the curated spec); its project is updated.")
+@options.ledger_file("Discrepancy ledger (default: the curated ledger next to the spec).")
+@click.option("--dry-run", is_flag=True, help="Print the plan; write nothing.")
+def update(
+    pages: tuple[Path, ...], spec_file: Path | None, ledger_file: Path | None, dry_run: bool
+) -> None:
+    """Bring the spec, ledger, recorded pages and client up to new revisions of vendor pages.
+
+    Each page is matched to the recorded page of the same operation (spec/sources/index.yaml;
+    web text, RST or pipe tables, English or Chinese) and compared with it; the spec is diffed
+    with the old page replaced; additive changes are made (with the values the page lists),
+    except where a schema other operations share would then disagree with their pages; every
+    other change gets one 'decision: TODO' ledger stub (never twice); the page is recorded in
+    spec/sources/. Then generated/ is regenerated, info.version bumped (breaking: major,
+    otherwise minor) and the version's section added to CHANGELOG.md -- all written as one
+    transaction. Exit 0 when no decision is open, 1 while decisions are open, 2 on usage,
+    parse or write errors. Running it again changes nothing.
+    """
+    from modelarts_kit_vendordocs.update import render_update
+    from modelarts_kit_vendordocs.update import update as run_update
+
+    result = run_update(
+        pages, _release(), spec_path=spec_file, ledger_path=ledger_file, dry_run=dry_run
+    )
+    click.echo(render_update(result))
+    raise SystemExit(EXIT_FINDINGS if result.open_decisions else EXIT_OK)
+
+
+def _release() -> Release:
+    """docs update's release steps: the generator renders the client, publish writes the
+    changelog (vendordocs imports neither: the packages are layered, the CLI composes)."""
+    from modelarts_kit_generator.pipeline import check_output_directory, render_to
+    from modelarts_kit_publish.changelog import merge_changelog, section_for
+    from modelarts_kit_vendordocs.update import Release
+
+    def check_client(spec: Path, out: Path) -> None:
+        check_output_directory(out, spec, force=False)
+
+    def render_client(spec: Path, folder: Path) -> None:
+        render_to(folder, spec)
+
+    def changelog(existing: str | None, version: str, previous: str, changes: list[Change]) -> str:
+        return merge_changelog(existing, version, section_for(version, previous, changes))
+
+    return Release(check_client, render_client, changelog)

@@ -1,0 +1,426 @@
+"""Issue 25: ``modelarts-kit docs update PAGE... [--dry-run]`` does the whole update.
+
+Every test works on a repository-shaped copy (spec, ledger, ``spec/sources/``,
+``generated/``) with a seed page edited the way a vendor revision would be, never on the
+real files.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from modelarts_kit.main import cli
+from modelarts_kit_generator.pipeline import up_to_date
+from modelarts_kit_spec import load_spec
+from modelarts_kit_spec.load import read_yaml
+from modelarts_kit_vendordocs.sources import read_index
+
+from .support import (
+    SEED_000,
+    SEED_001,
+    SEED_002,
+    SEED_003,
+    SEED_004,
+    edit,
+    repository_copy,
+    seed_text,
+)
+
+NEW_LOG_LEVEL = (
+    "log_level |\nNo |\nString |\nLog level. The value can be: debug, info, warning. |\n"
+)
+LOCAL_CODE_DIR = "local_code_dir |\nNo |\nString |"
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """The spec of a repository-shaped copy under ``tmp_path / "repo"``."""
+    return repository_copy(tmp_path / "repo")
+
+
+def root_of(spec: Path) -> Path:
+    return spec.parents[2]
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+
+
+def write_page(folder: Path, name: str, text: str) -> Path:
+    page = folder / name
+    page.write_text(text, encoding="utf-8")
+    return page
+
+
+def update(spec: Path, *pages: Path, dry_run: bool = False) -> Result:
+    args = ["docs", "update", *map(str, pages), "--spec", str(spec)]
+    return CliRunner().invoke(cli, [*args, *(["--dry-run"] if dry_run else [])])
+
+
+def docs_diff_exit(spec: Path, *pages: Path) -> int:
+    return (
+        CliRunner().invoke(cli, ["docs", "diff", *map(str, pages), "--spec", str(spec)]).exit_code
+    )
+
+
+def todo_ids(spec: Path) -> list[str]:
+    entries = read_yaml(spec.parent / "ledger.yaml")["entries"]
+    return [e["id"] for e in entries if e["decision"] == "TODO"]
+
+
+def seeds(spec: Path) -> Path:
+    return root_of(spec) / "spec" / "sources" / "seeds"
+
+
+# --- an additive revision: made, recorded, versioned, regenerated; a second run does nothing ---
+
+
+def test_an_additive_revision_is_applied_recorded_versioned_and_regenerated(
+    repo: Path, tmp_path: Path
+) -> None:
+    text = seed_text(SEED_004).replace(LOCAL_CODE_DIR, NEW_LOG_LEVEL + LOCAL_CODE_DIR, 1)
+    page = write_page(tmp_path, "create-2026-11.txt", text)
+    old_version = load_spec(repo).document["info"]["version"]
+    result = update(repo, page)
+    assert result.exit_code == 0, result.output
+    document = load_spec(repo).document
+    log_level = document["components"]["schemas"]["JobAlgorithm"]["properties"]["log_level"]
+    assert log_level["enum"] == ["debug", "info", "warning"]  # the documented values kept
+    # Recorded beside the page it replaces, byte for byte, and in the index.
+    assert (seeds(repo) / page.name).read_bytes() == page.read_bytes()
+    recorded = read_index(seeds(repo).parent).by_name(page.name)
+    assert recorded is not None
+    assert (recorded.file, recorded.operation, recorded.replaces) == (
+        f"seeds/{page.name}",
+        "CreateTrainingJob",
+        SEED_004,
+    )
+    assert (recorded.language, recorded.format) == ("en", "pipe")
+    # Bumped by what spec diff says (a new request field breaks servers: major), with the
+    # changelog section publish writes.
+    new_version = document["info"]["version"]
+    assert new_version != old_version
+    assert (
+        f"({'major' if new_version.split('.')[0] != old_version.split('.')[0] else 'minor'}:"
+        in result.output
+    )
+    changelog = (root_of(repo) / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert changelog.startswith(f"# Changelog\n\n## {new_version} (changes since {old_version})")
+    assert "`algorithm.log_level`" in changelog
+    # The client is regenerated from the new spec.
+    generated = root_of(repo) / "generated"
+    assert up_to_date(generated, repo)
+    models = (generated / "modelarts_training_client" / "_request_models.py").read_text("utf-8")
+    assert 'log_level: Literal["debug", "info", "warning"]' in models
+    # The same command again changes nothing.
+    before = tree(root_of(repo))
+    again = update(repo, page)
+    assert again.exit_code == 0, again.output
+    assert "nothing to write" in again.output
+    assert tree(root_of(repo)) == before
+
+
+def test_dry_run_prints_the_plan_and_writes_nothing(repo: Path, tmp_path: Path) -> None:
+    text = seed_text(SEED_004).replace(LOCAL_CODE_DIR, NEW_LOG_LEVEL + LOCAL_CODE_DIR, 1)
+    page = write_page(tmp_path, "create-2026-11.txt", text)
+    before = tree(root_of(repo))
+    result = update(repo, page, dry_run=True)
+    assert result.exit_code == 0, result.output
+    assert "add property `log_level`" in result.output
+    assert "info.version " in result.output
+    assert f"recorded as spec/sources/seeds/{page.name}" in result.output
+    assert "dry run: nothing was written" in result.output
+    assert tree(root_of(repo)) == before
+
+
+# --- a shared schema: an addition the other operations' pages disagree with is a decision ------
+
+
+def revision_003(tmp_path: Path) -> Path:
+    text = edit(seed_text(SEED_003), "start_time\n\nLong\n", "start_time\n\nBoolean\n")
+    text = text.replace(
+        "local_code_dir\n\nString\n",
+        "retry_count\n\nInteger\n\nNumber of retries.\n\nlocal_code_dir\n\nString\n",
+        1,
+    )
+    return write_page(tmp_path, "show-2026-11.txt", text)
+
+
+def test_an_addition_to_a_shared_schema_becomes_one_decision_never_new_drift(
+    repo: Path, tmp_path: Path
+) -> None:
+    page = revision_003(tmp_path)
+    spec_before = repo.read_bytes()
+    others = {
+        "create": [seeds(repo) / SEED_004],
+        "terminate": [seeds(repo) / s for s in (SEED_000, SEED_001, SEED_002)],
+    }
+    exits_before = {k: docs_diff_exit(repo, *pages) for k, pages in others.items()}
+    result = update(repo, page)
+    assert result.exit_code == 1, result.output  # decisions are open
+    assert "a decision, not a change: add property `retry_count`" in result.output
+    # The response schema is shared with create and terminate, whose pages do not list the
+    # field: the spec is unchanged, and their drift is as it was.
+    assert repo.read_bytes() == spec_before
+    assert {k: docs_diff_exit(repo, *pages) for k, pages in others.items()} == exits_before
+    stubs = todo_ids(repo)
+    assert stubs == ["todo-presence-algorithm-retry-count", "todo-type-status-start-time"]
+    # Never twice: the same command again changes nothing and still exits 1.
+    before = tree(root_of(repo))
+    again = update(repo, page)
+    assert again.exit_code == 1, again.output
+    assert "2 change(s) the ledger already asks about (no new stub)" in again.output
+    assert tree(root_of(repo)) == before
+    # A person decides both stubs: the update has nothing left (exit 0).
+    ledger = repo.parent / "ledger.yaml"
+    text = ledger.read_text(encoding="utf-8")
+    text = text.replace(
+        "    decision: TODO\n    expect: {}\n", "    decision: not yet\n    expect: {}\n", 1
+    )
+    text = text.replace(
+        "    decision: TODO\n    expect: {}\n",
+        "    decision: keep integer\n    expect: {type: integer}\n",
+        1,
+    )
+    ledger.write_text(text, encoding="utf-8")
+    decided = update(repo, page)
+    assert decided.exit_code == 0, decided.output
+    assert "no change open" in decided.output
+
+
+# --- own edited revisions: dropped fields, changed types and values ----------------------------
+
+DROPPED_ROW = (
+    "local_code_dir |\nNo |\nString |\nLocal directory to the training container to which "
+    "the algorithm code directory is downloaded Rules:\n|\n"
+)
+EDITS: dict[str, tuple[str, Callable[[str], str]]] = {
+    # pipe tables: a request field dropped
+    "dropped": (SEED_004, lambda t: edit(t, DROPPED_ROW, "")),
+    # web text: a type changed
+    "type": (SEED_003, lambda t: edit(t, "start_time\n\nLong\n", "start_time\n\nBoolean\n")),
+    # web text: a documented value gone
+    "values": (SEED_003, lambda t: edit(t, "  • Abnormal: abnormal\n", "")),
+}
+
+
+@pytest.mark.parametrize("change", sorted(EDITS))
+def test_a_change_that_needs_a_person_is_one_stub_and_the_spec_stays(
+    repo: Path, tmp_path: Path, change: str
+) -> None:
+    seed, edit_page = EDITS[change]
+    text = edit_page(seed_text(seed))
+    assert text != seed_text(seed)
+    page = write_page(tmp_path, f"{change}-revision.txt", text)
+    spec_before = repo.read_bytes()
+    result = update(repo, page)
+    assert result.exit_code == 1, result.output
+    assert repo.read_bytes() == spec_before  # nothing additive: no version bump either
+    assert "the spec is unchanged" in result.output
+    assert len(todo_ids(repo)) == 1, todo_ids(repo)
+    before = tree(root_of(repo))
+    assert update(repo, page).exit_code == 1
+    assert tree(root_of(repo)) == before
+    # Decided, the question is not asked again (even where the decision does not settle the
+    # finding: a dropped field stays open under --replaces, which is the settling rules' call).
+    ledger = repo.parent / "ledger.yaml"
+    ledger.write_text(
+        ledger.read_text(encoding="utf-8").replace("decision: TODO", "decision: decided"), "utf-8"
+    )
+    decided = tree(root_of(repo))
+    update(repo, page)
+    assert tree(root_of(repo)) == decided
+
+
+# --- the seeds as revisions of each other -------------------------------------------------------
+
+
+def test_the_terminate_seeds_as_new_revisions_of_each_other(repo: Path, tmp_path: Path) -> None:
+    # Start from the old RST page as the only recorded terminate page; the English web page
+    # and then the Chinese one come as new revisions.
+    index = seeds(repo).parent / "index.yaml"
+    text = index.read_text(encoding="utf-8")
+    for dropped in (SEED_000, SEED_001):
+        start = text.index(f"- file: seeds/{dropped}")
+        text = text[:start] + text[text.index("- file:", start + 1) :]
+    index.write_text(text, encoding="utf-8")
+    create_and_show = [seeds(repo) / SEED_003, seeds(repo) / SEED_004]
+    other_exits = [docs_diff_exit(repo, p) for p in create_and_show]
+    english = write_page(tmp_path, "terminate-en-2025-03.txt", seed_text(SEED_000))
+    chinese = write_page(tmp_path, "terminate-zh-2022-04.txt", seed_text(SEED_001))
+    for page, source in ((english, SEED_002), (chinese, english.name)):
+        result = update(repo, page)
+        assert result.exit_code in (0, 1), result.output
+        assert f"a new revision of seeds/{source} " in result.output
+        recorded = read_index(seeds(repo).parent).by_name(page.name)
+        assert recorded is not None
+        assert (recorded.operation, recorded.replaces) == ("StopTrainingJob", source)
+        want = ("en", "updated 2025-03-14") if page == english else ("zh", "updated 2022-04-08")
+        assert (recorded.language, recorded.revision) == want
+        assert [docs_diff_exit(repo, p) for p in create_and_show] == other_exits
+        before = tree(root_of(repo))
+        assert update(repo, page).exit_code == result.exit_code
+        assert tree(root_of(repo)) == before
+    assert load_spec(repo).document  # still a spec
+
+
+# --- one transaction -----------------------------------------------------------------------------
+
+
+def test_an_update_that_cannot_write_changes_nothing(repo: Path, tmp_path: Path) -> None:
+    page = revision_003(tmp_path)
+    ledger = repo.parent / "ledger.yaml"
+    before = tree(root_of(repo))
+    ledger.chmod(0o444)
+    try:
+        result = update(repo, page)
+    finally:
+        ledger.chmod(0o644)
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert lines[-1].startswith("error: ")
+    assert "ledger.yaml" in lines[-1]
+    assert "Traceback" not in result.output
+    assert tree(root_of(repo)) == before
+
+
+def test_a_page_of_no_operation_is_one_error_line(repo: Path, tmp_path: Path) -> None:
+    family = seeds(repo).parent / "family" / "deleting_a_training_job_2024-11.rst"
+    result = update(repo, family)
+    assert result.exit_code == 2
+    assert result.output.startswith("error: ")
+    assert "no operation of the spec" in result.output
+
+
+# --- --propose patch paths are relative to the repository root ----------------------------------
+
+
+def test_the_patch_applies_in_the_repository_root_wherever_it_was_made(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = seed_text(SEED_004).replace(LOCAL_CODE_DIR, NEW_LOG_LEVEL + LOCAL_CODE_DIR, 1)
+    page = write_page(tmp_path, "create-2026-11.txt", text)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    patch = elsewhere / "change.patch"
+    args = ["docs", "diff", str(page), "--spec", str(repo), "--propose", str(patch)]
+    assert CliRunner().invoke(cli, args).exit_code == 1
+    assert patch.read_text(encoding="utf-8").startswith(
+        "--- a/spec/modelarts_kit_spec/openapi.yaml\n+++ b/spec/modelarts_kit_spec/openapi.yaml\n"
+    )
+    assert "+          - debug\n" in patch.read_text(encoding="utf-8")  # its documented values
+    git = shutil.which("git")
+    assert git is not None
+    applied = subprocess.run(
+        [git, "apply", "--check", str(patch)], cwd=root_of(repo), capture_output=True, check=False
+    )
+    assert applied.returncode == 0, applied.stderr
+
+
+# --- the index of the recorded pages ------------------------------------------------------------
+
+
+def test_the_index_records_every_page_once_and_nothing_else() -> None:
+    folder = Path(__file__).resolve().parents[2] / "spec" / "sources"
+    index = read_index(folder)
+    files = {p.file for p in index.pages}
+    on_disk = {
+        p.relative_to(folder).as_posix()
+        for p in folder.rglob("*")
+        if p.is_file() and p.suffix in (".txt", ".rst") and p.parent != folder
+    }
+    assert files == on_disk
+    names = [p.name for p in index.pages]
+    assert len(names) == len(set(names))  # ledger entries cite bare names
+    seeds_ = {p.name: p for p in index.pages if p.file.startswith("seeds/")}
+    assert (seeds_[SEED_001].language, seeds_[SEED_002].format) == ("zh", "rst")
+    assert {seeds_[s].operation for s in (SEED_000, SEED_001, SEED_002)} == {"StopTrainingJob"}
+
+
+# --- the README's docs update block, end to end --------------------------------------------------
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def readme_update_commands() -> list[tuple[list[str], int]]:
+    """The commands of README's "One command: `docs update`" block, with the exit code each
+    line's comment promises (the plan exits like the run it plans)."""
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("### One command: `docs update`") :]
+    block = section[section.index("```sh\n") + 6 : section.index("```\n", section.index("```sh"))]
+    commands = []
+    for line in block.splitlines():
+        command, _, comment = line.partition("#")
+        words = command.split()
+        if words and words[0] == "modelarts-kit":
+            promised = re.search(r"exit (\d)", comment)
+            commands.append((words[1:], int(promised.group(1)) if promised else -1))
+    return commands
+
+
+def test_the_readme_docs_update_block_runs_end_to_end(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    commands = readme_update_commands()
+    assert [words[:2] for words, _ in commands] == [["docs", "update"]] * 3
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    shutil.copy(revision_003(tmp_path), work / "new-003.txt")
+    before = tree(root_of(repo))
+    for number, (words, promised) in enumerate(commands):
+        if number == 2:  # the person decides the stubs the run before wrote
+            ledger = repo.parent / "ledger.yaml"
+            text = ledger.read_text(encoding="utf-8")
+            text = text.replace(
+                "decision: TODO\n    expect: {}\n", "decision: later\n    expect: {}\n", 1
+            )
+            text = text.replace(
+                "decision: TODO\n    expect: {}\n",
+                "decision: keep\n    expect: {type: integer}\n",
+                1,
+            )
+            ledger.write_text(text, encoding="utf-8")
+        result = CliRunner().invoke(cli, [*words, "--spec", str(repo)])
+        want = promised if promised >= 0 else 1  # the dry run: decisions would be open
+        assert result.exit_code == want, (words, result.output)
+        if "--dry-run" in words:
+            assert tree(root_of(repo)) == before
+    assert todo_ids(repo) == []
+
+
+def test_a_failure_swapping_generated_puts_every_file_back(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = seed_text(SEED_004).replace(LOCAL_CODE_DIR, NEW_LOG_LEVEL + LOCAL_CODE_DIR, 1)
+    page = write_page(tmp_path, "create-2026-11.txt", text)
+    before = tree(root_of(repo))
+    replace = os.replace
+
+    def failing_replace(source: str | Path, target: str | Path) -> None:
+        # generated/ is swapped last: the spec, ledger, page, index and changelog are in.
+        if Path(target).name == "generated" and Path(source).name == "package":
+            raise OSError(errno.EXDEV, "Invalid cross-device link")
+        replace(source, target)
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    result = update(repo, page)
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().splitlines()[-1].startswith("error: ")
+    assert "generated" in result.output
+    assert tree(root_of(repo)) == before
+    leftovers = [p.name for p in root_of(repo).rglob(".modelarts-kit-staged-*")]
+    assert leftovers == []
