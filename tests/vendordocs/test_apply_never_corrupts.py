@@ -28,7 +28,15 @@ from modelarts_kit_spec.load import read_yaml, resolve_pointer
 from modelarts_kit_vendordocs.drift import DriftReport, Finding, OperationDrift
 from modelarts_kit_vendordocs.propose import propose
 
-from .support import SEED_003, SEED_004, SMALL_SPEC, edit, repository_copy, seed_text
+from .support import (
+    SEED_003,
+    SEED_004,
+    SMALL_SPEC,
+    edit,
+    repository_copy,
+    seed_path,
+    seed_text,
+)
 
 PHASE = "/components/schemas/Status/properties/phase"
 HOSTILE_VALUES = ("null", "yes", "2025-01-01", "0x1F", "1_000")
@@ -242,7 +250,9 @@ def test_row6_the_summary_counts_the_blocks_the_patch_inserts(tmp_path: Path) ->
     spec = copy_spec(tmp_path / "spec")
     names = ("a #b", "c #d", "e")
     patch = tmp_path / "change.patch"
-    result = apply(page_with_request_fields(tmp_path, names), spec, patch)
+    # A new revision of 004: only what it changes is drift (the ledger's evidence of 004 holds).
+    replaces = ("--replaces", str(seed_path(SEED_004)))
+    result = apply(page_with_request_fields(tmp_path, names), spec, patch, *replaces)
     assert result.exit_code == 1, result.output
     summary = next(line for line in result.output.splitlines() if "additive change(s)" in line)
     added = int(summary.split(" additive change(s)")[0])
