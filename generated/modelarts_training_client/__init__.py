@@ -17,7 +17,7 @@ some errors, `error_solution`.
 from typing import TYPE_CHECKING
 
 from . import models as _models
-from ._http import ApiResponse, RetryPolicy
+from ._http import ApiResponse, RetryPolicy, UncheckedBody
 from .auth import AkSkAuth, TokenAuth
 from .client import (
     TRAINING_JOB_FINAL_PHASES,
@@ -318,6 +318,7 @@ __all__ = [
     "TrainingJobsClient",
     "TrainingJobsClientWithRawResponse",
     "TransportError",
+    "UncheckedBody",
     "UnprocessableEntityError",
     "WaitTimeoutError",
 ]

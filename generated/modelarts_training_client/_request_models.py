@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
+from ._field_rules import Excludes, Requires, field_rules_validator
 from .models import (
     _DeferredRootModel,
 )
@@ -19,7 +20,7 @@ class AutoSearchAlgoConfigParameterInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     key: StrictStr | None = None
@@ -45,7 +46,7 @@ class AutoStop(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     time_unit: StrictStr | None = None
@@ -65,7 +66,7 @@ class ConstraintInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     type: StrictStr | None = None
@@ -101,7 +102,7 @@ class DatasetInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     id: StrictStr
@@ -139,7 +140,7 @@ class I18NDescriptionInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     language: StrictStr | None = None
@@ -179,7 +180,7 @@ class JobEngine(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     engine_id: StrictStr | None = None
@@ -207,6 +208,27 @@ class JobEngine(BaseModel):
     installs it). Only available when `engine_name`, `engine_version` and `image_url`
     are set.
     """
+    # fields that go together or stay out (the spec's not, dependentRequired, readOnly)
+    _field_rules = field_rules_validator(
+        Requires(
+            ("engine_name", "engine_version"),
+            "guidance at /components/schemas/JobEngine/dependentRequired/engine_name",
+        ),
+        Requires(
+            ("engine_version", "engine_name"),
+            "guidance at /components/schemas/JobEngine/dependentRequired/engine_version",
+        ),
+        Requires(
+            ("install_sys_packages", "engine_name", "engine_version", "image_url"),
+            "guidance at /components/schemas/JobEngine/dependentRequired/install_sys_packages",
+        ),
+        Excludes(
+            ("engine_id", "engine_name"), "guidance at /components/schemas/JobEngine/allOf/0/not"
+        ),
+        Excludes(
+            ("engine_id", "image_url"), "guidance at /components/schemas/JobEngine/allOf/1/not"
+        ),
+    )
 
 
 class JobMetadata(BaseModel):
@@ -216,7 +238,7 @@ class JobMetadata(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     id: StrictStr | None = None
@@ -266,7 +288,7 @@ class LogExportPathInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     obs_url: StrictStr | None = None
@@ -287,7 +309,7 @@ class NfsInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     nfs_server_path: StrictStr | None = None
@@ -312,7 +334,7 @@ class ObsInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     obs_url: StrictStr
@@ -336,7 +358,7 @@ class RemoteConstraintInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     data_type: StrictStr | None = None
@@ -359,7 +381,7 @@ class RemoteObsInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     obs_url: StrictStr
@@ -375,7 +397,7 @@ class RewardAttrsInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     name: StrictStr | None = None
@@ -400,7 +422,7 @@ class SearchParamsInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     name: StrictStr | None = None
@@ -438,7 +460,7 @@ class SpecResource1(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     flavor_id: StrictStr
@@ -467,7 +489,7 @@ class SpecResource2(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     flavor_id: StrictStr | None = None
@@ -504,7 +526,7 @@ class TaskAlgorithmEngine(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     engine_id: StrictStr | None = None
@@ -532,7 +554,7 @@ class TaskInputRemote(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     obs: ObsInput | None = None
@@ -545,7 +567,7 @@ class TaskResource(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     flavor_id: StrictStr | None = None
@@ -565,7 +587,7 @@ class AlgoConfigsInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     name: StrictStr | None = None
@@ -585,7 +607,7 @@ class AutoSearchInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     skip_search_params: StrictStr | None = None
@@ -614,7 +636,7 @@ class InputDataInfoInput1(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     dataset: DatasetInput
@@ -629,7 +651,7 @@ class InputDataInfoInput2(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     dataset: DatasetInput | None = None
@@ -643,6 +665,10 @@ class InputDataInfoInput(_DeferredRootModel[InputDataInfoInput1 | InputDataInfoI
     Where the input data comes from: a dataset (`dataset`) or an OBS path (`obs`), not
     both.
     """
+    # fields that go together or stay out (the spec's not, dependentRequired, readOnly)
+    _field_rules = field_rules_validator(
+        Excludes(("dataset", "obs"), "guidance at /components/schemas/InputDataInfo/not"),
+    )
 
 
 class InputInput(BaseModel):
@@ -652,7 +678,7 @@ class InputInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     name: StrictStr
@@ -688,7 +714,7 @@ class JobVolumeInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     nfs: NfsInput | None = None
@@ -701,7 +727,7 @@ class ParameterInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     name: StrictStr | None = None
@@ -735,7 +761,7 @@ class RemoteInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     obs: RemoteObsInput
@@ -748,7 +774,7 @@ class Spec(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     resource: SpecResource | None = None
@@ -767,7 +793,7 @@ class TaskInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     name: StrictStr
@@ -792,7 +818,7 @@ class OutputInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     name: StrictStr
@@ -824,7 +850,7 @@ class PoliciesInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     auto_search: PoliciesInputAutoSearch | None = None
@@ -840,7 +866,7 @@ class JobAlgorithm(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     id: StrictStr | None = None
@@ -913,6 +939,33 @@ class JobAlgorithm(BaseModel):
     """
     Environment variables of the training job, as `key: value` pairs.
     """
+    # fields that go together or stay out (the spec's not, dependentRequired, readOnly)
+    _field_rules = field_rules_validator(
+        Requires(
+            ("subscription_id", "item_version_id"),
+            "guidance at /components/schemas/JobAlgorithm/dependentRequired/subscription_id",
+        ),
+        Requires(
+            ("item_version_id", "subscription_id"),
+            "guidance at /components/schemas/JobAlgorithm/dependentRequired/item_version_id",
+        ),
+        Requires(
+            ("code_dir", "boot_file"),
+            "guidance at /components/schemas/JobAlgorithm/dependentRequired/code_dir",
+        ),
+        Requires(
+            ("boot_file", "code_dir"),
+            "guidance at /components/schemas/JobAlgorithm/dependentRequired/boot_file",
+        ),
+        Excludes(
+            ("id", "subscription_id"), "guidance at /components/schemas/JobAlgorithm/allOf/0/not"
+        ),
+        Excludes(("id", "code_dir"), "guidance at /components/schemas/JobAlgorithm/allOf/1/not"),
+        Excludes(
+            ("subscription_id", "code_dir"),
+            "guidance at /components/schemas/JobAlgorithm/allOf/2/not",
+        ),
+    )
 
 
 class JobConfig(BaseModel):
@@ -922,7 +975,7 @@ class JobConfig(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     parameters: list[ParameterInput] | None = None
@@ -947,7 +1000,7 @@ class TaskAlgorithm(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     job_config: JobConfig | None = None
@@ -979,6 +1032,17 @@ class TaskAlgorithm(BaseModel):
     """
     Work directory where the algorithm runs. No effect in v1 compatibility mode.
     """
+    # fields that go together or stay out (the spec's not, dependentRequired, readOnly)
+    _field_rules = field_rules_validator(
+        Requires(
+            ("code_dir", "boot_file"),
+            "guidance at /components/schemas/TaskAlgorithm/dependentRequired/code_dir",
+        ),
+        Requires(
+            ("boot_file", "code_dir"),
+            "guidance at /components/schemas/TaskAlgorithm/dependentRequired/boot_file",
+        ),
+    )
 
 
 class Task(BaseModel):
@@ -988,7 +1052,7 @@ class Task(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     role: StrictStr | None = None
@@ -1007,7 +1071,7 @@ class Job(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     kind: Literal["job", "hetero_job", "autosearch_job", "mrs_job", "edge_job"]
@@ -1022,7 +1086,12 @@ class Job(BaseModel):
     """
     Task list (heterogeneous jobs). Not implemented by the service yet.
     """
-    spec: Spec | None = None
+    spec: Spec | None = (
+        None  # fields that go together or stay out (the spec's not, dependentRequired, readOnly)
+    )
+    _field_rules = field_rules_validator(
+        Excludes(("spec", "tasks"), "guidance at /components/schemas/Job/not"),
+    )
 
 
 __all__ = [

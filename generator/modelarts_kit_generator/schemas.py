@@ -9,11 +9,15 @@ code without further decisions:
 * every object schema is a named model (inline objects are hoisted and named after their
   parent model and property, so names never depend on the order of unrelated schemas);
 * non-object ``$ref`` targets (enums, constrained strings, arrays) are inlined;
-* request side: ``additionalProperties: false`` (unknown fields are a mistake), readOnly
-  properties removed, enums closed;
+* request side: objects open unless the spec closes them (``additionalProperties: false``):
+  a caller may send a field the vendor added before the spec has it, and it is sent as
+  given; readOnly properties removed, enums closed;
 * response side: ``additionalProperties: true`` (unknown fields are kept), writeOnly
   properties removed, enums open (a value the spec does not know is still accepted and
   visible), OpenAPI 3.0 ``nullable`` turned into JSON Schema ``null``;
+* request side: ``not: {required}`` and ``dependentRequired``, which datamodel-code-generator
+  drops, become field rules of the model (:mod:`modelarts_kit_generator.rules`,
+  :attr:`ModelPlan.rules`), checked by a model validator;
 * open enums (``modelarts_kit_spec.values``: ``anyOf: [{enum}, {type: string}]``) are open on
   both sides: ``Literal[documented values] | str``;
 * a component used on both sides gets the plain name on the response side and an
@@ -39,10 +43,12 @@ from typing import Any
 
 from modelarts_kit_spec import Spec, SpecError
 from modelarts_kit_spec.load import escape_pointer_token
+from modelarts_kit_spec.meaning import uses_meaning
 from modelarts_kit_spec.values import DocumentedValues, documented_values
 
 from modelarts_kit_generator.escaping import shorten
 from modelarts_kit_generator.naming import pascal_case
+from modelarts_kit_generator.rules import FieldRule, field_rules, read_only_rules
 
 __all__ = ["DESCRIPTION_WIDTH", "MODEL_KEYWORDS", "PLACEHOLDER", "ModelPlan", "Side"]
 
@@ -92,6 +98,9 @@ _COMBINATORS = ("allOf", "anyOf", "oneOf")
 DESCRIPTION_WIDTH = 84  # docstrings of nested fields stay under the 100-column limit
 # Stands for one prose string in the schemas given to datamodel-code-generator.
 PLACEHOLDER = re.compile(r"MKT[0-9a-f]{12}N[0-9]+X")
+# Carries a converted node's field rules up to the model that owns them; never reaches
+# datamodel-code-generator (taken off when the model is registered).
+_RULES = "x-modelarts-kit-field-rules"
 
 
 class Side(Enum):
@@ -117,6 +126,8 @@ class ModelPlan:
     request_models: set[str] = field(default_factory=set)
     response_models: set[str] = field(default_factory=set)
     texts: dict[str, str] = field(default_factory=dict)  # placeholder -> spec prose
+    # request model name -> the field rules its validator checks (see rules.py)
+    rules: dict[str, tuple[FieldRule, ...]] = field(default_factory=dict)
     _component_names: dict[tuple[str, Side], str] = field(default_factory=dict)
     _shared_components: frozenset[str] = frozenset()
     _text_prefix: str = ""
@@ -233,15 +244,26 @@ class ModelPlan:
         # Reserve the name before converting: a recursive schema refers to itself.
         self.schemas[name] = {}
         converted = self._convert(self.spec.at(ref), side, name, ref.removeprefix("#"), top=True)
-        self.schemas[name] = converted
-        self._side_set(side).add(name)
+        self._store(name, converted, side)
         return name
 
     def _register(self, name: str, schema: JSON, side: Side) -> str:
         unique = self._unique(name)
-        self.schemas[unique] = schema
-        self._side_set(side).add(unique)
+        self._store(unique, schema, side)
         return unique
+
+    def _store(self, name: str, schema: JSON, side: Side) -> None:
+        if isinstance(schema, dict):
+            rules = schema.pop(_RULES, ())
+            if rules:
+                self.rules[name] = tuple(rules)
+        self.schemas[name] = schema
+        self._side_set(side).add(name)
+
+    def _guidance_at(self, pointer: str) -> frozenset[str]:
+        if not uses_meaning(self.spec):
+            return frozenset()
+        return self.spec.meaning.guidance.at(pointer)
 
     def _unique(self, name: str) -> str:
         candidate, number = name, 2
@@ -279,6 +301,11 @@ class ModelPlan:
             hoisted = self._convert(node, side, name, pointer, top=True)
             return {"$ref": f"#/components/schemas/{self._register(name, hoisted, side)}"}
 
+        rules: list[FieldRule] = []
+        if side is Side.REQUEST and top:
+            stated, node = field_rules(node, pointer, self._guidance_at)
+            rules.extend(stated)
+            rules.extend(read_only_rules(node, pointer))
         out: dict[str, JSON] = {}
         for key, value in node.items():
             if key not in MODEL_KEYWORDS or key == "nullable":
@@ -296,6 +323,10 @@ class ModelPlan:
                     self._combinator_part(key, index, part, side, name, pointer)
                     for index, part in enumerate(value)
                 ]
+                # An inline allOf part extends this model: its rules are this model's.
+                for part in out[key]:
+                    if isinstance(part, dict):
+                        rules.extend(part.pop(_RULES, ()))
             elif key == "not":
                 out[key] = self._convert(value, side, name + "Not", pointer + "/not", top=False)
             elif key in _PROSE_KEYS:
@@ -310,14 +341,16 @@ class ModelPlan:
             else:
                 out[key] = value
         if "properties" in node or out.get("type") == "object":
-            if side is Side.REQUEST and "additionalProperties" not in node:
-                out["additionalProperties"] = False
-            elif side is Side.RESPONSE and not isinstance(
+            # Open unless the spec closes it; a response is never closed (tolerant reading).
+            closed_response = side is Side.RESPONSE and not isinstance(
                 node.get("additionalProperties"), Mapping
-            ):
+            )
+            if "additionalProperties" not in node or closed_response:
                 out["additionalProperties"] = True
         if node.get("nullable") is True:
             out = {"anyOf": [out, {"type": "null"}]}
+        if rules:
+            out[_RULES] = rules
         return out
 
     def _combinator_part(

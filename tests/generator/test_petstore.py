@@ -49,7 +49,8 @@ def test_add_pet_drops_read_only_id_from_the_request_model(petstore: Any, record
     mock = recorder(ok(PET))
     with client_for(petstore, mock) as client:
         pet = client.add_pet({"name": "Rex", "photoUrls": ["https://img/1"]})
-        with pytest.raises(petstore.RequestValidationError, match=r"body\.id"):
+        # readOnly: refused by name, although request objects keep unknown fields
+        with pytest.raises(petstore.RequestValidationError, match=r"body: id must not be given"):
             client.add_pet({"id": 1, "name": "Rex", "photoUrls": []})
     assert isinstance(pet, petstore.Pet)
     assert pet.id == 7

@@ -39,6 +39,7 @@ __all__ = [
     "Received",
     "RetryPolicy",
     "Sensitive",
+    "UncheckedBody",
     "build_request",
     "content_encoding_error",
     "deadline_error",
@@ -468,10 +469,39 @@ def validate_parameters(
     raise RequestValidationError(call.operation, problems)
 
 
-def encode_body(call: Call, model: type[Model], body: Model | Any) -> bytes | None:
-    """The JSON request body, validated against the spec before anything is sent."""
+class UncheckedBody:
+    """A request body sent exactly as given: no rule of the spec is checked.
+
+    For a body the service accepts although it breaks a rule the client checks, e.g. one
+    stated only as guidance (a job copied with ``engine_id`` and ``engine_name`` together).
+    ``document`` is plain JSON values or a model; its repr shows none of it (it may hold
+    secrets)."""
+
+    __slots__ = ("document",)
+
+    def __init__(self, document: Any) -> None:
+        self.document = document
+
+    def __repr__(self) -> str:
+        return "UncheckedBody(...)"
+
+
+def _unchecked_json(call: Call, body: UncheckedBody) -> bytes:
+    try:
+        return pydantic_core.to_json(_plain(body.document))
+    except pydantic_core.PydanticSerializationError:
+        problem = ("body", "an UncheckedBody must hold JSON values", MASK)
+    # Raised outside the handler: the serialiser's error may quote the value.
+    raise RequestValidationError(call.operation, [problem])
+
+
+def encode_body(call: Call, model: type[Model], body: Model | UncheckedBody | Any) -> bytes | None:
+    """The JSON request body, validated against the spec before anything is sent (an
+    ``UncheckedBody`` is sent as it is)."""
     if body is None:
         return None
+    if isinstance(body, UncheckedBody):
+        return _unchecked_json(call, body)
     given = body.model_dump(by_alias=True, exclude_unset=True) if isinstance(body, model) else body
     try:
         checked = model.model_validate(given)

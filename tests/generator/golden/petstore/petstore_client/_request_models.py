@@ -15,11 +15,13 @@ from pydantic import (
     StrictStr,
 )
 
+from ._field_rules import Excludes, field_rules_validator
+
 
 class CategoryInput(BaseModel):
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     id: StrictInt | None = None
@@ -29,7 +31,7 @@ class CategoryInput(BaseModel):
 class OrderInput(BaseModel):
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     petId: StrictInt | None = None
@@ -40,12 +42,16 @@ class OrderInput(BaseModel):
     Order Status
     """
     complete: StrictBool | None = None
+    # fields that go together or stay out (the spec's not, dependentRequired, readOnly)
+    _field_rules = field_rules_validator(
+        Excludes(("id",), "spec at /components/schemas/Order/properties/id/readOnly"),
+    )
 
 
 class TagInput(BaseModel):
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     id: StrictInt | None = None
@@ -55,7 +61,7 @@ class TagInput(BaseModel):
 class PetInput(BaseModel):
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     name: Annotated[StrictStr, Field(min_length=1)]
@@ -67,6 +73,10 @@ class PetInput(BaseModel):
     pet status in the store
     """
     nickname: StrictStr | None = None
+    # fields that go together or stay out (the spec's not, dependentRequired, readOnly)
+    _field_rules = field_rules_validator(
+        Excludes(("id",), "spec at /components/schemas/Pet/properties/id/readOnly"),
+    )
 
 
 __all__ = [

@@ -1,0 +1,162 @@
+"""What the generated client sends: fields the spec does not know, as given; the spec's field
+rules (``not: {required}``, ``dependentRequired``) checked before sending; ``UncheckedBody``
+sent as it is."""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import json
+from typing import Any
+
+import httpx
+import pydantic
+import pytest
+from modelarts_kit_spec import load_spec
+from modelarts_training_client import (
+    Job,
+    RequestValidationError,
+    TokenAuth,
+    TrainingJobsClient,
+    UncheckedBody,
+)
+
+PROJECT_ID = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+BASE_URL = "https://modelarts.test-region.example.com"
+SECRET = "env-secret-value-5b1f"
+
+
+def make_client(recorder: Any) -> TrainingJobsClient:
+    return TrainingJobsClient(
+        project_id=PROJECT_ID,
+        base_url=BASE_URL,
+        auth=TokenAuth("token-value"),
+        transport=httpx.MockTransport(recorder),
+    )
+
+
+def created(show_job_example: dict[str, Any]) -> httpx.Response:
+    return httpx.Response(201, content=json.dumps(show_job_example).encode())
+
+
+def test_fields_the_spec_does_not_know_are_sent_as_given(
+    recorder: Any, create_job_example: dict[str, Any], show_job_example: dict[str, Any]
+) -> None:
+    body = copy.deepcopy(create_job_example)
+    body["x_vendor_added"] = {"nested": [1, "two"]}
+    body["metadata"]["x_label"] = "kept"
+    body["algorithm"]["x_flag"] = True
+    mock = recorder(created(show_job_example))
+    with make_client(mock) as client:
+        client.create_training_job(body)
+    (request,) = mock.requests
+    assert json.loads(request.content) == body
+
+
+def test_a_model_keeps_unknown_fields(create_job_example: dict[str, Any]) -> None:
+    body = {**copy.deepcopy(create_job_example), "x_vendor_added": 1}
+    job = Job.model_validate(body)
+    assert job.model_dump(by_alias=True, exclude_unset=True) == body
+
+
+def _set(body: dict[str, Any], path: str, value: Any) -> None:
+    *parents, last = path.split(".")
+    for name in parents:
+        body = body.setdefault(name, {})
+    body[last] = value
+
+
+# (object path, fields set, the spec's rule pointer): each body breaks one rule the spec states
+BROKEN_RULES = [
+    (
+        "algorithm.engine",
+        {"engine_id": "pytorch-cp36-1.4.0-v2", "engine_name": "PyTorch", "engine_version": "1.4"},
+        "/components/schemas/JobEngine/allOf/0/not",
+    ),
+    ("algorithm", {"code_dir": "/usr/app/"}, "/components/schemas/JobAlgorithm/dependentRequired"),
+    ("", {"tasks": [{"role": "worker"}]}, "/components/schemas/Job/not"),
+]
+
+
+@pytest.mark.parametrize(("where", "fields", "rule"), BROKEN_RULES)
+def test_a_body_breaking_a_field_rule_is_refused_before_sending(
+    recorder: Any, create_job_example: dict[str, Any], where: str, fields: dict[str, Any], rule: str
+) -> None:
+    body = copy.deepcopy(create_job_example)
+    body["algorithm"].pop("id", None)
+    body["algorithm"]["environments"] = {"TOKEN": SECRET}
+    for name, value in fields.items():
+        _set(body, f"{where}.{name}" if where else name, value)
+    assert "spec" in body  # the "spec with tasks" case needs it
+    mock = recorder()
+    with make_client(mock) as client, pytest.raises(RequestValidationError) as caught:
+        client.create_training_job(body)
+    assert mock.requests == []
+    ((path, message, _),) = caught.value.errors
+    assert path == ".".join(part for part in ("body", where) if part)
+    assert rule in message
+    assert "guidance" in message  # the spec marks these rules as guidance
+    assert any(name in message for name in fields)
+    assert SECRET not in str(caught.value)
+    with pytest.raises(pydantic.ValidationError, match=rule):
+        Job.model_validate(body)
+
+
+def test_every_field_rule_of_the_create_body_is_checked(create_job_example: dict[str, Any]) -> None:
+    """Each `not: {required}` and `dependentRequired` of the request schemas the create body
+    reaches is a check of the model holding it (read from the spec, not listed here)."""
+    spec = load_spec()
+    stated = set()
+    for pointer, node in _request_schemas(spec):
+        for index, part in enumerate(node.get("allOf") or []):
+            if set(part) == {"not"}:
+                stated.add(f"{pointer}/allOf/{index}/not")
+        if "not" in node:
+            stated.add(f"{pointer}/not")
+        for name in node.get("dependentRequired") or {}:
+            stated.add(f"{pointer}/dependentRequired/{name}")
+    from modelarts_training_client import _request_models
+
+    printed = inspect.getsource(_request_models)
+    assert stated
+    assert {pointer for pointer in stated if f'"guidance at {pointer}"' not in printed} == set()
+
+
+def _request_schemas(spec: Any) -> list[tuple[str, dict[str, Any]]]:
+    """Every component schema the create body reaches, with its pointer."""
+    found: dict[str, dict[str, Any]] = {}
+    pending = [spec.meaning.roles.create.request_schema]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref not in found:
+                found[ref] = spec.at(ref)
+                pending.append(found[ref])
+            pending.extend(value for key, value in node.items() if key != "$ref")
+        elif isinstance(node, list):
+            pending.extend(node)
+    return [(ref.removeprefix("#"), node) for ref, node in found.items()]
+
+
+def test_unchecked_body_is_sent_as_given(
+    recorder: Any, create_job_example: dict[str, Any], show_job_example: dict[str, Any]
+) -> None:
+    body = copy.deepcopy(create_job_example)
+    body["algorithm"]["engine"] = {"engine_id": "e", "engine_name": "PyTorch"}
+    body["algorithm"]["environments"] = {"TOKEN": SECRET}
+    mock = recorder(created(show_job_example))
+    unchecked = UncheckedBody(body)
+    with make_client(mock) as client:
+        client.create_training_job(unchecked)
+    (request,) = mock.requests
+    assert json.loads(request.content) == body
+    assert SECRET not in repr(unchecked)
+
+
+def test_unchecked_body_that_is_not_json_is_refused(recorder: Any) -> None:
+    mock = recorder()
+    with make_client(mock) as client, pytest.raises(RequestValidationError) as caught:
+        client.create_training_job(UncheckedBody({"metadata": object()}))
+    assert mock.requests == []
+    assert [path for path, _, _ in caught.value.errors] == ["body"]
