@@ -208,7 +208,7 @@ class JobEngine(BaseModel):
     installs it). Only available when `engine_name`, `engine_version` and `image_url`
     are set.
     """
-    # fields that go together or stay out (the spec's not, dependentRequired, readOnly)
+    # which fields go together (the spec's not and dependentRequired)
     _field_rules = field_rules_validator(
         Requires(
             ("engine_name", "engine_version"),
@@ -241,11 +241,6 @@ class JobMetadata(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    id: StrictStr | None = None
-    """
-    Training job ID. Generated and returned by ModelArts after the job is created; leave
-    it out when creating a job.
-    """
     name: Annotated[StrictStr, Field(max_length=64, min_length=1, pattern="^[A-Za-z0-9_-]{1,64}$")]
     """
     Name of the training job: 1 to 64 characters, only digits, letters, underscores (_)
@@ -258,16 +253,6 @@ class JobMetadata(BaseModel):
     description: Annotated[StrictStr | None, Field(max_length=256)] = None
     """
     Description of the training job, 0 to 256 characters. Empty (NULL) by default.
-    """
-    create_time: StrictInt | None = None
-    """
-    Time when the training job was created, in milliseconds since the Unix epoch.
-    Generated and returned by ModelArts; leave it out when creating a job.
-    """
-    user_name: StrictStr | None = None
-    """
-    Username of the user who created the training job. Generated and returned by
-    ModelArts; leave it out when creating a job.
     """
     annotations: dict[str, StrictStr] | None = None
     """
@@ -665,7 +650,7 @@ class InputDataInfoInput(_DeferredRootModel[InputDataInfoInput1 | InputDataInfoI
     Where the input data comes from: a dataset (`dataset`) or an OBS path (`obs`), not
     both.
     """
-    # fields that go together or stay out (the spec's not, dependentRequired, readOnly)
+    # which fields go together (the spec's not and dependentRequired)
     _field_rules = field_rules_validator(
         Excludes(("dataset", "obs"), "guidance at /components/schemas/InputDataInfo/not"),
     )
@@ -939,7 +924,7 @@ class JobAlgorithm(BaseModel):
     """
     Environment variables of the training job, as `key: value` pairs.
     """
-    # fields that go together or stay out (the spec's not, dependentRequired, readOnly)
+    # which fields go together (the spec's not and dependentRequired)
     _field_rules = field_rules_validator(
         Requires(
             ("subscription_id", "item_version_id"),
@@ -1032,7 +1017,7 @@ class TaskAlgorithm(BaseModel):
     """
     Work directory where the algorithm runs. No effect in v1 compatibility mode.
     """
-    # fields that go together or stay out (the spec's not, dependentRequired, readOnly)
+    # which fields go together (the spec's not and dependentRequired)
     _field_rules = field_rules_validator(
         Requires(
             ("code_dir", "boot_file"),
@@ -1086,9 +1071,7 @@ class Job(BaseModel):
     """
     Task list (heterogeneous jobs). Not implemented by the service yet.
     """
-    spec: Spec | None = (
-        None  # fields that go together or stay out (the spec's not, dependentRequired, readOnly)
-    )
+    spec: Spec | None = None  # which fields go together (the spec's not and dependentRequired)
     _field_rules = field_rules_validator(
         Excludes(("spec", "tasks"), "guidance at /components/schemas/Job/not"),
     )

@@ -2213,6 +2213,19 @@ class JobResponse(BaseModel):
     endpoints: JobEndpointsResp | None = None
     ftjob_config: JobResponseFtjobConfig | None = None
 
+    def to_create_training_job_body(self) -> "Job":
+        """This job as the body of ``create_training_job``, to create a copy of it.
+
+        Only what the create request documents is copied: fields the service sets
+        (``readOnly``), answer-only fields and fields the spec does not know are left out,
+        ``null`` is never copied, and the spec's field rules are followed (e.g. of two
+        fields that exclude each other the first stays). The result has passed the
+        client's validation: ``RequestValidationError`` when the job breaks a rule of the
+        request that leaving fields out cannot mend."""
+        from ._copy import create_training_job_body
+
+        return create_training_job_body(self)
+
 
 __all__ = [
     "AlgoConfigs",

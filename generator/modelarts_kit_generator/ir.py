@@ -25,6 +25,7 @@ from modelarts_kit_spec.meaning import ErrorModel, uses_meaning
 from modelarts_kit_spec.sensitive import SensitiveField, sensitive_fields
 from modelarts_kit_spec.structure import require_sound_structure
 
+from modelarts_kit_generator.copyplan import CopyIR, copy_plan_expression
 from modelarts_kit_generator.escaping import (
     docstring_inline,
     docstring_lines,
@@ -228,6 +229,7 @@ class ClientIR:
     # the imports they need (see modelgen.add_to_classes)
     model_additions: Mapping[str, tuple[str, ...]]
     model_imports: str
+    copy: CopyIR | None  # the show -> create copy, when the spec states roles
 
 
 def error_classes() -> tuple[ErrorClassIR, ...]:
@@ -760,10 +762,53 @@ def _parameter_pointer(spec: Spec, op: Operation, name: str, location: str) -> s
 def _field_rule_lines(rules: tuple[FieldRule, ...]) -> tuple[str, ...]:
     """The class-body lines that make a request model check its field rules."""
     return (
-        "# fields that go together or stay out (the spec's not, dependentRequired, readOnly)",
+        "# which fields go together (the spec's not and dependentRequired)",
         "_field_rules = field_rules_validator(",
         *(f"    {rule.expression}," for rule in rules),
         ")",
+    )
+
+
+def _copy(spec: Spec, operations: tuple[OperationIR, ...], lazy: Collection[str]) -> CopyIR | None:
+    """The show -> create copy (see copyplan.py), when the spec states roles."""
+    if not uses_meaning(spec):
+        return None
+    roles = spec.meaning.roles
+    create = next(op for op in operations if op.operation_id == roles.create.operation_id)
+    show = next(op for op in operations if op.operation_id == roles.show.operation_id)
+    request, response = roles.create.request_schema, roles.show.success.schema
+    if create.body is None or show.return_model is None or request is None or response is None:
+        return None
+    request_pointer = roles.create.pointer + "/requestBody/content/application~1json/schema"
+    return CopyIR(
+        method_name=f"to_{create.python_name}_body",
+        function_name=f"{create.python_name}_body",
+        response_model=show.return_model,
+        request_model=create.body.model,
+        request_model_lazy=create.body.model in lazy,
+        call_constant=create.call_constant,
+        create_method=create.python_name,
+        show_method=show.python_name,
+        plan_expression=copy_plan_expression(spec, request, request_pointer, response),
+    )
+
+
+def _copy_method_lines(copy: CopyIR) -> tuple[str, ...]:
+    """The response model's method that makes the copy (the work is in ``_copy``)."""
+    return (
+        "",
+        f'def {copy.method_name}(self) -> "{copy.request_model}":',
+        f'    """This job as the body of ``{copy.create_method}``, to create a copy of it.',
+        "",
+        "    Only what the create request documents is copied: fields the service sets",
+        "    (``readOnly``), answer-only fields and fields the spec does not know are left out,",
+        "    ``null`` is never copied, and the spec's field rules are followed (e.g. of two",
+        "    fields that exclude each other the first stays). The result has passed the",
+        "    client's validation: ``RequestValidationError`` when the job breaks a rule of the",
+        '    request that leaving fields out cannot mend."""',
+        f"    from ._copy import {copy.function_name}",
+        "",
+        f"    return {copy.function_name}(self)",
     )
 
 
@@ -813,6 +858,13 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
     lazy = plan.body_only(op.body.model for op in operations if op.body is not None)
     operations = tuple(_with_lazy_bodies(op, lazy) for op in operations)
     wait = _wait(spec, operations)
+    copy = _copy(spec, operations, lazy)
+    additions = {name: _field_rule_lines(rules) for name, rules in plan.rules.items()}
+    if copy is not None:
+        additions[copy.response_model] = (
+            *additions.get(copy.response_model, ()),
+            *_copy_method_lines(copy),
+        )
     if wait is not None and wait.method_name in taken:
         raise SpecError(f"the wait method {wait.method_name!r} collides with an operation method")
     base_url, variables = _servers(spec)
@@ -920,6 +972,7 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
         readme_arguments="".join(
             f'{p}="<{p}>", ' for p in (snake_case(name) for name in client_params)
         ),
-        model_additions={name: _field_rule_lines(rules) for name, rules in plan.rules.items()},
+        model_additions=additions,
         model_imports=FIELD_RULES_IMPORT if plan.rules else "",
+        copy=copy,
     )

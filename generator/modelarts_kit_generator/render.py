@@ -36,6 +36,8 @@ TEMPLATES: tuple[tuple[str, str], ...] = (
     ("{package}/client.py", "client.py.jinja"),
 )
 MODELS_FILE = "{package}/models.py"
+# Rendered when the IR plans a show -> create copy (ir.copy).
+COPY_TEMPLATE = ("{package}/_copy.py", "_copy.py.jinja")
 
 
 class TemplateRenderError(KitError):
@@ -89,7 +91,7 @@ def render_files(
     env = environment(template_dir, None if cache_root is None else cache_root / "jinja")
     package = ir.options.package
     files: dict[str, str] = {MARKER: MARKER_TEXT}
-    for target, template in TEMPLATES:
+    for target, template in (*TEMPLATES, *((COPY_TEMPLATE,) if ir.copy is not None else ())):
         try:
             files[target.format(package=package)] = env.get_template(template).render(ir=ir)
         except jinja2.TemplateError as exc:

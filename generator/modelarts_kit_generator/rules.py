@@ -6,10 +6,7 @@ and the generated request models check them with a model validator (``_field_rul
 * ``not: {required: [a, b]}`` (also as an ``allOf`` part): ``a`` and ``b`` are never all
   given together -> :class:`FieldRule` ``excludes``;
 * ``dependentRequired: {a: [b, c]}``: when ``a`` is given, ``b`` and ``c`` are too ->
-  :class:`FieldRule` ``requires``;
-* ``readOnly: true`` on a property: the request model has no such field, and a request
-  object keeps fields it does not know, so the property is refused by name ->
-  :class:`FieldRule` ``excludes`` of that one field (:func:`read_only_rules`).
+  :class:`FieldRule` ``requires``.
 
 A rule knows where the spec states it and whether it is guidance
 (``x-modelarts-guidance``); the error the client raises cites both. Any other ``not`` on a
@@ -27,7 +24,7 @@ from modelarts_kit_spec.load import escape_pointer_token
 
 from modelarts_kit_generator.escaping import python_string, shorten
 
-__all__ = ["RULE_KEYWORDS", "FieldRule", "field_rules", "read_only_rules"]
+__all__ = ["RULE_KEYWORDS", "FieldRule", "field_rules"]
 
 JSON = Any
 
@@ -127,20 +124,3 @@ def field_rules(
         else:
             del rest["allOf"]
     return tuple(rules), rest
-
-
-def read_only_rules(node: Mapping[str, JSON], pointer: str) -> tuple[FieldRule, ...]:
-    """A rule refusing each ``readOnly`` property of ``node`` in a request."""
-    properties = node.get("properties")
-    if not isinstance(properties, Mapping):
-        return ()
-    return tuple(
-        FieldRule(
-            "excludes",
-            (str(name),),
-            f"{pointer}/properties/{escape_pointer_token(str(name))}/readOnly",
-            False,
-        )
-        for name, schema in properties.items()
-        if isinstance(schema, Mapping) and schema.get("readOnly") is True
-    )

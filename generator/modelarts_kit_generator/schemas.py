@@ -48,7 +48,7 @@ from modelarts_kit_spec.values import DocumentedValues, documented_values
 
 from modelarts_kit_generator.escaping import shorten
 from modelarts_kit_generator.naming import pascal_case
-from modelarts_kit_generator.rules import FieldRule, field_rules, read_only_rules
+from modelarts_kit_generator.rules import FieldRule, field_rules
 
 __all__ = ["DESCRIPTION_WIDTH", "MODEL_KEYWORDS", "PLACEHOLDER", "ModelPlan", "Side"]
 
@@ -305,7 +305,6 @@ class ModelPlan:
         if side is Side.REQUEST and top:
             stated, node = field_rules(node, pointer, self._guidance_at)
             rules.extend(stated)
-            rules.extend(read_only_rules(node, pointer))
         out: dict[str, JSON] = {}
         for key, value in node.items():
             if key not in MODEL_KEYWORDS or key == "nullable":

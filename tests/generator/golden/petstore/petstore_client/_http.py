@@ -49,6 +49,7 @@ __all__ = [
     "redact_url",
     "resolve_base_url",
     "transport_error",
+    "validate_body",
     "validate_parameters",
 ]
 
@@ -503,12 +504,18 @@ def encode_body(call: Call, model: type[Model], body: Model | UncheckedBody | An
     if isinstance(body, UncheckedBody):
         return _unchecked_json(call, body)
     given = body.model_dump(by_alias=True, exclude_unset=True) if isinstance(body, model) else body
+    checked = validate_body(call, model, given)
+    return checked.model_dump_json(by_alias=True, exclude_unset=True).encode("utf-8")
+
+
+def validate_body(call: Call, model: type[Model], given: Any) -> Model:
+    """``given`` (plain values) as ``model``; ``RequestValidationError`` (secrets masked) when
+    it breaks a rule of the spec."""
     try:
-        checked = model.model_validate(given)
+        return model.model_validate(given)
     except pydantic.ValidationError as exc:
         problems = _problems(exc, "body", given, call.body_secrets)
-    else:
-        return checked.model_dump_json(by_alias=True, exclude_unset=True).encode("utf-8")
+    # Raised outside the handler: pydantic's error (which holds the input) is not its context.
     raise RequestValidationError(call.operation, problems)
 
 

@@ -15,8 +15,6 @@ from pydantic import (
     StrictStr,
 )
 
-from ._field_rules import Excludes, field_rules_validator
-
 
 class CategoryInput(BaseModel):
     model_config = ConfigDict(
@@ -42,10 +40,6 @@ class OrderInput(BaseModel):
     Order Status
     """
     complete: StrictBool | None = None
-    # fields that go together or stay out (the spec's not, dependentRequired, readOnly)
-    _field_rules = field_rules_validator(
-        Excludes(("id",), "spec at /components/schemas/Order/properties/id/readOnly"),
-    )
 
 
 class TagInput(BaseModel):
@@ -73,10 +67,6 @@ class PetInput(BaseModel):
     pet status in the store
     """
     nickname: StrictStr | None = None
-    # fields that go together or stay out (the spec's not, dependentRequired, readOnly)
-    _field_rules = field_rules_validator(
-        Excludes(("id",), "spec at /components/schemas/Pet/properties/id/readOnly"),
-    )
 
 
 __all__ = [
