@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
     from modelarts_kit_spec.meaning import Meaning
     from modelarts_kit_spec.routes import RouteMatch
+    from modelarts_kit_spec.schemamodel import SchemaModel
     from modelarts_kit_spec.walker import SchemaWalker
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -374,15 +375,31 @@ class Spec:
 
         return SchemaWalker(self.document)
 
-    def obligations(self) -> Spec:
-        """This spec without its guidance rules: what a server must enforce (cached)."""
-        cached = self.__dict__.get("_obligations")
-        if cached is None:
-            from modelarts_kit_spec.meaning import strip_guidance
+    @functools.cached_property
+    def schema_model(self) -> SchemaModel:
+        """Every rule with its strength and evidence (:mod:`modelarts_kit_spec.schemamodel`):
+        ``rule_at(pointer, keyword)``, ``rules``, ``counts()``, ``node(pointer)``."""
+        from modelarts_kit_spec.schemamodel import SchemaModel
 
-            cached = parse_spec(strip_guidance(self.document), self.path)
-            self.__dict__["_obligations"] = cached
+        return SchemaModel.of(self)
+
+    def envelope(self, name: str) -> Spec:
+        """The ``must-accept`` or ``must-reject`` view of this spec, a Spec of its own
+        (``validator``, ``operations``; cached). See :mod:`modelarts_kit_spec.schemamodel.envelope`:
+        must-accept = every rule at every strength, only documented fields, request objects
+        closed; must-reject = only documented rules."""
+        cache: dict[str, Spec] = self.__dict__.setdefault("_envelopes", {})
+        cached = cache.get(name)
+        if cached is None:
+            from modelarts_kit_spec.schemamodel.envelope import build_envelope
+
+            cached = parse_spec(build_envelope(self.document, name), self.path)
+            cache[name] = cached
         return cached
+
+    def obligations(self) -> Spec:
+        """What a server must enforce: the ``must-reject`` envelope (the name it had first)."""
+        return self.envelope("must-reject")
 
     def match(self, method: str, raw_path: str) -> RouteMatch | None:
         """The operation for ``method raw_path`` (rule: :mod:`modelarts_kit_spec.routes`)."""
