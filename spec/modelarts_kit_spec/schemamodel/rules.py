@@ -11,7 +11,8 @@ Strengths, from firmest to loosest:
 
 Besides the JSON Schema keywords, two pseudo keywords name rules that no single keyword
 carries: ``presence`` (a property's very presence in its object, at the property's pointer)
-and ``nullable`` (``null`` allowed at the node).
+and ``nullable`` (``null`` allowed at the node). ``items`` at a node whose type is also
+another one names its array form (a leniency when only observed use shows it).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 __all__ = [
+    "ARRAY_FORM",
     "CHOICE_KEYWORDS",
     "NULLABLE",
     "PRESENCE",
@@ -39,6 +41,7 @@ class Strength(StrEnum):
 
 PRESENCE = "presence"
 NULLABLE = "nullable"
+ARRAY_FORM = "items"
 
 # Keywords that are a rule wherever they stand (a value can break them).
 RULE_KEYWORDS = (
