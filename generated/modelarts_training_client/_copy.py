@@ -158,14 +158,7 @@ PLAN: Plan = Fields(
                             "remote": Fields(
                                 {
                                     "dataset": Fields(
-                                        {
-                                            "id": AS_IS,
-                                            "version_id": AS_IS,
-                                            "obs_url": AS_IS,
-                                            "name": AS_IS,
-                                            "service_type": AS_IS,
-                                        },
-                                        (),
+                                        {"id": AS_IS, "version_id": AS_IS, "obs_url": AS_IS}, ()
                                     ),
                                     "obs": Fields({"obs_url": AS_IS}, ()),
                                 },
@@ -179,7 +172,6 @@ PLAN: Plan = Fields(
                             "remote_constraint": Items(
                                 Fields({"data_type": AS_IS, "attributes": AS_IS}, ())
                             ),
-                            "access_method": AS_IS,
                         },
                         (),
                     )
@@ -191,7 +183,6 @@ PLAN: Plan = Fields(
                             "description": AS_IS,
                             "local_dir": AS_IS,
                             "remote": Fields({"obs": Fields({"obs_url": AS_IS}, ())}, ()),
-                            "access_method": AS_IS,
                         },
                         (),
                     )
@@ -229,7 +220,7 @@ PLAN: Plan = Fields(
                 ),
                 "local_code_dir": AS_IS,
                 "working_dir": AS_IS,
-                "environments": Items(Values(AS_IS, merge_list=False)),
+                "environments": Values(AS_IS, merge_list=True),
             },
             (
                 Requires(
@@ -306,8 +297,6 @@ PLAN: Plan = Fields(
                                                                 "id": AS_IS,
                                                                 "version_id": AS_IS,
                                                                 "obs_url": AS_IS,
-                                                                "name": AS_IS,
-                                                                "service_type": AS_IS,
                                                             },
                                                             (),
                                                         ),
@@ -326,7 +315,6 @@ PLAN: Plan = Fields(
                                                         (),
                                                     )
                                                 ),
-                                                "access_method": AS_IS,
                                             },
                                             (),
                                         )
@@ -340,7 +328,6 @@ PLAN: Plan = Fields(
                                                 "remote": Fields(
                                                     {"obs": Fields({"obs_url": AS_IS}, ())}, ()
                                                 ),
-                                                "access_method": AS_IS,
                                             },
                                             (),
                                         )
@@ -417,7 +404,6 @@ PLAN: Plan = Fields(
                                         "remote": Fields(
                                             {"obs": Fields({"obs_url": AS_IS}, ())}, ()
                                         ),
-                                        "access_method": AS_IS,
                                     },
                                     (),
                                 )

@@ -4,9 +4,11 @@ body, decided from the spec.
 The plan follows the create operation's request schema, field by field, and the show
 operation's response schema beside it (roles: ``x-modelarts-role``):
 
-* a field is copied only where the request documents it: response-only fields (``status``,
-  ``endpoints``, ``spec.resource.flavor_detail``...) and fields the service added that the
-  spec does not know are left out;
+* a field is copied only where the request documents it, read in the spec's must-accept
+  envelope (``spec.envelope("must-accept")``): response-only fields (``status``,
+  ``endpoints``, ``spec.resource.flavor_detail``...), fields the service added that the spec
+  does not know, and fields or shapes only the vendor SDK or an example has (strength
+  ``sdk``/``example`` in the schema model) are left out;
 * a request property marked ``readOnly`` (the service sets it: ``metadata.id``,
   ``metadata.create_time``...) is left out;
 * ``null`` is never copied (absent is what a request documents);
@@ -55,10 +57,14 @@ class CopyIR:
     plan_expression: str
 
 
-def copy_plan_expression(spec: Spec, request: JSON, request_pointer: str, response: JSON) -> str:
-    """The copy plan from ``response`` to ``request`` (schemas; ``request_pointer`` is where
-    the request schema is), as a Python expression."""
-    return _Planner(spec).plan(request, request_pointer, response, (), 0)
+def copy_plan_expression(envelope: Spec, request_pointer: str, response_pointer: str) -> str:
+    """The copy plan, as a Python expression, from the response schema at
+    ``response_pointer`` to the request schema at ``request_pointer``, both read in
+    ``envelope``: the spec's must-accept envelope (``spec.envelope("must-accept")``), so a
+    field only the SDK or an example has, or a shape only an example shows, is not copied."""
+    request = envelope.at(request_pointer)
+    response = envelope.at(response_pointer)
+    return _Planner(envelope).plan(request, request_pointer, response, (), 0)
 
 
 class _Planner:

@@ -22,6 +22,7 @@ from typing import Any
 from modelarts_kit_spec import Operation, Spec, SpecError
 from modelarts_kit_spec.load import escape_pointer_token
 from modelarts_kit_spec.meaning import ErrorModel, uses_meaning
+from modelarts_kit_spec.schemamodel import MUST_ACCEPT
 from modelarts_kit_spec.sensitive import SensitiveField, sensitive_fields
 from modelarts_kit_spec.structure import require_sound_structure
 
@@ -789,7 +790,11 @@ def _copy(spec: Spec, operations: tuple[OperationIR, ...], lazy: Collection[str]
         call_constant=create.call_constant,
         create_method=create.python_name,
         show_method=show.python_name,
-        plan_expression=copy_plan_expression(spec, request, request_pointer, response),
+        plan_expression=copy_plan_expression(
+            spec.envelope(MUST_ACCEPT),
+            request_pointer,
+            roles.show.success.pointer + "/content/application~1json/schema",
+        ),
     )
 
 
