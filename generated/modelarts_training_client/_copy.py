@@ -165,7 +165,7 @@ PLAN: Plan = Fields(
                                 (
                                     Excludes(
                                         ("dataset", "obs"),
-                                        "guidance at /components/schemas/InputDataInfo/not",
+                                        "guidance at /components/schemas/InputDataInfo/not; ledger entry guidance-input-dataset-or-obs",
                                     ),
                                 ),
                             ),
@@ -198,23 +198,23 @@ PLAN: Plan = Fields(
                     (
                         Requires(
                             ("engine_name", "engine_version"),
-                            "guidance at /components/schemas/JobEngine/dependentRequired/engine_name",
+                            "guidance at /components/schemas/JobEngine/dependentRequired/engine_name; ledger entry guidance-engine-choose-one",
                         ),
                         Requires(
                             ("engine_version", "engine_name"),
-                            "guidance at /components/schemas/JobEngine/dependentRequired/engine_version",
+                            "guidance at /components/schemas/JobEngine/dependentRequired/engine_version; ledger entry guidance-engine-choose-one",
                         ),
                         Requires(
                             ("install_sys_packages", "engine_name", "engine_version", "image_url"),
-                            "guidance at /components/schemas/JobEngine/dependentRequired/install_sys_packages",
+                            "guidance at /components/schemas/JobEngine/dependentRequired/install_sys_packages; ledger entry guidance-engine-choose-one",
                         ),
                         Excludes(
                             ("engine_id", "engine_name"),
-                            "guidance at /components/schemas/JobEngine/allOf/0/not",
+                            "guidance at /components/schemas/JobEngine/allOf/0/not; ledger entry guidance-engine-choose-one",
                         ),
                         Excludes(
                             ("engine_id", "image_url"),
-                            "guidance at /components/schemas/JobEngine/allOf/1/not",
+                            "guidance at /components/schemas/JobEngine/allOf/1/not; ledger entry guidance-engine-choose-one",
                         ),
                     ),
                 ),
@@ -225,30 +225,31 @@ PLAN: Plan = Fields(
             (
                 Requires(
                     ("subscription_id", "item_version_id"),
-                    "guidance at /components/schemas/JobAlgorithm/dependentRequired/subscription_id",
+                    "guidance at /components/schemas/JobAlgorithm/dependentRequired/subscription_id; ledger entry guidance-algorithm-choose-one",
                 ),
                 Requires(
                     ("item_version_id", "subscription_id"),
-                    "guidance at /components/schemas/JobAlgorithm/dependentRequired/item_version_id",
+                    "guidance at /components/schemas/JobAlgorithm/dependentRequired/item_version_id; ledger entry guidance-algorithm-choose-one",
                 ),
                 Requires(
                     ("code_dir", "boot_file"),
-                    "guidance at /components/schemas/JobAlgorithm/dependentRequired/code_dir",
+                    "guidance at /components/schemas/JobAlgorithm/dependentRequired/code_dir; ledger entry guidance-algorithm-choose-one",
                 ),
                 Requires(
                     ("boot_file", "code_dir"),
-                    "guidance at /components/schemas/JobAlgorithm/dependentRequired/boot_file",
+                    "guidance at /components/schemas/JobAlgorithm/dependentRequired/boot_file; ledger entry guidance-algorithm-choose-one",
                 ),
                 Excludes(
                     ("id", "subscription_id"),
-                    "guidance at /components/schemas/JobAlgorithm/allOf/0/not",
+                    "guidance at /components/schemas/JobAlgorithm/allOf/0/not; ledger entry guidance-algorithm-choose-one",
                 ),
                 Excludes(
-                    ("id", "code_dir"), "guidance at /components/schemas/JobAlgorithm/allOf/1/not"
+                    ("id", "code_dir"),
+                    "guidance at /components/schemas/JobAlgorithm/allOf/1/not; ledger entry guidance-algorithm-choose-one",
                 ),
                 Excludes(
                     ("subscription_id", "code_dir"),
-                    "guidance at /components/schemas/JobAlgorithm/allOf/2/not",
+                    "guidance at /components/schemas/JobAlgorithm/allOf/2/not; ledger entry guidance-algorithm-choose-one",
                 ),
             ),
         ),
@@ -305,7 +306,7 @@ PLAN: Plan = Fields(
                                                     (
                                                         Excludes(
                                                             ("dataset", "obs"),
-                                                            "guidance at /components/schemas/InputDataInfo/not",
+                                                            "guidance at /components/schemas/InputDataInfo/not; ledger entry guidance-input-dataset-or-obs",
                                                         ),
                                                     ),
                                                 ),
@@ -343,11 +344,11 @@ PLAN: Plan = Fields(
                                         (
                                             Requires(
                                                 ("engine_name", "engine_version"),
-                                                "guidance at /components/schemas/JobEngine/dependentRequired/engine_name",
+                                                "guidance at /components/schemas/JobEngine/dependentRequired/engine_name; ledger entry guidance-engine-choose-one",
                                             ),
                                             Requires(
                                                 ("engine_version", "engine_name"),
-                                                "guidance at /components/schemas/JobEngine/dependentRequired/engine_version",
+                                                "guidance at /components/schemas/JobEngine/dependentRequired/engine_version; ledger entry guidance-engine-choose-one",
                                             ),
                                             Requires(
                                                 (
@@ -356,15 +357,15 @@ PLAN: Plan = Fields(
                                                     "engine_version",
                                                     "image_url",
                                                 ),
-                                                "guidance at /components/schemas/JobEngine/dependentRequired/install_sys_packages",
+                                                "guidance at /components/schemas/JobEngine/dependentRequired/install_sys_packages; ledger entry guidance-engine-choose-one",
                                             ),
                                             Excludes(
                                                 ("engine_id", "engine_name"),
-                                                "guidance at /components/schemas/JobEngine/allOf/0/not",
+                                                "guidance at /components/schemas/JobEngine/allOf/0/not; ledger entry guidance-engine-choose-one",
                                             ),
                                             Excludes(
                                                 ("engine_id", "image_url"),
-                                                "guidance at /components/schemas/JobEngine/allOf/1/not",
+                                                "guidance at /components/schemas/JobEngine/allOf/1/not; ledger entry guidance-engine-choose-one",
                                             ),
                                         ),
                                     ),
@@ -414,11 +415,11 @@ PLAN: Plan = Fields(
                         (
                             Requires(
                                 ("code_dir", "boot_file"),
-                                "guidance at /components/schemas/TaskAlgorithm/dependentRequired/code_dir",
+                                "guidance at /components/schemas/TaskAlgorithm/dependentRequired/code_dir; ledger entry guidance-task-algorithm-code-pair",
                             ),
                             Requires(
                                 ("boot_file", "code_dir"),
-                                "guidance at /components/schemas/TaskAlgorithm/dependentRequired/boot_file",
+                                "guidance at /components/schemas/TaskAlgorithm/dependentRequired/boot_file; ledger entry guidance-task-algorithm-code-pair",
                             ),
                         ),
                     ),
@@ -447,7 +448,12 @@ PLAN: Plan = Fields(
             (),
         ),
     },
-    (Excludes(("spec", "tasks"), "guidance at /components/schemas/Job/not"),),
+    (
+        Excludes(
+            ("spec", "tasks"),
+            "guidance at /components/schemas/Job/not; ledger entry guidance-job-spec-or-tasks",
+        ),
+    ),
 )
 
 

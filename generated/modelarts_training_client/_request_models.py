@@ -212,21 +212,23 @@ class JobEngine(BaseModel):
     _field_rules = field_rules_validator(
         Requires(
             ("engine_name", "engine_version"),
-            "guidance at /components/schemas/JobEngine/dependentRequired/engine_name",
+            "guidance at /components/schemas/JobEngine/dependentRequired/engine_name; ledger entry guidance-engine-choose-one",
         ),
         Requires(
             ("engine_version", "engine_name"),
-            "guidance at /components/schemas/JobEngine/dependentRequired/engine_version",
+            "guidance at /components/schemas/JobEngine/dependentRequired/engine_version; ledger entry guidance-engine-choose-one",
         ),
         Requires(
             ("install_sys_packages", "engine_name", "engine_version", "image_url"),
-            "guidance at /components/schemas/JobEngine/dependentRequired/install_sys_packages",
+            "guidance at /components/schemas/JobEngine/dependentRequired/install_sys_packages; ledger entry guidance-engine-choose-one",
         ),
         Excludes(
-            ("engine_id", "engine_name"), "guidance at /components/schemas/JobEngine/allOf/0/not"
+            ("engine_id", "engine_name"),
+            "guidance at /components/schemas/JobEngine/allOf/0/not; ledger entry guidance-engine-choose-one",
         ),
         Excludes(
-            ("engine_id", "image_url"), "guidance at /components/schemas/JobEngine/allOf/1/not"
+            ("engine_id", "image_url"),
+            "guidance at /components/schemas/JobEngine/allOf/1/not; ledger entry guidance-engine-choose-one",
         ),
     )
 
@@ -652,7 +654,10 @@ class InputDataInfoInput(_DeferredRootModel[InputDataInfoInput1 | InputDataInfoI
     """
     # which fields go together (the spec's not and dependentRequired)
     _field_rules = field_rules_validator(
-        Excludes(("dataset", "obs"), "guidance at /components/schemas/InputDataInfo/not"),
+        Excludes(
+            ("dataset", "obs"),
+            "guidance at /components/schemas/InputDataInfo/not; ledger entry guidance-input-dataset-or-obs",
+        ),
     )
 
 
@@ -930,27 +935,31 @@ class JobAlgorithm(BaseModel):
     _field_rules = field_rules_validator(
         Requires(
             ("subscription_id", "item_version_id"),
-            "guidance at /components/schemas/JobAlgorithm/dependentRequired/subscription_id",
+            "guidance at /components/schemas/JobAlgorithm/dependentRequired/subscription_id; ledger entry guidance-algorithm-choose-one",
         ),
         Requires(
             ("item_version_id", "subscription_id"),
-            "guidance at /components/schemas/JobAlgorithm/dependentRequired/item_version_id",
+            "guidance at /components/schemas/JobAlgorithm/dependentRequired/item_version_id; ledger entry guidance-algorithm-choose-one",
         ),
         Requires(
             ("code_dir", "boot_file"),
-            "guidance at /components/schemas/JobAlgorithm/dependentRequired/code_dir",
+            "guidance at /components/schemas/JobAlgorithm/dependentRequired/code_dir; ledger entry guidance-algorithm-choose-one",
         ),
         Requires(
             ("boot_file", "code_dir"),
-            "guidance at /components/schemas/JobAlgorithm/dependentRequired/boot_file",
+            "guidance at /components/schemas/JobAlgorithm/dependentRequired/boot_file; ledger entry guidance-algorithm-choose-one",
         ),
         Excludes(
-            ("id", "subscription_id"), "guidance at /components/schemas/JobAlgorithm/allOf/0/not"
+            ("id", "subscription_id"),
+            "guidance at /components/schemas/JobAlgorithm/allOf/0/not; ledger entry guidance-algorithm-choose-one",
         ),
-        Excludes(("id", "code_dir"), "guidance at /components/schemas/JobAlgorithm/allOf/1/not"),
+        Excludes(
+            ("id", "code_dir"),
+            "guidance at /components/schemas/JobAlgorithm/allOf/1/not; ledger entry guidance-algorithm-choose-one",
+        ),
         Excludes(
             ("subscription_id", "code_dir"),
-            "guidance at /components/schemas/JobAlgorithm/allOf/2/not",
+            "guidance at /components/schemas/JobAlgorithm/allOf/2/not; ledger entry guidance-algorithm-choose-one",
         ),
     )
 
@@ -1023,11 +1032,11 @@ class TaskAlgorithm(BaseModel):
     _field_rules = field_rules_validator(
         Requires(
             ("code_dir", "boot_file"),
-            "guidance at /components/schemas/TaskAlgorithm/dependentRequired/code_dir",
+            "guidance at /components/schemas/TaskAlgorithm/dependentRequired/code_dir; ledger entry guidance-task-algorithm-code-pair",
         ),
         Requires(
             ("boot_file", "code_dir"),
-            "guidance at /components/schemas/TaskAlgorithm/dependentRequired/boot_file",
+            "guidance at /components/schemas/TaskAlgorithm/dependentRequired/boot_file; ledger entry guidance-task-algorithm-code-pair",
         ),
     )
 
@@ -1075,7 +1084,10 @@ class Job(BaseModel):
     """
     spec: Spec | None = None  # which fields go together (the spec's not and dependentRequired)
     _field_rules = field_rules_validator(
-        Excludes(("spec", "tasks"), "guidance at /components/schemas/Job/not"),
+        Excludes(
+            ("spec", "tasks"),
+            "guidance at /components/schemas/Job/not; ledger entry guidance-job-spec-or-tasks",
+        ),
     )
 
 

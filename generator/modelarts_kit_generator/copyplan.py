@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from modelarts_kit_spec import Spec
-from modelarts_kit_spec.meaning import uses_meaning
 from modelarts_kit_spec.walker import SchemaView
 
 from modelarts_kit_generator.escaping import python_string
@@ -71,9 +70,6 @@ class _Planner:
     def __init__(self, spec: Spec) -> None:
         self.spec = spec
         self.walker = spec.walker
-
-    def _guidance_at(self, pointer: str) -> frozenset[str]:
-        return self.spec.meaning.guidance.at(pointer) if uses_meaning(self.spec) else frozenset()
 
     def plan(
         self, request: JSON, pointer: str, response: JSON, path: tuple[str, ...], depth: int
@@ -154,5 +150,5 @@ class _Planner:
         node = self.spec.at(view.pointer)
         if not isinstance(node, Mapping):
             return []
-        stated, _ = field_rules(node, view.pointer, self._guidance_at)
+        stated, _ = field_rules(node, view.pointer, self.spec.schema_model)
         return [rule.expression for rule in stated]

@@ -8,19 +8,22 @@ and the generated request models check them with a model validator (``_field_rul
 * ``dependentRequired: {a: [b, c]}``: when ``a`` is given, ``b`` and ``c`` are too ->
   :class:`FieldRule` ``requires``.
 
-A rule knows where the spec states it and whether it is guidance
-(``x-modelarts-guidance``); the error the client raises cites both. Any other ``not`` on a
-request schema is refused: the client would otherwise claim a check it does not make.
+A rule knows where the spec states it, its strength and its evidence, as the spec's schema
+model has them (``spec.schema_model.rule_at``: ``guidance``, with its ledger entry, for the
+choose-one rules of the create body); the error the client raises cites all three. Any other
+``not`` on a request schema is refused: the client would otherwise claim a check it does not
+make.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from modelarts_kit_spec import SpecError
 from modelarts_kit_spec.load import escape_pointer_token
+from modelarts_kit_spec.schemamodel import SchemaModel
 
 from modelarts_kit_generator.escaping import python_string, shorten
 
@@ -38,12 +41,13 @@ class FieldRule:
     # excludes: never all of these together; requires: fields[0] needs fields[1:]
     fields: tuple[str, ...]
     pointer: str  # where the spec states the rule
-    guidance: bool
+    strength: str  # the schema model's: documented, guidance, sdk, example
+    evidence: str  # its ledger entry, else its first source; "" when none is recorded
 
     @property
     def citation(self) -> str:
-        strength = "guidance" if self.guidance else "spec"
-        return f"{strength} at {self.pointer}"
+        where = f"{self.strength} at {self.pointer}"
+        return f"{where}; {self.evidence}" if self.evidence else where
 
     @property
     def expression(self) -> str:
@@ -65,14 +69,23 @@ def _required_only(node: JSON) -> tuple[str, ...] | None:
     return tuple(names)
 
 
+def _weight(model: SchemaModel, pointer: str, keyword: str) -> tuple[str, str]:
+    """(strength, evidence) of the rule ``keyword`` at the node ``pointer``."""
+    rule = model.rule_at(pointer, keyword)
+    evidence = (
+        (f"ledger entry {rule.ledger[0]}" if rule.ledger else str(rule.evidence[0]))
+        if rule.evidence
+        else ""
+    )
+    return str(rule.strength), evidence
+
+
 def field_rules(
-    node: Mapping[str, JSON],
-    pointer: str,
-    guidance_at: Callable[[str], frozenset[str]],
+    node: Mapping[str, JSON], pointer: str, model: SchemaModel
 ) -> tuple[tuple[FieldRule, ...], dict[str, JSON]]:
-    """The field rules ``node`` states, and ``node`` without them (an ``allOf`` part that only
-    held a rule is removed, and ``allOf`` with it when nothing is left)."""
-    guidance = guidance_at(pointer)
+    """The field rules ``node`` (at ``pointer``; ``model`` is the spec's schema model) states,
+    and ``node`` without them (an ``allOf`` part that only held a rule is removed, and
+    ``allOf`` with it when nothing is left)."""
     rules: list[FieldRule] = []
     rest = dict(node)
     if "not" in node:
@@ -82,7 +95,9 @@ def field_rules(
                 f"{pointer}/not: {shorten(repr(node['not']))} is not supported in a request "
                 "schema (rule: the generated client checks `not: {required: [...]}` only)"
             )
-        rules.append(FieldRule("excludes", names, f"{pointer}/not", "not" in guidance))
+        rules.append(
+            FieldRule("excludes", names, f"{pointer}/not", *_weight(model, pointer, "not"))
+        )
         del rest["not"]
     dependent = node.get("dependentRequired")
     if dependent is not None:
@@ -100,7 +115,7 @@ def field_rules(
                         "requires",
                         (str(name), *needs),
                         f"{pointer}/dependentRequired/{escape_pointer_token(str(name))}",
-                        "dependentRequired" in guidance,
+                        *_weight(model, pointer, "dependentRequired"),
                     )
                 )
         del rest["dependentRequired"]
@@ -117,7 +132,12 @@ def field_rules(
                 kept.append(part)
                 continue
             rules.append(
-                FieldRule("excludes", names, f"{pointer}/allOf/{index}/not", "allOf" in guidance)
+                FieldRule(
+                    "excludes",
+                    names,
+                    f"{pointer}/allOf/{index}/not",
+                    *_weight(model, pointer, "allOf"),
+                )
             )
         if kept:
             rest["allOf"] = kept

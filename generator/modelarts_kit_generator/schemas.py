@@ -43,7 +43,6 @@ from typing import Any
 
 from modelarts_kit_spec import Spec, SpecError
 from modelarts_kit_spec.load import escape_pointer_token
-from modelarts_kit_spec.meaning import uses_meaning
 from modelarts_kit_spec.values import DocumentedValues, documented_values
 
 from modelarts_kit_generator.escaping import shorten
@@ -260,11 +259,6 @@ class ModelPlan:
         self.schemas[name] = schema
         self._side_set(side).add(name)
 
-    def _guidance_at(self, pointer: str) -> frozenset[str]:
-        if not uses_meaning(self.spec):
-            return frozenset()
-        return self.spec.meaning.guidance.at(pointer)
-
     def _unique(self, name: str) -> str:
         candidate, number = name, 2
         while candidate in self.schemas:
@@ -303,7 +297,7 @@ class ModelPlan:
 
         rules: list[FieldRule] = []
         if side is Side.REQUEST and top:
-            stated, node = field_rules(node, pointer, self._guidance_at)
+            stated, node = field_rules(node, pointer, self.spec.schema_model)
             rules.extend(stated)
         out: dict[str, JSON] = {}
         for key, value in node.items():
