@@ -514,9 +514,28 @@ def _problems(
     masked = secrets.mask(document)
     problems = []
     for error in exc.errors(include_url=False, include_input=False):
-        path = ".".join(str(part) for part in (prefix, *error["loc"]) if part != "")
-        problems.append((path or "(root)", error["msg"], _at(masked, error["loc"])))
+        loc = _members(document, error["loc"], missing=error["type"] == "missing")
+        path = ".".join(str(part) for part in (prefix, *loc) if part != "")
+        problem = (path or "(root)", error["msg"], _at(masked, loc))
+        if problem not in problems:  # two shapes of one value may fail alike
+            problems.append(problem)
     return problems
+
+
+def _members(document: Any, loc: tuple[int | str, ...], *, missing: bool) -> tuple[int | str, ...]:
+    """The parts of pydantic's error location that name members of ``document``: the name
+    pydantic gives a shape of a value that may take several (``dict[str,str]``) is left out;
+    a missing field's name, the last part of its location, is kept."""
+    kept: list[int | str] = []
+    for index, part in enumerate(loc):
+        if (isinstance(document, dict) and part in document) or (
+            isinstance(document, list) and isinstance(part, int) and 0 <= part < len(document)
+        ):
+            document = document[part]
+        elif not (missing and index == len(loc) - 1):
+            continue
+        kept.append(part)
+    return tuple(kept)
 
 
 def validate_parameters(

@@ -288,6 +288,21 @@ class ModelPlan:
                 return result
             merged = {**target, **siblings}
             return self._convert(merged, side, name, ref.removeprefix("#"), top=top)
+        split = _split_by_type(node)
+        if split is not None:
+            # One value of several shapes, not a model of its own: never hoisted.
+            shapes: dict[str, JSON] = {
+                "anyOf": [
+                    self._convert(branch, side, f"{name}Option{index + 1}", pointer, top=False)
+                    for index, branch in enumerate(split)
+                ]
+            }
+            for key in _PROSE_KEYS:
+                if isinstance(node.get(key), str):
+                    shapes[key] = self._placeholder(node[key])
+            if "default" in node:
+                shapes["default"] = node["default"]
+            return shapes
         documented = documented_values(node)
         if documented is not None and (documented.open or side is Side.RESPONSE):
             return self._open_enum(node, documented)
@@ -389,6 +404,54 @@ class ModelPlan:
             if isinstance(node.get(key), str):
                 opened[key] = self._placeholder(node[key])
         return opened
+
+
+# The keywords that apply to one JSON type only (JSON Schema 2020-12, validation vocabulary).
+_TYPE_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "object": (
+        "properties",
+        "additionalProperties",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "dependentRequired",
+    ),
+    "array": ("items", "minItems", "maxItems", "uniqueItems"),
+    "string": ("pattern", "minLength", "maxLength", "format"),
+    "integer": (
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "format",
+    ),
+    "number": (
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "format",
+    ),
+}
+
+
+def _split_by_type(node: Mapping[str, JSON]) -> list[dict[str, JSON]] | None:
+    """``type: [object, array]`` with keywords of each type, as one schema per type holding
+    its own keywords, for an ``anyOf`` (datamodel-code-generator would otherwise type the
+    object branch ``dict[str, Any]``); None when ``node`` needs no split."""
+    kinds = node.get("type")
+    if not isinstance(kinds, list) or "anyOf" in node:
+        return None
+    typed = [kind for kind in kinds if kind != "null"]
+    specific = {key for kind in typed for key in _TYPE_KEYWORDS.get(str(kind), ()) if key in node}
+    if len(typed) < 2 or not specific:
+        return None
+    return [
+        {"type": kind, **{k: node[k] for k in _TYPE_KEYWORDS.get(str(kind), ()) if k in node}}
+        for kind in kinds
+    ]
 
 
 _MODEL_REF = "#/components/schemas/"

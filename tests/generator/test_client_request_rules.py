@@ -162,3 +162,20 @@ def test_unchecked_body_that_is_not_json_is_refused(recorder: Any) -> None:
         client.create_training_job(UncheckedBody({"metadata": object()}))
     assert mock.requests == []
     assert [path for path, _, _ in caught.value.errors] == ["body"]
+
+
+@pytest.mark.parametrize("environments", [{"KEY": 5}, [{"KEY": 5}]])
+def test_a_value_of_two_shapes_keeps_each_shape_typed(
+    recorder: Any, create_job_example: dict[str, Any], environments: Any
+) -> None:
+    """``environments`` is ``type: [object, array]``: a map of strings or a list of such maps
+    (spec 2.2.0); a number inside either shape is refused, at the field, in the body's terms."""
+    body = copy.deepcopy(create_job_example)
+    body["algorithm"]["environments"] = environments
+    mock = recorder()
+    with make_client(mock) as client, pytest.raises(RequestValidationError) as caught:
+        client.create_training_job(body)
+    assert mock.requests == []
+    paths = [path for path, _, _ in caught.value.errors]
+    assert all(path.startswith("body.algorithm.environments") for path in paths)
+    assert not any("[" in path for path in paths)  # no name of a shape, only body members
