@@ -528,10 +528,10 @@ def _members(document: Any, loc: tuple[int | str, ...], *, missing: bool) -> tup
     a missing field's name, the last part of its location, is kept."""
     kept: list[int | str] = []
     for index, part in enumerate(loc):
-        if (isinstance(document, dict) and part in document) or (
-            isinstance(document, list) and isinstance(part, int) and 0 <= part < len(document)
-        ):
+        if isinstance(document, dict) and part in document:
             document = document[part]
+        elif isinstance(document, list) and isinstance(part, int) and 0 <= part < len(document):
+            document = document[int(part)]
         elif not (missing and index == len(loc) - 1):
             continue
         kept.append(part)
