@@ -5,13 +5,17 @@ sent as it is."""
 from __future__ import annotations
 
 import copy
+import importlib
 import inspect
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pydantic
 import pytest
+from modelarts_kit_generator import GenerationError, GeneratorOptions, generate
 from modelarts_kit_spec import load_spec
 from modelarts_training_client import (
     Job,
@@ -20,6 +24,8 @@ from modelarts_training_client import (
     TrainingJobsClient,
     UncheckedBody,
 )
+
+from tests.generator.test_hostile_spec import base_spec
 
 PROJECT_ID = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
 BASE_URL = "https://modelarts.test-region.example.com"
@@ -179,3 +185,51 @@ def test_a_value_of_two_shapes_keeps_each_shape_typed(
     paths = [path for path, _, _ in caught.value.errors]
     assert all(path.startswith("body.algorithm.environments") for path in paths)
     assert not any("[" in path for path in paths)  # no name of a shape, only body members
+
+
+HOSTILE_NAME = 'a"); open("canary", "w"); ("'
+
+
+def _toy_with(tmp_path: Path, thing_extra: dict[str, Any]) -> Path:
+    spec = base_spec()
+    spec["components"]["schemas"]["Thing"].update(thing_extra)
+    spec_file = tmp_path / "spec.json"
+    spec_file.write_text(json.dumps(spec), encoding="utf-8")
+    return spec_file
+
+
+def test_field_rules_of_any_spec_are_printed_as_data_and_checked(tmp_path: Path) -> None:
+    """A spec's own names in a rule (quotes, code) are data in the generated rule, and the
+    generated request model checks it."""
+    properties = {HOSTILE_NAME: {"type": "string"}, "b": {"type": "string"}}
+    extra = {
+        "properties": {**base_spec()["components"]["schemas"]["Thing"]["properties"], **properties},
+        "dependentRequired": {HOSTILE_NAME: ["b"]},
+        "not": {"required": ["name", "b"]},
+    }
+    out = tmp_path / "out"
+    generate(out, _toy_with(tmp_path, extra), GeneratorOptions(package="toy_client"))
+    sys.path.insert(0, str(out))
+    try:
+        models = importlib.import_module("toy_client.models")
+        model = models.ThingInput
+        model.model_validate({HOSTILE_NAME: "x", "b": "y"})
+        with pytest.raises(pydantic.ValidationError, match="dependentRequired"):
+            model.model_validate({HOSTILE_NAME: "x"})
+        with pytest.raises(pydantic.ValidationError, match="/components/schemas/Thing/not"):
+            model.model_validate({"name": "a", "b": "y"})
+    finally:
+        sys.path.remove(str(out))
+        for name in [n for n in sys.modules if n.split(".")[0] == "toy_client"]:
+            del sys.modules[name]
+    assert not (tmp_path / "canary").exists()
+
+
+def test_a_request_not_the_client_cannot_check_is_refused_at_generation(tmp_path: Path) -> None:
+    spec_file = _toy_with(tmp_path, {"not": {"type": "string"}})
+    with pytest.raises(GenerationError) as caught:
+        generate(tmp_path / "out", spec_file, GeneratorOptions(package="toy_client"))
+    message = str(caught.value)
+    assert message.startswith("spec: /components/schemas/Thing/not: ")
+    assert "rule: the generated client checks `not: {required: [...]}` only" in message
+    assert not (tmp_path / "out").exists()
