@@ -3,7 +3,7 @@
 Only request bodies use these models, so they are loaded on first use: import them from
 ``models`` or the package (this module's name is not part of the API)."""
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
@@ -909,7 +909,7 @@ class JobAlgorithm(BaseModel):
     """
     Work directory where the algorithm runs. No effect in v1 compatibility mode.
     """
-    environments: dict[str, Any] | list[dict[str, StrictStr]] | None = None
+    environments: dict[str, StrictStr] | list[dict[str, StrictStr]] | None = None
     """
     Environment variables of the training job, as `key: value` pairs. The service also
     accepts the shape a job's details return (a list of `key: value` maps), so a job
