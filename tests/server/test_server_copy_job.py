@@ -93,7 +93,7 @@ def test_environments_in_the_response_shape_are_outside_must_accept() -> None:
     """The list form is a leniency (strength example): a strict server may refuse it."""
     spec = load_spec()
     pointer = "/components/schemas/JobAlgorithm/properties/environments"
-    assert spec.schema_model.rule_at(pointer, "items").strength == "example"
+    assert spec.schema_model.rule_at(pointer, "array-form").strength == "example"
     view = spec.envelope("must-accept")
     schema = view.operation(CREATE).request_schema
 

@@ -115,14 +115,19 @@ def _drop_lenient_nulls(envelope: JSON, model: SchemaModel) -> None:
 
 
 def _drop_lenient_array_forms(envelope: JSON, model: SchemaModel) -> None:
-    """A node documented as another type keeps only that type (``items`` is the leniency)."""
+    """A node documented as another type keeps only that type (the array form is the
+    leniency): ``array`` leaves its ``type``, and ``items`` and ``array`` branches go."""
     for pointer in _lenient(model, ARRAY_FORM):
         node = _at(envelope, pointer)
         declared = node.get("type")
         if isinstance(declared, list) and "array" in declared:
             rest = [t for t in declared if t != "array"]
             node["type"] = rest[0] if len(rest) == 1 else rest
-            node.pop("items", None)
+        node.pop("items", None)
+        for key in ("anyOf", "oneOf"):
+            branches = node.get(key)
+            if isinstance(branches, list):
+                node[key] = [b for b in branches if json_types(b) != {"array"}]
 
 
 def _at(document: JSON, pointer: str) -> dict[str, JSON]:

@@ -145,7 +145,7 @@ def _is_rule_at(node: JSON, pointer: str, keyword: str) -> bool:
     if keyword == "additionalProperties":
         return node.get(keyword) is False
     if keyword == ARRAY_FORM:
-        return keyword in node and "array" in json_types(node)
+        return "array" in json_types(node) and len(json_types(node)) > 1
     return keyword in node and keyword in (*RULE_KEYWORDS, *CHOICE_KEYWORDS)
 
 
@@ -275,8 +275,8 @@ def ledger_rule(kind: str, entry_id: str, expect: JSON) -> list[tuple[str, str]]
     The ledger's vocabulary: a ``guidance`` entry lists its keywords in ``expect``; a
     ``presence`` entry whose id says ``sdk-added`` is a field only the SDK has, one whose id
     ends in ``-example`` a field only examples show; a ``nullable`` entry is a ``null`` only
-    examples show; a ``type`` entry whose id ends in ``-example`` is an array form (``items``)
-    only observed use shows, beside the documented type."""
+    examples show; a ``type`` entry whose id ends in ``-example`` is an array form
+    (``array-form``) only observed use shows, beside the documented type."""
     if kind == "guidance":
         return [(k, Strength.GUIDANCE.value) for k in _strings(_mapping(expect).get(GUIDANCE_KEY))]
     if kind == "presence" and entry_id.startswith("sdk-added-"):
