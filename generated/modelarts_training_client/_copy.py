@@ -220,7 +220,7 @@ PLAN: Plan = Fields(
                 ),
                 "local_code_dir": AS_IS,
                 "working_dir": AS_IS,
-                "environments": AS_IS,
+                "environments": Values(AS_IS, merge_list=True),
             },
             (
                 Requires(

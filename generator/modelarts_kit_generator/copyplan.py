@@ -82,9 +82,9 @@ class _Planner:
         path = (*path, key) if key else path
         if view.properties:
             return self._fields(view, answered, path, depth)
-        shape = self._object_branch(request, pointer)
-        if shape is not None:  # an object or null (anyOf): the object's fields
-            return self._fields(shape, answered, path, depth)
+        shape = self._single_shape(request, pointer)
+        if shape is not None:  # anyOf/oneOf of one shape (or of one shape and null)
+            return self.plan(shape.schema, shape.pointer, response, path, depth + 1)
         if "array" in view.types and view.items is not None:
             answered_items = answered.items if answered is not None else None
             inner = self.plan(
@@ -104,15 +104,13 @@ class _Planner:
             return f"Values({inner}, merge_list={merge})"
         return "AS_IS"
 
-    def _object_branch(self, request: JSON, pointer: str) -> SchemaView | None:
-        """The one branch of an ``anyOf``/``oneOf`` that is an object with properties, when
-        every other branch is ``null``."""
+    def _single_shape(self, request: JSON, pointer: str) -> SchemaView | None:
+        """The one branch of an ``anyOf``/``oneOf`` that is not ``null``, when there is
+        exactly one (the must-accept envelope keeps one shape of a value that may take
+        several, e.g. the map of ``environments``)."""
         branches = self.walker.view(request, pointer, alternatives=True).branches
-        objects = [branch for branch in branches if branch.properties]
-        others = [branch for branch in branches if not branch.properties]
-        if len(objects) == 1 and all(branch.types == {"null"} for branch in others):
-            return objects[0]
-        return None
+        shapes = [branch for branch in branches if branch.types != {"null"}]
+        return shapes[0] if len(shapes) == 1 else None
 
     def _answered_values(self, answered: SchemaView | None) -> tuple[JSON, bool]:
         """The response's schema of a map's values, and whether it answers a list of maps."""
