@@ -574,10 +574,14 @@ class UncheckedBody:
 
 
 def _unchecked_json(call: Call, body: UncheckedBody) -> bytes:
+    import json  # only an unchecked body needs it
+
     try:
-        return pydantic_core.to_json(_plain(body.document))
-    except pydantic_core.PydanticSerializationError:
-        problem = ("body", "an UncheckedBody must hold JSON values", MASK)
+        text = json.dumps(_plain(body.document), allow_nan=False, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):  # not JSON: a type, NaN, a cycle
+        problem = ("body", "an UncheckedBody must hold JSON values (no NaN, no cycle)", MASK)
+    else:
+        return text.encode("utf-8")
     # Raised outside the handler: the serialiser's error may quote the value.
     raise RequestValidationError(call.operation, [problem])
 

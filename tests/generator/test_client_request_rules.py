@@ -162,10 +162,11 @@ def test_unchecked_body_is_sent_as_given(
     assert SECRET not in repr(unchecked)
 
 
-def test_unchecked_body_that_is_not_json_is_refused(recorder: Any) -> None:
+@pytest.mark.parametrize("value", [object(), float("nan"), float("inf")])
+def test_unchecked_body_that_is_not_json_is_refused(recorder: Any, value: Any) -> None:
     mock = recorder()
     with make_client(mock) as client, pytest.raises(RequestValidationError) as caught:
-        client.create_training_job(UncheckedBody({"metadata": object()}))
+        client.create_training_job(UncheckedBody({"metadata": {"name": value}}))
     assert mock.requests == []
     assert [path for path, _, _ in caught.value.errors] == ["body"]
 
