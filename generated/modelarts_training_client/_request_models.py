@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
+from ._field_rules import Excludes, Requires, field_rules_validator
 from .models import (
     _DeferredRootModel,
 )
@@ -19,7 +20,7 @@ class AutoSearchAlgoConfigParameterInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     key: StrictStr | None = None
@@ -45,7 +46,7 @@ class AutoStop(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     time_unit: StrictStr | None = None
@@ -65,7 +66,7 @@ class ConstraintInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     type: StrictStr | None = None
@@ -101,7 +102,7 @@ class DatasetInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     id: StrictStr
@@ -139,7 +140,7 @@ class I18NDescriptionInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     language: StrictStr | None = None
@@ -179,7 +180,7 @@ class JobEngine(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     engine_id: StrictStr | None = None
@@ -207,6 +208,29 @@ class JobEngine(BaseModel):
     installs it). Only available when `engine_name`, `engine_version` and `image_url`
     are set.
     """
+    # which fields go together (the spec's not and dependentRequired)
+    _field_rules = field_rules_validator(
+        Requires(
+            ("engine_name", "engine_version"),
+            "guidance at /components/schemas/JobEngine/dependentRequired/engine_name; ledger entry guidance-engine-choose-one",
+        ),
+        Requires(
+            ("engine_version", "engine_name"),
+            "guidance at /components/schemas/JobEngine/dependentRequired/engine_version; ledger entry guidance-engine-choose-one",
+        ),
+        Requires(
+            ("install_sys_packages", "engine_name", "engine_version", "image_url"),
+            "guidance at /components/schemas/JobEngine/dependentRequired/install_sys_packages; ledger entry guidance-engine-choose-one",
+        ),
+        Excludes(
+            ("engine_id", "engine_name"),
+            "guidance at /components/schemas/JobEngine/allOf/0/not; ledger entry guidance-engine-choose-one",
+        ),
+        Excludes(
+            ("engine_id", "image_url"),
+            "guidance at /components/schemas/JobEngine/allOf/1/not; ledger entry guidance-engine-choose-one",
+        ),
+    )
 
 
 class JobMetadata(BaseModel):
@@ -216,14 +240,9 @@ class JobMetadata(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
-    id: StrictStr | None = None
-    """
-    Training job ID. Generated and returned by ModelArts after the job is created; leave
-    it out when creating a job.
-    """
     name: Annotated[StrictStr, Field(max_length=64, min_length=1, pattern="^[A-Za-z0-9_-]{1,64}$")]
     """
     Name of the training job: 1 to 64 characters, only digits, letters, underscores (_)
@@ -236,16 +255,6 @@ class JobMetadata(BaseModel):
     description: Annotated[StrictStr | None, Field(max_length=256)] = None
     """
     Description of the training job, 0 to 256 characters. Empty (NULL) by default.
-    """
-    create_time: StrictInt | None = None
-    """
-    Time when the training job was created, in milliseconds since the Unix epoch.
-    Generated and returned by ModelArts; leave it out when creating a job.
-    """
-    user_name: StrictStr | None = None
-    """
-    Username of the user who created the training job. Generated and returned by
-    ModelArts; leave it out when creating a job.
     """
     annotations: dict[str, StrictStr] | None = None
     """
@@ -266,7 +275,7 @@ class LogExportPathInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     obs_url: StrictStr | None = None
@@ -287,7 +296,7 @@ class NfsInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     nfs_server_path: StrictStr | None = None
@@ -312,7 +321,7 @@ class ObsInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     obs_url: StrictStr
@@ -336,7 +345,7 @@ class RemoteConstraintInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     data_type: StrictStr | None = None
@@ -359,7 +368,7 @@ class RemoteObsInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     obs_url: StrictStr
@@ -375,7 +384,7 @@ class RewardAttrsInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     name: StrictStr | None = None
@@ -400,7 +409,7 @@ class SearchParamsInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     name: StrictStr | None = None
@@ -438,7 +447,7 @@ class SpecResource1(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     flavor_id: StrictStr
@@ -467,7 +476,7 @@ class SpecResource2(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     flavor_id: StrictStr | None = None
@@ -504,7 +513,7 @@ class TaskAlgorithmEngine(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     engine_id: StrictStr | None = None
@@ -532,7 +541,7 @@ class TaskInputRemote(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     obs: ObsInput | None = None
@@ -545,7 +554,7 @@ class TaskResource(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     flavor_id: StrictStr | None = None
@@ -565,7 +574,7 @@ class AlgoConfigsInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     name: StrictStr | None = None
@@ -585,7 +594,7 @@ class AutoSearchInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     skip_search_params: StrictStr | None = None
@@ -614,7 +623,7 @@ class InputDataInfoInput1(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     dataset: DatasetInput
@@ -629,7 +638,7 @@ class InputDataInfoInput2(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     dataset: DatasetInput | None = None
@@ -643,6 +652,13 @@ class InputDataInfoInput(_DeferredRootModel[InputDataInfoInput1 | InputDataInfoI
     Where the input data comes from: a dataset (`dataset`) or an OBS path (`obs`), not
     both.
     """
+    # which fields go together (the spec's not and dependentRequired)
+    _field_rules = field_rules_validator(
+        Excludes(
+            ("dataset", "obs"),
+            "guidance at /components/schemas/InputDataInfo/not; ledger entry guidance-input-dataset-or-obs",
+        ),
+    )
 
 
 class InputInput(BaseModel):
@@ -652,7 +668,7 @@ class InputInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     name: StrictStr
@@ -688,7 +704,7 @@ class JobVolumeInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     nfs: NfsInput | None = None
@@ -701,7 +717,7 @@ class ParameterInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     name: StrictStr | None = None
@@ -735,7 +751,7 @@ class RemoteInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     obs: RemoteObsInput
@@ -748,7 +764,7 @@ class Spec(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     resource: SpecResource | None = None
@@ -767,7 +783,7 @@ class TaskInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     name: StrictStr
@@ -792,7 +808,7 @@ class OutputInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     name: StrictStr
@@ -824,7 +840,7 @@ class PoliciesInput(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     auto_search: PoliciesInputAutoSearch | None = None
@@ -840,7 +856,7 @@ class JobAlgorithm(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     id: StrictStr | None = None
@@ -909,10 +925,43 @@ class JobAlgorithm(BaseModel):
     """
     Work directory where the algorithm runs. No effect in v1 compatibility mode.
     """
-    environments: dict[str, StrictStr] | None = None
+    environments: dict[str, StrictStr] | list[dict[str, StrictStr]] | None = None
     """
-    Environment variables of the training job, as `key: value` pairs.
+    Environment variables of the training job, as `key: value` pairs. The service also
+    accepts the shape a job's details return (a list of `key: value` maps), so a job
+    shown can be created again as it is.
     """
+    # which fields go together (the spec's not and dependentRequired)
+    _field_rules = field_rules_validator(
+        Requires(
+            ("subscription_id", "item_version_id"),
+            "guidance at /components/schemas/JobAlgorithm/dependentRequired/subscription_id; ledger entry guidance-algorithm-choose-one",
+        ),
+        Requires(
+            ("item_version_id", "subscription_id"),
+            "guidance at /components/schemas/JobAlgorithm/dependentRequired/item_version_id; ledger entry guidance-algorithm-choose-one",
+        ),
+        Requires(
+            ("code_dir", "boot_file"),
+            "guidance at /components/schemas/JobAlgorithm/dependentRequired/code_dir; ledger entry guidance-algorithm-choose-one",
+        ),
+        Requires(
+            ("boot_file", "code_dir"),
+            "guidance at /components/schemas/JobAlgorithm/dependentRequired/boot_file; ledger entry guidance-algorithm-choose-one",
+        ),
+        Excludes(
+            ("id", "subscription_id"),
+            "guidance at /components/schemas/JobAlgorithm/allOf/0/not; ledger entry guidance-algorithm-choose-one",
+        ),
+        Excludes(
+            ("id", "code_dir"),
+            "guidance at /components/schemas/JobAlgorithm/allOf/1/not; ledger entry guidance-algorithm-choose-one",
+        ),
+        Excludes(
+            ("subscription_id", "code_dir"),
+            "guidance at /components/schemas/JobAlgorithm/allOf/2/not; ledger entry guidance-algorithm-choose-one",
+        ),
+    )
 
 
 class JobConfig(BaseModel):
@@ -922,7 +971,7 @@ class JobConfig(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     parameters: list[ParameterInput] | None = None
@@ -947,7 +996,7 @@ class TaskAlgorithm(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     job_config: JobConfig | None = None
@@ -979,6 +1028,17 @@ class TaskAlgorithm(BaseModel):
     """
     Work directory where the algorithm runs. No effect in v1 compatibility mode.
     """
+    # which fields go together (the spec's not and dependentRequired)
+    _field_rules = field_rules_validator(
+        Requires(
+            ("code_dir", "boot_file"),
+            "guidance at /components/schemas/TaskAlgorithm/dependentRequired/code_dir; ledger entry guidance-task-algorithm-code-pair",
+        ),
+        Requires(
+            ("boot_file", "code_dir"),
+            "guidance at /components/schemas/TaskAlgorithm/dependentRequired/boot_file; ledger entry guidance-task-algorithm-code-pair",
+        ),
+    )
 
 
 class Task(BaseModel):
@@ -988,7 +1048,7 @@ class Task(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     role: StrictStr | None = None
@@ -1007,7 +1067,7 @@ class Job(BaseModel):
 
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     kind: Literal["job", "hetero_job", "autosearch_job", "mrs_job", "edge_job"]
@@ -1022,7 +1082,13 @@ class Job(BaseModel):
     """
     Task list (heterogeneous jobs). Not implemented by the service yet.
     """
-    spec: Spec | None = None
+    spec: Spec | None = None  # which fields go together (the spec's not and dependentRequired)
+    _field_rules = field_rules_validator(
+        Excludes(
+            ("spec", "tasks"),
+            "guidance at /components/schemas/Job/not; ledger entry guidance-job-spec-or-tasks",
+        ),
+    )
 
 
 __all__ = [

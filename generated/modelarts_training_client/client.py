@@ -31,6 +31,7 @@ from ._http import (
     Received,
     RetryPolicy,
     Sensitive,
+    UncheckedBody,
     WaitPlan,
     build_request,
     content_encoding_error,
@@ -346,7 +347,7 @@ class TrainingJobsClient:
 
     def create_training_job(
         self,
-        body: Job | Mapping[str, Any],
+        body: Job | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> JobResponse:
@@ -358,7 +359,7 @@ class TrainingJobsClient:
 
         Args:
             body: The request body, a ``Job`` or a mapping validated into one before
-                anything is sent.
+                anything is sent; an ``UncheckedBody`` is sent as it is.
             deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
@@ -434,7 +435,7 @@ class TrainingJobsClient:
 
     def _create_training_job(
         self,
-        body: Job | Mapping[str, Any],
+        body: Job | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> ApiResponse[JobResponse]:
@@ -542,7 +543,7 @@ class TrainingJobsClient:
     def stop_training_job(
         self,
         training_job_id: str,
-        body: JobActionType | Mapping[str, Any],
+        body: JobActionType | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> JobResponse:
@@ -557,7 +558,7 @@ class TrainingJobsClient:
             training_job_id: Training job ID, as returned in `metadata.id` when the job was
                 created (or by the query of the training job list).
             body: The request body, a ``JobActionType`` or a mapping validated into one
-                before anything is sent.
+                before anything is sent; an ``UncheckedBody`` is sent as it is.
             deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
@@ -629,7 +630,7 @@ class TrainingJobsClient:
     def _stop_training_job(
         self,
         training_job_id: str,
-        body: JobActionType | Mapping[str, Any],
+        body: JobActionType | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> ApiResponse[JobResponse]:
@@ -691,7 +692,7 @@ class TrainingJobsClientWithRawResponse:
 
     def create_training_job(
         self,
-        body: Job | Mapping[str, Any],
+        body: Job | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> ApiResponse[JobResponse]:
@@ -716,7 +717,7 @@ class TrainingJobsClientWithRawResponse:
     def stop_training_job(
         self,
         training_job_id: str,
-        body: JobActionType | Mapping[str, Any],
+        body: JobActionType | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> ApiResponse[JobResponse]:
@@ -883,7 +884,7 @@ class AsyncTrainingJobsClient:
 
     async def create_training_job(
         self,
-        body: Job | Mapping[str, Any],
+        body: Job | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> JobResponse:
@@ -895,7 +896,7 @@ class AsyncTrainingJobsClient:
 
         Args:
             body: The request body, a ``Job`` or a mapping validated into one before
-                anything is sent.
+                anything is sent; an ``UncheckedBody`` is sent as it is.
             deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
@@ -971,7 +972,7 @@ class AsyncTrainingJobsClient:
 
     async def _create_training_job(
         self,
-        body: Job | Mapping[str, Any],
+        body: Job | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> ApiResponse[JobResponse]:
@@ -1079,7 +1080,7 @@ class AsyncTrainingJobsClient:
     async def stop_training_job(
         self,
         training_job_id: str,
-        body: JobActionType | Mapping[str, Any],
+        body: JobActionType | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> JobResponse:
@@ -1094,7 +1095,7 @@ class AsyncTrainingJobsClient:
             training_job_id: Training job ID, as returned in `metadata.id` when the job was
                 created (or by the query of the training job list).
             body: The request body, a ``JobActionType`` or a mapping validated into one
-                before anything is sent.
+                before anything is sent; an ``UncheckedBody`` is sent as it is.
             deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
@@ -1166,7 +1167,7 @@ class AsyncTrainingJobsClient:
     async def _stop_training_job(
         self,
         training_job_id: str,
-        body: JobActionType | Mapping[str, Any],
+        body: JobActionType | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> ApiResponse[JobResponse]:
@@ -1228,7 +1229,7 @@ class AsyncTrainingJobsClientWithRawResponse:
 
     async def create_training_job(
         self,
-        body: Job | Mapping[str, Any],
+        body: Job | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> ApiResponse[JobResponse]:
@@ -1253,7 +1254,7 @@ class AsyncTrainingJobsClientWithRawResponse:
     async def stop_training_job(
         self,
         training_job_id: str,
-        body: JobActionType | Mapping[str, Any],
+        body: JobActionType | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> ApiResponse[JobResponse]:

@@ -23,9 +23,11 @@ from typing import Any
 from modelarts_kit_spec import Operation, Spec, SpecError
 from modelarts_kit_spec.load import escape_pointer_token
 from modelarts_kit_spec.meaning import ErrorModel, uses_meaning
+from modelarts_kit_spec.schemamodel import MUST_ACCEPT
 from modelarts_kit_spec.sensitive import SensitiveField, sensitive_fields
 from modelarts_kit_spec.structure import require_sound_structure
 
+from modelarts_kit_generator.copyplan import CopyIR, copy_plan_expression
 from modelarts_kit_generator.escaping import (
     docstring_inline,
     docstring_lines,
@@ -39,6 +41,7 @@ from modelarts_kit_generator.escaping import (
 )
 from modelarts_kit_generator.naming import pascal_case, snake_case
 from modelarts_kit_generator.options import GeneratorOptions
+from modelarts_kit_generator.rules import FieldRule
 from modelarts_kit_generator.schemas import ModelPlan, Side, is_object_schema
 
 __all__ = [
@@ -228,6 +231,11 @@ class ClientIR:
     readme_base_url: str  # the spec's server URL with <variables>, as a Python literal
     readme_body: str  # ``body = {...}``: the shortest request example, or "" when none
     readme_call: str  # the call the README shows, e.g. ``create_training_job(body)``
+    # model class -> code lines appended to its body (field rules, the copy method), and
+    # the imports they need (see modelgen.add_to_classes)
+    model_additions: Mapping[str, tuple[str, ...]]
+    model_imports: str
+    copy: CopyIR | None  # the show -> create copy, when the spec states roles
 
 
 def error_classes() -> tuple[ErrorClassIR, ...]:
@@ -385,7 +393,7 @@ def _docstring(
             (
                 "body",
                 f"The request body, a ``{body.model}`` or a mapping validated "
-                "into one before anything is sent.",
+                "into one before anything is sent; an ``UncheckedBody`` is sent as it is.",
             )
         )
     args.append(("deadline", "Seconds this call may take in all (default: the client's)."))
@@ -501,7 +509,11 @@ def _operation(
             op.request_schema, Side.REQUEST, f"{prefix}Request", op.pointer + "/requestBody"
         )
         raw = "Mapping[str, Any]" if is_object_schema(spec.deref(op.request_schema)) else "Any"
-        body = BodyIR(model=model, annotation=f"{model} | {raw}", required=op.request_required)
+        body = BodyIR(
+            model=model,
+            annotation=f"{model} | {raw} | UncheckedBody",
+            required=op.request_required,
+        )
 
     success, success_schema = _success_status(op)
     return_model: str | None = None
@@ -753,6 +765,66 @@ def _parameter_pointer(spec: Spec, op: Operation, name: str, location: str) -> s
     return f"{op.pointer}/parameters"
 
 
+def _field_rule_lines(rules: tuple[FieldRule, ...]) -> tuple[str, ...]:
+    """The class-body lines that make a request model check its field rules."""
+    return (
+        "# which fields go together (the spec's not and dependentRequired)",
+        "_field_rules = field_rules_validator(",
+        *(f"    {rule.expression}," for rule in rules),
+        ")",
+    )
+
+
+def _copy(spec: Spec, operations: tuple[OperationIR, ...], lazy: Collection[str]) -> CopyIR | None:
+    """The show -> create copy (see copyplan.py), when the spec states roles."""
+    if not uses_meaning(spec):
+        return None
+    roles = spec.meaning.roles
+    create = next(op for op in operations if op.operation_id == roles.create.operation_id)
+    show = next(op for op in operations if op.operation_id == roles.show.operation_id)
+    request, response = roles.create.request_schema, roles.show.success.schema
+    if create.body is None or show.return_model is None or request is None or response is None:
+        return None
+    request_pointer = roles.create.pointer + "/requestBody/content/application~1json/schema"
+    return CopyIR(
+        method_name=f"to_{create.python_name}_body",
+        function_name=f"{create.python_name}_body",
+        response_model=show.return_model,
+        request_model=create.body.model,
+        request_model_lazy=create.body.model in lazy,
+        call_constant=create.call_constant,
+        create_method=create.python_name,
+        show_method=show.python_name,
+        plan_expression=copy_plan_expression(
+            spec.envelope(MUST_ACCEPT),
+            request_pointer,
+            roles.show.success.pointer + "/content/application~1json/schema",
+        ),
+    )
+
+
+def _copy_method_lines(copy: CopyIR) -> tuple[str, ...]:
+    """The response model's method that makes the copy (the work is in ``_copy``)."""
+    return (
+        "",
+        f'def {copy.method_name}(self) -> "{copy.request_model}":',
+        f'    """This job as the body of ``{copy.create_method}``, to create a copy of it.',
+        "",
+        "    Only what the create request documents is copied: fields the service sets",
+        "    (``readOnly``), answer-only fields and fields the spec does not know are left out,",
+        "    ``null`` is never copied, and the spec's field rules are followed (e.g. of two",
+        "    fields that exclude each other the first stays). The result has passed the",
+        "    client's validation: ``RequestValidationError`` when the job breaks a rule of the",
+        '    request that leaving fields out cannot mend."""',
+        f"    from ._copy import {copy.function_name}",
+        "",
+        f"    return {copy.function_name}(self)",
+    )
+
+
+FIELD_RULES_IMPORT = "from ._field_rules import Excludes, Requires, field_rules_validator\n"
+
+
 def _package_version(version: str) -> str:
     return version if re.fullmatch(r"\d+(\.\d+){0,3}", version) else "0.0.0"
 
@@ -796,6 +868,13 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
     lazy = plan.body_only(op.body.model for op in operations if op.body is not None)
     operations = tuple(_with_lazy_bodies(op, lazy) for op in operations)
     wait = _wait(spec, operations)
+    copy = _copy(spec, operations, lazy)
+    additions = {name: _field_rule_lines(rules) for name, rules in plan.rules.items()}
+    if copy is not None:
+        additions[copy.response_model] = (
+            *additions.get(copy.response_model, ()),
+            *_copy_method_lines(copy),
+        )
     if wait is not None and wait.method_name in taken:
         raise SpecError(f"the wait method {wait.method_name!r} collides with an operation method")
     base_url, variables = _servers(spec)
@@ -823,6 +902,7 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
             "AkSkAuth",
             "RetryPolicy",
             "TokenAuth",
+            "UncheckedBody",
             *plan.all_names,
         }
     )
@@ -837,8 +917,9 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
     models_header = (
         f'"""Pydantic models of the {docstring_inline(title)} API, generated by modelarts-kit; '
         "do not edit.\n\n"
-        "Request models validate strictly (unknown fields are refused); response models keep\n"
-        'unknown fields and accept enum values the spec does not know yet."""'
+        "Request models validate strictly and keep fields the spec does not know (sent as "
+        "given);\nresponse models keep unknown fields and accept enum values the spec does not "
+        'know yet."""'
     )
     lazy_models_header = (
         f'"""Request-body models of the {docstring_inline(title)} API (modelarts-kit; do not '
@@ -905,6 +986,9 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
             re.sub(r"\{(\w+)\}", r"<\1>", base_url) if base_url else "<base_url>"
         ),
         **_readme_call(spec, operations),
+        model_additions=additions,
+        model_imports=FIELD_RULES_IMPORT if plan.rules else "",
+        copy=copy,
     )
 
 

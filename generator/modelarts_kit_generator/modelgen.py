@@ -32,6 +32,7 @@ from modelarts_kit_generator.schemas import DESCRIPTION_WIDTH, PLACEHOLDER
 
 __all__ = [
     "ModelGenerationError",
+    "add_to_classes",
     "check_models_source",
     "defer_validator_builds",
     "render_models",
@@ -286,6 +287,44 @@ def defer_validator_builds(source: str) -> str:
     if not _imports_config_dict(module):
         return before + "from pydantic import ConfigDict\n\n\n" + after
     return patched
+
+
+def add_to_classes(source: str, additions: Mapping[str, tuple[str, ...]], imports: str) -> str:
+    """``source`` with the code lines the IR decided for each model class appended to its
+    body (``additions``: class name -> lines, indented as in a class body by this function),
+    and ``imports`` (import statements) after the module's imports. ruff formats the result
+    and removes what a module does not use."""
+    if not additions:
+        return source
+    try:
+        module = ast.parse(source)
+    except SyntaxError as exc:
+        raise ModelGenerationError(f"generated models do not parse: {exc}") from exc
+    lines = source.splitlines(keepends=True)
+    classes = {node.name: node for node in module.body if isinstance(node, ast.ClassDef)}
+    unknown = sorted(set(additions) - set(classes))
+    if unknown:
+        raise ModelGenerationError(f"no model class to extend is named {unknown[0]!r}")
+    edits: list[tuple[int, str]] = []
+    for name, code in additions.items():
+        node = classes[name]
+        assert node.end_lineno is not None
+        indent = " " * node.body[0].col_offset
+        edits.append(
+            (node.end_lineno, "".join(f"{indent}{line}\n" if line else "\n" for line in code))
+        )
+    last_import = max(
+        (
+            node.end_lineno or 0
+            for node in module.body
+            if isinstance(node, ast.Import | ast.ImportFrom)
+        ),
+        default=0,
+    )
+    edits.append((last_import, imports))
+    for line, text in sorted(edits, key=lambda edit: edit[0], reverse=True):
+        lines.insert(line, text)
+    return "".join(lines)
 
 
 def split_models(

@@ -16,7 +16,7 @@ from modelarts_kit_spec.errors import KitError
 from modelarts_kit_generator import cache
 from modelarts_kit_generator.ir import ClientIR
 from modelarts_kit_generator.manifest import MARKER, MARKER_TEXT, TEMPLATE_DIR
-from modelarts_kit_generator.modelgen import render_models, split_models
+from modelarts_kit_generator.modelgen import add_to_classes, render_models, split_models
 
 __all__ = ["TEMPLATE_DIR", "TemplateRenderError", "render_files"]
 
@@ -32,9 +32,12 @@ TEMPLATES: tuple[tuple[str, str], ...] = (
     ("{package}/auth.py", "auth.py.jinja"),
     ("{package}/_http.py", "_http.py.jinja"),
     ("{package}/_deadline.py", "_deadline.py.jinja"),
+    ("{package}/_field_rules.py", "_field_rules.py.jinja"),
     ("{package}/client.py", "client.py.jinja"),
 )
 MODELS_FILE = "{package}/models.py"
+# Rendered when the IR plans a show -> create copy (ir.copy).
+COPY_TEMPLATE = ("{package}/_copy.py", "_copy.py.jinja")
 
 
 class TemplateRenderError(KitError):
@@ -88,14 +91,18 @@ def render_files(
     env = environment(template_dir, None if cache_root is None else cache_root / "jinja")
     package = ir.options.package
     files: dict[str, str] = {MARKER: MARKER_TEXT}
-    for target, template in TEMPLATES:
+    for target, template in (*TEMPLATES, *((COPY_TEMPLATE,) if ir.copy is not None else ())):
         try:
             files[target.format(package=package)] = env.get_template(template).render(ir=ir)
         except jinja2.TemplateError as exc:
             raise TemplateRenderError(template, _template_line(exc, template), exc) from exc
     models, lazy = split_models(
-        render_models(
-            ir.model_schemas, ir.model_texts, header=ir.models_header, use_cache=use_cache
+        add_to_classes(
+            render_models(
+                ir.model_schemas, ir.model_texts, header=ir.models_header, use_cache=use_cache
+            ),
+            ir.model_additions,
+            ir.model_imports,
         ),
         ir.lazy_models,
         lazy_module=ir.lazy_module,

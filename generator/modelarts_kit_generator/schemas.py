@@ -9,11 +9,15 @@ code without further decisions:
 * every object schema is a named model (inline objects are hoisted and named after their
   parent model and property, so names never depend on the order of unrelated schemas);
 * non-object ``$ref`` targets (enums, constrained strings, arrays) are inlined;
-* request side: ``additionalProperties: false`` (unknown fields are a mistake), readOnly
-  properties removed, enums closed;
+* request side: objects open unless the spec closes them (``additionalProperties: false``):
+  a caller may send a field the vendor added before the spec has it, and it is sent as
+  given; readOnly properties removed, enums closed;
 * response side: ``additionalProperties: true`` (unknown fields are kept), writeOnly
   properties removed, enums open (a value the spec does not know is still accepted and
   visible), OpenAPI 3.0 ``nullable`` turned into JSON Schema ``null``;
+* request side: ``not: {required}`` and ``dependentRequired``, which datamodel-code-generator
+  drops, become field rules of the model (:mod:`modelarts_kit_generator.rules`,
+  :attr:`ModelPlan.rules`), checked by a model validator;
 * open enums (``modelarts_kit_spec.values``: ``anyOf: [{enum}, {type: string}]``) are open on
   both sides: ``Literal[documented values] | str``;
 * a component used on both sides gets the plain name on the response side and an
@@ -43,6 +47,7 @@ from modelarts_kit_spec.values import DocumentedValues, documented_values
 
 from modelarts_kit_generator.escaping import shorten
 from modelarts_kit_generator.naming import pascal_case
+from modelarts_kit_generator.rules import FieldRule, field_rules
 
 __all__ = ["DESCRIPTION_WIDTH", "MODEL_KEYWORDS", "PLACEHOLDER", "ModelPlan", "Side"]
 
@@ -92,6 +97,9 @@ _COMBINATORS = ("allOf", "anyOf", "oneOf")
 DESCRIPTION_WIDTH = 84  # docstrings of nested fields stay under the 100-column limit
 # Stands for one prose string in the schemas given to datamodel-code-generator.
 PLACEHOLDER = re.compile(r"MKT[0-9a-f]{12}N[0-9]+X")
+# Carries a converted node's field rules up to the model that owns them; never reaches
+# datamodel-code-generator (taken off when the model is registered).
+_RULES = "x-modelarts-kit-field-rules"
 
 
 class Side(Enum):
@@ -117,6 +125,8 @@ class ModelPlan:
     request_models: set[str] = field(default_factory=set)
     response_models: set[str] = field(default_factory=set)
     texts: dict[str, str] = field(default_factory=dict)  # placeholder -> spec prose
+    # request model name -> the field rules its validator checks (see rules.py)
+    rules: dict[str, tuple[FieldRule, ...]] = field(default_factory=dict)
     _component_names: dict[tuple[str, Side], str] = field(default_factory=dict)
     _shared_components: frozenset[str] = frozenset()
     _text_prefix: str = ""
@@ -233,15 +243,21 @@ class ModelPlan:
         # Reserve the name before converting: a recursive schema refers to itself.
         self.schemas[name] = {}
         converted = self._convert(self.spec.at(ref), side, name, ref.removeprefix("#"), top=True)
-        self.schemas[name] = converted
-        self._side_set(side).add(name)
+        self._store(name, converted, side)
         return name
 
     def _register(self, name: str, schema: JSON, side: Side) -> str:
         unique = self._unique(name)
-        self.schemas[unique] = schema
-        self._side_set(side).add(unique)
+        self._store(unique, schema, side)
         return unique
+
+    def _store(self, name: str, schema: JSON, side: Side) -> None:
+        if isinstance(schema, dict):
+            rules = schema.pop(_RULES, ())
+            if rules:
+                self.rules[name] = tuple(rules)
+        self.schemas[name] = schema
+        self._side_set(side).add(name)
 
     def _unique(self, name: str) -> str:
         candidate, number = name, 2
@@ -272,6 +288,21 @@ class ModelPlan:
                 return result
             merged = {**target, **siblings}
             return self._convert(merged, side, name, ref.removeprefix("#"), top=top)
+        split = _split_by_type(node)
+        if split is not None:
+            # One value of several shapes, not a model of its own: never hoisted.
+            shapes: dict[str, JSON] = {
+                "anyOf": [
+                    self._convert(branch, side, f"{name}Option{index + 1}", pointer, top=False)
+                    for index, branch in enumerate(split)
+                ]
+            }
+            for key in _PROSE_KEYS:
+                if isinstance(node.get(key), str):
+                    shapes[key] = self._placeholder(node[key])
+            if "default" in node:
+                shapes["default"] = node["default"]
+            return shapes
         documented = documented_values(node)
         if documented is not None and (documented.open or side is Side.RESPONSE):
             return self._open_enum(node, documented)
@@ -279,6 +310,10 @@ class ModelPlan:
             hoisted = self._convert(node, side, name, pointer, top=True)
             return {"$ref": f"#/components/schemas/{self._register(name, hoisted, side)}"}
 
+        rules: list[FieldRule] = []
+        if side is Side.REQUEST and top:
+            stated, node = field_rules(node, pointer, self.spec.schema_model)
+            rules.extend(stated)
         out: dict[str, JSON] = {}
         for key, value in node.items():
             if key not in MODEL_KEYWORDS or key == "nullable":
@@ -296,6 +331,10 @@ class ModelPlan:
                     self._combinator_part(key, index, part, side, name, pointer)
                     for index, part in enumerate(value)
                 ]
+                # An inline allOf part extends this model: its rules are this model's.
+                for part in out[key]:
+                    if isinstance(part, dict):
+                        rules.extend(part.pop(_RULES, ()))
             elif key == "not":
                 out[key] = self._convert(value, side, name + "Not", pointer + "/not", top=False)
             elif key in _PROSE_KEYS:
@@ -310,14 +349,16 @@ class ModelPlan:
             else:
                 out[key] = value
         if "properties" in node or out.get("type") == "object":
-            if side is Side.REQUEST and "additionalProperties" not in node:
-                out["additionalProperties"] = False
-            elif side is Side.RESPONSE and not isinstance(
+            # Open unless the spec closes it; a response is never closed (tolerant reading).
+            closed_response = side is Side.RESPONSE and not isinstance(
                 node.get("additionalProperties"), Mapping
-            ):
+            )
+            if "additionalProperties" not in node or closed_response:
                 out["additionalProperties"] = True
         if node.get("nullable") is True:
             out = {"anyOf": [out, {"type": "null"}]}
+        if rules:
+            out[_RULES] = rules
         return out
 
     def _combinator_part(
@@ -363,6 +404,54 @@ class ModelPlan:
             if isinstance(node.get(key), str):
                 opened[key] = self._placeholder(node[key])
         return opened
+
+
+# The keywords that apply to one JSON type only (JSON Schema 2020-12, validation vocabulary).
+_TYPE_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "object": (
+        "properties",
+        "additionalProperties",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "dependentRequired",
+    ),
+    "array": ("items", "minItems", "maxItems", "uniqueItems"),
+    "string": ("pattern", "minLength", "maxLength", "format"),
+    "integer": (
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "format",
+    ),
+    "number": (
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "format",
+    ),
+}
+
+
+def _split_by_type(node: Mapping[str, JSON]) -> list[dict[str, JSON]] | None:
+    """``type: [object, array]`` with keywords of each type, as one schema per type holding
+    its own keywords, for an ``anyOf`` (datamodel-code-generator would otherwise type the
+    object branch ``dict[str, Any]``); None when ``node`` needs no split."""
+    kinds = node.get("type")
+    if not isinstance(kinds, list) or "anyOf" in node:
+        return None
+    typed = [kind for kind in kinds if kind != "null"]
+    specific = {key for kind in typed for key in _TYPE_KEYWORDS.get(str(kind), ()) if key in node}
+    if len(typed) < 2 or not specific:
+        return None
+    return [
+        {"type": kind, **{k: node[k] for k in _TYPE_KEYWORDS.get(str(kind), ()) if k in node}}
+        for kind in kinds
+    ]
 
 
 _MODEL_REF = "#/components/schemas/"

@@ -29,6 +29,8 @@ from modelarts_kit_spec.load import (
     resolve_pointer,
 )
 from modelarts_kit_spec.meaning import meaning_problems, uses_meaning
+from modelarts_kit_spec.refs import check_ref_cycles
+from modelarts_kit_spec.schemamodel.extension import extension_problems
 from modelarts_kit_spec.sensitive import marker_problems
 from modelarts_kit_spec.structure import path_parameter_problems, schema_type_problems
 from modelarts_kit_spec.walker import SUBSCHEMA_MAP_KEYWORDS, SchemaWalker, iter_schemas
@@ -525,6 +527,16 @@ def check_sensitive(ctx: Context) -> Iterator[Finding]:
         yield Finding(pointer, "sensitive", message)
 
 
+@rule(
+    "schema-model",
+    "x-modelarts-schema-model: known strengths, evidence pages in spec/sources, ledger ids "
+    "exist, agrees with x-modelarts-guidance and the ledger",
+)
+def check_schema_model(ctx: Context) -> Iterator[Finding]:
+    for pointer, message in extension_problems(ctx.document, ctx.ledger):
+        yield Finding(pointer, "schema-model", message)
+
+
 # --------------------------------------------------------------------------- entry point
 
 
@@ -543,6 +555,9 @@ def validate_document(
     """
     require_openapi_document(document, path)
     findings: list[Finding] = []
+    # A $ref cycle is refused before any rule runs: rules follow refs, and no reader can
+    # give a finding about a document whose references never end (one line, exit 2).
+    check_ref_cycles(document)
     try:
         spec = parse_spec(document, path)
     except (SpecError, KeyError, TypeError, AttributeError) as exc:

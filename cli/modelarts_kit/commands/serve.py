@@ -22,7 +22,13 @@ from modelarts_kit_server.runner import (
     bind_socket,
     uvicorn_server,
 )
-from modelarts_kit_server.settings import DEV_PROJECT_ID, DEV_TOKEN, ServerSettings
+from modelarts_kit_server.settings import (
+    DEV_PROJECT_ID,
+    DEV_TOKEN,
+    LENIENT,
+    STRICTNESS,
+    ServerSettings,
+)
 from modelarts_kit_server.store import StoreError
 from modelarts_kit_spec.errors import KitError
 
@@ -114,6 +120,16 @@ def is_loopback(host: str) -> bool:
     metavar="SECONDS",
     help="Close a connection whose request headers take longer than this (slowloris).",
 )
+@click.option(
+    "--strictness",
+    default=LENIENT,
+    show_default=True,
+    type=click.Choice(STRICTNESS),
+    help="Which end of the spec's envelopes to play: lenient enforces only what every server "
+    "must refuse and ignores (neither stores nor echoes) fields the spec does not have; strict "
+    "accepts only what every server must accept (guidance enforced, undocumented and SDK-only "
+    "fields refused).",
+)
 @click.option("--faults", metavar="SPEC", help="Inject faults (see below). Off by default.")
 @click.option("--fault-seed", default=0, show_default=True, type=int, help="Seed for --faults.")
 @click.option(
@@ -130,6 +146,7 @@ def serve(
     aksk: tuple[str, ...],
     clock_speed: float,
     header_timeout_s: float,
+    strictness: str,
     faults: str | None,
     fault_seed: int,
     log_level: str,
@@ -143,7 +160,12 @@ def serve(
         )
     plan = FaultPlan.parse(faults, fault_seed) if faults is not None else None
     settings = ServerSettings(
-        tokens=tokens, aksk=aksk, db_path=db_path, clock_speed=clock_speed, faults=plan
+        tokens=tokens,
+        aksk=aksk,
+        db_path=db_path,
+        clock_speed=clock_speed,
+        faults=plan,
+        strictness=strictness,
     )
     try:
         app = create_app(settings)

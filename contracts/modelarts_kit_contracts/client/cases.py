@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from modelarts_kit_spec.load import Operation, Spec, SpecError
+from modelarts_kit_spec.schemamodel import MUST_ACCEPT
 
 from modelarts_kit_contracts.mock import PlannedResponse, ResponseGenerator, Variant, draw_examples
 
@@ -167,9 +168,12 @@ def _request_bodies(
 ) -> list[JSON]:
     if _call_of(spec, op) != "create" or op.request_schema is None:
         return []
+    # What a client is given to send: bodies inside the must-accept envelope (documented
+    # fields only, guidance followed), which every correct server accepts.
+    must_accept = ResponseGenerator(spec.envelope(MUST_ACCEPT))
     out: list[JSON] = []
     for index, variant in enumerate((Variant.TYPICAL, Variant.MINIMAL, Variant.FULL)):
-        out += generator.draw(
+        out += must_accept.draw(
             op.request_schema,
             variant,
             count=max(1, count // 3),

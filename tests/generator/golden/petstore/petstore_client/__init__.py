@@ -8,7 +8,7 @@ A sample pet store server, used to show that the generator is not tied to one AP
 from typing import TYPE_CHECKING
 
 from . import models as _models
-from ._http import ApiResponse, RetryPolicy
+from ._http import ApiResponse, RetryPolicy, UncheckedBody
 from .auth import AkSkAuth, TokenAuth
 from .client import (
     AsyncPetstoreClient,
@@ -100,6 +100,7 @@ __all__ = [
     "TagInput",
     "TokenAuth",
     "TransportError",
+    "UncheckedBody",
     "UnprocessableEntityError",
 ]
 

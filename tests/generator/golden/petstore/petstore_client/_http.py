@@ -39,6 +39,7 @@ __all__ = [
     "Received",
     "RetryPolicy",
     "Sensitive",
+    "UncheckedBody",
     "build_request",
     "content_encoding_error",
     "deadline_error",
@@ -48,6 +49,7 @@ __all__ = [
     "redact_url",
     "resolve_base_url",
     "transport_error",
+    "validate_body",
     "validate_parameters",
 ]
 
@@ -445,9 +447,28 @@ def _problems(
     masked = secrets.mask(document)
     problems = []
     for error in exc.errors(include_url=False, include_input=False):
-        path = ".".join(str(part) for part in (prefix, *error["loc"]) if part != "")
-        problems.append((path or "(root)", error["msg"], _at(masked, error["loc"])))
+        loc = _members(document, error["loc"], missing=error["type"] == "missing")
+        path = ".".join(str(part) for part in (prefix, *loc) if part != "")
+        problem = (path or "(root)", error["msg"], _at(masked, loc))
+        if problem not in problems:  # two shapes of one value may fail alike
+            problems.append(problem)
     return problems
+
+
+def _members(document: Any, loc: tuple[int | str, ...], *, missing: bool) -> tuple[int | str, ...]:
+    """The parts of pydantic's error location that name members of ``document``: the name
+    pydantic gives a shape of a value that may take several (``dict[str,str]``) is left out;
+    a missing field's name, the last part of its location, is kept."""
+    kept: list[int | str] = []
+    for index, part in enumerate(loc):
+        if isinstance(document, dict) and part in document:
+            document = document[part]
+        elif isinstance(document, list) and isinstance(part, int) and 0 <= part < len(document):
+            document = document[int(part)]
+        elif not (missing and index == len(loc) - 1):
+            continue
+        kept.append(part)
+    return tuple(kept)
 
 
 def validate_parameters(
@@ -468,17 +489,56 @@ def validate_parameters(
     raise RequestValidationError(call.operation, problems)
 
 
-def encode_body(call: Call, model: type[Model], body: Model | Any) -> bytes | None:
-    """The JSON request body, validated against the spec before anything is sent."""
+class UncheckedBody:
+    """A request body sent exactly as given: no rule of the spec is checked.
+
+    For a body the service accepts although it breaks a rule the client checks, e.g. one
+    stated only as guidance (a job copied with ``engine_id`` and ``engine_name`` together).
+    ``document`` is plain JSON values or a model; its repr shows none of it (it may hold
+    secrets)."""
+
+    __slots__ = ("document",)
+
+    def __init__(self, document: Any) -> None:
+        self.document = document
+
+    def __repr__(self) -> str:
+        return "UncheckedBody(...)"
+
+
+def _unchecked_json(call: Call, body: UncheckedBody) -> bytes:
+    import json  # only an unchecked body needs it
+
+    try:
+        text = json.dumps(_plain(body.document), allow_nan=False, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):  # not JSON: a type, NaN, a cycle
+        problem = ("body", "an UncheckedBody must hold JSON values (no NaN, no cycle)", MASK)
+    else:
+        return text.encode("utf-8")
+    # Raised outside the handler: the serialiser's error may quote the value.
+    raise RequestValidationError(call.operation, [problem])
+
+
+def encode_body(call: Call, model: type[Model], body: Model | UncheckedBody | Any) -> bytes | None:
+    """The JSON request body, validated against the spec before anything is sent (an
+    ``UncheckedBody`` is sent as it is)."""
     if body is None:
         return None
+    if isinstance(body, UncheckedBody):
+        return _unchecked_json(call, body)
     given = body.model_dump(by_alias=True, exclude_unset=True) if isinstance(body, model) else body
+    checked = validate_body(call, model, given)
+    return checked.model_dump_json(by_alias=True, exclude_unset=True).encode("utf-8")
+
+
+def validate_body(call: Call, model: type[Model], given: Any) -> Model:
+    """``given`` (plain values) as ``model``; ``RequestValidationError`` (secrets masked) when
+    it breaks a rule of the spec."""
     try:
-        checked = model.model_validate(given)
+        return model.model_validate(given)
     except pydantic.ValidationError as exc:
         problems = _problems(exc, "body", given, call.body_secrets)
-    else:
-        return checked.model_dump_json(by_alias=True, exclude_unset=True).encode("utf-8")
+    # Raised outside the handler: pydantic's error (which holds the input) is not its context.
     raise RequestValidationError(call.operation, problems)
 
 

@@ -19,7 +19,7 @@ from pydantic import (
 class CategoryInput(BaseModel):
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     id: StrictInt | None = None
@@ -29,7 +29,7 @@ class CategoryInput(BaseModel):
 class OrderInput(BaseModel):
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     petId: StrictInt | None = None
@@ -45,7 +45,7 @@ class OrderInput(BaseModel):
 class TagInput(BaseModel):
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     id: StrictInt | None = None
@@ -55,7 +55,7 @@ class TagInput(BaseModel):
 class PetInput(BaseModel):
     model_config = ConfigDict(
         defer_build=True,
-        extra="forbid",
+        extra="allow",
         populate_by_name=True,
     )
     name: Annotated[StrictStr, Field(min_length=1)]

@@ -27,6 +27,7 @@ from ._http import (
     Deadline,
     Received,
     RetryPolicy,
+    UncheckedBody,
     build_request,
     content_encoding_error,
     deadline_error,
@@ -327,7 +328,7 @@ class PetstoreClient:
 
     def update_pet(
         self,
-        body: PetInput | Mapping[str, Any],
+        body: PetInput | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> Pet:
@@ -337,7 +338,7 @@ class PetstoreClient:
 
         Args:
             body: The request body, a ``PetInput`` or a mapping validated into one before
-                anything is sent.
+                anything is sent; an ``UncheckedBody`` is sent as it is.
             deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
@@ -354,7 +355,7 @@ class PetstoreClient:
 
     def _update_pet(
         self,
-        body: PetInput | Mapping[str, Any],
+        body: PetInput | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> ApiResponse[Pet]:
@@ -369,7 +370,7 @@ class PetstoreClient:
 
     def add_pet(
         self,
-        body: PetInput | Mapping[str, Any],
+        body: PetInput | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> Pet:
@@ -379,7 +380,7 @@ class PetstoreClient:
 
         Args:
             body: The request body, a ``PetInput`` or a mapping validated into one before
-                anything is sent.
+                anything is sent; an ``UncheckedBody`` is sent as it is.
             deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
@@ -396,7 +397,7 @@ class PetstoreClient:
 
     def _add_pet(
         self,
-        body: PetInput | Mapping[str, Any],
+        body: PetInput | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> ApiResponse[Pet]:
@@ -630,7 +631,7 @@ class PetstoreClient:
     def place_order(
         self,
         *,
-        body: OrderInput | Mapping[str, Any] | None = None,
+        body: OrderInput | Mapping[str, Any] | UncheckedBody | None = None,
         deadline: float | None = None,
     ) -> Order:
         """Place an order for a pet.
@@ -639,7 +640,7 @@ class PetstoreClient:
 
         Args:
             body: The request body, a ``OrderInput`` or a mapping validated into one before
-                anything is sent.
+                anything is sent; an ``UncheckedBody`` is sent as it is.
             deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
@@ -656,7 +657,7 @@ class PetstoreClient:
     def _place_order(
         self,
         *,
-        body: OrderInput | Mapping[str, Any] | None = None,
+        body: OrderInput | Mapping[str, Any] | UncheckedBody | None = None,
         deadline: float | None = None,
     ) -> ApiResponse[Order]:
         parameters = validate_parameters(
@@ -682,7 +683,7 @@ class PetstoreClientWithRawResponse:
 
     def update_pet(
         self,
-        body: PetInput | Mapping[str, Any],
+        body: PetInput | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> ApiResponse[Pet]:
@@ -694,7 +695,7 @@ class PetstoreClientWithRawResponse:
 
     def add_pet(
         self,
-        body: PetInput | Mapping[str, Any],
+        body: PetInput | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> ApiResponse[Pet]:
@@ -767,7 +768,7 @@ class PetstoreClientWithRawResponse:
     def place_order(
         self,
         *,
-        body: OrderInput | Mapping[str, Any] | None = None,
+        body: OrderInput | Mapping[str, Any] | UncheckedBody | None = None,
         deadline: float | None = None,
     ) -> ApiResponse[Order]:
         """The whole response of ``place_order`` (the client's docstring says more).
@@ -924,7 +925,7 @@ class AsyncPetstoreClient:
 
     async def update_pet(
         self,
-        body: PetInput | Mapping[str, Any],
+        body: PetInput | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> Pet:
@@ -934,7 +935,7 @@ class AsyncPetstoreClient:
 
         Args:
             body: The request body, a ``PetInput`` or a mapping validated into one before
-                anything is sent.
+                anything is sent; an ``UncheckedBody`` is sent as it is.
             deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
@@ -951,7 +952,7 @@ class AsyncPetstoreClient:
 
     async def _update_pet(
         self,
-        body: PetInput | Mapping[str, Any],
+        body: PetInput | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> ApiResponse[Pet]:
@@ -966,7 +967,7 @@ class AsyncPetstoreClient:
 
     async def add_pet(
         self,
-        body: PetInput | Mapping[str, Any],
+        body: PetInput | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> Pet:
@@ -976,7 +977,7 @@ class AsyncPetstoreClient:
 
         Args:
             body: The request body, a ``PetInput`` or a mapping validated into one before
-                anything is sent.
+                anything is sent; an ``UncheckedBody`` is sent as it is.
             deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
@@ -993,7 +994,7 @@ class AsyncPetstoreClient:
 
     async def _add_pet(
         self,
-        body: PetInput | Mapping[str, Any],
+        body: PetInput | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> ApiResponse[Pet]:
@@ -1227,7 +1228,7 @@ class AsyncPetstoreClient:
     async def place_order(
         self,
         *,
-        body: OrderInput | Mapping[str, Any] | None = None,
+        body: OrderInput | Mapping[str, Any] | UncheckedBody | None = None,
         deadline: float | None = None,
     ) -> Order:
         """Place an order for a pet.
@@ -1236,7 +1237,7 @@ class AsyncPetstoreClient:
 
         Args:
             body: The request body, a ``OrderInput`` or a mapping validated into one before
-                anything is sent.
+                anything is sent; an ``UncheckedBody`` is sent as it is.
             deadline: Seconds this call may take in all (default: the client's).
 
         Returns:
@@ -1253,7 +1254,7 @@ class AsyncPetstoreClient:
     async def _place_order(
         self,
         *,
-        body: OrderInput | Mapping[str, Any] | None = None,
+        body: OrderInput | Mapping[str, Any] | UncheckedBody | None = None,
         deadline: float | None = None,
     ) -> ApiResponse[Order]:
         parameters = validate_parameters(
@@ -1279,7 +1280,7 @@ class AsyncPetstoreClientWithRawResponse:
 
     async def update_pet(
         self,
-        body: PetInput | Mapping[str, Any],
+        body: PetInput | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> ApiResponse[Pet]:
@@ -1291,7 +1292,7 @@ class AsyncPetstoreClientWithRawResponse:
 
     async def add_pet(
         self,
-        body: PetInput | Mapping[str, Any],
+        body: PetInput | Mapping[str, Any] | UncheckedBody,
         *,
         deadline: float | None = None,
     ) -> ApiResponse[Pet]:
@@ -1364,7 +1365,7 @@ class AsyncPetstoreClientWithRawResponse:
     async def place_order(
         self,
         *,
-        body: OrderInput | Mapping[str, Any] | None = None,
+        body: OrderInput | Mapping[str, Any] | UncheckedBody | None = None,
         deadline: float | None = None,
     ) -> ApiResponse[Order]:
         """The whole response of ``place_order`` (the client's docstring says more).
