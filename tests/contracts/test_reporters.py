@@ -144,7 +144,8 @@ def test_every_failure_cites_its_evidence_in_json_text_and_junit() -> None:
     from modelarts_kit_contracts.core.reporters import to_junit_xml
 
     failure = ET.fromstring(to_junit_xml(report)).find("testcase/failure")
-    assert failure is not None and f"evidence: {EVIDENCE}" in (failure.text or "")
+    assert failure is not None
+    assert f"evidence: {EVIDENCE}" in (failure.text or "")
 
 
 def test_observations_are_reported_as_server_choices_and_never_fail() -> None:
