@@ -40,9 +40,19 @@ from modelarts_kit_spec import Operation, Spec, load_spec
 from modelarts_kit_spec.load import pointer_join, unescape_pointer_token
 from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_DEPTH, WireJsonError, decode_wire_json
 
-from modelarts_kit_contracts.core import REGISTRY, Check, Finding, check, clip, declare
+from modelarts_kit_contracts.core import (
+    REGISTRY,
+    Check,
+    Finding,
+    Observation,
+    check,
+    clip,
+    declare,
+)
+from modelarts_kit_contracts.core.envelopes import Envelopes, Placement
 from modelarts_kit_contracts.core.wire import Exchange, decode_json_body
 from modelarts_kit_contracts.errors import ContractError
+from modelarts_kit_contracts.server.choices import choices_made, cite
 from modelarts_kit_contracts.server.meaning import Meaning, accepted_codes, lifecycle
 
 __all__ = [
@@ -105,6 +115,11 @@ class ApiMap:
     def obligations(self) -> Spec:
         """The spec without its guidance rules: what a server must enforce."""
         return self.spec.obligations()
+
+    @functools.cached_property
+    def envelopes(self) -> Envelopes:
+        """must-accept and must-reject: what every correct server accepts, and refuses."""
+        return Envelopes(self.spec)
 
     def request_pointer(self, role: Role) -> str:
         """Where the JSON request body schema of ``role`` is written in the spec."""
@@ -421,6 +436,8 @@ class Probe(Protocol):
 
     def note(self, text: str) -> None: ...
 
+    def observe(self, observation: Observation) -> None: ...
+
 
 def _unique_name(prefix: str = "contract") -> str:
     return f"{prefix}-{uuid.uuid4().hex[:12]}"
@@ -627,14 +644,18 @@ def create_then_show_returns_sent(probe: Probe) -> None:
     """create and then show return exactly what was sent, for values over the allowed space."""
     check = "create_then_show_returns_sent"
     api = probe.api
-    validator = api.spec.validator(api.create.request_schema)
+    create_id = api.create.operation_id
+
+    def must_accept(body: JSON) -> bool:
+        return api.envelopes.place(create_id, body) is Placement.MUST_ACCEPT
+
     rng = random.Random(probe.seed)
     for extra in echo_values(api, rng):
         body = _merge(_new_job_body(probe), extra)
-        if "algorithm" in extra and not validator.is_valid(body):
+        if "algorithm" in extra and not must_accept(body):
             body = _merge(_new_job_body(probe), {"metadata": extra["metadata"]})
-        if not validator.is_valid(body):
-            probe.note(f"{check}: a drawn body is not valid for this spec, skipped: {extra}")
+        if not must_accept(body):
+            probe.note(f"{check}: a drawn body is not one every server accepts, skipped: {extra}")
             continue
         response = None
         for _ in range(ECHO_NAME_ATTEMPTS):
@@ -1003,38 +1024,47 @@ MAX_GUIDANCE_BREAKS = 8
 
 
 def guidance_not_enforced(probe: Probe) -> None:
-    """Bodies breaking only a guidance rule: accepted ones are warnings, never failures."""
+    """Bodies breaking only a guidance rule: whatever the server does is its own choice,
+    recorded as an observation ("enforces: ...", "ignores unknown fields"), never a failure."""
     check = "guidance_not_enforced"
     api = probe.api
-    full = api.spec.validator(api.create.request_schema)
-    obligations = api.obligations.validator(api.obligations_create_schema)
+    create_id = api.create.operation_id
     tried = 0
-    for path, keyword, fields in guidance_breaks(
+    for path, _keyword, fields in guidance_breaks(
         api.spec, api.create.request_schema, pointer=api.request_pointer(Role.CREATE)
     ):
         if tried >= MAX_GUIDANCE_BREAKS:
-            return
+            break  # the terminate body's guidance is still tried below
         body = _new_job_body(probe)
         _merge_at(api.spec, api.create.request_schema, body, path, fields)
-        if full.is_valid(body) or not obligations.is_valid(body):
-            continue  # not a body that breaks exactly this guidance rule
+        if api.envelopes.place(create_id, body) is not Placement.BETWEEN:
+            continue  # not a body that breaks guidance alone
         tried += 1
         response = probe.send(Role.CREATE, body=body)
-        pointer = "/" + "/".join(path)
-        probe.record(check, _guidance_finding(response, keyword, pointer), role=Role.CREATE)
+        _observe(probe, api, create_id, body, response, check)
+        probe.record(check, None, role=Role.CREATE)
     job_id, _ = _create(probe, check)
     if job_id is None:
         return
-    for path, keyword, fields in guidance_breaks(
+    terminate_id = api.terminate.operation_id
+    for path, _keyword, fields in guidance_breaks(
         api.spec, api.terminate.request_schema, pointer=api.request_pointer(Role.TERMINATE)
     ):
         body = api.example_body(Role.TERMINATE)
         _merge_at(api.spec, api.terminate.request_schema, body, path, fields)
         response = probe.send(Role.TERMINATE, job_id=job_id, body=body)
-        pointer = "/" + "/".join(path)
-        probe.record(check, _guidance_finding(response, keyword, pointer), role=Role.TERMINATE)
+        _observe(probe, api, terminate_id, body, response, check)
+        probe.record(check, None, role=Role.TERMINATE)
         if 200 <= response.status < 300:
             return  # the job is terminating now: a second body would meet another rule
+
+
+def _observe(
+    probe: Probe, api: ApiMap, operation_id: str, body: JSON, response: ProbeResponse, check: str
+) -> None:
+    code = _get(response.json(), "error_code")
+    for found in choices_made(api, operation_id, body, response.status, code, check=check):
+        probe.observe(found)
 
 
 def _merge_at(
@@ -1042,20 +1072,6 @@ def _merge_at(
 ) -> None:
     for name, value in fields.items():
         _set_path(spec, schema, document, (*path, name), value)
-
-
-def _guidance_finding(response: ProbeResponse, keyword: str, pointer: str) -> Finding | None:
-    if not 200 <= response.status < 300:
-        return None
-    return Finding(
-        title=f"a body breaking the guidance rule {keyword} at {pointer} was accepted",
-        expected="a rejection is advisable (the rule is guidance in the spec, not an obligation)",
-        got=f"HTTP {response.status}",
-        pointer=pointer,
-        rule=keyword,
-        reproduce=response.curl,
-        severity="warning",
-    )
 
 
 def _set_path(spec: Spec, schema: JSON, document: JSON, path: tuple[str, ...], value: JSON) -> None:
@@ -1072,11 +1088,13 @@ def invalid_job_rejected(probe: Probe) -> None:
     """A create body breaking one documented constraint gets 400 ModelArts.2788, no job."""
     check = "invalid_job_rejected"
     api = probe.api
-    schema = api.create.request_schema
-    validator = api.spec.validator(schema)
+    must_reject = api.envelopes.must_reject
+    create_id = api.create.operation_id
+    schema = must_reject.operation(create_id).request_schema
+    validator = must_reject.validator(schema)
     tried: set[str] = set()
     for path, value, rule in constraint_breaks(
-        api.spec, schema, pointer=api.request_pointer(Role.CREATE)
+        must_reject, schema, pointer=api.request_pointer(Role.CREATE)
     ):
         pointer = "/" + "/".join(path)
         if f"{pointer} {rule}" in tried or len(tried) >= MAX_CONSTRAINT_BREAKS:
@@ -1109,6 +1127,8 @@ def invalid_job_rejected(probe: Probe) -> None:
             f"A job breaking the {rule} rule at {pointer} was not rejected",
             pointer,
         )
+        if violation is not None:
+            violation = cite(api, violation.but(rule=rule), create_id, broken)
         probe.record(check, violation, role=Role.CREATE, reproduce=response.curl)
 
 
@@ -1243,9 +1263,9 @@ for _name, _title, _meaning in (
     ),
     (
         "guidance_not_enforced",
-        "a body breaking only a guidance rule was accepted (warning)",
-        "bodies breaking only rules the spec marks x-modelarts-guidance may be accepted: "
-        "reported as warnings, never failures",
+        "a body breaking only a guidance rule was judged (never fails)",
+        "bodies breaking only rules the spec marks x-modelarts-guidance may be accepted or "
+        "refused: the server's choice, reported as an observation, never a failure",
     ),
     (
         "unsupported_action_rejected",

@@ -42,7 +42,7 @@ import requests
 from modelarts_kit_spec.load import unescape_pointer_token
 from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES
 
-from modelarts_kit_contracts.core import CreatedJob, Finding, RunReport, clip
+from modelarts_kit_contracts.core import CreatedJob, Finding, Observation, RunReport, clip
 from modelarts_kit_contracts.core.reporters import redact
 from modelarts_kit_contracts.core.wire import Exchange, Headers, WireRequest, WireResponse
 from modelarts_kit_contracts.server.checks import (
@@ -52,6 +52,7 @@ from modelarts_kit_contracts.server.checks import (
     Role,
     response_checks,
 )
+from modelarts_kit_contracts.server.choices import cite
 from modelarts_kit_contracts.server.guard import (
     AnswerTooLarge,
     CreateCapReached,
@@ -396,7 +397,7 @@ class HttpProbe:
         op = self.api.operation(role)
         findings = [] if found is None else [found] if isinstance(found, Finding) else found
         stamped = [
-            f.but(
+            cite(self.api, f, op.operation_id).but(
                 check=check,
                 operation=_operation_label(op.method, op.path),
                 reproduce=f.reproduce or reproduce,
@@ -409,6 +410,11 @@ class HttpProbe:
     def note(self, text: str) -> None:
         with self._lock:
             self._report.notes.append(text)
+
+    def observe(self, observation: Observation) -> None:
+        """Keep what the server chose where the spec leaves it free."""
+        with self._lock:
+            self._report.observe(observation)
 
 
 # --- the run -----------------------------------------------------------------------------------
@@ -585,6 +591,7 @@ class _Run:
             self.report,
             self.lock,
             self.progress,
+            api=self.api,
             quiet_errors=(CreateCapReached, RunStopped),
             stopping=lambda: self.stopping,
         )

@@ -74,4 +74,8 @@ def scrub_report(report: RunReport, secrets: Iterable[str | None]) -> RunReport:
     report.errors = [scrub(e) for e in report.errors]
     report.notes = [scrub(n) for n in report.notes]
     report.warnings = [_scrub_failure(w, scrub) for w in report.warnings]
+    report.observations = [
+        dataclasses.replace(o, **{f.name: scrub(getattr(o, f.name)) for f in dataclasses.fields(o)})
+        for o in report.observations
+    ]
     return report

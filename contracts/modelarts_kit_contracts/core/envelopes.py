@@ -1,0 +1,162 @@
+"""The two envelopes a target is judged by, as the contract kit asks them of the spec.
+
+- **must-accept**: a body every correct server accepts (every rule the pages state, every
+  guidance rule, only documented fields);
+- **must-reject**: the rules every correct server enforces; a body *outside* it breaks a rule
+  a page states (``Mandatory: Yes``, a type, a closed enum, a stated pattern or length).
+
+Between the two lies the server's own choice: a contract check demands acceptance only of
+must-accept bodies (:attr:`Placement.MUST_ACCEPT`), rejection only of bodies outside
+must-reject (:attr:`Placement.MUST_REJECT`), and records what the server chose for the rest
+(:attr:`Placement.BETWEEN`) as an observation.
+
+This is the kit's one adapter to the schema model in ``spec/`` (``spec.envelope(name)``,
+``spec.schema_model.rule_at(pointer, keyword)``): every contract check reads envelopes, rule
+strength and evidence here, never from a model of its own.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from jsonschema import ValidationError
+from modelarts_kit_spec import Spec
+from modelarts_kit_spec.load import pointer_join
+
+__all__ = ["BrokenRule", "Envelopes", "Placement"]
+
+JSON = Any
+
+
+class Placement(StrEnum):
+    """Where a request body lies with respect to the two envelopes."""
+
+    MUST_ACCEPT = "must-accept"  # every correct server accepts it
+    BETWEEN = "between"  # the server's own choice
+    MUST_REJECT = "must-reject"  # outside must-reject: every correct server refuses it
+
+
+@dataclass(frozen=True)
+class BrokenRule:
+    """One rule a body breaks: the keyword at a spec node, how firmly it binds, its source."""
+
+    keyword: str
+    pointer: str  # the schema node in the spec ("" when the node has no place in it)
+    instance_pointer: str  # where in the body
+    strength: str  # documented | guidance | sdk | example
+    evidence: str  # the page and table, the SDK model, or the ledger entry
+    fields: tuple[str, ...] = ()  # the properties the rule names (required, choose-one...)
+
+    @property
+    def choice(self) -> str:
+        """The rule in a few words, as an observation of what a server chose names it."""
+        where = self.instance_pointer or "/"
+        if self.keyword == "additionalProperties":
+            return "unknown fields"
+        if self.keyword in ("anyOf", "oneOf", "not") and self.fields:
+            return f"{where} needs exactly one of {', '.join(self.fields)}"
+        if self.keyword == "dependentRequired" and self.fields:
+            return f"{where}: {self.fields[0]} needs {', '.join(self.fields[1:])}"
+        if self.keyword == "type":
+            return f"the type at {where}"
+        return f"{self.keyword} at {where}"
+
+
+@dataclass(frozen=True)
+class Envelopes:
+    """The envelopes of one spec, with the strength and evidence of each rule."""
+
+    spec: Spec
+
+    @functools.cached_property
+    def must_accept(self) -> Spec:
+        """What every correct server accepts (guidance included)."""
+        return self.spec
+
+    @functools.cached_property
+    def must_reject(self) -> Spec:
+        """What every correct server enforces (a body outside it must be refused)."""
+        return self.spec.obligations()
+
+    def request_schema(self, envelope: Spec, operation_id: str) -> JSON:
+        return envelope.operation(operation_id).request_schema
+
+    def place(self, operation_id: str, body: JSON) -> Placement:
+        """Where ``body`` lies for the request of ``operation_id``."""
+        if self._is_valid(self.must_accept, operation_id, body):
+            return Placement.MUST_ACCEPT
+        if self._is_valid(self.must_reject, operation_id, body):
+            return Placement.BETWEEN
+        return Placement.MUST_REJECT
+
+    def broken(self, envelope: Spec, operation_id: str, body: JSON) -> tuple[BrokenRule, ...]:
+        """The rules of ``envelope`` that ``body`` breaks, each once, with their evidence."""
+        schema = self.request_schema(envelope, operation_id)
+        if schema is None:
+            return ()
+        found: dict[tuple[str, str, str], BrokenRule] = {}
+        for error in _leaf_errors(envelope.validator(schema).iter_errors(body)):
+            rule = self._cite(envelope, schema, error)
+            found.setdefault((rule.pointer, rule.keyword, rule.instance_pointer), rule)
+        return tuple(found.values())
+
+    def rule(self, pointer: str, keyword: str) -> tuple[str, str]:
+        """(strength, evidence) of ``keyword`` at the spec node ``pointer``."""
+        guidance = self.spec.meaning.guidance
+        # A combinator's error names the keyword inside it (anyOf under allOf): the node counts.
+        listed = keyword in guidance.at(pointer) or pointer in guidance.pointers
+        return ("guidance" if listed else "documented"), self.evidence(pointer)
+
+    def evidence(self, pointer: str) -> str:
+        """Where the rule at the spec node ``pointer`` comes from."""
+        return f"spec {pointer}" if pointer else "spec"
+
+    def _is_valid(self, envelope: Spec, operation_id: str, body: JSON) -> bool:
+        schema = self.request_schema(envelope, operation_id)
+        return schema is None or bool(envelope.validator(schema).is_valid(body))
+
+    def _cite(self, envelope: Spec, schema: JSON, error: ValidationError) -> BrokenRule:
+        instance_pointer = pointer_join("", *error.absolute_path)
+        view = envelope.walker.at_pointer(schema, instance_pointer)
+        keyword = str(error.validator)
+        pointer = view.pointer if view is not None else ""
+        strength, evidence = self.rule(pointer, keyword)
+        return BrokenRule(
+            keyword=keyword,
+            pointer=pointer,
+            instance_pointer=instance_pointer,
+            strength=strength,
+            evidence=evidence,
+            fields=_fields_named(error),
+        )
+
+
+def _leaf_errors(errors: Iterator[ValidationError]) -> Iterator[ValidationError]:
+    """The errors as written at their node (a choose-one rule is one error, not its branches)."""
+    yield from sorted(errors, key=lambda e: (list(e.absolute_path), str(e.validator)))
+
+
+def _fields_named(error: ValidationError) -> tuple[str, ...]:
+    """The property names a rule names: required lists, choose-one branches, dependents."""
+    value = error.validator_value
+    keyword = str(error.validator)
+    names: list[str] = []
+    if keyword in ("anyOf", "oneOf") and isinstance(value, list):
+        for branch in value:
+            names += [str(n) for n in _mapping(branch).get("required") or []]
+    elif keyword == "not":
+        names += [str(n) for n in _mapping(value).get("required") or []]
+    elif keyword == "dependentRequired" and isinstance(error.instance, Mapping):
+        for name, needs in _mapping(value).items():
+            if name in error.instance and any(n not in error.instance for n in needs):
+                names += [str(name), *(str(n) for n in needs)]
+                break
+    return tuple(dict.fromkeys(names))
+
+
+def _mapping(value: JSON) -> Mapping[str, JSON]:
+    return value if isinstance(value, Mapping) else {}
