@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     )
     from modelarts_kit_spec.paths import LEDGER_PATH, SPEC_PATH
     from modelarts_kit_spec.routes import RouteMatch, match_route
+    from modelarts_kit_spec.schemamodel import Evidence, Rule, SchemaModel, Strength
     from modelarts_kit_spec.values import DocumentedValues, documented_values
     from modelarts_kit_spec.walker import SchemaView, SchemaWalker, iter_schemas
 
@@ -58,6 +59,7 @@ __all__ = [
     "CatalogueEntry",
     "DocumentedValues",
     "ErrorModel",
+    "Evidence",
     "FindingsError",
     "Guidance",
     "GuidanceRule",
@@ -74,10 +76,13 @@ __all__ = [
     "Response",
     "Roles",
     "RouteMatch",
+    "Rule",
+    "SchemaModel",
     "SchemaView",
     "SchemaWalker",
     "Spec",
     "SpecError",
+    "Strength",
     "documented_values",
     "iter_schemas",
     "ledger_for",
@@ -137,6 +142,7 @@ _HOMES = {
         ),
         "meaning",
     ),
+    **dict.fromkeys(("Evidence", "Rule", "SchemaModel", "Strength"), "schemamodel"),
     "RouteMatch": "routes",
     "match_route": "routes",
     "DocumentedValues": "values",

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
     from modelarts_kit_spec.meaning import Meaning
     from modelarts_kit_spec.routes import RouteMatch
+    from modelarts_kit_spec.schemamodel import SchemaModel
     from modelarts_kit_spec.walker import SchemaWalker
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -330,15 +331,11 @@ class Spec:
         return resolve_pointer(self.document, pointer)
 
     def deref(self, node: JSON) -> JSON:
-        """Follow ``$ref`` chains (local refs only) until a non-ref node."""
-        seen: set[str] = set()
-        while isinstance(node, Mapping) and "$ref" in node:
-            ref = node["$ref"]
-            if ref in seen:
-                raise SpecError(f"$ref cycle at {ref}")
-            seen.add(ref)
-            node = self.at(ref)
-        return node
+        """Follow a ``$ref`` chain (local refs only; siblings apply, see
+        :mod:`modelarts_kit_spec.refs`) until a non-ref node."""
+        from modelarts_kit_spec.refs import resolve_ref
+
+        return resolve_ref(self.document, node).node
 
     def inline(self, node: JSON) -> JSON:
         """A deep copy of ``node`` with every local ``$ref`` replaced by its target.
@@ -346,16 +343,17 @@ class Spec:
         Raises SpecError on a recursive schema (ours has none; callers that accept
         recursion use :meth:`validator` instead, which resolves lazily).
         """
+        from modelarts_kit_spec.refs import resolve_ref
 
         def walk(value: JSON, stack: tuple[str, ...]) -> JSON:
             if isinstance(value, Mapping):
                 if "$ref" in value:
-                    ref = value["$ref"]
-                    if ref in stack:
-                        raise SpecError(f"recursive $ref {ref} via {' -> '.join(stack)}")
-                    target = walk(self.at(ref), (*stack, ref))
-                    siblings = {k: walk(v, stack) for k, v in value.items() if k != "$ref"}
-                    return {**target, **siblings} if siblings else target
+                    resolved = resolve_ref(self.document, value)
+                    if resolved.pointer in stack:
+                        raise SpecError(
+                            f"recursive $ref #{resolved.pointer} via {' -> '.join(stack)}"
+                        )
+                    return walk(resolved.node, (*stack, resolved.pointer))
                 return {k: walk(v, stack) for k, v in value.items()}
             if isinstance(value, list):
                 return [walk(v, stack) for v in value]
@@ -377,15 +375,31 @@ class Spec:
 
         return SchemaWalker(self.document)
 
-    def obligations(self) -> Spec:
-        """This spec without its guidance rules: what a server must enforce (cached)."""
-        cached = self.__dict__.get("_obligations")
-        if cached is None:
-            from modelarts_kit_spec.meaning import strip_guidance
+    @functools.cached_property
+    def schema_model(self) -> SchemaModel:
+        """Every rule with its strength and evidence (:mod:`modelarts_kit_spec.schemamodel`):
+        ``rule_at(pointer, keyword)``, ``rules``, ``counts()``, ``node(pointer)``."""
+        from modelarts_kit_spec.schemamodel import SchemaModel
 
-            cached = parse_spec(strip_guidance(self.document), self.path)
-            self.__dict__["_obligations"] = cached
+        return SchemaModel.of(self)
+
+    def envelope(self, name: str) -> Spec:
+        """The ``must-accept`` or ``must-reject`` view of this spec, a Spec of its own
+        (``validator``, ``operations``; cached). See :mod:`modelarts_kit_spec.schemamodel.envelope`:
+        must-accept = every rule at every strength, only documented fields, request objects
+        closed; must-reject = only documented rules."""
+        cache: dict[str, Spec] = self.__dict__.setdefault("_envelopes", {})
+        cached = cache.get(name)
+        if cached is None:
+            from modelarts_kit_spec.schemamodel.envelope import build_envelope
+
+            cached = parse_spec(build_envelope(self.document, name), self.path)
+            cache[name] = cached
         return cached
+
+    def obligations(self) -> Spec:
+        """What a server must enforce: the ``must-reject`` envelope (the name it had first)."""
+        return self.envelope("must-reject")
 
     def match(self, method: str, raw_path: str) -> RouteMatch | None:
         """The operation for ``method raw_path`` (rule: :mod:`modelarts_kit_spec.routes`)."""
@@ -506,9 +520,9 @@ def _path_item_ref(document: JSON, item: Mapping[str, JSON], pointer: str) -> Ma
 
 
 def _deref(document: JSON, node: JSON) -> JSON:
-    while isinstance(node, Mapping) and "$ref" in node:
-        node = resolve_pointer(document, node["$ref"])
-    return node
+    from modelarts_kit_spec.refs import resolve_ref
+
+    return resolve_ref(document, node).node
 
 
 def _parameters(document: JSON, raw: list[JSON]) -> tuple[Parameter, ...]:
@@ -549,6 +563,9 @@ def parse_spec(document: JSON, path: Path) -> Spec:
         raise SpecError(f"{path}: the document must be a mapping, got {type(document).__name__}")
     if not str(document.get("openapi", "")).startswith("3."):
         raise SpecError(f"{path}: /openapi must be a 3.x version, got {document.get('openapi')!r}")
+    from modelarts_kit_spec.refs import check_ref_cycles
+
+    check_ref_cycles(document)  # before indexing: every later reader follows refs safely
     return Spec(path=path, document=document, operations=tuple(_iter_operations(document)))
 
 

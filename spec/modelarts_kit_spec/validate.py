@@ -28,6 +28,7 @@ from modelarts_kit_spec.load import (
     resolve_pointer,
 )
 from modelarts_kit_spec.meaning import meaning_problems, uses_meaning
+from modelarts_kit_spec.refs import check_ref_cycles
 from modelarts_kit_spec.sensitive import marker_problems
 from modelarts_kit_spec.structure import path_parameter_problems, schema_type_problems
 from modelarts_kit_spec.walker import SUBSCHEMA_MAP_KEYWORDS, SchemaWalker, iter_schemas
@@ -539,6 +540,9 @@ def validate_document(
     if not isinstance(document, Mapping):
         raise SpecError(f"{path}: the document must be a mapping, got {type(document).__name__}")
     findings: list[Finding] = []
+    # A $ref cycle is refused before any rule runs: rules follow refs, and no reader can
+    # give a finding about a document whose references never end (one line, exit 2).
+    check_ref_cycles(document)
     try:
         spec = parse_spec(document, path)
     except (SpecError, KeyError, TypeError, AttributeError) as exc:

@@ -2,7 +2,8 @@
 every schema object in a document.
 
 - :meth:`SchemaWalker.view` resolves a schema node into a :class:`SchemaView`: ``$ref`` chains
-  followed (3.1 sibling keywords of a ``$ref`` override the target's), ``allOf`` parts merged
+  followed by the one resolver (:mod:`modelarts_kit_spec.refs`: 3.1 sibling keywords of a
+  ``$ref`` apply, and override the target's where both state one), ``allOf`` parts merged
   (properties united, ``required`` united, ``type`` intersected, other keywords: the node's own
   first, then each part's in order), with the pointer of the node and the component its first
   ``$ref`` named.
@@ -27,7 +28,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from modelarts_kit_spec.load import SpecError, pointer_join, resolve_pointer
+from modelarts_kit_spec.load import SpecError, pointer_join
+from modelarts_kit_spec.refs import resolve_ref
 from modelarts_kit_spec.values import DocumentedValues, documented_values
 
 __all__ = [
@@ -186,25 +188,10 @@ class SchemaWalker:
         self.document = document
 
     def deref(self, node: JSON, pointer: str = "") -> tuple[JSON, str, str | None]:
-        """Follow a ``$ref`` chain: (target with sibling overrides, its pointer, first ref name)."""
-        ref_name: str | None = None
-        seen: set[str] = set()
-        while isinstance(node, Mapping) and isinstance(node.get("$ref"), str):
-            ref = str(node["$ref"])
-            if ref in seen or len(seen) > MAX_REF_CHAIN:
-                raise SpecError(f"{pointer or '/'}: $ref cycle at {ref}")
-            seen.add(ref)
-            if not ref.startswith("#"):
-                raise SpecError(f"{pointer or '/'}: $ref {ref!r} is not local")
-            try:
-                target = resolve_pointer(self.document, ref)
-            except KeyError as exc:
-                raise SpecError(f"{pointer or '/'}: $ref {ref!r} does not resolve: {exc}") from None
-            ref_name = ref_name or ref.rsplit("/", 1)[-1]
-            siblings = {k: v for k, v in node.items() if k != "$ref"}
-            node = {**target, **siblings} if siblings and isinstance(target, Mapping) else target
-            pointer = ref.removeprefix("#")
-        return node, pointer, ref_name
+        """Follow a ``$ref`` chain (the one resolver, :mod:`modelarts_kit_spec.refs`: siblings
+        apply, cycles refused): (target with siblings applied, its pointer, first ref name)."""
+        resolved = resolve_ref(self.document, node, pointer)
+        return resolved.node, resolved.pointer, resolved.ref_name
 
     def view(self, node: JSON, pointer: str = "", *, alternatives: bool = False) -> SchemaView:
         """``node`` resolved: refs followed, ``allOf`` parts (recursively) merged into it; with

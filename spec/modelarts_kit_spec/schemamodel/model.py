@@ -1,0 +1,172 @@
+"""The schema model of one spec (``spec.schema_model``): every rule with its strength and
+evidence, and per schema node what is required, documented, guidance and sensitive.
+
+A rule is found by the pointer of its schema node and its keyword
+(:meth:`SchemaModel.rule_at`); a validator error of ``spec.envelope(...)`` names both (its
+``schema_path`` under the schema's pointer), so a verdict can cite the rule. The strength is,
+in order: what ``x-modelarts-schema-model`` says; ``guidance`` for a keyword the node's
+``x-modelarts-guidance`` lists, or for the closing of an object the spec leaves open (the
+must-accept envelope closes request objects); otherwise ``documented``, with the evidence of
+the page tables that document the node.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from modelarts_kit_spec.load import pointer_join, resolve_pointer
+from modelarts_kit_spec.schemamodel.extension import Extension, read_extension
+from modelarts_kit_spec.schemamodel.rules import (
+    CHOICE_KEYWORDS,
+    NULLABLE,
+    PRESENCE,
+    RULE_KEYWORDS,
+    Rule,
+    Strength,
+)
+from modelarts_kit_spec.values import DocumentedValues, documented_values
+from modelarts_kit_spec.walker import iter_schemas, json_types
+
+if TYPE_CHECKING:
+    from modelarts_kit_spec.load import Spec
+
+__all__ = ["SchemaModel", "SchemaNode"]
+
+JSON = Any
+GUIDANCE_KEY = "x-modelarts-guidance"
+SENSITIVE_KEY = "x-modelarts-sensitive"
+
+
+@dataclass(frozen=True)
+class SchemaNode:
+    """What one schema node (``$ref`` not followed) says, sorted by strength."""
+
+    pointer: str
+    required: frozenset[str]  # names that must be present (documented: Mandatory: Yes)
+    documented: frozenset[str]  # properties whose presence a page documents
+    lenient: frozenset[str]  # properties only the SDK or an example has
+    guidance: frozenset[str]  # keywords at this node that are guidance
+    sensitive: bool  # the node's value is secret (x-modelarts-sensitive; `when` counts)
+    values: DocumentedValues | None  # its documented values (open or closed enum)
+    nullable: Strength | None  # how firmly `null` is allowed here (None: it is not)
+
+
+def _mapping(value: JSON) -> Mapping[str, JSON]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _has_null_branch(node: Mapping[str, JSON]) -> bool:
+    branches = [*(node.get("anyOf") or []), *(node.get("oneOf") or [])]
+    return any(isinstance(b, Mapping) and b.get("type") == "null" for b in branches)
+
+
+def allows_null(node: Mapping[str, JSON]) -> bool:
+    declared = node.get("type")
+    stated = declared == "null" or (isinstance(declared, list) and "null" in declared)
+    return stated or _has_null_branch(node)
+
+
+class SchemaModel:
+    """Rules, strengths and evidence of one spec document."""
+
+    def __init__(self, document: JSON) -> None:
+        self.document = document
+        self.extension: Extension = read_extension(document)
+
+    @classmethod
+    def of(cls, spec: Spec) -> SchemaModel:
+        return cls(spec.document)
+
+    # -- single rules ----------------------------------------------------------------------
+
+    def _node(self, pointer: str) -> Mapping[str, JSON]:
+        try:
+            return _mapping(resolve_pointer(self.document, pointer))
+        except KeyError:
+            return {}
+
+    def rule_at(self, pointer: str, keyword: str) -> Rule:
+        """The rule ``keyword`` at the schema node ``pointer`` (``#`` prefix allowed), with its
+        strength and evidence. Any keyword answers: a rule the spec does not name is
+        ``documented`` by the pages of its node (the envelope's int32/int64 ranges are the
+        documented type); closing an object the spec leaves open is ``guidance``."""
+        pointer = pointer.removeprefix("#")
+        pages = self.extension.pages_for(pointer)
+        annotation = self.extension.annotations.get((pointer, keyword))
+        if annotation is not None:
+            return Rule(pointer, keyword, annotation.strength, (*annotation.evidence, *pages))
+        node = self._node(pointer)
+        if keyword in (node.get(GUIDANCE_KEY) or ()):
+            return Rule(pointer, keyword, Strength.GUIDANCE, pages)
+        if keyword == "additionalProperties" and "additionalProperties" not in node:
+            return Rule(pointer, keyword, Strength.GUIDANCE, pages)
+        return Rule(pointer, keyword, Strength.DOCUMENTED, pages)
+
+    def rule_for(self, keyword_pointer: str) -> Rule:
+        """The rule whose keyword is the last token of ``keyword_pointer``
+        (``/components/schemas/JobMetadata/properties/name/pattern``)."""
+        pointer, _, keyword = keyword_pointer.removeprefix("#").rpartition("/")
+        return self.rule_at(pointer, keyword)
+
+    def presence(self, property_pointer: str) -> Strength:
+        """How firmly the property at ``property_pointer`` exists (``documented`` unless only
+        the SDK or an example has it)."""
+        return self.rule_at(property_pointer, PRESENCE).strength
+
+    def node(self, pointer: str) -> SchemaNode:
+        pointer = pointer.removeprefix("#")
+        raw = self._node(pointer)
+        names = _mapping(raw.get("properties"))
+        lenient = frozenset(
+            name
+            for name in names
+            if self.presence(pointer_join(pointer, "properties", name)) is not Strength.DOCUMENTED
+        )
+        guidance = frozenset(str(k) for k in raw.get(GUIDANCE_KEY) or ())
+        return SchemaNode(
+            pointer=pointer,
+            required=frozenset(str(n) for n in raw.get("required") or ()),
+            documented=frozenset(names) - lenient,
+            lenient=lenient,
+            guidance=guidance,
+            sensitive=bool(raw.get(SENSITIVE_KEY)),
+            values=documented_values(raw),
+            nullable=self.rule_at(pointer, NULLABLE).strength if allows_null(raw) else None,
+        )
+
+    # -- every rule ------------------------------------------------------------------------
+
+    def _rules_of(self, pointer: str, schema: Mapping[str, JSON]) -> Iterator[Rule]:
+        guidance = set(schema.get(GUIDANCE_KEY) or ())
+        for keyword in (*RULE_KEYWORDS, *CHOICE_KEYWORDS, "additionalProperties"):
+            if keyword not in schema:
+                continue
+            if keyword in CHOICE_KEYWORDS and keyword not in guidance:
+                continue  # a shape (open enum, nullability), not a restriction
+            if keyword == "additionalProperties" and schema[keyword] is not False:
+                continue
+            if keyword == "type" and json_types(schema) == {"null"}:
+                continue
+            yield self.rule_at(pointer, keyword)
+        if allows_null(schema):
+            yield self.rule_at(pointer, NULLABLE)
+        if pointer.rsplit("/", 2)[-2:-1] == ["properties"]:
+            yield self.rule_at(pointer, PRESENCE)
+
+    @functools.cached_property
+    def rules(self) -> tuple[Rule, ...]:
+        """Every rule of the document, by schema node (components, then paths)."""
+        return tuple(
+            rule
+            for pointer, schema in iter_schemas(self.document)
+            for rule in self._rules_of(pointer, schema)
+        )
+
+    def counts(self) -> dict[Strength, int]:
+        """How many rules there are at each strength."""
+        counted = Counter(rule.strength for rule in self.rules)
+        return {strength: counted.get(strength, 0) for strength in Strength}

@@ -1,0 +1,110 @@
+"""What a rule of the schema model is: a keyword at a schema node, its strength, its evidence.
+
+Strengths, from firmest to loosest:
+
+- ``documented``: a vendor page states it (``Mandatory: Yes``, a type, a documented closed
+  enum, a stated pattern, length or range). Every server must enforce it;
+- ``guidance``: the spec infers it from a page's prose (choose-one, "leave it blank if",
+  closed objects). Clients follow it; a server may or may not enforce it;
+- ``sdk``: only the vendor SDK has it (a field such as ``access_method``);
+- ``example``: only an example shows it (``null`` where the type is an object).
+
+Besides the JSON Schema keywords, two pseudo keywords name rules that no single keyword
+carries: ``presence`` (a property's very presence in its object, at the property's pointer)
+and ``nullable`` (``null`` allowed at the node).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = [
+    "CHOICE_KEYWORDS",
+    "NULLABLE",
+    "PRESENCE",
+    "RULE_KEYWORDS",
+    "Evidence",
+    "Rule",
+    "Strength",
+]
+
+
+class Strength(StrEnum):
+    DOCUMENTED = "documented"
+    GUIDANCE = "guidance"
+    SDK = "sdk"
+    EXAMPLE = "example"
+
+
+PRESENCE = "presence"
+NULLABLE = "nullable"
+
+# Keywords that are a rule wherever they stand (a value can break them).
+RULE_KEYWORDS = (
+    "required",
+    "type",
+    "enum",
+    "const",
+    "pattern",
+    "format",
+    "minLength",
+    "maxLength",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "dependentRequired",
+    "not",
+)
+# Keywords that are a rule only when the spec says so (a choose-one written as anyOf/allOf);
+# elsewhere they build shapes (open enums, nullability) rather than restrict them.
+CHOICE_KEYWORDS = ("anyOf", "allOf", "oneOf")
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Where a rule comes from: a page and its table, an SDK release and model, a ledger entry.
+
+    ``kind`` is ``page`` (``where``: the file under ``spec/sources``, ``what``: the table or
+    field), ``sdk`` (``where``: the release, ``what``: the model) or ``ledger`` (``what``: the
+    entry id)."""
+
+    kind: str
+    where: str
+    what: str
+
+    def __str__(self) -> str:
+        if self.kind == "page":
+            return f"{self.where}, table {self.what}"
+        if self.kind == "sdk":
+            return f"vendor SDK {self.where}, model {self.what}"
+        return f"ledger entry {self.what}"
+
+    def as_dict(self) -> dict[str, str]:
+        return {"kind": self.kind, "where": self.where, "what": self.what}
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule: ``keyword`` at the schema node ``pointer`` binds with ``strength``."""
+
+    pointer: str
+    keyword: str
+    strength: Strength
+    evidence: tuple[Evidence, ...]
+
+    @property
+    def ledger(self) -> tuple[str, ...]:
+        """The ledger entries among the evidence."""
+        return tuple(e.what for e in self.evidence if e.kind == "ledger")
+
+    def cite(self) -> str:
+        """One line naming the rule and its evidence, for reports."""
+        sources = "; ".join(str(e) for e in self.evidence) or "no evidence recorded"
+        return f"{self.keyword} at {self.pointer or '/'} ({self.strength}): {sources}"
