@@ -12,7 +12,9 @@ must-reject (:attr:`Placement.MUST_REJECT`), and records what the server chose f
 
 This is the kit's one adapter to the schema model in ``spec/`` (``spec.envelope(name)``,
 ``spec.schema_model.rule_at(pointer, keyword)``): every contract check reads envelopes, rule
-strength and evidence here, never from a model of its own.
+strength and evidence here, never from a model of its own. A validator error is cited by the
+schema node its instance path leads to (``spec.walker.at_pointer``) and the keyword written at
+that node (a ``not`` inside ``allOf`` is the ``allOf`` rule).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from typing import Any
 from jsonschema import ValidationError
 from modelarts_kit_spec import Spec
 from modelarts_kit_spec.load import pointer_join
+from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT
+from modelarts_kit_spec.schemamodel.rules import PRESENCE
 
 __all__ = ["BrokenRule", "Envelopes", "Placement"]
 
@@ -74,13 +78,13 @@ class Envelopes:
 
     @functools.cached_property
     def must_accept(self) -> Spec:
-        """What every correct server accepts (guidance included)."""
-        return self.spec
+        """What every correct server accepts (guidance included, documented fields only)."""
+        return self.spec.envelope(MUST_ACCEPT)
 
     @functools.cached_property
     def must_reject(self) -> Spec:
         """What every correct server enforces (a body outside it must be refused)."""
-        return self.spec.obligations()
+        return self.spec.envelope(MUST_REJECT)
 
     def request_schema(self, envelope: Spec, operation_id: str) -> JSON:
         return envelope.operation(operation_id).request_schema
@@ -106,14 +110,14 @@ class Envelopes:
 
     def rule(self, pointer: str, keyword: str) -> tuple[str, str]:
         """(strength, evidence) of ``keyword`` at the spec node ``pointer``."""
-        guidance = self.spec.meaning.guidance
-        # A combinator's error names the keyword inside it (anyOf under allOf): the node counts.
-        listed = keyword in guidance.at(pointer) or pointer in guidance.pointers
-        return ("guidance" if listed else "documented"), self.evidence(pointer)
+        found = self.spec.schema_model.rule_at(pointer, keyword)
+        return str(found.strength), found.cite()
 
     def evidence(self, pointer: str) -> str:
-        """Where the rule at the spec node ``pointer`` comes from."""
-        return f"spec {pointer}" if pointer else "spec"
+        """Where what the spec says at ``pointer`` (an operation, a response) comes from."""
+        found = self.spec.schema_model.rule_at(pointer, PRESENCE)
+        sources = "; ".join(str(e) for e in found.evidence)
+        return f"spec {pointer}" + (f": {sources}" if sources else "")
 
     def _is_valid(self, envelope: Spec, operation_id: str, body: JSON) -> bool:
         schema = self.request_schema(envelope, operation_id)
@@ -122,7 +126,7 @@ class Envelopes:
     def _cite(self, envelope: Spec, schema: JSON, error: ValidationError) -> BrokenRule:
         instance_pointer = pointer_join("", *error.absolute_path)
         view = envelope.walker.at_pointer(schema, instance_pointer)
-        keyword = str(error.validator)
+        keyword = _keyword_at_node(error)
         pointer = view.pointer if view is not None else ""
         strength, evidence = self.rule(pointer, keyword)
         return BrokenRule(
@@ -138,6 +142,20 @@ class Envelopes:
 def _leaf_errors(errors: Iterator[ValidationError]) -> Iterator[ValidationError]:
     """The errors as written at their node (a choose-one rule is one error, not its branches)."""
     yield from sorted(errors, key=lambda e: (list(e.absolute_path), str(e.validator)))
+
+
+# Schema-path steps that lead from a node to a nested one (the keyword is the first other step).
+_DESCENT = {"properties": 2, "items": 1, "$ref": 1, "additionalProperties": 1}
+
+
+def _keyword_at_node(error: ValidationError) -> str:
+    """The keyword of the node ``error`` is about: ``allOf`` for a ``not`` inside ``allOf``,
+    so the rule found is the one the spec writes (and marks guidance or not)."""
+    steps = list(error.absolute_schema_path)
+    index = 0
+    while index < len(steps) - 1 and str(steps[index]) in _DESCENT:
+        index += _DESCENT[str(steps[index])]
+    return str(steps[index]) if index < len(steps) else str(error.validator)
 
 
 def _fields_named(error: ValidationError) -> tuple[str, ...]:
