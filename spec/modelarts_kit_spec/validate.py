@@ -29,6 +29,7 @@ from modelarts_kit_spec.load import (
 )
 from modelarts_kit_spec.meaning import meaning_problems, uses_meaning
 from modelarts_kit_spec.refs import check_ref_cycles
+from modelarts_kit_spec.schemamodel.extension import extension_problems
 from modelarts_kit_spec.sensitive import marker_problems
 from modelarts_kit_spec.structure import path_parameter_problems, schema_type_problems
 from modelarts_kit_spec.walker import SUBSCHEMA_MAP_KEYWORDS, SchemaWalker, iter_schemas
@@ -523,6 +524,16 @@ def check_meaning(ctx: Context) -> Iterator[Finding]:
 def check_sensitive(ctx: Context) -> Iterator[Finding]:
     for pointer, message in marker_problems(ctx.document):
         yield Finding(pointer, "sensitive", message)
+
+
+@rule(
+    "schema-model",
+    "x-modelarts-schema-model: known strengths, evidence pages in spec/sources, ledger ids "
+    "exist, agrees with x-modelarts-guidance and the ledger",
+)
+def check_schema_model(ctx: Context) -> Iterator[Finding]:
+    for pointer, message in extension_problems(ctx.document, ctx.ledger):
+        yield Finding(pointer, "schema-model", message)
 
 
 # --------------------------------------------------------------------------- entry point

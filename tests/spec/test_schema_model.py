@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import copy
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
-from modelarts_kit_spec import load_spec
+from modelarts_kit_spec import load_spec, read_ledger
+from modelarts_kit_spec.paths import SPEC_PATH
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT, Strength
+from modelarts_kit_spec.validate import validate_document
 
 JSON = Any
+ROOT = Path(__file__).resolve().parents[2]
 CREATE = "CreateTrainingJob"
 STOP = "StopTrainingJob"
 RESOURCE = "/components/schemas/SpecResource"
@@ -110,3 +117,121 @@ def test_the_envelopes_leave_the_spec_alone() -> None:
     spec.envelope(MUST_ACCEPT)
     spec.envelope(MUST_REJECT)
     assert spec.document == before
+
+
+# -- the x-modelarts-schema-model extension and its spec validate rule ----------------------
+
+EXTENSION = "/x-modelarts-schema-model"
+ACCESS_METHOD = "/components/schemas/Output/properties/access_method"
+
+
+def _problems(change: Callable[[JSON], None]) -> list[tuple[str, str]]:
+    document = copy.deepcopy(load_spec().document)
+    change(document)
+    findings = validate_document(document, path=SPEC_PATH, ledger=read_ledger())
+    return [(f.pointer, f.message) for f in findings if f.rule == "schema-model"]
+
+
+def _rules(document: JSON) -> JSON:
+    return document["x-modelarts-schema-model"]["rules"]
+
+
+def test_the_curated_extension_is_consistent() -> None:
+    assert _problems(lambda document: None) == []
+
+
+def test_an_unknown_strength_is_refused() -> None:
+    def change(document: JSON) -> None:
+        _rules(document)[ACCESS_METHOD]["presence"]["strength"] = "firm"
+
+    problems = _problems(change)
+    assert any("strength 'firm'" in message for _, message in problems)
+
+
+def test_evidence_pages_must_exist_in_spec_sources() -> None:
+    def change(document: JSON) -> None:
+        document["x-modelarts-schema-model"]["pages"]["/components/schemas/Job"] = [
+            "seeds/999_missing.txt: Request body"
+        ]
+
+    problems = _problems(change)
+    assert any("'seeds/999_missing.txt'" in message for _, message in problems)
+
+
+def test_ledger_ids_must_exist() -> None:
+    def change(document: JSON) -> None:
+        _rules(document)[ACCESS_METHOD]["presence"]["ledger"].append("no-such-entry")
+
+    problems = _problems(change)
+    assert any("'no-such-entry' does not exist" in message for _, message in problems)
+
+
+def test_a_guidance_keyword_needs_its_guidance_rule_and_ledger_entry() -> None:
+    def change(document: JSON) -> None:
+        del _rules(document)[RESOURCE]
+
+    messages = [message for _, message in _problems(change)]
+    assert any("'anyOf' has no guidance rule" in m for m in messages)
+    assert any("guidance-resource-flavor-or-pool" in m for m in messages)
+
+
+def test_an_sdk_rule_without_ledger_entry_is_refused() -> None:
+    def change(document: JSON) -> None:
+        pointer = "/components/schemas/JobMetadata/properties/name"
+        _rules(document)[pointer] = {"presence": {"strength": "sdk", "ledger": []}}
+
+    messages = [message for _, message in _problems(change)]
+    assert any("has no ledger entry that says so" in m for m in messages)
+
+
+def test_the_extension_is_what_the_derivation_writes() -> None:
+    """``scripts/derive_schema_model.py --check``: the committed block is the derived one."""
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "derive_schema_model.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_rule_at_cites_its_evidence() -> None:
+    model = load_spec().schema_model
+    sdk_only = model.rule_at(ACCESS_METHOD, "presence")
+    assert sdk_only.strength is Strength.SDK
+    assert "sdk-added-algorithm-outputs-access-method" in sdk_only.ledger
+    assert any(e.kind == "sdk" and e.what == "Output" for e in sdk_only.evidence)
+    pattern = model.rule_at("/components/schemas/JobMetadata/properties/name", "pattern")
+    assert pattern.strength is Strength.DOCUMENTED
+    assert any(
+        e.kind == "page" and e.where.startswith("seeds/004_") and e.what == "JobMetadata"
+        for e in pattern.evidence
+    )
+    for evidence in pattern.evidence:
+        assert (SPEC_PATH.parent.parent / "sources" / evidence.where).is_file()
+    null = model.rule_at("/components/schemas/Parameter/properties/i18n_description", "nullable")
+    assert null.strength is Strength.EXAMPLE
+    assert model.rule_at(RESOURCE, "anyOf").ledger == ("guidance-resource-flavor-or-pool",)
+
+
+def test_every_strength_has_rules() -> None:
+    counts = load_spec().schema_model.counts()
+    assert all(counts[strength] > 0 for strength in Strength)
+
+
+# -- the envelopes and the lenient strengths -------------------------------------------------
+
+
+def test_an_sdk_only_field_is_outside_must_accept_and_free_in_must_reject() -> None:
+    body = _create_body()
+    body["algorithm"]["outputs"][0]["access_method"] = {}
+    assert _errors(MUST_ACCEPT, CREATE, body) == [("/algorithm/outputs/0", "additionalProperties")]
+    assert _errors(MUST_REJECT, CREATE, body) == []
+
+
+def test_an_example_only_null_is_outside_must_accept() -> None:
+    body = _create_body()
+    body["algorithm"]["parameters"] = [{"name": "lr", "value": "0.1", "i18n_description": None}]
+    assert _errors(MUST_ACCEPT, CREATE, body) != []
+    assert _errors(MUST_REJECT, CREATE, body) == []
