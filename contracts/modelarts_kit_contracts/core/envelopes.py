@@ -29,9 +29,9 @@ from jsonschema import ValidationError
 from modelarts_kit_spec import Spec
 from modelarts_kit_spec.load import pointer_join
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT
-from modelarts_kit_spec.schemamodel.rules import PRESENCE
+from modelarts_kit_spec.schemamodel.rules import CHOICE_KEYWORDS, NULLABLE, PRESENCE
 
-__all__ = ["BrokenRule", "Envelopes", "Placement"]
+__all__ = ["NULLABLE", "BrokenRule", "Envelopes", "Placement"]
 
 JSON = Any
 
@@ -59,10 +59,16 @@ class BrokenRule:
     def choice(self) -> str:
         """The rule in a few words, as an observation of what a server chose names it."""
         where = self.instance_pointer or "/"
+        if self.keyword == "additionalProperties" and self.strength in ("sdk", "example"):
+            return f"the {self.strength}-only field {where}"
         if self.keyword == "additionalProperties":
             return "unknown fields"
-        if self.keyword in ("anyOf", "oneOf", "not") and self.fields:
-            return f"{where} needs exactly one of {', '.join(self.fields)}"
+        if self.keyword == NULLABLE:
+            return f"null at {where}"
+        if self.keyword == "anyOf" and self.fields:
+            return f"{where} needs one of {', '.join(self.fields)}"
+        if self.keyword in ("oneOf", "not") and self.fields:
+            return f"{where} takes only one of {', '.join(self.fields)}"
         if self.keyword == "dependentRequired" and self.fields:
             return f"{where}: {self.fields[0]} needs {', '.join(self.fields[1:])}"
         if self.keyword == "type":
@@ -104,8 +110,8 @@ class Envelopes:
             return ()
         found: dict[tuple[str, str, str], BrokenRule] = {}
         for error in _leaf_errors(envelope.validator(schema).iter_errors(body)):
-            rule = self._cite(envelope, schema, error)
-            found.setdefault((rule.pointer, rule.keyword, rule.instance_pointer), rule)
+            for rule in self._cite(envelope, schema, error):
+                found.setdefault((rule.pointer, rule.keyword, rule.instance_pointer), rule)
         return tuple(found.values())
 
     def rule(self, pointer: str, keyword: str) -> tuple[str, str]:
@@ -123,19 +129,47 @@ class Envelopes:
         schema = self.request_schema(envelope, operation_id)
         return schema is None or bool(envelope.validator(schema).is_valid(body))
 
-    def _cite(self, envelope: Spec, schema: JSON, error: ValidationError) -> BrokenRule:
+    def _cite(self, envelope: Spec, schema: JSON, error: ValidationError) -> Iterator[BrokenRule]:
         instance_pointer = pointer_join("", *error.absolute_path)
         view = envelope.walker.at_pointer(schema, instance_pointer)
-        keyword = _keyword_at_node(error)
         pointer = view.pointer if view is not None else ""
+        keyword = _keyword_at_node(error)
+        if error.instance is None and keyword in ("type", *CHOICE_KEYWORDS):
+            keyword = NULLABLE  # null where the node allows none: the nullable rule
+        if keyword == "additionalProperties" and view is not None:
+            # A field the envelope leaves out may still be one the spec knows (SDK-only...).
+            extra = [n for n in _mapping(error.instance) if n not in view.properties]
+            for name in extra:
+                yield self._field_rule(schema, instance_pointer, name, pointer)
+            if extra:
+                return
         strength, evidence = self.rule(pointer, keyword)
-        return BrokenRule(
+        yield BrokenRule(
             keyword=keyword,
             pointer=pointer,
             instance_pointer=instance_pointer,
             strength=strength,
             evidence=evidence,
             fields=_fields_named(error),
+        )
+
+    def _field_rule(
+        self, schema: JSON, instance_pointer: str, name: str, node_pointer: str
+    ) -> BrokenRule:
+        """The rule a field outside the envelope's closed object breaks: its own presence
+        when the spec knows it (an SDK-only field), the closing of the object otherwise."""
+        known = self.spec.walker.at_pointer(schema, pointer_join(instance_pointer, name))
+        if known is not None and known.pointer:
+            found = self.spec.schema_model.rule_at(known.pointer, PRESENCE)
+        else:
+            found = self.spec.schema_model.rule_at(node_pointer, "additionalProperties")
+        return BrokenRule(
+            keyword="additionalProperties",
+            pointer=found.pointer,
+            instance_pointer=pointer_join(instance_pointer, name),
+            strength=str(found.strength),
+            evidence=found.cite(),
+            fields=(name,),
         )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from modelarts_kit_contracts.core import Finding, Observation
-from modelarts_kit_contracts.core.envelopes import BrokenRule, Placement
+from modelarts_kit_contracts.core.envelopes import NULLABLE, BrokenRule, Placement
 from modelarts_kit_contracts.server.meaning import Meaning, accepted_codes
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ def choices_made(
         return tuple(_observed(rule, _accepted(rule), operation_id, check) for rule in rules)
     enforced = "; ".join(f"{rule.choice} ({rule.strength})" for rule in rules)
     if len(rules) == 1 and rules[0].keyword == "additionalProperties":
-        enforced = "refuses unknown fields"
+        enforced = f"refuses {rules[0].choice}"
     elif len(rules) > 1:
         enforced = f"enforces at least one of: {enforced}"
     else:
@@ -74,8 +74,10 @@ def _observed(rule: BrokenRule, choice: str, operation_id: str, check: str) -> O
 
 def _accepted(rule: BrokenRule) -> str:
     if rule.keyword == "additionalProperties":
-        return "ignores unknown fields"
-    return f"accepts a body breaking a {rule.strength} rule: {rule.choice}"
+        return f"ignores {rule.choice}"
+    if rule.keyword == NULLABLE:
+        return f"accepts {rule.choice} ({rule.strength})"
+    return f"does not enforce: {rule.choice} ({rule.strength})"
 
 
 def demanded(api: ApiMap, check: str, operation_id: str, body: JSON, body_negative: bool) -> bool:
