@@ -67,7 +67,7 @@ class BrokenRule:
             return f"null at {where}"
         if self.keyword == "anyOf" and self.fields:
             return f"{where} needs one of {', '.join(self.fields)}"
-        if self.keyword in ("oneOf", "not") and self.fields:
+        if self.keyword in ("oneOf", "not", "allOf") and self.fields:
             return f"{where} takes only one of {', '.join(self.fields)}"
         if self.keyword == "dependentRequired" and self.fields:
             return f"{where}: {self.fields[0]} needs {', '.join(self.fields[1:])}"
@@ -202,6 +202,9 @@ def _fields_named(error: ValidationError) -> tuple[str, ...]:
             names += [str(n) for n in _mapping(branch).get("required") or []]
     elif keyword == "not":
         names += [str(n) for n in _mapping(value).get("required") or []]
+    elif keyword == "allOf" and isinstance(value, list):
+        for part in value:
+            names += [str(n) for n in _mapping(_mapping(part).get("not")).get("required") or []]
     elif keyword == "dependentRequired" and isinstance(error.instance, Mapping):
         for name, needs in _mapping(value).items():
             if name in error.instance and any(n not in error.instance for n in needs):

@@ -644,17 +644,10 @@ def create_then_show_returns_sent(probe: Probe) -> None:
     """create and then show return exactly what was sent, for values over the allowed space."""
     check = "create_then_show_returns_sent"
     api = probe.api
-    create_id = api.create.operation_id
-
-    def must_accept(body: JSON) -> bool:
-        return api.envelopes.place(create_id, body) is Placement.MUST_ACCEPT
-
     rng = random.Random(probe.seed)
     for extra in echo_values(api, rng):
-        body = _merge(_new_job_body(probe), extra)
-        if "algorithm" in extra and not must_accept(body):
-            body = _merge(_new_job_body(probe), {"metadata": extra["metadata"]})
-        if not must_accept(body):
+        body = _must_accept_body(probe, extra)
+        if body is None:
             probe.note(f"{check}: a drawn body is not one every server accepts, skipped: {extra}")
             continue
         response = None
@@ -684,6 +677,24 @@ def create_then_show_returns_sent(probe: Probe) -> None:
         if violation is None:
             violation = _echo_violation(body, shown.json(), "Show")
         probe.record(check, violation, role=Role.SHOW, reproduce=shown.curl)
+
+
+def _must_accept_body(probe: Probe, extra: Mapping[str, JSON]) -> JSON:
+    """A job body with ``extra`` merged in that every correct server accepts (None: none).
+
+    The server's own template first, then the spec's examples and its minimal body (an
+    example may hold what only examples show, which a server may refuse); ``extra`` whole,
+    then its metadata alone.
+    """
+    api = probe.api
+    create_id = api.create.operation_id
+    templates = [_new_job_body(probe), *_job_templates(api)]
+    for template in templates:
+        for part in (extra, {"metadata": extra.get("metadata", {})}):
+            body = _merge(template, part)
+            if api.envelopes.place(create_id, body) is Placement.MUST_ACCEPT:
+                return body
+    return None
 
 
 def _echo_violation(sent: JSON, returned: JSON, what: str) -> Finding | None:

@@ -56,10 +56,11 @@ def choices_made(
         return ()
     if accepted:
         return tuple(_observed(rule, _accepted(rule), operation_id, check) for rule in rules)
-    enforced = "; ".join(f"{rule.choice} ({rule.strength})" for rule in rules)
-    if len(rules) == 1 and rules[0].keyword == "additionalProperties":
+    named = list(dict.fromkeys(f"{rule.choice} ({rule.strength})" for rule in rules))
+    enforced = "; ".join(named)
+    if len(named) == 1 and rules[0].keyword == "additionalProperties":
         enforced = f"refuses {rules[0].choice}"
-    elif len(rules) > 1:
+    elif len(named) > 1:
         enforced = f"enforces at least one of: {enforced}"
     else:
         enforced = f"enforces: {enforced}"
