@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+from collections.abc import MutableMapping
 from typing import Any
 
 import pytest
@@ -42,7 +43,7 @@ CREATE: dict[str, Any] = {
 
 
 def with_change(path: tuple[str | int, ...], value: Any, body: Any = None) -> Any:
-    changed = copy.deepcopy(CREATE if body is None else body)
+    changed: Any = copy.deepcopy(CREATE if body is None else body)
     node = changed
     for key in path[:-1]:
         node = node[key]
@@ -51,7 +52,7 @@ def with_change(path: tuple[str | int, ...], value: Any, body: Any = None) -> An
 
 
 def without(path: tuple[str | int, ...]) -> Any:
-    changed = copy.deepcopy(CREATE)
+    changed: Any = copy.deepcopy(CREATE)
     node = changed
     for key in path[:-1]:
         node = node[key]
@@ -95,11 +96,11 @@ def call(app: PagesServer, method: str, path: str, body: Any) -> tuple[int, Any]
     raw = json.dumps(body).encode()
     sent: list[dict[str, Any]] = []
 
-    async def receive() -> dict[str, Any]:
+    async def receive() -> MutableMapping[str, Any]:
         return {"type": "http.request", "body": raw, "more_body": False}
 
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
+    async def send(message: MutableMapping[str, Any]) -> None:
+        sent.append(dict(message))
 
     scope = {
         "type": "http",
