@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from modelarts_kit_spec.load import Operation, Spec, SpecError
+from modelarts_kit_spec.schemamodel import MUST_ACCEPT
 
 from modelarts_kit_contracts.mock import PlannedResponse, ResponseGenerator, Variant, draw_examples
 
@@ -72,6 +73,8 @@ def _call_of(spec: Spec, op: Operation) -> Call:
 def build_cases(spec: Spec, settings: ClientCheckSettings) -> list[Case]:
     """Every case the check runs, deterministic for ``settings.seed``."""
     generator = ResponseGenerator(spec)
+    # What a client is asked to send: bodies every correct server accepts (must-accept).
+    senders = ResponseGenerator(spec.envelope(MUST_ACCEPT))
     deadline = time.monotonic() + settings.time_budget_s
     cases: list[Case] = []
     variants = list(Variant)
@@ -85,7 +88,7 @@ def build_cases(spec: Spec, settings: ClientCheckSettings) -> list[Case]:
         success = op.success
         seed_base = settings.seed * 7919 + op_index * 104729
         job_ids = _job_ids(spec, op, generator, seed_base)
-        bodies = _request_bodies(spec, op, generator, seed_base, settings.max_examples + 16)
+        bodies = _request_bodies(spec, op, senders, seed_base, settings.max_examples + 16)
 
         def inputs(
             i: int, _ids: list[str] = job_ids, _bodies: list[JSON] = bodies
@@ -165,12 +168,14 @@ def _job_ids(spec: Spec, op: Operation, generator: ResponseGenerator, seed_base:
 def _request_bodies(
     spec: Spec, op: Operation, generator: ResponseGenerator, seed_base: int, count: int
 ) -> list[JSON]:
+    """Create bodies drawn from ``generator``'s spec (the must-accept envelope)."""
     if _call_of(spec, op) != "create" or op.request_schema is None:
         return []
+    schema = generator.spec.operation(op.operation_id).request_schema
     out: list[JSON] = []
     for index, variant in enumerate((Variant.TYPICAL, Variant.MINIMAL, Variant.FULL)):
         out += generator.draw(
-            op.request_schema,
+            schema,
             variant,
             count=max(1, count // 3),
             seed_value=seed_base + 31 + index,

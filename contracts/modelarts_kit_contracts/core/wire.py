@@ -27,6 +27,7 @@ from urllib.parse import unquote
 from jsonschema.exceptions import ValidationError
 from modelarts_kit_spec.load import Operation, Parameter, Spec, pointer_join
 from modelarts_kit_spec.routes import RouteMatch
+from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT
 from modelarts_kit_spec.wirejson import WireJsonError, bounded_inflate, decode_wire_json
 
 from modelarts_kit_contracts.core.findings import Finding, RunReport, short
@@ -427,7 +428,10 @@ def request_body(ctx: RequestContext) -> CheckResult:
     body, problem = decode_json_body(ctx.request.body, ctx.request.headers)
     if problem is not None:
         return _breaks("", "json", "JSON", problem)
-    found = schema_findings(ctx.spec, op.request_schema, body)
+    # A client sends what every correct server accepts: the must-accept envelope.
+    accept = ctx.spec.envelope(MUST_ACCEPT)
+    schema = accept.operation(op.operation_id).request_schema
+    found = schema_findings(accept, schema, body)
     return _name_guidance(ctx.spec, op, body, found) if found else found
 
 
@@ -435,13 +439,12 @@ GUIDANCE_NOTE = "(guidance: a client must not send it; a server need not reject 
 
 
 def _name_guidance(spec: Spec, op: Operation, body: JSON, found: list[Finding]) -> list[Finding]:
-    """Say which findings break only a guidance rule (``x-modelarts-guidance``): a client
-    breaks the spec all the same, but the server's obligations (the spec without its guidance)
-    would accept the body there."""
-    obliged = spec.obligations().operation(op.operation_id)
+    """Say which findings break no rule of must-reject (guidance, a field only the SDK or an
+    example has): a client breaks the spec all the same, but a server may accept the body."""
+    obliged = spec.envelope(MUST_REJECT)
     binding = {
         (f.pointer, f.rule)
-        for f in schema_findings(spec.obligations(), obliged.request_schema, body)
+        for f in schema_findings(obliged, obliged.operation(op.operation_id).request_schema, body)
     }
     return [
         f if (f.pointer, f.rule) in binding else f.but(title=f"{f.title} {GUIDANCE_NOTE}")
