@@ -49,10 +49,12 @@ Server-owned fields: ``metadata.id`` (a UUID), ``metadata.create_time`` (ms, sim
 ``metadata.user_name`` and ``status`` are always the server's; absent fields with a ``default``
 in the request schema are filled; everything else the client sent comes back unchanged. A job
 whose echo would violate the spec's response schema is refused as ``invalid-parameter``.
-Request bodies are validated against the spec's obligations (``Spec.obligations()``): the
-enforced rules, not the guidance the spec infers from prose, so an unknown field is ignored
-and both members of a choose-one pair are accepted, as real services commonly do (the
-generated client and the mock still enforce guidance). Test hook: the annotation
+Request bodies are validated against one of the spec's envelopes, by
+``ServerSettings.strictness``: ``lenient`` (the default) enforces ``must-reject`` (the
+documented rules, not the guidance the spec infers from prose: both members of a choose-one
+pair are accepted, as real services commonly do) and drops the request fields the spec does
+not have before storing, so they are neither stored nor echoed; ``strict`` enforces
+``must-accept`` (guidance too; undocumented and SDK-only fields refused). Test hook: the annotation
 ``metadata.annotations["modelarts-kit/simulate"] = "<final phase>"`` (any case, e.g.
 ``failed``) makes the job end in that final phase instead of the normal course's.
 """
@@ -74,6 +76,8 @@ from typing import Any
 
 from modelarts_kit_spec import Operation, Spec, load_spec
 from modelarts_kit_spec.routes import match_route as match_spec_route
+from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT
+from modelarts_kit_spec.schemamodel.prune import known_fields
 from modelarts_kit_spec.sensitive import is_sensitive, sensitive_fields
 
 from modelarts_kit_server import errors
@@ -95,7 +99,7 @@ from modelarts_kit_server.lifecycle import (
     can_terminate,
 )
 from modelarts_kit_server.rendering import conform_to_schema
-from modelarts_kit_server.settings import DEFAULT_MAX_BODY_BYTES, ServerSettings
+from modelarts_kit_server.settings import DEFAULT_MAX_BODY_BYTES, STRICT, ServerSettings
 from modelarts_kit_server.store import DuplicateJobName, JobRecord, JobStore, StorageUnavailable
 from modelarts_kit_server.validation import (
     apply_defaults,
@@ -302,17 +306,19 @@ async def read_body(receive: Receive, max_bytes: int) -> bytes:
 
 
 def validate_body(context: RequestContext) -> Any:
-    """The parsed body, valid against the operation's request schema in the spec's
-    obligations (``Spec.obligations()``: guidance is for clients, not enforced here)."""
+    """The parsed body, valid against the operation's request schema in the envelope the
+    server's strictness names; a lenient server keeps only the fields the spec has."""
     document = parse_json_body(context.body, context.content_type)
     schema = context.operation.request_schema
     if schema is None:
         return document
-    # The server's obligations: the spec without its guidance rules (an unknown field is
-    # ignored, both members of a choose-one pair are accepted), as the real service behaves.
-    violation = validate_instance(context.server.spec.obligations(), schema, document)
+    spec = context.server.spec
+    strict = context.server.settings.strictness == STRICT
+    violation = validate_instance(
+        spec.envelope(MUST_ACCEPT if strict else MUST_REJECT), schema, document
+    )
     if violation is None:
-        return document
+        return document if strict else known_fields(spec, schema, document)
     if _is_unsupported_action(context, violation):
         raise ApiError(errors.UNSUPPORTED_ACTION_TYPE, _short(str(violation.instance)))
     fields = sensitive_fields(context.server.spec.walker, schema)

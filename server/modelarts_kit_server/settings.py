@@ -21,6 +21,9 @@ __all__ = [
     "DEFAULT_MAX_BODY_BYTES",
     "DEV_PROJECT_ID",
     "DEV_TOKEN",
+    "LENIENT",
+    "STRICT",
+    "STRICTNESS",
     "VENDOR_MAX_BODY_BYTES",
     "AkSkCredential",
     "ServerSettings",
@@ -93,6 +96,11 @@ class AkSkCredential:
         )
 
 
+LENIENT = "lenient"
+STRICT = "strict"
+STRICTNESS = (LENIENT, STRICT)
+
+
 @dataclass(frozen=True)
 class ServerSettings:
     """Everything that configures one reference server instance.
@@ -106,7 +114,12 @@ class ServerSettings:
     ``X-Sdk-Date`` (real time, not the simulated clock). ``spec_path``: another spec file.
     ``id_seed``: draw job ids (still UUID4-shaped) from a generator with this seed instead
     of at random, for reproducible runs. ``max_body_bytes``: the largest request body accepted
-    (413 beyond; default 2 MiB, at most the vendor's 12 MB).
+    (413 beyond; default 2 MiB, at most the vendor's 12 MB). ``strictness``: which end of the
+    spec's envelopes the server plays (:data:`STRICTNESS`): ``lenient`` (the default) enforces
+    only what every server must refuse (the ``must-reject`` envelope) and ignores, without
+    storing or echoing them, request fields the spec does not have; ``strict`` accepts only
+    what every server must accept (the ``must-accept`` envelope: guidance enforced,
+    undocumented and SDK-only fields refused).
     """
 
     tokens: tuple[TokenGrant | str, ...] = ()
@@ -122,8 +135,13 @@ class ServerSettings:
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     spec_path: Path | None = None
     id_seed: int | None = None
+    strictness: str = LENIENT
 
     def __post_init__(self) -> None:
+        if self.strictness not in STRICTNESS:
+            raise ConfigError(
+                f"--strictness must be one of {', '.join(STRICTNESS)}, got {self.strictness!r}"
+            )
         object.__setattr__(self, "tokens", tuple(_grants(self.tokens)))
         object.__setattr__(self, "aksk", tuple(_credentials(self.aksk)))
         if self.db_path is not None:

@@ -188,3 +188,35 @@ def test_wire_checks_are_registered_with_title_and_meaning() -> None:
         assert REGISTRY[name].product == "wire"
         assert REGISTRY[name].title
         assert REGISTRY[name].meaning
+
+
+def test_wire_checks_and_the_reference_server_agree_on_integer_ranges() -> None:
+    """node_count is int32: 2**40 breaks the wire checks as it breaks the server (one model)."""
+    from modelarts_kit_server import ManualClock, ServerSettings, create_app
+
+    from tests.server.server_support import Api, SyncASGITransport
+
+    body = {"kind": "job", "metadata": {"name": "big"}}
+    body["spec"] = {"resource": {"flavor_id": "f", "node_count": 2**40}}
+    assert problems(request("POST", JOBS, body)) == [
+        ("request_body", "/spec/resource/node_count", "maximum")
+    ]
+    server = create_app(ServerSettings(clock=ManualClock()))
+    try:
+        transport = SyncASGITransport(server)
+        with httpx.Client(transport=transport, base_url="http://127.0.0.1") as client:
+            assert Api(client, load_spec()).create(body).status_code == 400
+    finally:
+        server.close()
+
+
+def test_a_client_sending_what_only_the_sdk_has_is_told_it_is_outside_must_accept() -> None:
+    output = {"name": "o", "remote": {"obs": {"obs_url": "obs://b/o/"}}, "access_method": "x"}
+    body = {"kind": "job", "metadata": {"name": "sdk"}, "algorithm": {"outputs": [output]}}
+    verdict = validate_request(load_spec(), request("POST", JOBS, body))
+    [finding] = verdict.findings
+    assert (finding.pointer, finding.rule) == (
+        "/algorithm/outputs/0/access_method",
+        "additionalProperties",
+    )
+    assert "guidance" in finding.title  # a server need not reject it

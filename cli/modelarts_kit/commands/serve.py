@@ -16,7 +16,13 @@ from modelarts_kit_server.app import create_app
 from modelarts_kit_server.faults import FaultPlan
 from modelarts_kit_server.lifecycle import SIMULATE_ANNOTATION
 from modelarts_kit_server.runner import base_url, bind_socket, uvicorn_server
-from modelarts_kit_server.settings import DEV_PROJECT_ID, DEV_TOKEN, ServerSettings
+from modelarts_kit_server.settings import (
+    DEV_PROJECT_ID,
+    DEV_TOKEN,
+    LENIENT,
+    STRICTNESS,
+    ServerSettings,
+)
 from modelarts_kit_server.store import StoreError
 from modelarts_kit_spec.errors import KitError
 
@@ -83,6 +89,16 @@ def is_loopback(host: str) -> bool:
     type=click.FloatRange(min=0, min_open=True),
     help="How many times faster than real time job lifecycles run.",
 )
+@click.option(
+    "--strictness",
+    default=LENIENT,
+    show_default=True,
+    type=click.Choice(STRICTNESS),
+    help="Which end of the spec's envelopes to play: lenient enforces only what every server "
+    "must refuse and ignores (neither stores nor echoes) fields the spec does not have; strict "
+    "accepts only what every server must accept (guidance enforced, undocumented and SDK-only "
+    "fields refused).",
+)
 @click.option("--faults", metavar="SPEC", help="Inject faults (see below). Off by default.")
 @click.option("--fault-seed", default=0, show_default=True, type=int, help="Seed for --faults.")
 @click.option(
@@ -98,6 +114,7 @@ def serve(
     tokens: tuple[str, ...],
     aksk: tuple[str, ...],
     clock_speed: float,
+    strictness: str,
     faults: str | None,
     fault_seed: int,
     log_level: str,
@@ -111,7 +128,12 @@ def serve(
         )
     plan = FaultPlan.parse(faults, fault_seed) if faults is not None else None
     settings = ServerSettings(
-        tokens=tokens, aksk=aksk, db_path=db_path, clock_speed=clock_speed, faults=plan
+        tokens=tokens,
+        aksk=aksk,
+        db_path=db_path,
+        clock_speed=clock_speed,
+        faults=plan,
+        strictness=strictness,
     )
     try:
         app = create_app(settings)

@@ -73,8 +73,6 @@ def _call_of(spec: Spec, op: Operation) -> Call:
 def build_cases(spec: Spec, settings: ClientCheckSettings) -> list[Case]:
     """Every case the check runs, deterministic for ``settings.seed``."""
     generator = ResponseGenerator(spec)
-    # What a client is asked to send: bodies every correct server accepts (must-accept).
-    senders = ResponseGenerator(spec.envelope(MUST_ACCEPT))
     deadline = time.monotonic() + settings.time_budget_s
     cases: list[Case] = []
     variants = list(Variant)
@@ -88,7 +86,7 @@ def build_cases(spec: Spec, settings: ClientCheckSettings) -> list[Case]:
         success = op.success
         seed_base = settings.seed * 7919 + op_index * 104729
         job_ids = _job_ids(spec, op, generator, seed_base)
-        bodies = _request_bodies(spec, op, senders, seed_base, settings.max_examples + 16)
+        bodies = _request_bodies(spec, op, generator, seed_base, settings.max_examples + 16)
 
         def inputs(
             i: int, _ids: list[str] = job_ids, _bodies: list[JSON] = bodies
@@ -168,14 +166,15 @@ def _job_ids(spec: Spec, op: Operation, generator: ResponseGenerator, seed_base:
 def _request_bodies(
     spec: Spec, op: Operation, generator: ResponseGenerator, seed_base: int, count: int
 ) -> list[JSON]:
-    """Create bodies drawn from ``generator``'s spec (the must-accept envelope)."""
     if _call_of(spec, op) != "create" or op.request_schema is None:
         return []
-    schema = generator.spec.operation(op.operation_id).request_schema
+    # What a client is given to send: bodies inside the must-accept envelope (documented
+    # fields only, guidance followed), which every correct server accepts.
+    must_accept = ResponseGenerator(spec.envelope(MUST_ACCEPT))
     out: list[JSON] = []
     for index, variant in enumerate((Variant.TYPICAL, Variant.MINIMAL, Variant.FULL)):
-        out += generator.draw(
-            schema,
+        out += must_accept.draw(
+            op.request_schema,
             variant,
             count=max(1, count // 3),
             seed_value=seed_base + 31 + index,
