@@ -838,11 +838,19 @@ def _documented_error(
     wanted = " or ".join(
         f"HTTP {status} with error_code in {sorted(codes)}" for status, codes in statuses.items()
     )
+    operation = api.operation(role)
+    # The codes a meaning may answer are listed per response (x-modelarts-error-codes).
+    evidence = "; ".join(
+        api.envelopes.evidence(f"{operation.pointer}/responses/{status}/x-modelarts-error-codes")
+        + f" ({meaning})"
+        for status in statuses
+    )
     return Finding(
         title=title,
         expected=wanted or "a 4xx error",
         got=f"HTTP {response.status}, error_code {code!r}",
         pointer=pointer,
+        evidence=evidence,
     )
 
 
@@ -1144,7 +1152,8 @@ def invalid_job_rejected(probe: Probe) -> None:
             pointer,
         )
         if violation is not None:
-            violation = cite(api, violation.but(rule=rule), create_id, broken)
+            # The rule the body breaks is the evidence, not the codes that may answer it.
+            violation = cite(api, violation.but(rule=rule, evidence=""), create_id, broken)
         probe.record(check, violation, role=Role.CREATE, reproduce=response.curl)
 
 

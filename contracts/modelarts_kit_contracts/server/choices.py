@@ -18,7 +18,7 @@ from modelarts_kit_contracts.server.meaning import Meaning, accepted_codes
 if TYPE_CHECKING:
     from modelarts_kit_contracts.server.checks import ApiMap
 
-__all__ = ["choices_made", "cite", "demanded"]
+__all__ = ["choices_made", "cite", "cite_response", "demanded"]
 
 JSON = Any
 # Checks that demand acceptance of valid data, and rejection of invalid data.
@@ -106,3 +106,19 @@ def cite(api: ApiMap, finding: Finding, operation_id: str, body: JSON = None) ->
     except KeyError:
         return finding.but(evidence=envelopes.evidence(""))
     return finding.but(evidence=envelopes.evidence(pointer))
+
+
+def cite_response(api: ApiMap, finding: Finding, operation_id: str, status: int) -> Finding:
+    """``finding`` about a response body, with the evidence of the response rule it names
+    (its pointer into the body and its keyword), else that of the documented response."""
+    if finding.evidence:
+        return finding
+    operation = api.spec.operation(operation_id)
+    response = operation.response_for(status)
+    where = f"{operation.pointer}/responses"
+    if response is None or response.schema is None:
+        return finding.but(evidence=api.envelopes.evidence(where))
+    view = api.spec.walker.at_pointer(response.schema, finding.pointer)
+    if view is None or not view.pointer or not finding.rule:
+        return finding.but(evidence=api.envelopes.evidence(f"{where}/{response.status}"))
+    return finding.but(evidence=api.envelopes.rule(view.pointer, finding.rule)[1])

@@ -30,7 +30,13 @@ from modelarts_kit_contracts.core import Check, Finding, RunReport
 from modelarts_kit_contracts.core.reporters import redact
 from modelarts_kit_contracts.core.wire import Exchange, Headers, WireRequest, WireResponse
 from modelarts_kit_contracts.server.checks import ApiMap, response_checks
-from modelarts_kit_contracts.server.choices import choices_made, cite, demanded
+from modelarts_kit_contracts.server.choices import (
+    REJECTION_CHECKS,
+    choices_made,
+    cite,
+    cite_response,
+    demanded,
+)
 
 if TYPE_CHECKING:
     from schemathesis.engine.events import EngineEvent
@@ -422,6 +428,12 @@ def describe_failure(failure: Any) -> Finding:
     return Finding(title, expected, got)
 
 
+def _status_of(interaction: Any) -> int | None:
+    response = getattr(interaction, "response", None)
+    status = getattr(response, "status_code", None)
+    return status if isinstance(status, int) else None
+
+
 def _caused_by(error: BaseException, kinds: tuple[type[BaseException], ...]) -> bool:
     seen: set[int] = set()
     current: BaseException | None = error
@@ -514,6 +526,7 @@ class EventCollector:
                                 reproduce=redact(info.code_sample),
                             ),
                             case,
+                            _status_of(recorder.interactions.get(case_id)),
                         )
                     elif node.status.value != "success":
                         continue
@@ -549,9 +562,15 @@ class EventCollector:
             return True  # an invalid path, query or header is judged on its own
         return demanded(self.api, check, operation_id, body, negative)
 
-    def _cited(self, finding: Finding, case: Any) -> Finding:
+    def _cited(self, finding: Finding, case: Any, status: int | None) -> Finding:
+        """The evidence of the rule a finding names: a request rule for a rejection the
+        server owed, a response rule for an answer, else the operation's."""
         operation_id = self._operation_id(case)
-        body, _ = case_body(case)
-        if self.api is None or operation_id is None or body is None:
+        if self.api is None or operation_id is None:
             return finding
-        return cite(self.api, finding, operation_id, body)
+        body, _ = case_body(case)
+        if finding.check in REJECTION_CHECKS and body is not None:
+            return cite(self.api, finding, operation_id, body)
+        if status is not None and finding.pointer:
+            return cite_response(self.api, finding, operation_id, status)
+        return cite(self.api, finding, operation_id)
