@@ -96,13 +96,29 @@ class PageField:
 
 
 def page_fields(page: Path) -> dict[str, PageField]:
-    """The request fields a page documents, by path."""
+    """The request fields a page documents, by path.
+
+    An object the request tables name but print no table for (the create page's
+    ``log_export_path``) takes its fields from the page's response table of the same path;
+    one no table describes at all (``auto_stop``) is left open: nothing says what it holds.
+    """
     inventory = extract_page(page).to_json()
-    return {
+    fields = {
         entry["path"]: PageField(entry["path"], entry["schema"], entry["mandatory"] == "Yes")
         for entry in inventory["fields"]
         if entry["side"] == "request"
     }
+    untabled = {ref["field"] for ref in inventory["unresolved_references"]}
+    for path in [p for p in fields if p.rsplit(".", 1)[-1] in untabled]:
+        borrowed = {
+            entry["path"]: PageField(entry["path"], entry["schema"], False)
+            for entry in inventory["fields"]
+            if entry["side"] == "response" and entry["path"].startswith(f"{path}.")
+        }
+        fields.update(borrowed)
+        if not borrowed:
+            fields[path] = PageField(path, {"type": "object", "additionalProperties": {}}, False)
+    return fields
 
 
 @dataclass
@@ -158,8 +174,10 @@ class Body:
         if kind == "boolean" and not isinstance(value, bool):
             raise Refused(INVALID, f"{entry.path}: must be a boolean")
         if kind == "integer":
+            # JSON has one number type: 5.0 is the integer 5 (RFC 8259, section 6).
             low, high = INTEGER_RANGES[entry.schema.get("format") or "int64"]
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            whole = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+            if isinstance(value, bool) or not whole or not low <= value <= high:
                 raise Refused(INVALID, f"{entry.path}: must be an integer in range")
         if kind == "object":
             self.check_map_or_object(value, entry)
@@ -176,6 +194,10 @@ class Body:
 
     def check_map_or_object(self, value: Any, entry: PageField) -> None:
         values = entry.schema.get("additionalProperties")
+        if values == {}:  # an object no page describes: anything inside
+            if not isinstance(value, dict):
+                raise Refused(INVALID, f"{entry.path}: must be an object")
+            return
         if isinstance(values, Mapping):  # Map<String,String>
             if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
                 raise Refused(INVALID, f"{entry.path}: must be a map of strings")

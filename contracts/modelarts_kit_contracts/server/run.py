@@ -64,7 +64,7 @@ from modelarts_kit_contracts.server.guard import (
     StallWatchdog,
     TrafficGuard,
 )
-from modelarts_kit_contracts.server.meaning import lifecycle, obligations
+from modelarts_kit_contracts.server.meaning import acceptance_document, lifecycle, obligations
 from modelarts_kit_contracts.server.preflight import (
     PreflightError,
     check_path_parameters,
@@ -566,27 +566,6 @@ class _Run:
         negative_only = (
             (self.api.create.operation_id,) if self.target.live or options.read_only else ()
         )
-        config = build_config(
-            base_url=self.target.base_url,
-            seed=self.report.seed or 0,
-            phases=phases,
-            max_examples=options.budget.max_examples,
-            max_time_s=remaining,
-            workers=options.workers,
-            request_timeout_s=options.request_timeout_s,
-            parameters={self.api.project_param: options.project_id},
-            headers=options.credentials.headers(),
-            checks=checks,
-            signed_at_transport=options.credentials.kind == "aksk",
-            negative_only_operation_ids=negative_only,
-        )
-        # Negative cases break only what a server must enforce: the obligations view.
-        self.engine = EngineRun(
-            document=obligations(self.api),
-            config=config,
-            app=self.target.app,
-            prepare_session=self.traffic.prepare,
-        )
         collector = EventCollector(
             self.report,
             self.lock,
@@ -595,13 +574,54 @@ class _Run:
             quiet_errors=(CreateCapReached, RunStopped),
             stopping=lambda: self.stopping,
         )
-        for event in self.engine.events():
-            collector.handle(event)
+        for mode, document, mode_phases in self._generations(phases, negative_only):
+            if self.stopping or not mode_phases:
+                continue
+            config = build_config(
+                base_url=self.target.base_url,
+                seed=self.report.seed or 0,
+                phases=mode_phases,
+                max_examples=options.budget.max_examples,
+                max_time_s=remaining,
+                workers=options.workers,
+                request_timeout_s=options.request_timeout_s,
+                parameters={self.api.project_param: options.project_id},
+                headers=options.credentials.headers(),
+                checks=checks,
+                signed_at_transport=options.credentials.kind == "aksk",
+                negative_only_operation_ids=negative_only,
+                mode=mode,
+            )
+            self.engine = EngineRun(
+                document=document,
+                config=config,
+                app=self.target.app,
+                prepare_session=self.traffic.prepare,
+            )
+            for event in self.engine.events():
+                collector.handle(event)
+            if deadline is not None:
+                remaining = max(1, int(deadline - time.monotonic()))
         if collector.suppressed:
             self.note(
                 f"schemathesis: {collector.suppressed} test(s) ended by the run's own limits "
                 "(--max-creates / --read-only / --max-time)"
             )
+
+    def _generations(
+        self, phases: tuple[str, ...], negative_only: tuple[str, ...]
+    ) -> Iterator[tuple[str, dict[str, Any], tuple[str, ...]]]:
+        """(mode, document, phases) of each engine run: valid data drawn from the must-accept
+        envelope (what every correct server accepts), invalid data from must-reject (what
+        every correct server refuses); one mixed run from must-reject when creates must stay
+        invalid (a live or read-only target)."""
+        must_reject = obligations(self.api)
+        if negative_only:
+            yield "all", must_reject, phases
+            return
+        yield "positive", acceptance_document(self.api), phases
+        # Examples and the stateful links are valid data: the positive run has them.
+        yield "negative", must_reject, tuple(p for p in phases if p in ("coverage", "fuzzing"))
 
     def stop(self) -> None:
         self.traffic.guard.stop.set()

@@ -241,9 +241,11 @@ def build_config(
     checks: tuple[str, ...],
     signed_at_transport: bool,
     negative_only_operation_ids: tuple[str, ...] = (),
+    mode: str = "all",
 ) -> Any:
     """A ``SchemathesisConfig`` for one run (``negative_only_operation_ids``: operations that
-    get only invalid data, e.g. create on a live target, so that no job is created)."""
+    get only invalid data, e.g. create on a live target, so that no job is created; ``mode``:
+    ``positive``, ``negative`` or ``all`` generated data)."""
     from schemathesis.config import SchemathesisConfig
 
     excluded = set(CHECKS_NEEDING_PEERS)
@@ -260,6 +262,7 @@ def build_config(
             "max-examples": max_examples,
             "deterministic": True,
             "database": "none",
+            "mode": mode,
         },
         "phases": {name: {"enabled": name in phases} for name in ALL_PHASES},
         "checks": {
