@@ -1,4 +1,4 @@
-"""Typed Python client for the ModelArts training jobs API (spec version 2.1.0).
+"""Typed Python client for the ModelArts training jobs API (spec version 2.2.0).
 
 Generated from the API's OpenAPI document by ``modelarts-kit generate``; do not edit.
 
@@ -171,8 +171,8 @@ if TYPE_CHECKING:
         TaskResource,
     )
 
-__version__ = "2.1.0"
-SPEC_VERSION = "2.1.0"
+__version__ = "2.2.0"
+SPEC_VERSION = "2.2.0"
 
 __all__ = [
     "TRAINING_JOB_FINAL_PHASES",

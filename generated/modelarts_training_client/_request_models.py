@@ -909,9 +909,11 @@ class JobAlgorithm(BaseModel):
     """
     Work directory where the algorithm runs. No effect in v1 compatibility mode.
     """
-    environments: dict[str, StrictStr] | None = None
+    environments: dict[str, StrictStr] | list[dict[str, StrictStr]] | None = None
     """
-    Environment variables of the training job, as `key: value` pairs.
+    Environment variables of the training job, as `key: value` pairs. The service also
+    accepts the shape a job's details return (a list of `key: value` maps), so a job
+    shown can be created again as it is.
     """
 
 

@@ -62,9 +62,10 @@ REQUESTS: dict[str, Callable[[str], dict[str, Any]]] = {
     # an environment variable of the wrong type: the error is at the variable itself
     "env-value-wrong-type": lambda s: _job({"code_dir": "/a/", "boot_file": "/a/b.py",
                                             "environments": {"KEY": [s]}}),
-    # environments not a map: the error's value is the container holding the secret
+    # environments neither a map nor a list of maps (the response shape a create also
+    # takes): the error's value is the container holding the secret
     "env-container-wrong-type": lambda s: _job({"code_dir": "/a/", "boot_file": "/a/b.py",
-                                                "environments": [{"KEY": s}]}),
+                                                "environments": [["KEY", s]]}),
     # a required field missing: pydantic's input is the whole body, secrets included
     "missing-field-beside-env": lambda s: {
         k: v for k, v in _job({"environments": {"KEY": s}}).items() if k != "metadata"
@@ -127,12 +128,12 @@ def test_a_request_secret_never_appears_in_the_error(case: str, secret: str) -> 
 
 def test_the_error_still_names_the_field_and_the_rule() -> None:
     error = _request_error("env-value-wrong-type", "AKIA-secret-1")
-    assert error.errors == (
-        ("body.algorithm.environments.KEY", "Input should be a valid string", "***"),
-    )
-    assert "body.algorithm.environments.KEY: Input should be a valid string (got '***')" in str(
-        error
-    )
+    # environments takes a map or, as the show response gives it, a list of maps: the error
+    # of the map shape names the variable (pydantic tags the location with the shape).
+    map_shape = "body.algorithm.environments.dict[str,str].KEY"
+    assert (map_shape, "Input should be a valid string", "***") in error.errors
+    assert all(value == "***" for _, _, value in error.errors)
+    assert f"{map_shape}: Input should be a valid string (got '***')" in str(error)
     error = _request_error("sensitive-parameter-value", "AKIA-secret-2")
     assert ("body.algorithm.parameters.0.value", "Input should be a valid string", "***") in (
         error.errors

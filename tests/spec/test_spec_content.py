@@ -134,7 +134,7 @@ def test_operations_and_success_statuses(spec: Spec) -> None:
         (SHOW, "get", "/v2/{project_id}/training-jobs/{training_job_id}", "200"),
         (STOP, "post", "/v2/{project_id}/training-jobs/{training_job_id}/actions", "202"),
     }
-    assert spec.version == "2.1.0"
+    assert spec.version == "2.2.0"
 
 
 # --------------------------------------------------------------------------- the ledger

@@ -3,8 +3,8 @@
 
 - ``must-accept``: a body every correct server accepts. Every rule at every strength
   (documented and guidance), only fields the pages document (fields only the SDK or an
-  example has are removed, and so is a ``null`` only an example shows), request objects
-  closed (``additionalProperties: false``).
+  example has are removed, and so are a ``null`` and an array form only an example or
+  observed use shows), request objects closed (``additionalProperties: false``).
 - ``must-reject``: a body outside it is refused by every correct server. Only ``documented``
   rules: guidance keywords are removed (a closed object opens), and a field only the SDK or an
   example has may hold anything.
@@ -25,7 +25,7 @@ from typing import Any, Final
 from modelarts_kit_spec.load import pointer_join, resolve_pointer
 from modelarts_kit_spec.refs import resolve_ref
 from modelarts_kit_spec.schemamodel.model import SchemaModel
-from modelarts_kit_spec.schemamodel.rules import NULLABLE, PRESENCE, Strength
+from modelarts_kit_spec.schemamodel.rules import ARRAY_FORM, NULLABLE, PRESENCE, Strength
 from modelarts_kit_spec.walker import iter_schemas, json_types
 
 __all__ = [
@@ -61,6 +61,7 @@ def build_envelope(document: JSON, name: str) -> JSON:
         _close_request_objects(envelope)
         _drop_lenient_properties(envelope, model)
         _drop_lenient_nulls(envelope, model)
+        _drop_lenient_array_forms(envelope, model)
     _state_integer_ranges(envelope)
     return envelope
 
@@ -111,6 +112,22 @@ def _drop_lenient_nulls(envelope: JSON, model: SchemaModel) -> None:
                     b for b in branches if not (isinstance(b, Mapping) and b.get("type") == "null")
                 ]
                 node[key] = kept
+
+
+def _drop_lenient_array_forms(envelope: JSON, model: SchemaModel) -> None:
+    """A node documented as another type keeps only that type (the array form is the
+    leniency): ``array`` leaves its ``type``, and ``items`` and ``array`` branches go."""
+    for pointer in _lenient(model, ARRAY_FORM):
+        node = _at(envelope, pointer)
+        declared = node.get("type")
+        if isinstance(declared, list) and "array" in declared:
+            rest = [t for t in declared if t != "array"]
+            node["type"] = rest[0] if len(rest) == 1 else rest
+        node.pop("items", None)
+        for key in ("anyOf", "oneOf"):
+            branches = node.get(key)
+            if isinstance(branches, list):
+                node[key] = [b for b in branches if json_types(b) != {"array"}]
 
 
 def _at(document: JSON, pointer: str) -> dict[str, JSON]:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from modelarts_kit_spec.load import resolve_pointer
 from modelarts_kit_spec.schemamodel.rules import (
+    ARRAY_FORM,
     CHOICE_KEYWORDS,
     NULLABLE,
     PRESENCE,
@@ -143,6 +144,8 @@ def _is_rule_at(node: JSON, pointer: str, keyword: str) -> bool:
         return any(isinstance(b, Mapping) and b.get("type") == "null" for b in branches)
     if keyword == "additionalProperties":
         return node.get(keyword) is False
+    if keyword == ARRAY_FORM:
+        return "array" in json_types(node) and len(json_types(node)) > 1
     return keyword in node and keyword in (*RULE_KEYWORDS, *CHOICE_KEYWORDS)
 
 
@@ -272,7 +275,8 @@ def ledger_rule(kind: str, entry_id: str, expect: JSON) -> list[tuple[str, str]]
     The ledger's vocabulary: a ``guidance`` entry lists its keywords in ``expect``; a
     ``presence`` entry whose id says ``sdk-added`` is a field only the SDK has, one whose id
     ends in ``-example`` a field only examples show; a ``nullable`` entry is a ``null`` only
-    examples show."""
+    examples show; a ``type`` entry whose id ends in ``-example`` is an array form
+    (``array-form``) only observed use shows, beside the documented type."""
     if kind == "guidance":
         return [(k, Strength.GUIDANCE.value) for k in _strings(_mapping(expect).get(GUIDANCE_KEY))]
     if kind == "presence" and entry_id.startswith("sdk-added-"):
@@ -281,4 +285,6 @@ def ledger_rule(kind: str, entry_id: str, expect: JSON) -> list[tuple[str, str]]
         return [(PRESENCE, Strength.EXAMPLE.value)]
     if kind == "nullable":
         return [(NULLABLE, Strength.EXAMPLE.value)]
+    if kind == "type" and entry_id.endswith("-example"):
+        return [(ARRAY_FORM, Strength.EXAMPLE.value)]
     return []

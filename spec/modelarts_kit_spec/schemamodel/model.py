@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from modelarts_kit_spec.load import pointer_join, resolve_pointer
 from modelarts_kit_spec.schemamodel.extension import Extension, read_extension
 from modelarts_kit_spec.schemamodel.rules import (
+    ARRAY_FORM,
     CHOICE_KEYWORDS,
     NULLABLE,
     PRESENCE,
@@ -154,6 +155,8 @@ class SchemaModel:
             yield self.rule_at(pointer, keyword)
         if allows_null(schema):
             yield self.rule_at(pointer, NULLABLE)
+        if (pointer, ARRAY_FORM) in self.extension.annotations:
+            yield self.rule_at(pointer, ARRAY_FORM)
         if pointer.rsplit("/", 2)[-2:-1] == ["properties"]:
             yield self.rule_at(pointer, PRESENCE)
 

@@ -11,7 +11,9 @@ Strengths, from firmest to loosest:
 
 Besides the JSON Schema keywords, two pseudo keywords name rules that no single keyword
 carries: ``presence`` (a property's very presence in its object, at the property's pointer)
-and ``nullable`` (``null`` allowed at the node).
+and ``nullable`` (``null`` allowed at the node); ``array-form`` names the array shape of a node
+whose type is also another one (its ``array`` type and ``items``, or its ``anyOf`` branch of type
+``array``), a leniency when only observed use shows it.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 __all__ = [
+    "ARRAY_FORM",
     "CHOICE_KEYWORDS",
     "NULLABLE",
     "PRESENCE",
@@ -39,6 +42,7 @@ class Strength(StrEnum):
 
 PRESENCE = "presence"
 NULLABLE = "nullable"
+ARRAY_FORM = "array-form"
 
 # Keywords that are a rule wherever they stand (a value can break them).
 RULE_KEYWORDS = (
