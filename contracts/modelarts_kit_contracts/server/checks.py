@@ -26,6 +26,7 @@ names, phases or codes.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import random
 import string
@@ -1038,13 +1039,37 @@ def guidance_breaks(
                     keyword,
                     {name: minimal_instance(spec, properties[name]) for name in pair},
                 )
+        if keyword == "anyOf" and path and _choose_one(schema):
+            # Neither member of a choose-one: the object with its required fields alone.
+            yield path[:-1], keyword, {path[-1]: minimal_instance(spec, schema) or {}}
     for name, child in properties.items():
         yield from guidance_breaks(
             spec, child, (*path, str(name)), depth + 1, _child(pointer, "properties", name)
         )
 
 
-MAX_GUIDANCE_BREAKS = 8
+def _node_by_node(
+    breaks: Iterator[tuple[tuple[str, ...], str, dict[str, JSON]]],
+) -> list[tuple[tuple[str, ...], str, dict[str, JSON]]]:
+    """The breaks, one per place in turn (every object's rules get a try within the cap)."""
+    by_path: dict[tuple[str, ...], list[tuple[tuple[str, ...], str, dict[str, JSON]]]] = {}
+    for found in breaks:
+        by_path.setdefault(found[0], []).append(found)
+    rounds = itertools.zip_longest(*by_path.values())
+    return [found for round_ in rounds for found in round_ if found is not None]
+
+
+def _choose_one(schema: Mapping[str, JSON]) -> bool:
+    """Whether ``anyOf`` is a choose-one: every branch only requires a property."""
+    branches = schema.get("anyOf") or []
+    return bool(branches) and all(
+        isinstance(b, Mapping) and set(b) == {"required"} for b in branches
+    )
+
+
+# A field no page documents, at the top of a request body (a server may ignore or refuse it).
+UNDOCUMENTED_KEY = ""
+MAX_GUIDANCE_BREAKS = 12
 
 
 def guidance_not_enforced(probe: Probe) -> None:
@@ -1054,8 +1079,10 @@ def guidance_not_enforced(probe: Probe) -> None:
     api = probe.api
     create_id = api.create.operation_id
     tried = 0
-    for path, _keyword, fields in guidance_breaks(
-        api.spec, api.create.request_schema, pointer=api.request_pointer(Role.CREATE)
+    for path, _keyword, fields in _node_by_node(
+        guidance_breaks(
+            api.spec, api.create.request_schema, pointer=api.request_pointer(Role.CREATE)
+        )
     ):
         if tried >= MAX_GUIDANCE_BREAKS:
             break  # the terminate body's guidance is still tried below
@@ -1071,11 +1098,17 @@ def guidance_not_enforced(probe: Probe) -> None:
     if job_id is None:
         return
     terminate_id = api.terminate.operation_id
-    for path, _keyword, fields in guidance_breaks(
-        api.spec, api.terminate.request_schema, pointer=api.request_pointer(Role.TERMINATE)
-    ):
+    breaks = [
+        *guidance_breaks(
+            api.spec, api.terminate.request_schema, pointer=api.request_pointer(Role.TERMINATE)
+        ),
+        ((), "additionalProperties", {UNDOCUMENTED_KEY: 1}),
+    ]
+    for path, _keyword, fields in breaks:
         body = api.example_body(Role.TERMINATE)
         _merge_at(api.spec, api.terminate.request_schema, body, path, fields)
+        if api.envelopes.place(terminate_id, body) is not Placement.BETWEEN:
+            continue
         response = probe.send(Role.TERMINATE, job_id=job_id, body=body)
         _observe(probe, api, terminate_id, body, response, check)
         probe.record(check, None, role=Role.TERMINATE)
