@@ -53,6 +53,12 @@ KINDS = ("job", "hetero_job", "autosearch_job", "mrs_job", "edge_job")
 NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")  # metadata.name: "1 to 64 characters, letters, ..."
 DESCRIPTION_MAX = 256  # metadata.description: "a maximum of 256 characters"
 AT_LEAST_ONE = frozenset({"spec.resource.node_count", "tasks[].task_resource.node_count"})
+# Value lists page 004 leaves out and the show page (003, lines 643 and 673 on) prints.
+SEARCH = "algorithm.policies.auto_search"
+VALUES: Mapping[str, tuple[str, ...]] = {
+    f"{SEARCH}.reward_attrs[].mode": ("max", "min"),
+    f"{SEARCH}.search_params[].param_type": ("continuous", "discrete"),
+}
 ACTIONS = ("terminate",)  # page 000, action_type: "terminate: terminating a training job"
 INTEGER_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 # The pages' examples show null for these objects; their tables say object (strict refuses).
@@ -82,8 +88,9 @@ TERMINABLE = frozenset({"Creating", "Pending", "Running"})
 
 
 class Refused(Exception):
-    def __init__(self, error: tuple[int, str, str], detail: str = "") -> None:
+    def __init__(self, error: tuple[int, str, str], detail: str = "", allow: str = "") -> None:
         super().__init__(detail)
+        self.allow = allow  # the methods the path takes (405)
         self.status, self.code, template = error
         self.message = template.format(detail) if "{}" in template else template
 
@@ -213,6 +220,8 @@ class Body:
             raise Refused(INVALID, f"metadata.description: at most {DESCRIPTION_MAX} characters")
         if path in AT_LEAST_ONE and value < 1:
             raise Refused(INVALID, f"{path}: at least 1")
+        if path in VALUES and value not in VALUES[path]:
+            raise Refused(INVALID, f"{path}: one of {', '.join(VALUES[path])}")
 
 
 @dataclass
@@ -273,8 +282,8 @@ class PagesServer:
         except Refused as refused:
             status, extra = refused.status, []
             document = {"error_code": refused.code, "error_msg": refused.message}
-            if refused.status == 405:
-                extra = [(b"allow", b"GET, POST")]
+            if refused.allow:
+                extra = [(b"allow", refused.allow.encode())]
         payload = json.dumps(document).encode("utf-8")
         await send(
             {
@@ -300,7 +309,7 @@ class PagesServer:
         if allowed is None or (len(tail) == 2 and tail[1] != "actions"):
             raise Refused(NO_PATH)
         if method != allowed:
-            raise Refused(NO_METHOD)
+            raise Refused(NO_METHOD, allow=allowed)
         token = headers.get("x-auth-token")
         if not token:
             raise Refused(TOKEN_MISSING)
