@@ -43,6 +43,9 @@ from modelarts_kit_spec.meaning import (
     meaning_problems,
     uses_meaning,
 )
+from modelarts_kit_spec.schemamodel import Rule, Strength
+from modelarts_kit_spec.schemamodel.extension import EXTENSION_KEY as SCHEMA_MODEL_KEY
+from modelarts_kit_spec.schemamodel.extension import is_rule_at as _is_rule_at
 from modelarts_kit_spec.walker import iter_schemas
 
 __all__ = ["DOCUMENT", "EXTENSION_PREFIX", "GATEWAY", "MEANING_RULES", "Emit", "meaning_changed"]
@@ -129,6 +132,15 @@ MEANING_IMPACT: dict[str, tuple[bool, bool, str]] = {
     "guidance-removed": (
         False, True, "guidance becomes an obligation: servers that ignored it must now reject",
     ),
+    "rule-became-lenient": (
+        True, False, "only the SDK or an example has it now: it leaves must-accept, senders break",
+    ),
+    "rule-became-documented": (
+        False, True, "a page states it now: every server must accept it (must-accept grew)",
+    ),
+    "evidence-changed": (
+        False, False, "a rule's evidence changed (pages, SDK models, ledger), not its strength",
+    ),
     "extension-changed": (
         True, True, "an x-modelarts-* value the kit does not interpret changed: review it",
     ),
@@ -170,6 +182,7 @@ class _Compare:
         self.lifecycle()
         self.errors()
         self.guidance()
+        self.strengths()
 
     # roles ---------------------------------------------------------------------------------------
 
@@ -496,6 +509,53 @@ class _Compare:
                     f"`{keyword}` at {pointer} is no longer guidance: servers must enforce it",
                 )
 
+    # strengths (x-modelarts-schema-model) ---------------------------------------------------------
+
+    def strengths(self) -> None:
+        """Rules whose strength moved between documented and sdk/example, and changed evidence.
+
+        A move to or from guidance is judged by :meth:`guidance` (the markers say it too); a
+        rule that is new (or gone) at its node is judged by the schema rules."""
+        old_model, new_model = self.old.schema_model, self.new.schema_model
+        old_notes, new_notes = old_model.extension.annotations, new_model.extension.annotations
+        where = "/" + SCHEMA_MODEL_KEY
+        for pointer, keyword in sorted(old_notes.keys() | new_notes.keys()):
+            if not (_is_rule_at(self.old.document, pointer, keyword)
+                    and _is_rule_at(self.new.document, pointer, keyword)):  # fmt: skip
+                continue
+            old_rule = old_model.rule_at(pointer, keyword)
+            new_rule = new_model.rule_at(pointer, keyword)
+            strengths = {old_rule.strength, new_rule.strength}
+            if Strength.GUIDANCE in strengths and len(strengths) > 1:
+                continue
+            here = f"{keyword} at {pointer}"
+            if old_rule.strength is Strength.DOCUMENTED and len(strengths) > 1:
+                rule, message = "rule-became-lenient", f"{here} is now {new_rule.strength}"
+            elif new_rule.strength is Strength.DOCUMENTED and len(strengths) > 1:
+                rule, message = "rule-became-documented", f"{here} is documented now"
+            elif old_rule != new_rule:
+                rule, message = "evidence-changed", f"the evidence of {here} changed"
+            else:
+                continue
+            old_value = {"strength": old_rule.strength.value, "evidence": _cited(old_rule)}
+            new_value = {"strength": new_rule.strength.value, "evidence": _cited(new_rule)}
+            self.emit(rule, f"{where}/rules", old_value, new_value, message)
+        old_pages, new_pages = old_model.extension.pages, new_model.extension.pages
+        for pointer in sorted(old_pages.keys() | new_pages.keys()):
+            was, now = old_pages.get(pointer, ()), new_pages.get(pointer, ())
+            if was != now:
+                self.emit(
+                    "evidence-changed",
+                    f"{where}/pages",
+                    [str(e) for e in was],
+                    [str(e) for e in now],
+                    f"the pages that document {pointer} changed",
+                )
+
+
+def _cited(rule: Rule) -> list[str]:
+    return [str(evidence) for evidence in rule.evidence]
+
 
 def _segment(path: str, parameter: str) -> int | None:
     """The index of ``{parameter}`` among the path's segments (None when it is not there)."""
@@ -551,6 +611,7 @@ def _read_places(spec: Spec) -> frozenset[str]:
             places.add(pointer_join(physical, ERROR_CODES_KEY))
     for pointer, _ in iter_schemas(spec.document):
         places.add(pointer_join(pointer, GUIDANCE_KEY))
+    places.add(pointer_join("", SCHEMA_MODEL_KEY))
     return frozenset(places)
 
 

@@ -767,6 +767,14 @@ def sensitive_marker(document: JSON) -> None:
     )
 
 
+def schema_model_rules(document: JSON) -> JSON:
+    return document["x-modelarts-schema-model"]["rules"]
+
+
+def schema_model_pages(document: JSON) -> JSON:
+    return document["x-modelarts-schema-model"]["pages"]
+
+
 def role_on_a_schema(document: JSON) -> None:
     document["components"]["schemas"]["Status"]["x-modelarts-role"] = "show"
 
@@ -845,6 +853,16 @@ MEANING_CASES: list[tuple[str, Callable[[JSON], None], str, bool, bool, set[str]
     ("guidance removed",
      change(lambda d: d["components"]["schemas"]["JobActionType"], "x-modelarts-guidance"),
      "guidance-removed", False, True, set(), False),
+    ("rule became lenient", several(
+        change(schema_model_rules, "/components/schemas/JobMetadata/properties/description",
+               {"presence": {"strength": "sdk", "ledger": ["x"]}})),
+     "rule-became-lenient", True, False, set(), False),
+    ("rule became documented", several(
+        change(schema_model_rules, "/components/schemas/Output/properties/access_method")),
+     "rule-became-documented", False, True, set(), False),
+    ("evidence changed", change(schema_model_pages, "/components/schemas/JobMetadata",
+                                ["seeds/004_126c216e710dc1ec.txt: metadata"]),
+     "evidence-changed", False, False, set(), False),
     ("unknown extension added", sensitive_marker, "extension-changed", True, True, set(), False),
     ("unknown extension removed", sensitive_marker, "extension-changed", True, True, set(), True),
     ("known extension where nothing reads it", role_on_a_schema,

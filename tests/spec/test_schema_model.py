@@ -235,3 +235,30 @@ def test_an_example_only_null_is_outside_must_accept() -> None:
     body["algorithm"]["parameters"] = [{"name": "lr", "value": "0.1", "i18n_description": None}]
     assert _errors(MUST_ACCEPT, CREATE, body) != []
     assert _errors(MUST_REJECT, CREATE, body) == []
+
+
+def test_rule_for_error_follows_the_refs_jsonschema_leaves_out_of_the_schema_path() -> None:
+    spec = load_spec()
+    view = spec.envelope(MUST_ACCEPT)
+    schema = view.operation(CREATE).request_schema
+    body = _create_body()
+    body["spec"]["resource"]["node_count"] = 2**40
+    body["metadata"]["x_unknown"] = 1
+    del body["spec"]["resource"]["flavor_id"]
+    rules = {
+        "/".join(str(p) for p in error.absolute_path): spec.schema_model.rule_for_error(
+            schema, error.schema_path
+        )
+        for error in view.validator(schema).iter_errors(body)
+    }
+    node_count = rules["spec/resource/node_count"]
+    assert node_count.pointer == RESOURCE + "/properties/node_count"
+    assert (node_count.keyword, node_count.strength) == ("maximum", Strength.DOCUMENTED)
+    assert any(e.kind == "page" for e in node_count.evidence)
+    closed = rules["metadata"]
+    assert closed.pointer == "/components/schemas/JobMetadata"
+    assert (closed.keyword, closed.strength) == ("additionalProperties", Strength.GUIDANCE)
+    choice = rules["spec/resource"]
+    assert (choice.pointer, choice.keyword) == (RESOURCE, "anyOf")
+    assert choice.ledger == ("guidance-resource-flavor-or-pool",)
+    assert "guidance-resource-flavor-or-pool" in choice.cite()

@@ -45,6 +45,7 @@ __all__ = [
     "Annotation",
     "Extension",
     "extension_problems",
+    "is_rule_at",
     "read_extension",
 ]
 
@@ -132,7 +133,7 @@ def read_extension(document: JSON) -> Extension:
     return Extension(annotations, pages)
 
 
-def _is_rule_at(node: JSON, pointer: str, keyword: str) -> bool:
+def _is_rule_at_node(node: JSON, pointer: str, keyword: str) -> bool:
     if not isinstance(node, Mapping):
         return False
     if keyword == PRESENCE:
@@ -147,6 +148,15 @@ def _is_rule_at(node: JSON, pointer: str, keyword: str) -> bool:
     if keyword == ARRAY_FORM:
         return "array" in json_types(node) and len(json_types(node)) > 1
     return keyword in node and keyword in (*RULE_KEYWORDS, *CHOICE_KEYWORDS)
+
+
+def is_rule_at(document: JSON, pointer: str, keyword: str) -> bool:
+    """Whether ``keyword`` is a rule of the node at ``pointer`` in ``document``."""
+    try:
+        node = resolve_pointer(document, pointer)
+    except KeyError:
+        return False
+    return _is_rule_at_node(node, pointer, keyword)
 
 
 def _strings_list(value: JSON) -> list[JSON]:
@@ -186,7 +196,7 @@ def extension_problems(
             except KeyError:
                 yield here, f"{pointer!r} does not resolve in the spec"
                 continue
-            if not _is_rule_at(node, pointer, keyword):
+            if not _is_rule_at_node(node, pointer, keyword):
                 yield here, f"{keyword!r} is not a rule of the node at {pointer}"
             for entry in _strings(_mapping(spec).get("ledger")):
                 if known is not None and entry not in known:

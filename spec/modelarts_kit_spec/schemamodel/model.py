@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from modelarts_kit_spec.load import pointer_join, resolve_pointer
+from modelarts_kit_spec.refs import resolve_ref
 from modelarts_kit_spec.schemamodel.extension import Extension, read_extension
 from modelarts_kit_spec.schemamodel.rules import (
     ARRAY_FORM,
@@ -112,6 +113,29 @@ class SchemaModel:
         (``/components/schemas/JobMetadata/properties/name/pattern``)."""
         pointer, _, keyword = keyword_pointer.removeprefix("#").rpartition("/")
         return self.rule_at(pointer, keyword)
+
+    def rule_for_error(
+        self, schema: JSON, schema_path: Iterable[str | int], base_pointer: str = ""
+    ) -> Rule:
+        """The rule a validator error broke: ``schema`` is the schema the validator was built
+        for (an envelope's, e.g. ``op.request_schema``; ``base_pointer`` its place when it is
+        inline) and ``schema_path`` the error's (jsonschema leaves the ``$ref`` hops out: they
+        are followed here), so the verdict can cite ``rule.cite()``."""
+        tokens = [str(token) for token in schema_path]
+        if not tokens:
+            return self.rule_at(base_pointer, "")
+        resolved = resolve_ref(self.document, schema, base_pointer)
+        node, pointer = resolved.node, resolved.pointer
+        for token in tokens[:-1]:
+            if isinstance(node, Mapping) and token in node:
+                node, pointer = node[token], pointer_join(pointer, token)
+            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+                node, pointer = node[int(token)], pointer_join(pointer, token)
+            else:
+                break  # a keyword the envelope added (a closed object): cite its node
+            resolved = resolve_ref(self.document, node, pointer)
+            node, pointer = resolved.node, resolved.pointer
+        return self.rule_at(pointer, tokens[-1])
 
     def presence(self, property_pointer: str) -> Strength:
         """How firmly the property at ``property_pointer`` exists (``documented`` unless only
