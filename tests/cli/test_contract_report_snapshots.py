@@ -2,7 +2,8 @@
 
 A live run is not byte-for-byte repeatable (the stateful phase's case count depends on timing),
 so the reporters render one fixed run: passes, two failures (one merged from several places,
-each with a redacted ``curl`` line), a guidance warning, a note, response times. A one-word
+each with a redacted ``curl`` line and its evidence), a guidance warning, a server choice
+(observation), a note, response times. A one-word
 change to any reporter changes a snapshot; update after an intended change with
 ``pytest tests/cli/test_contract_report_snapshots.py --snapshot-update``.
 """
@@ -13,7 +14,7 @@ import io
 import json
 
 import pytest
-from modelarts_kit_contracts.core import Finding, RunReport
+from modelarts_kit_contracts.core import Finding, Observation, RunReport
 from modelarts_kit_contracts.core.reporters import (
     render_text,
     to_json,
@@ -48,6 +49,7 @@ def fixed_run() -> RunReport:
             rule="type",
             reproduce=CURL.replace("-X POST", "-X GET"),
             also_at=("/status/secondary_phase",),
+            evidence="seeds/003_268fe6fc14cf50e2.txt, Table 4 Status: phase",
         ),
     )
     report.record(
@@ -60,6 +62,7 @@ def fixed_run() -> RunReport:
             operation="CreateTrainingJob",
             rule="maxLength",
             reproduce=CURL,
+            evidence="seeds/004_126c216e710dc1ec.txt, Table 3 metadata: name",
         ),
     )
     report.record(
@@ -72,6 +75,15 @@ def fixed_run() -> RunReport:
             rule="additionalProperties",
             severity="warning",
         ),
+    )
+    report.observe(
+        Observation(
+            "ignores unknown fields",
+            check="positive_data_acceptance",
+            operation="CreateTrainingJob",
+            pointer="/metadata",
+            evidence="ledger: closed-request-objects",
+        )
     )
     report.notes.append("project_isolation: not evaluated (no --other-project-id)")
     for milliseconds in (1.5, 2.0, 2.5, 9.0, 40.0):

@@ -63,3 +63,7 @@ def test_mutant_is_killed(mutant: Mutant) -> None:
         f"{mutant.name} survived: {mutant.fault}"
     )
     assert all(f.title and f.message.startswith("expected") for f in report.failures)
+    # Every verdict cites where its rule comes from (issue 23).
+    assert all(f.evidence for f in report.failures), [
+        f"{f.check}: {f.title}" for f in report.failures if not f.evidence
+    ]

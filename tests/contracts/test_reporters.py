@@ -127,3 +127,41 @@ def test_the_readme_lists_every_registered_check() -> None:
         line.split("`")[1] for line in readme.splitlines() if line.startswith("| ") and "`" in line
     }
     assert {c.name for c in REGISTRY} <= listed
+
+
+EVIDENCE = "seeds/004_126c216e710dc1ec.txt, Table 3 metadata: name (pattern)"
+
+
+def test_every_failure_cites_its_evidence_in_json_text_and_junit() -> None:
+    report = RunReport(target="t")
+    report.record("invalid_job_rejected", Finding("x", expected="a", got="b", evidence=EVIDENCE))
+    assert to_json(report)["failures"][0]["evidence"] == EVIDENCE
+    out = io.StringIO()
+    render_text(report, out, color=False)
+    assert [line.strip() for line in out.getvalue().splitlines() if "evidence:" in line] == [
+        f"evidence: {EVIDENCE}"
+    ]
+    from modelarts_kit_contracts.core.reporters import to_junit_xml
+
+    failure = ET.fromstring(to_junit_xml(report)).find("testcase/failure")
+    assert failure is not None
+    assert f"evidence: {EVIDENCE}" in (failure.text or "")
+
+
+def test_observations_are_reported_as_server_choices_and_never_fail() -> None:
+    from modelarts_kit_contracts.core import Observation
+
+    report = RunReport(target="t")
+    report.record("valid_request_accepted", None)
+    choice = Observation("ignores unknown fields", operation="CreateTrainingJob", pointer="/x")
+    report.observe(choice)
+    report.observe(choice)  # the same choice, kept once
+    assert report.exit_code == 0
+    document = to_json(report)
+    assert document["exit_code"] == 0
+    assert [o["choice"] for o in document["observations"]] == ["ignores unknown fields"]
+    out = io.StringIO()
+    render_text(report, out, color=False)
+    text = out.getvalue()
+    assert "server choices" in text
+    assert text.count("ignores unknown fields") == 1

@@ -2,7 +2,8 @@
 and the wire validation. The server checker, the client checker, the mock and the proxy are
 built on it (``contracts/README.md`` gives the API in a few lines).
 
-- :mod:`.findings`: :class:`Finding` (the one typed failure), :class:`RunReport`, exit codes;
+- :mod:`.findings`: :class:`Finding` (the one typed failure), :class:`Observation` (a choice the
+  spec leaves to the target), :class:`RunReport`, exit codes;
 - :mod:`.registry`: the ``@check`` registry (:data:`REGISTRY`), :func:`declare`, :func:`evaluate`;
 - :mod:`.reporters`: terminal, JUnit, JSON and Markdown reporters (imports rich: not re-exported
   here, so that the pytest plugin loads fast);
@@ -15,6 +16,7 @@ from modelarts_kit_contracts.core.findings import (
     CreatedJob,
     ExitCode,
     Finding,
+    Observation,
     RunReport,
     Severity,
     clip,
@@ -41,6 +43,7 @@ __all__ = [
     "CreatedJob",
     "ExitCode",
     "Finding",
+    "Observation",
     "Product",
     "Registry",
     "RunReport",

@@ -22,6 +22,7 @@ __all__ = [
     "CreatedJob",
     "ExitCode",
     "Finding",
+    "Observation",
     "RunReport",
     "Severity",
     "clip",
@@ -66,7 +67,8 @@ class Finding:
     ``check`` and ``operation`` are filled in by whoever runs the check when the check leaves
     them empty. ``reproduce`` is a command (a ``curl`` line, a case name) with credentials
     already redacted. A ``warning`` (a guidance rule, see issue 12) is reported but does not
-    fail the run.
+    fail the run. ``evidence`` says where the rule comes from (the vendor page and table, the
+    ledger entry, the spec node), so a reader can check the verdict without the kit's code.
     """
 
     title: str
@@ -79,6 +81,7 @@ class Finding:
     reproduce: str = ""
     severity: Severity = "failure"
     also_at: tuple[str, ...] = ()  # other places the same problem occurred (merged findings)
+    evidence: str = ""
 
     @property
     def message(self) -> str:
@@ -111,6 +114,7 @@ class Finding:
             "rule": self.rule,
             "severity": self.severity,
             "reproduce": self.reproduce,
+            "evidence": self.evidence,
         }
 
     def __str__(self) -> str:
@@ -119,6 +123,36 @@ class Finding:
         rule = f" ({self.rule})" if self.rule else ""
         text = f"expected {self.expected}; got {self.got}" if self.expected else self.title
         return f"{self.check}{op}{where}{rule}: {text}"
+
+
+@dataclass(frozen=True)
+class Observation:
+    """A choice the target made where the spec leaves it free: never a failure.
+
+    Between a body every correct server accepts (must-accept) and one every correct server
+    refuses (outside must-reject) lies the server's own choice; ``choice`` says what it chose
+    ("ignores unknown fields", "enforces: remote needs exactly one of dataset, obs").
+    """
+
+    choice: str
+    check: str = ""
+    operation: str = ""
+    pointer: str = ""
+    evidence: str = ""
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """Observations with the same key are the same choice; reports show each once."""
+        return (self.operation, self.choice, self.pointer)
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "choice": self.choice,
+            "check": self.check,
+            "operation": self.operation,
+            "pointer": self.pointer,
+            "evidence": self.evidence,
+        }
 
 
 @dataclass(frozen=True)
@@ -150,6 +184,7 @@ class RunReport:
     warnings: list[Finding] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # usage/connection problems (exit 2)
     notes: list[str] = field(default_factory=list)  # checks not evaluated, and why
+    observations: list[Observation] = field(default_factory=list)  # the target's own choices
     response_times_ms: dict[str, list[float]] = field(default_factory=dict)
     duration_s: float = 0.0
     seed: int | None = None
@@ -179,6 +214,11 @@ class RunReport:
             tally.failed += 1
         else:
             tally.passed += 1
+
+    def observe(self, observation: Observation) -> None:
+        """Keep a choice the target made (once); it never fails the run."""
+        if all(existing.key != observation.key for existing in self.observations):
+            self.observations.append(observation)
 
     def record_all(self, checks: Iterable[str], findings: Iterable[Finding]) -> None:
         """Count one evaluation of each of ``checks`` with the findings that name it."""

@@ -4,8 +4,10 @@ The API is shared by every ``modelarts-kit contract`` command (server, client, m
 
 - ``render_text(report, stream=None, *, color=None, errors=None) -> None`` writes the human
   summary: a table (check, passed, failed), then each failure once with its expected/got
-  message and the ``curl`` (or other) reproduction command, then response-time figures and the
-  verdict; the errors that kept the run from completing come last, on ``errors`` (stderr).
+  message, the ``curl`` (or other) reproduction command and the evidence of its rule, the
+  "server choices" (observations: what the target chose where the spec leaves it free), then
+  response-time figures and the verdict; the errors that kept the run from completing come
+  last, on ``errors`` (stderr).
 - ``parse_report_spec(spec) -> ReportTarget`` parses ``FORMAT:PATH`` (``junit:out.xml``,
   ``json:out.json``, ``markdown:out.md``); a bad spec, or a folder that does not exist, raises
   :class:`ReportSpecError` naming the rule.
@@ -39,7 +41,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from modelarts_kit_contracts.core.findings import Finding, RunReport
+from modelarts_kit_contracts.core.findings import Finding, Observation, RunReport
 from modelarts_kit_contracts.core.redaction import REDACTED, redact, redacted
 from modelarts_kit_contracts.core.registry import REGISTRY
 from modelarts_kit_contracts.errors import ContractError
@@ -138,7 +140,12 @@ def _failure_dict(failure: Finding) -> dict[str, str]:
         "pointer": failure.pointer,
         "rule": failure.rule,
         "reproduce": redact(failure.reproduce),
+        "evidence": failure.evidence,
     }
+
+
+def _observation_dict(observation: Observation) -> dict[str, str]:
+    return {**observation.to_json(), "choice": redact(observation.choice)}
 
 
 def _timing_summary(samples: list[float]) -> dict[str, float | int]:
@@ -167,6 +174,7 @@ def to_json(report: RunReport) -> dict[str, Any]:
         ],
         "failures": [_failure_dict(f) for f in report.failures],
         "warnings": [_failure_dict(w) for w in report.warnings],
+        "observations": [_observation_dict(o) for o in report.observations],
         "created_jobs": [
             {"id": job.id, "final_phase": job.final_phase} for job in report.created_jobs
         ],
@@ -215,6 +223,8 @@ def to_junit_xml(report: RunReport) -> str:
             body = [redact(failure.message)]
             if failure.pointer:
                 body.append(f"at {failure.pointer}")
+            if failure.evidence:
+                body.append(f"evidence: {failure.evidence}")
             if failure.reproduce:
                 body.append(f"reproduce:\n{redact(failure.reproduce)}")
             element.text = "\n".join(body)
@@ -274,6 +284,8 @@ def render_text(
             console.print(Text(f"   {line}"))
         if failure.pointer:
             console.print(Text(f"   at {failure.pointer}"))
+        if failure.evidence:
+            console.print(Text(f"   evidence: {failure.evidence}"))
         if failure.reproduce:
             console.print(Text("   reproduce:"))
             for line in redact(failure.reproduce).splitlines():
@@ -286,6 +298,7 @@ def render_text(
         )
         for line in redact(warning.message).splitlines():
             console.print(Text(f"   {line}"))
+    _render_observations(console, report.observations)
     if report.created_jobs:
         shown = ", ".join(f"{job.id} ({job.final_phase})" for job in report.created_jobs[:10])
         more = f" and {len(report.created_jobs) - 10} more" if len(report.created_jobs) > 10 else ""
@@ -329,6 +342,18 @@ def render_text(
             err_console.print(Text(f"error: {redact(error)}", style="bold red"))
 
 
+def _render_observations(console: Console, observations: list[Observation]) -> None:
+    """The "server choices" section: what the target chose where the spec leaves it free."""
+    if not observations:
+        return
+    console.print()
+    console.print(Text("server choices (allowed either way, not failures):", style="bold"))
+    for observation in observations:
+        where = f" [{observation.operation}]" if observation.operation else ""
+        at = f" at {observation.pointer}" if observation.pointer else ""
+        console.print(Text(f"  -{where} {redact(observation.choice)}{at}"))
+
+
 def to_markdown(report: RunReport, *, command: str = "", heading: str = "Contract check") -> str:
     """The report as Markdown, without timings: the same seed renders the same document."""
     report = redacted(report)
@@ -352,9 +377,18 @@ def to_markdown(report: RunReport, *, command: str = "", heading: str = "Contrac
             where = f" ({finding.operation})" if finding.operation else ""
             lines += [f"### {index}. `{finding.check}`{where}: {redact(finding.title)}", ""]
             lines += ["```text", *redact(finding.message).splitlines()]
+            if finding.evidence:
+                lines.append(f"evidence: {finding.evidence}")
             if finding.reproduce:
                 lines.append(redact(finding.reproduce))
             lines += ["```", ""]
+    if report.observations:
+        lines += [*([""] if lines[-1] else []), "## Server choices", ""]
+        for observation in report.observations:
+            where = f" ({observation.operation})" if observation.operation else ""
+            at = f" at `{observation.pointer}`" if observation.pointer else ""
+            lines.append(f"- {redact(observation.choice)}{where}{at}")
+        lines.append("")
     for error in report.errors:
         lines += [f"Error: {redact(error)}", ""]
     return "\n".join(lines).rstrip() + "\n"

@@ -26,6 +26,7 @@ names, phases or codes.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import random
 import string
@@ -40,9 +41,19 @@ from modelarts_kit_spec import Operation, Spec, load_spec
 from modelarts_kit_spec.load import pointer_join, unescape_pointer_token
 from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_DEPTH, WireJsonError, decode_wire_json
 
-from modelarts_kit_contracts.core import REGISTRY, Check, Finding, check, clip, declare
+from modelarts_kit_contracts.core import (
+    REGISTRY,
+    Check,
+    Finding,
+    Observation,
+    check,
+    clip,
+    declare,
+)
+from modelarts_kit_contracts.core.envelopes import Envelopes, Placement
 from modelarts_kit_contracts.core.wire import Exchange, decode_json_body
 from modelarts_kit_contracts.errors import ContractError
+from modelarts_kit_contracts.server.choices import choices_made, cite
 from modelarts_kit_contracts.server.meaning import Meaning, accepted_codes, lifecycle
 
 __all__ = [
@@ -105,6 +116,11 @@ class ApiMap:
     def obligations(self) -> Spec:
         """The spec without its guidance rules: what a server must enforce."""
         return self.spec.obligations()
+
+    @functools.cached_property
+    def envelopes(self) -> Envelopes:
+        """must-accept and must-reject: what every correct server accepts, and refuses."""
+        return Envelopes(self.spec)
 
     def request_pointer(self, role: Role) -> str:
         """Where the JSON request body schema of ``role`` is written in the spec."""
@@ -343,10 +359,15 @@ def answer_body_decodable(api: ApiMap, exchange: Exchange) -> Finding | None:
 @check(
     product="server",
     title="schema-valid request rejected",
-    meaning="a schema-valid request gets no 400 but not-found/duplicate-name",
+    meaning="a must-accept request gets no 400 but not-found/duplicate-name (a body between "
+    "the envelopes: an observation)",
 )
 def valid_request_accepted(api: ApiMap, exchange: Exchange) -> Finding | None:
-    """A schema-valid request is not refused with 400, except for the state it depends on.
+    """A must-accept request is not refused with 400, except for the state it depends on.
+
+    Only a body every correct server accepts (``exchange.positive``: the schemathesis adapter
+    sets it from the must-accept envelope) demands acceptance; a refused body between the
+    envelopes is the server's choice, recorded as an observation by the run.
 
     ModelArts answers 400 for an unknown job and for a name already in use: a valid request can
     meet both, so the codes the spec lists for those meanings are not a rejection of its data.
@@ -420,6 +441,8 @@ class Probe(Protocol):
     ) -> None: ...
 
     def note(self, text: str) -> None: ...
+
+    def observe(self, observation: Observation) -> None: ...
 
 
 def _unique_name(prefix: str = "contract") -> str:
@@ -627,14 +650,11 @@ def create_then_show_returns_sent(probe: Probe) -> None:
     """create and then show return exactly what was sent, for values over the allowed space."""
     check = "create_then_show_returns_sent"
     api = probe.api
-    validator = api.spec.validator(api.create.request_schema)
     rng = random.Random(probe.seed)
     for extra in echo_values(api, rng):
-        body = _merge(_new_job_body(probe), extra)
-        if "algorithm" in extra and not validator.is_valid(body):
-            body = _merge(_new_job_body(probe), {"metadata": extra["metadata"]})
-        if not validator.is_valid(body):
-            probe.note(f"{check}: a drawn body is not valid for this spec, skipped: {extra}")
+        body = _must_accept_body(probe, extra)
+        if body is None:
+            probe.note(f"{check}: a drawn body is not one every server accepts, skipped: {extra}")
             continue
         response = None
         for _ in range(ECHO_NAME_ATTEMPTS):
@@ -663,6 +683,24 @@ def create_then_show_returns_sent(probe: Probe) -> None:
         if violation is None:
             violation = _echo_violation(body, shown.json(), "Show")
         probe.record(check, violation, role=Role.SHOW, reproduce=shown.curl)
+
+
+def _must_accept_body(probe: Probe, extra: Mapping[str, JSON]) -> JSON:
+    """A job body with ``extra`` merged in that every correct server accepts (None: none).
+
+    The server's own template first, then the spec's examples and its minimal body (an
+    example may hold what only examples show, which a server may refuse); ``extra`` whole,
+    then its metadata alone.
+    """
+    api = probe.api
+    create_id = api.create.operation_id
+    templates = [_new_job_body(probe), *_job_templates(api)]
+    for template in templates:
+        for part in (extra, {"metadata": extra.get("metadata", {})}):
+            body = _merge(template, part)
+            if api.envelopes.place(create_id, body) is Placement.MUST_ACCEPT:
+                return body
+    return None
 
 
 def _echo_violation(sent: JSON, returned: JSON, what: str) -> Finding | None:
@@ -801,11 +839,19 @@ def _documented_error(
     wanted = " or ".join(
         f"HTTP {status} with error_code in {sorted(codes)}" for status, codes in statuses.items()
     )
+    operation = api.operation(role)
+    # The codes a meaning may answer are listed per response (x-modelarts-error-codes).
+    evidence = "; ".join(
+        api.envelopes.evidence(f"{operation.pointer}/responses/{status}/x-modelarts-error-codes")
+        + f" ({meaning})"
+        for status in statuses
+    )
     return Finding(
         title=title,
         expected=wanted or "a 4xx error",
         got=f"HTTP {response.status}, error_code {code!r}",
         pointer=pointer,
+        evidence=evidence,
     )
 
 
@@ -993,48 +1039,89 @@ def guidance_breaks(
                     keyword,
                     {name: minimal_instance(spec, properties[name]) for name in pair},
                 )
+        if keyword == "anyOf" and path and _choose_one(schema):
+            # Neither member of a choose-one: the object with its required fields alone.
+            yield path[:-1], keyword, {path[-1]: minimal_instance(spec, schema) or {}}
     for name, child in properties.items():
         yield from guidance_breaks(
             spec, child, (*path, str(name)), depth + 1, _child(pointer, "properties", name)
         )
 
 
-MAX_GUIDANCE_BREAKS = 8
+def _node_by_node(
+    breaks: Iterator[tuple[tuple[str, ...], str, dict[str, JSON]]],
+) -> list[tuple[tuple[str, ...], str, dict[str, JSON]]]:
+    """The breaks, one per place in turn (every object's rules get a try within the cap)."""
+    by_path: dict[tuple[str, ...], list[tuple[tuple[str, ...], str, dict[str, JSON]]]] = {}
+    for found in breaks:
+        by_path.setdefault(found[0], []).append(found)
+    rounds = itertools.zip_longest(*by_path.values())
+    return [found for round_ in rounds for found in round_ if found is not None]
+
+
+def _choose_one(schema: Mapping[str, JSON]) -> bool:
+    """Whether ``anyOf`` is a choose-one: every branch only requires a property."""
+    branches = schema.get("anyOf") or []
+    return bool(branches) and all(
+        isinstance(b, Mapping) and set(b) == {"required"} for b in branches
+    )
+
+
+# A field no page documents, at the top of a request body (a server may ignore or refuse it).
+UNDOCUMENTED_KEY = ""
+MAX_GUIDANCE_BREAKS = 12
 
 
 def guidance_not_enforced(probe: Probe) -> None:
-    """Bodies breaking only a guidance rule: accepted ones are warnings, never failures."""
+    """Bodies breaking only a guidance rule: whatever the server does is its own choice,
+    recorded as an observation ("enforces: ...", "ignores unknown fields"), never a failure."""
     check = "guidance_not_enforced"
     api = probe.api
-    full = api.spec.validator(api.create.request_schema)
-    obligations = api.obligations.validator(api.obligations_create_schema)
+    create_id = api.create.operation_id
     tried = 0
-    for path, keyword, fields in guidance_breaks(
-        api.spec, api.create.request_schema, pointer=api.request_pointer(Role.CREATE)
+    for path, _keyword, fields in _node_by_node(
+        guidance_breaks(
+            api.spec, api.create.request_schema, pointer=api.request_pointer(Role.CREATE)
+        )
     ):
         if tried >= MAX_GUIDANCE_BREAKS:
-            return
+            break  # the terminate body's guidance is still tried below
         body = _new_job_body(probe)
         _merge_at(api.spec, api.create.request_schema, body, path, fields)
-        if full.is_valid(body) or not obligations.is_valid(body):
-            continue  # not a body that breaks exactly this guidance rule
+        if api.envelopes.place(create_id, body) is not Placement.BETWEEN:
+            continue  # not a body that breaks guidance alone
         tried += 1
         response = probe.send(Role.CREATE, body=body)
-        pointer = "/" + "/".join(path)
-        probe.record(check, _guidance_finding(response, keyword, pointer), role=Role.CREATE)
+        _observe(probe, api, create_id, body, response, check)
+        probe.record(check, None, role=Role.CREATE)
     job_id, _ = _create(probe, check)
     if job_id is None:
         return
-    for path, keyword, fields in guidance_breaks(
-        api.spec, api.terminate.request_schema, pointer=api.request_pointer(Role.TERMINATE)
-    ):
+    terminate_id = api.terminate.operation_id
+    breaks = [
+        *guidance_breaks(
+            api.spec, api.terminate.request_schema, pointer=api.request_pointer(Role.TERMINATE)
+        ),
+        ((), "additionalProperties", {UNDOCUMENTED_KEY: 1}),
+    ]
+    for path, _keyword, fields in breaks:
         body = api.example_body(Role.TERMINATE)
         _merge_at(api.spec, api.terminate.request_schema, body, path, fields)
+        if api.envelopes.place(terminate_id, body) is not Placement.BETWEEN:
+            continue
         response = probe.send(Role.TERMINATE, job_id=job_id, body=body)
-        pointer = "/" + "/".join(path)
-        probe.record(check, _guidance_finding(response, keyword, pointer), role=Role.TERMINATE)
+        _observe(probe, api, terminate_id, body, response, check)
+        probe.record(check, None, role=Role.TERMINATE)
         if 200 <= response.status < 300:
             return  # the job is terminating now: a second body would meet another rule
+
+
+def _observe(
+    probe: Probe, api: ApiMap, operation_id: str, body: JSON, response: ProbeResponse, check: str
+) -> None:
+    code = _get(response.json(), "error_code")
+    for found in choices_made(api, operation_id, body, response.status, code, check=check):
+        probe.observe(found)
 
 
 def _merge_at(
@@ -1042,20 +1129,6 @@ def _merge_at(
 ) -> None:
     for name, value in fields.items():
         _set_path(spec, schema, document, (*path, name), value)
-
-
-def _guidance_finding(response: ProbeResponse, keyword: str, pointer: str) -> Finding | None:
-    if not 200 <= response.status < 300:
-        return None
-    return Finding(
-        title=f"a body breaking the guidance rule {keyword} at {pointer} was accepted",
-        expected="a rejection is advisable (the rule is guidance in the spec, not an obligation)",
-        got=f"HTTP {response.status}",
-        pointer=pointer,
-        rule=keyword,
-        reproduce=response.curl,
-        severity="warning",
-    )
 
 
 def _set_path(spec: Spec, schema: JSON, document: JSON, path: tuple[str, ...], value: JSON) -> None:
@@ -1072,11 +1145,13 @@ def invalid_job_rejected(probe: Probe) -> None:
     """A create body breaking one documented constraint gets 400 ModelArts.2788, no job."""
     check = "invalid_job_rejected"
     api = probe.api
-    schema = api.create.request_schema
-    validator = api.spec.validator(schema)
+    must_reject = api.envelopes.must_reject
+    create_id = api.create.operation_id
+    schema = must_reject.operation(create_id).request_schema
+    validator = must_reject.validator(schema)
     tried: set[str] = set()
     for path, value, rule in constraint_breaks(
-        api.spec, schema, pointer=api.request_pointer(Role.CREATE)
+        must_reject, schema, pointer=api.request_pointer(Role.CREATE)
     ):
         pointer = "/" + "/".join(path)
         if f"{pointer} {rule}" in tried or len(tried) >= MAX_CONSTRAINT_BREAKS:
@@ -1109,6 +1184,9 @@ def invalid_job_rejected(probe: Probe) -> None:
             f"A job breaking the {rule} rule at {pointer} was not rejected",
             pointer,
         )
+        if violation is not None:
+            # The rule the body breaks is the evidence, not the codes that may answer it.
+            violation = cite(api, violation.but(rule=rule, evidence=""), create_id, broken)
         probe.record(check, violation, role=Role.CREATE, reproduce=response.curl)
 
 
@@ -1243,9 +1321,9 @@ for _name, _title, _meaning in (
     ),
     (
         "guidance_not_enforced",
-        "a body breaking only a guidance rule was accepted (warning)",
-        "bodies breaking only rules the spec marks x-modelarts-guidance may be accepted: "
-        "reported as warnings, never failures",
+        "a body breaking only a guidance rule was judged (never fails)",
+        "bodies breaking only rules the spec marks x-modelarts-guidance may be accepted or "
+        "refused: the server's choice, reported as an observation, never a failure",
     ),
     (
         "unsupported_action_rejected",

@@ -8,8 +8,9 @@ layer (``spec.meaning``, :mod:`modelarts_kit_spec.meaning`) and nowhere else.
 - :func:`lifecycle`: the final phases, and the phases a terminate answer may report
   (``x-modelarts-lifecycle``);
 - :func:`obligations`: the spec document with the guidance rules stripped
-  (``Spec.obligations()``), i.e. the rules a server must enforce (the negative phase and the
-  rejection checks use it).
+  (``Spec.obligations()``, the must-reject envelope), i.e. the rules a server must enforce (the
+  negative phase and the rejection checks use it);
+- :func:`acceptance_document`: the same with must-accept request bodies (the positive phase).
 
 Nothing here knows a phase name or an error code: a spec without the meaning extensions is
 refused when the run starts (:class:`~modelarts_kit_spec.meaning.MeaningError`, exit 2, naming
@@ -23,10 +24,19 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from modelarts_kit_spec.load import resolve_pointer
+
 if TYPE_CHECKING:
     from modelarts_kit_contracts.server.checks import ApiMap, Role
 
-__all__ = ["Lifecycle", "Meaning", "accepted_codes", "lifecycle", "obligations"]
+__all__ = [
+    "Lifecycle",
+    "Meaning",
+    "acceptance_document",
+    "accepted_codes",
+    "lifecycle",
+    "obligations",
+]
 
 
 class Meaning(StrEnum):
@@ -65,3 +75,18 @@ def lifecycle(api: ApiMap) -> Lifecycle:
 def obligations(api: ApiMap) -> dict[str, Any]:
     """The obligations view's document (for schemathesis's negative cases)."""
     return copy.deepcopy(dict(api.obligations.document))
+
+
+def acceptance_document(api: ApiMap) -> dict[str, Any]:
+    """The document schemathesis draws valid data from: each request body the must-accept
+    envelope's (inlined: request and response shapes share components), every response
+    still must-reject's, so an answer fails only against what a page states."""
+    document = obligations(api)
+    accept = api.envelopes.must_accept
+    for role, operation in api.roles():
+        schema = accept.operation(operation.operation_id).request_schema
+        if schema is None:
+            continue
+        media = resolve_pointer(document, api.request_pointer(role).rsplit("/", 1)[0])
+        media["schema"] = accept.inline(schema)
+    return document

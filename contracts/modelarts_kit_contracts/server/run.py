@@ -42,7 +42,7 @@ import requests
 from modelarts_kit_spec.load import unescape_pointer_token
 from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES
 
-from modelarts_kit_contracts.core import CreatedJob, Finding, RunReport, clip
+from modelarts_kit_contracts.core import CreatedJob, Finding, Observation, RunReport, clip
 from modelarts_kit_contracts.core.reporters import redact
 from modelarts_kit_contracts.core.wire import Exchange, Headers, WireRequest, WireResponse
 from modelarts_kit_contracts.server.checks import (
@@ -52,6 +52,7 @@ from modelarts_kit_contracts.server.checks import (
     Role,
     response_checks,
 )
+from modelarts_kit_contracts.server.choices import cite
 from modelarts_kit_contracts.server.guard import (
     AnswerTooLarge,
     CreateCapReached,
@@ -63,7 +64,7 @@ from modelarts_kit_contracts.server.guard import (
     StallWatchdog,
     TrafficGuard,
 )
-from modelarts_kit_contracts.server.meaning import lifecycle, obligations
+from modelarts_kit_contracts.server.meaning import acceptance_document, lifecycle, obligations
 from modelarts_kit_contracts.server.preflight import (
     PreflightError,
     check_path_parameters,
@@ -412,7 +413,7 @@ class HttpProbe:
         op = self.api.operation(role)
         findings = [] if found is None else [found] if isinstance(found, Finding) else found
         stamped = [
-            f.but(
+            cite(self.api, f, op.operation_id).but(
                 check=check,
                 operation=_operation_label(op.method, op.path),
                 reproduce=f.reproduce or reproduce,
@@ -425,6 +426,11 @@ class HttpProbe:
     def note(self, text: str) -> None:
         with self._lock:
             self._report.notes.append(text)
+
+    def observe(self, observation: Observation) -> None:
+        """Keep what the server chose where the spec leaves it free."""
+        with self._lock:
+            self._report.observe(observation)
 
 
 # --- the run -----------------------------------------------------------------------------------
@@ -576,41 +582,62 @@ class _Run:
         negative_only = (
             (self.api.create.operation_id,) if self.target.live or options.read_only else ()
         )
-        config = build_config(
-            base_url=self.target.base_url,
-            seed=self.report.seed or 0,
-            phases=phases,
-            max_examples=options.budget.max_examples,
-            max_time_s=remaining,
-            workers=options.workers,
-            request_timeout_s=options.request_timeout_s,
-            parameters={self.api.project_param: options.project_id},
-            headers=options.credentials.headers(),
-            checks=checks,
-            signed_at_transport=options.credentials.kind == "aksk",
-            negative_only_operation_ids=negative_only,
-        )
-        # Negative cases break only what a server must enforce: the obligations view.
-        self.engine = EngineRun(
-            document=obligations(self.api),
-            config=config,
-            app=self.target.app,
-            prepare_session=self.traffic.prepare,
-        )
         collector = EventCollector(
             self.report,
             self.lock,
             self.progress,
+            api=self.api,
             quiet_errors=(CreateCapReached, RunStopped),
             stopping=lambda: self.stopping,
         )
-        for event in self.engine.events():
-            collector.handle(event)
+        for mode, document, mode_phases in self._generations(phases, negative_only):
+            if self.stopping or not mode_phases:
+                continue
+            config = build_config(
+                base_url=self.target.base_url,
+                seed=self.report.seed or 0,
+                phases=mode_phases,
+                max_examples=options.budget.max_examples,
+                max_time_s=remaining,
+                workers=options.workers,
+                request_timeout_s=options.request_timeout_s,
+                parameters={self.api.project_param: options.project_id},
+                headers=options.credentials.headers(),
+                checks=checks,
+                signed_at_transport=options.credentials.kind == "aksk",
+                negative_only_operation_ids=negative_only,
+                mode=mode,
+            )
+            self.engine = EngineRun(
+                document=document,
+                config=config,
+                app=self.target.app,
+                prepare_session=self.traffic.prepare,
+            )
+            for event in self.engine.events():
+                collector.handle(event)
+            if deadline is not None:
+                remaining = max(1, int(deadline - time.monotonic()))
         if collector.suppressed:
             self.note(
                 f"schemathesis: {collector.suppressed} test(s) ended by the run's own limits "
                 "(--max-creates / --read-only / --max-time)"
             )
+
+    def _generations(
+        self, phases: tuple[str, ...], negative_only: tuple[str, ...]
+    ) -> Iterator[tuple[str, dict[str, Any], tuple[str, ...]]]:
+        """(mode, document, phases) of each engine run: valid data drawn from the must-accept
+        envelope (what every correct server accepts), invalid data from must-reject (what
+        every correct server refuses); one mixed run from must-reject when creates must stay
+        invalid (a live or read-only target)."""
+        must_reject = obligations(self.api)
+        if negative_only:
+            yield "all", must_reject, phases
+            return
+        yield "positive", acceptance_document(self.api), phases
+        # Examples and the stateful links are valid data: the positive run has them.
+        yield "negative", must_reject, tuple(p for p in phases if p in ("coverage", "fuzzing"))
 
     def stop(self, *, cut_in_flight: bool = True) -> None:
         """Send nothing more; with ``cut_in_flight``, also cut the requests on the wire."""

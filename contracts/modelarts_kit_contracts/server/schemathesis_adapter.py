@@ -31,6 +31,13 @@ from modelarts_kit_contracts.core.progress import ProgressSink
 from modelarts_kit_contracts.core.reporters import redact
 from modelarts_kit_contracts.core.wire import Exchange, Headers, WireRequest, WireResponse
 from modelarts_kit_contracts.server.checks import ApiMap, response_checks
+from modelarts_kit_contracts.server.choices import (
+    REJECTION_CHECKS,
+    choices_made,
+    cite,
+    cite_response,
+    demanded,
+)
 
 if TYPE_CHECKING:
     from schemathesis.engine.events import EngineEvent
@@ -85,17 +92,41 @@ def _is_positive(case: Any) -> bool | None:
     return bool(meta.generation.mode.is_positive)
 
 
-def _really_valid(api: ApiMap, operation: Any, case: Any) -> bool:
-    """Whether the body schemathesis generated as valid is valid for the obligations view.
+def _must_accept(api: ApiMap, operation: Any, case: Any) -> bool:
+    """Whether the body schemathesis generated as valid is one every correct server accepts.
 
     Its generator does not honour every JSON Schema keyword (``dependentRequired``, for one),
-    so a "positive" case can break a rule the server enforces; such a rejection is right.
+    and a body valid for the rules a server enforces may still hold what a server may refuse
+    (an unknown field, a guidance rule broken): only a must-accept body demands acceptance.
     """
-    schema = api.obligations.operation(operation.operation_id).request_schema
     body = getattr(case, "body", None)
-    if schema is None or body is None or not isinstance(body, dict | list):
+    if not isinstance(body, dict | list):
         return True
-    return bool(api.obligations.validator(schema).is_valid(body))
+    return demanded(api, "valid_request_accepted", operation.operation_id, body, False)
+
+
+def case_body(case: Any) -> tuple[Any, bool]:
+    """The JSON body of a case (None if it has none) and whether it was generated invalid."""
+    from schemathesis.core.parameters import ParameterLocation
+
+    body = getattr(case, "body", None)
+    meta = getattr(case, "meta", None)
+    negative = meta is not None and meta.is_negative_at(ParameterLocation.BODY)
+    return (body if isinstance(body, dict | list) else None), negative
+
+
+def negative_elsewhere(case: Any) -> bool:
+    """Whether a part of the case other than its body was generated invalid."""
+    from schemathesis.core.parameters import ParameterLocation
+
+    meta = getattr(case, "meta", None)
+    if meta is None:
+        return False
+    return any(
+        info.mode.is_negative
+        for location, info in meta.components.items()
+        if location is not ParameterLocation.BODY
+    )
 
 
 _REGISTERED: set[str] = set()
@@ -148,7 +179,7 @@ def register_checks(api: ApiMap) -> tuple[str, ...]:
                 ),
                 operation=found.operation_id,
                 path_params={k: str(v) for k, v in (case.path_parameters or {}).items()},
-                positive=_is_positive(case) and _really_valid(resolved, found, case),
+                positive=_is_positive(case) and _must_accept(resolved, found, case),
             )
             findings = entry.run(resolved, exchange)
             if not findings:
@@ -205,9 +236,11 @@ def build_config(
     checks: tuple[str, ...],
     signed_at_transport: bool,
     negative_only_operation_ids: tuple[str, ...] = (),
+    mode: str = "all",
 ) -> Any:
     """A ``SchemathesisConfig`` for one run (``negative_only_operation_ids``: operations that
-    get only invalid data, e.g. create on a live target, so that no job is created)."""
+    get only invalid data, e.g. create on a live target, so that no job is created; ``mode``:
+    ``positive``, ``negative`` or ``all`` generated data)."""
     from schemathesis.config import SchemathesisConfig
 
     excluded = set(CHECKS_NEEDING_PEERS)
@@ -224,6 +257,7 @@ def build_config(
             "max-examples": max_examples,
             "deterministic": True,
             "database": "none",
+            "mode": mode,
         },
         "phases": {name: {"enabled": name in phases} for name in ALL_PHASES},
         "checks": {
@@ -392,6 +426,12 @@ def describe_failure(failure: Any) -> Finding:
     return Finding(title, expected, got)
 
 
+def _status_of(interaction: Any) -> int | None:
+    response = getattr(interaction, "response", None)
+    status = getattr(response, "status_code", None)
+    return status if isinstance(status, int) else None
+
+
 def _caused_by(error: BaseException, kinds: tuple[type[BaseException], ...]) -> bool:
     seen: set[int] = set()
     current: BaseException | None = error
@@ -414,6 +454,7 @@ class EventCollector:
     report: RunReport
     lock: threading.Lock
     progress: ProgressSink | None
+    api: ApiMap | None = None  # judges bodies by the two envelopes (None: every verdict kept)
     quiet_errors: tuple[type[BaseException], ...] = ()
     stopping: Callable[[], bool] = lambda: False
     suppressed: int = 0
@@ -463,20 +504,71 @@ class EventCollector:
                     operation = node.value.operation
                     label = _operation_label(operation.method, operation.path)
                     self.report.record_time(label, float(response.elapsed) * 1000)
+                    self._observe(node.value, response)
             for case_id, nodes in recorder.checks.items():
+                case_node = recorder.cases.get(case_id)
+                case = case_node.value if case_node is not None else None
                 for node in nodes:
                     failure = None
                     info = node.failure_info
                     if node.status.value == "failure" and info is not None:
-                        case_node = recorder.cases.get(case_id)
+                        if not self._demanded(node.name, case):
+                            continue  # a verdict between the envelopes: observed, not judged
                         operation = info.failure.operation or (
-                            case_node.value.operation.label if case_node is not None else ""
+                            case.operation.label if case is not None else ""
                         )
-                        failure = describe_failure(info.failure).but(
-                            check=node.name,
-                            operation=str(operation),
-                            reproduce=redact(info.code_sample),
+                        failure = self._cited(
+                            describe_failure(info.failure).but(
+                                check=node.name,
+                                operation=str(operation),
+                                reproduce=redact(info.code_sample),
+                            ),
+                            case,
+                            _status_of(recorder.interactions.get(case_id)),
                         )
                     elif node.status.value != "success":
                         continue
                     self.report.record(node.name, failure)
+
+    def _operation_id(self, case: Any) -> str | None:
+        if self.api is None or case is None:
+            return None
+        found = self.api.operation_at(case.operation.method, case.operation.path)
+        return found.operation_id if found is not None else None
+
+    def _observe(self, case: Any, response: Any) -> None:
+        """Record what the server chose for a body between the envelopes."""
+        operation_id = self._operation_id(case)
+        body, _ = case_body(case)
+        if self.api is None or operation_id is None or body is None or negative_elsewhere(case):
+            return  # an answer to an invalid path or header says nothing about the body
+        try:
+            code = decode_wire_json(response.content or b"").get("error_code")
+        except (WireJsonError, AttributeError):
+            code = None
+        for found in choices_made(
+            self.api, operation_id, body, response.status_code, code, check="schemathesis"
+        ):
+            self.report.observe(found)
+
+    def _demanded(self, check: str, case: Any) -> bool:
+        operation_id = self._operation_id(case)
+        body, negative = case_body(case)
+        if self.api is None or operation_id is None or body is None:
+            return True
+        if negative_elsewhere(case):
+            return True  # an invalid path, query or header is judged on its own
+        return demanded(self.api, check, operation_id, body, negative)
+
+    def _cited(self, finding: Finding, case: Any, status: int | None) -> Finding:
+        """The evidence of the rule a finding names: a request rule for a rejection the
+        server owed, a response rule for an answer, else the operation's."""
+        operation_id = self._operation_id(case)
+        if self.api is None or operation_id is None:
+            return finding
+        body, _ = case_body(case)
+        if finding.check in REJECTION_CHECKS and body is not None:
+            return cite(self.api, finding, operation_id, body)
+        if status is not None and finding.pointer:
+            return cite_response(self.api, finding, operation_id, status)
+        return cite(self.api, finding, operation_id)

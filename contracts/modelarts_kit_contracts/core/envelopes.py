@@ -1,0 +1,217 @@
+"""The two envelopes a target is judged by, as the contract kit asks them of the spec.
+
+- **must-accept**: a body every correct server accepts (every rule the pages state, every
+  guidance rule, only documented fields);
+- **must-reject**: the rules every correct server enforces; a body *outside* it breaks a rule
+  a page states (``Mandatory: Yes``, a type, a closed enum, a stated pattern or length).
+
+Between the two lies the server's own choice: a contract check demands acceptance only of
+must-accept bodies (:attr:`Placement.MUST_ACCEPT`), rejection only of bodies outside
+must-reject (:attr:`Placement.MUST_REJECT`), and records what the server chose for the rest
+(:attr:`Placement.BETWEEN`) as an observation.
+
+This is the kit's one adapter to the schema model in ``spec/`` (``spec.envelope(name)``,
+``spec.schema_model.rule_at(pointer, keyword)``): every contract check reads envelopes, rule
+strength and evidence here, never from a model of its own. A validator error is cited by the
+schema node its instance path leads to (``spec.walker.at_pointer``) and the keyword written at
+that node (a ``not`` inside ``allOf`` is the ``allOf`` rule).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from jsonschema import ValidationError
+from modelarts_kit_spec import Spec
+from modelarts_kit_spec.load import pointer_join
+from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT
+from modelarts_kit_spec.schemamodel.rules import CHOICE_KEYWORDS, NULLABLE, PRESENCE
+
+__all__ = ["NULLABLE", "BrokenRule", "Envelopes", "Placement"]
+
+JSON = Any
+
+
+class Placement(StrEnum):
+    """Where a request body lies with respect to the two envelopes."""
+
+    MUST_ACCEPT = "must-accept"  # every correct server accepts it
+    BETWEEN = "between"  # the server's own choice
+    MUST_REJECT = "must-reject"  # outside must-reject: every correct server refuses it
+
+
+@dataclass(frozen=True)
+class BrokenRule:
+    """One rule a body breaks: the keyword at a spec node, how firmly it binds, its source."""
+
+    keyword: str
+    pointer: str  # the schema node in the spec ("" when the node has no place in it)
+    instance_pointer: str  # where in the body
+    strength: str  # documented | guidance | sdk | example
+    evidence: str  # the page and table, the SDK model, or the ledger entry
+    fields: tuple[str, ...] = ()  # the properties the rule names (required, choose-one...)
+
+    @property
+    def choice(self) -> str:
+        """The rule in a few words, as an observation of what a server chose names it."""
+        where = self.instance_pointer or "/"
+        if self.keyword == "additionalProperties" and self.strength in ("sdk", "example"):
+            return f"the {self.strength}-only field {where}"
+        if self.keyword == "additionalProperties":
+            return "unknown fields"
+        if self.keyword == NULLABLE:
+            return f"null at {where}"
+        if self.keyword == "anyOf" and self.fields:
+            return f"{where} needs one of {', '.join(self.fields)}"
+        if self.keyword in ("oneOf", "not", "allOf") and self.fields:
+            return f"{where} takes only one of {', '.join(self.fields)}"
+        if self.keyword == "dependentRequired" and self.fields:
+            return f"{where}: {self.fields[0]} needs {', '.join(self.fields[1:])}"
+        if self.keyword == "type":
+            return f"the type at {where}"
+        return f"{self.keyword} at {where}"
+
+
+@dataclass(frozen=True)
+class Envelopes:
+    """The envelopes of one spec, with the strength and evidence of each rule."""
+
+    spec: Spec
+
+    @functools.cached_property
+    def must_accept(self) -> Spec:
+        """What every correct server accepts (guidance included, documented fields only)."""
+        return self.spec.envelope(MUST_ACCEPT)
+
+    @functools.cached_property
+    def must_reject(self) -> Spec:
+        """What every correct server enforces (a body outside it must be refused)."""
+        return self.spec.envelope(MUST_REJECT)
+
+    def request_schema(self, envelope: Spec, operation_id: str) -> JSON:
+        return envelope.operation(operation_id).request_schema
+
+    def place(self, operation_id: str, body: JSON) -> Placement:
+        """Where ``body`` lies for the request of ``operation_id``."""
+        if self._is_valid(self.must_accept, operation_id, body):
+            return Placement.MUST_ACCEPT
+        if self._is_valid(self.must_reject, operation_id, body):
+            return Placement.BETWEEN
+        return Placement.MUST_REJECT
+
+    def broken(self, envelope: Spec, operation_id: str, body: JSON) -> tuple[BrokenRule, ...]:
+        """The rules of ``envelope`` that ``body`` breaks, each once, with their evidence."""
+        schema = self.request_schema(envelope, operation_id)
+        if schema is None:
+            return ()
+        found: dict[tuple[str, str, str], BrokenRule] = {}
+        for error in _leaf_errors(envelope.validator(schema).iter_errors(body)):
+            for rule in self._cite(envelope, schema, error):
+                found.setdefault((rule.pointer, rule.keyword, rule.instance_pointer), rule)
+        return tuple(found.values())
+
+    def rule(self, pointer: str, keyword: str) -> tuple[str, str]:
+        """(strength, evidence) of ``keyword`` at the spec node ``pointer``."""
+        found = self.spec.schema_model.rule_at(pointer, keyword)
+        return str(found.strength), found.cite()
+
+    def evidence(self, pointer: str) -> str:
+        """Where what the spec says at ``pointer`` (an operation, a response) comes from."""
+        found = self.spec.schema_model.rule_at(pointer, PRESENCE)
+        sources = "; ".join(str(e) for e in found.evidence)
+        return f"spec {pointer}" + (f": {sources}" if sources else "")
+
+    def _is_valid(self, envelope: Spec, operation_id: str, body: JSON) -> bool:
+        schema = self.request_schema(envelope, operation_id)
+        return schema is None or bool(envelope.validator(schema).is_valid(body))
+
+    def _cite(self, envelope: Spec, schema: JSON, error: ValidationError) -> Iterator[BrokenRule]:
+        instance_pointer = pointer_join("", *error.absolute_path)
+        view = envelope.walker.at_pointer(schema, instance_pointer)
+        pointer = view.pointer if view is not None else ""
+        keyword = _keyword_at_node(error)
+        if error.instance is None and keyword in ("type", *CHOICE_KEYWORDS):
+            keyword = NULLABLE  # null where the node allows none: the nullable rule
+        if keyword == "additionalProperties" and view is not None:
+            # A field the envelope leaves out may still be one the spec knows (SDK-only...).
+            extra = [n for n in _mapping(error.instance) if n not in view.properties]
+            for name in extra:
+                yield self._field_rule(schema, instance_pointer, name, pointer)
+            if extra:
+                return
+        strength, evidence = self.rule(pointer, keyword)
+        yield BrokenRule(
+            keyword=keyword,
+            pointer=pointer,
+            instance_pointer=instance_pointer,
+            strength=strength,
+            evidence=evidence,
+            fields=_fields_named(error),
+        )
+
+    def _field_rule(
+        self, schema: JSON, instance_pointer: str, name: str, node_pointer: str
+    ) -> BrokenRule:
+        """The rule a field outside the envelope's closed object breaks: its own presence
+        when the spec knows it (an SDK-only field), the closing of the object otherwise."""
+        known = self.spec.walker.at_pointer(schema, pointer_join(instance_pointer, name))
+        if known is not None and known.pointer:
+            found = self.spec.schema_model.rule_at(known.pointer, PRESENCE)
+        else:
+            found = self.spec.schema_model.rule_at(node_pointer, "additionalProperties")
+        return BrokenRule(
+            keyword="additionalProperties",
+            pointer=found.pointer,
+            instance_pointer=pointer_join(instance_pointer, name),
+            strength=str(found.strength),
+            evidence=found.cite(),
+            fields=(name,),
+        )
+
+
+def _leaf_errors(errors: Iterator[ValidationError]) -> Iterator[ValidationError]:
+    """The errors as written at their node (a choose-one rule is one error, not its branches)."""
+    yield from sorted(errors, key=lambda e: (list(e.absolute_path), str(e.validator)))
+
+
+# Schema-path steps that lead from a node to a nested one (the keyword is the first other step).
+_DESCENT = {"properties": 2, "items": 1, "$ref": 1, "additionalProperties": 1}
+
+
+def _keyword_at_node(error: ValidationError) -> str:
+    """The keyword of the node ``error`` is about: ``allOf`` for a ``not`` inside ``allOf``,
+    so the rule found is the one the spec writes (and marks guidance or not)."""
+    steps = list(error.absolute_schema_path)
+    index = 0
+    while index < len(steps) - 1 and str(steps[index]) in _DESCENT:
+        index += _DESCENT[str(steps[index])]
+    return str(steps[index]) if index < len(steps) else str(error.validator)
+
+
+def _fields_named(error: ValidationError) -> tuple[str, ...]:
+    """The property names a rule names: required lists, choose-one branches, dependents."""
+    value = error.validator_value
+    keyword = str(error.validator)
+    names: list[str] = []
+    if keyword in ("anyOf", "oneOf") and isinstance(value, list):
+        for branch in value:
+            names += [str(n) for n in _mapping(branch).get("required") or []]
+    elif keyword == "not":
+        names += [str(n) for n in _mapping(value).get("required") or []]
+    elif keyword == "allOf" and isinstance(value, list):
+        for part in value:
+            names += [str(n) for n in _mapping(_mapping(part).get("not")).get("required") or []]
+    elif keyword == "dependentRequired" and isinstance(error.instance, Mapping):
+        for name, needs in _mapping(value).items():
+            if name in error.instance and any(n not in error.instance for n in needs):
+                names += [str(name), *(str(n) for n in needs)]
+                break
+    return tuple(dict.fromkeys(names))
+
+
+def _mapping(value: JSON) -> Mapping[str, JSON]:
+    return value if isinstance(value, Mapping) else {}
