@@ -34,7 +34,9 @@ def test_create_app_uses_the_collaborators_it_is_given(spec: Spec) -> None:
     store = JobStore()
     app = create_app(ServerSettings(), spec=spec, store=store, clock=clock)
     try:
-        assert app.spec is spec and app.store is store and app.clock is clock
+        assert app.spec is spec
+        assert app.store is store
+        assert app.clock is clock
         client = httpx.Client(transport=SyncASGITransport(app), base_url="http://127.0.0.1")
         created = client.post(JOBS, json=job_body("given-clock"), headers=HEADERS)
         assert created.status_code == 201
