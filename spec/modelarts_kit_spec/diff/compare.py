@@ -8,7 +8,7 @@ from dataclasses import replace
 from modelarts_kit_spec.diff.model import Change, Walk, fmt
 from modelarts_kit_spec.diff.operation_rules import operations_changed
 from modelarts_kit_spec.diff_meaning import meaning_changed
-from modelarts_kit_spec.load import JSON
+from modelarts_kit_spec.document import JSON
 
 __all__ = ["diff_documents"]
 

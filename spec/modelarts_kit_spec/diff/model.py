@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from modelarts_kit_spec.diff_meaning import MEANING_RULES
-from modelarts_kit_spec.load import JSON, pointer_join
+from modelarts_kit_spec.document import JSON, pointer_join
 from modelarts_kit_spec.walker import SchemaWalker
 
 __all__ = [

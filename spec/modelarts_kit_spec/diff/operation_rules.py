@@ -17,7 +17,7 @@ from modelarts_kit_spec.diff.model import (
     side_impact,
 )
 from modelarts_kit_spec.diff.schema_rules import compare_schema
-from modelarts_kit_spec.load import HTTP_METHODS, JSON, pointer_join
+from modelarts_kit_spec.document import HTTP_METHODS, JSON, pointer_join
 
 __all__ = [
     "OPERATION_RULES",

@@ -6,7 +6,7 @@ import json
 from dataclasses import asdict
 
 from modelarts_kit_spec.diff.model import Change, SpecSource, as_mapping
-from modelarts_kit_spec.load import JSON
+from modelarts_kit_spec.document import JSON
 
 __all__ = ["render_json", "render_markdown", "render_markdown_sections"]
 

@@ -16,7 +16,7 @@ from modelarts_kit_spec.diff.model import (
     fmt,
     side_impact,
 )
-from modelarts_kit_spec.load import JSON, pointer_join
+from modelarts_kit_spec.document import JSON, pointer_join
 from modelarts_kit_spec.values import documented_values
 
 __all__ = ["SCHEMA_RULES", "SchemaRule", "compare_schema", "schema_rule"]

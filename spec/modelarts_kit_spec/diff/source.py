@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from modelarts_kit_spec.diff.model import SpecSource
-from modelarts_kit_spec.load import SpecError, parse_yaml_text, read_yaml
+from modelarts_kit_spec.document import SpecError
+from modelarts_kit_spec.reader import parse_yaml_text, read_yaml
 
 __all__ = ["git_show", "read_source"]
 
