@@ -56,13 +56,20 @@ import random
 import threading
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
 from modelarts_kit_spec import Operation, Spec, load_spec
 from modelarts_kit_spec.routes import match_route as match_spec_route
+from modelarts_kit_wire.asgi import ASGIApp as ASGIApp
+from modelarts_kit_wire.asgi import Message as Message
+from modelarts_kit_wire.asgi import Receive as Receive
+from modelarts_kit_wire.asgi import Scope as Scope
+from modelarts_kit_wire.asgi import Send as Send
+from modelarts_kit_wire.asgi import answer_lifespan
+from modelarts_kit_wire.asgi import read_body as read_body_capped
 
 from modelarts_kit_server import errors
 from modelarts_kit_server.auth import (
@@ -102,12 +109,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger("modelarts_kit_server")
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 CONTENT_TYPE = "application/json; charset=utf-8"
 SERVER_OWNED_METADATA = ("id", "create_time", "user_name")
@@ -199,20 +200,10 @@ def declared_length(headers: Mapping[str, str]) -> int | None:
 
 async def read_body(receive: Receive, max_bytes: int) -> bytes:
     """The whole request body; ``body-too-large`` (413) as soon as it passes ``max_bytes``."""
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            break
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size > max_bytes:
-            raise body_too_large(max_bytes)
-        chunks.append(chunk)
-        if not message.get("more_body", False):
-            break
-    return b"".join(chunks)
+    body = await read_body_capped(receive, max_bytes)
+    if body.exceeded:
+        raise body_too_large(max_bytes)
+    return body.data
 
 
 # -- responses ----------------------------------------------------------------------------------
@@ -319,7 +310,7 @@ class ReferenceServer:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
-            await _lifespan(receive, send)
+            await answer_lifespan(receive, send)
             return
         if scope["type"] != "http":
             return
@@ -480,16 +471,6 @@ def _raw_path(scope: Scope) -> str:
     if isinstance(raw, bytes | bytearray):
         return bytes(raw).split(b"?", 1)[0].decode("latin-1")
     return str(scope.get("path", "/"))
-
-
-async def _lifespan(receive: Receive, send: Send) -> None:
-    while True:
-        message = await receive()
-        if message["type"] == "lifespan.startup":
-            await send({"type": "lifespan.startup.complete"})
-        elif message["type"] == "lifespan.shutdown":
-            await send({"type": "lifespan.shutdown.complete"})
-            return
 
 
 # -- fault injection ----------------------------------------------------------------------------
