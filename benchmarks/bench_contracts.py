@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 
 from harness import Stats, contracts_setup, dev_run_options, machine, schemathesis_command, table
-from modelarts_kit.commands.contract import embedded_target
+from modelarts_kit.embedded import embedded_target
 from modelarts_kit_contracts.server.run import (
     ALL_PHASES,
     DEFAULT_MAX_EXAMPLES,

@@ -5,30 +5,42 @@ validated against the spec, vendor error bodies, token and AK/SK auth, isolated 
 lifecycle on a simulated clock, SQLite storage and optional fault injection. Usable in-process
 (``httpx.ASGITransport(app=create_app())``) or over HTTP (:func:`serve_in_thread`, or the CLI).
 
+The names below are imported on first use, so importing the package (e.g. for
+``DEV_TOKEN``) loads neither uvicorn nor the spec.
+
 Modules (each step a small named function, so it can be wrapped or replaced):
-``app`` (routing, request pipeline, handlers, rendering), ``auth`` (tokens, SDK-HMAC-SHA256),
+``app`` (routing and the request pipeline), ``handlers`` (create, show, terminate and
+the table binding them to the spec's roles), ``auth`` (tokens, SDK-HMAC-SHA256),
 ``validation`` (spec-driven checks and error messages), ``lifecycle`` (phases and status),
 ``store`` (SQLite), ``clock`` (simulated and manual clocks), ``faults`` (fault plans),
-``settings``, ``errors`` (the vendor error catalogue), ``runner`` (uvicorn), ``cli``.
+``settings``, ``errors`` (the vendor error catalogue), ``runner`` (uvicorn). The ASGI body
+reading, lifespan and serving in a thread are the wire layer's (``modelarts_kit_wire``).
 
 Test hook: a job created with ``metadata.annotations["modelarts-kit/simulate"] = "failed"``
 ends Failed instead of Completed.
 """
 
-from modelarts_kit_server.app import ReferenceServer, create_app
-from modelarts_kit_server.clock import Clock, ManualClock, SimulatedClock
-from modelarts_kit_server.errors import ApiError, ConfigError, ServerError
-from modelarts_kit_server.faults import FaultPlan
-from modelarts_kit_server.lifecycle import SIMULATE_ANNOTATION, LifecycleTimings
-from modelarts_kit_server.runner import serve_in_thread
-from modelarts_kit_server.settings import (
-    DEV_PROJECT_ID,
-    DEV_TOKEN,
-    AkSkCredential,
-    ServerSettings,
-    TokenGrant,
-)
-from modelarts_kit_server.store import JobStore
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from modelarts_kit_spec.lazy import lazy_attributes
+
+if TYPE_CHECKING:
+    from modelarts_kit_server.app import ReferenceServer, create_app
+    from modelarts_kit_server.clock import Clock, ManualClock, SimulatedClock
+    from modelarts_kit_server.errors import ApiError, ConfigError, ServerError
+    from modelarts_kit_server.faults import FaultPlan
+    from modelarts_kit_server.lifecycle import SIMULATE_ANNOTATION, LifecycleTimings
+    from modelarts_kit_server.runner import serve_in_thread
+    from modelarts_kit_server.settings import (
+        DEV_PROJECT_ID,
+        DEV_TOKEN,
+        AkSkCredential,
+        ServerSettings,
+        TokenGrant,
+    )
+    from modelarts_kit_server.store import JobStore
 
 __all__ = [
     "DEV_PROJECT_ID",
@@ -50,3 +62,26 @@ __all__ = [
     "create_app",
     "serve_in_thread",
 ]
+
+_HOMES = {
+    "DEV_PROJECT_ID": "settings",
+    "DEV_TOKEN": "settings",
+    "SIMULATE_ANNOTATION": "lifecycle",
+    "AkSkCredential": "settings",
+    "ApiError": "errors",
+    "Clock": "clock",
+    "ConfigError": "errors",
+    "FaultPlan": "faults",
+    "JobStore": "store",
+    "LifecycleTimings": "lifecycle",
+    "ManualClock": "clock",
+    "ReferenceServer": "app",
+    "ServerError": "errors",
+    "ServerSettings": "settings",
+    "SimulatedClock": "clock",
+    "TokenGrant": "settings",
+    "create_app": "app",
+    "serve_in_thread": "runner",
+}
+
+__getattr__, __dir__ = lazy_attributes(__name__, _HOMES)

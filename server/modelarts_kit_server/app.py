@@ -1,4 +1,4 @@
-"""The reference server as a raw ASGI application.
+"""The reference server as a raw ASGI application: routing and request plumbing.
 
 Routes, path-parameter schemas, request schemas and response schemas all come from the spec
 (``modelarts_kit_spec.load_spec``). One request goes through these named steps, each a small
@@ -15,10 +15,10 @@ module-level function so tests and the contract kit's mutants can wrap or replac
    received;
 4. :func:`modelarts_kit_server.validation.validate_path_parameters` (``invalid-parameter``);
 5. :func:`modelarts_kit_server.auth.check_project_access` (``project-mismatch``);
-6. the operation handler: :func:`create_job`, :func:`show_job`, :func:`terminate_job`, which
-   parse and validate the body (:func:`validate_body`), build the stored job
-   (:func:`build_job`), persist it (:class:`~modelarts_kit_server.store.JobStore`), move the
-   lifecycle (:mod:`modelarts_kit_server.lifecycle`) and render it (:func:`render_job`);
+6. the operation's handler from the server's explicit table ``handlers`` (operation id ->
+   handler; :mod:`modelarts_kit_server.handlers` holds create, show and terminate and
+   :func:`~modelarts_kit_server.handlers.default_handlers` binds them by the spec's roles;
+   ``create_app(settings, handlers=...)`` replaces the table);
 7. :func:`send_json` - the response, with ``X-Request-Id`` and
    ``Content-Type: application/json; charset=utf-8``.
 
@@ -31,9 +31,10 @@ most :data:`MAX_LARGE_BODIES` large bodies are admitted at once (one more is ans
 the vendor's documented 12 MB) bounds the work any one request can ask for
 (``benchmarks/bench_large_bodies.py`` measures both).
 
-Steps are looked up as attributes of this module when a request runs, so to replace one
-(a mutant, a fault) patch it here, e.g. ``modelarts_kit_server.app.authenticate`` or
-``modelarts_kit_server.app.render_job``, not in the module that defines it.
+Steps are looked up as attributes of their module when a request runs, so to replace one (a
+mutant, a fault) patch it where it is called, e.g. ``modelarts_kit_server.app.authenticate`` or
+``modelarts_kit_server.handlers.render_job``, not in the module that defines it; to replace a
+handler, replace its entry in the app's ``handlers`` table (or pass ``handlers=``).
 
 Any :class:`~modelarts_kit_server.errors.ApiError` names a meaning; :func:`render_error`
 answers it with the first code the spec lists for that meaning on the request's operation
@@ -44,41 +45,31 @@ with its traceback and answered as ``internal-error``. Log lines show request da
 path) with control characters escaped, so a request cannot forge a log line. Which operation
 creates, shows and terminates comes from the spec's roles, the job lifecycle from its
 ``x-modelarts-lifecycle`` (:mod:`modelarts_kit_server.lifecycle`).
-
-Server-owned fields: ``metadata.id`` (a UUID), ``metadata.create_time`` (ms, simulated clock),
-``metadata.user_name`` and ``status`` are always the server's; absent fields with a ``default``
-in the request schema are filled; everything else the client sent comes back unchanged. A job
-whose echo would violate the spec's response schema is refused as ``invalid-parameter``.
-Request bodies are validated against one of the spec's envelopes, by
-``ServerSettings.strictness``: ``lenient`` (the default) enforces ``must-reject`` (the
-documented rules, not the guidance the spec infers from prose: both members of a choose-one
-pair are accepted, as real services commonly do) and drops the request fields the spec does
-not have before storing, so they are neither stored nor echoed; ``strict`` enforces
-``must-accept`` (guidance too; undocumented and SDK-only fields refused). Test hook: the annotation
-``metadata.annotations["modelarts-kit/simulate"] = "<final phase>"`` (any case, e.g.
-``failed``) makes the job end in that final phase instead of the normal course's.
 """
 
 from __future__ import annotations
 
 import asyncio
-import copy
 import json
 import logging
 import random
 import threading
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from modelarts_kit_spec import Operation, Spec, load_spec
 from modelarts_kit_spec.routes import match_route as match_spec_route
-from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT
-from modelarts_kit_spec.schemamodel.prune import known_fields
-from modelarts_kit_spec.sensitive import is_sensitive, sensitive_fields
+from modelarts_kit_wire.asgi import ASGIApp as ASGIApp
+from modelarts_kit_wire.asgi import Message as Message
+from modelarts_kit_wire.asgi import Receive as Receive
+from modelarts_kit_wire.asgi import Scope as Scope
+from modelarts_kit_wire.asgi import Send as Send
+from modelarts_kit_wire.asgi import answer_lifespan
+from modelarts_kit_wire.asgi import read_body as read_body_capped
 
 from modelarts_kit_server import errors
 from modelarts_kit_server.auth import (
@@ -92,24 +83,11 @@ from modelarts_kit_server.auth import (
 from modelarts_kit_server.clock import Clock, SimulatedClock
 from modelarts_kit_server.errors import ApiError, error_body, resolve_error
 from modelarts_kit_server.faults import FaultKind, FaultPlan
-from modelarts_kit_server.lifecycle import (
-    SIMULATE_ANNOTATION,
-    Simulation,
-    Timeline,
-    can_terminate,
-)
-from modelarts_kit_server.rendering import conform_to_schema
-from modelarts_kit_server.settings import DEFAULT_MAX_BODY_BYTES, STRICT, ServerSettings
-from modelarts_kit_server.store import DuplicateJobName, JobRecord, JobStore, StorageUnavailable
-from modelarts_kit_server.validation import (
-    apply_defaults,
-    describe_violation,
-    parse_json_body,
-    pointer,
-    redacted_value,
-    validate_instance,
-    validate_path_parameters,
-)
+from modelarts_kit_server.handlers import Handler, JsonResponse, RequestContext, default_handlers
+from modelarts_kit_server.lifecycle import Simulation
+from modelarts_kit_server.settings import DEFAULT_MAX_BODY_BYTES, ServerSettings
+from modelarts_kit_server.store import JobStore, StorageUnavailable
+from modelarts_kit_server.validation import validate_path_parameters
 
 __all__ = [
     "DEFAULT_MAX_BODY_BYTES",
@@ -121,33 +99,18 @@ __all__ = [
     "ReferenceServer",
     "RequestContext",
     "Route",
-    "build_job",
     "create_app",
-    "create_job",
-    "echo_as_stored",
     "inject_faults",
     "loggable",
     "match_route",
     "read_body",
     "render_error",
-    "render_job",
     "send_json",
-    "show_job",
-    "terminate_job",
-    "validate_body",
 ]
 
 logger = logging.getLogger("modelarts_kit_server")
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-
 CONTENT_TYPE = "application/json; charset=utf-8"
-MAX_ID_CHARS = 64
-MAX_RENDERED_TASKS = 64  # node_count may be huge; the task list shown is capped
 SERVER_OWNED_METADATA = ("id", "create_time", "user_name")
 # A body above this size is handled on the worker pool, off the event loop (a create of this
 # size, about 35 parameters, takes a few milliseconds; one at the 2 MiB limit, seconds).
@@ -168,81 +131,29 @@ MAX_LARGE_BODIES = 8
 EARLY_ANSWER_READ_BYTES = 64 * 1024
 
 
-@dataclass(frozen=True)
-class JsonResponse:
-    status: int
-    body: Any
-    headers: Mapping[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class RequestContext:
-    """What a handler needs about the request and the server."""
-
-    server: ReferenceServer
-    operation: Operation
-    path_params: Mapping[str, str]
-    principal: Principal
-    body: bytes
-    content_type: str | None
-
-    @property
-    def project_id(self) -> str:
-        return self.path_params["project_id"]
-
-    @property
-    def job_id(self) -> str:
-        return self.path_params[self.server.spec.meaning.roles.job_id_parameter]
-
-
-Handler = Callable[[RequestContext], JsonResponse]
+# -- routing ------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Route:
+    """An operation the server answers; its handler is the server's ``handlers[operation_id]``."""
+
     operation: Operation
-    handler: Handler
 
 
-def _short(text: str) -> str:
-    return text if len(text) <= MAX_ID_CHARS else text[: MAX_ID_CHARS - 3] + "..."
-
-
-# -- routing ------------------------------------------------------------------------------------
-
-
-def build_routes(spec: Spec) -> tuple[Route, ...]:
-    """One route per operation the spec gives a role (``x-modelarts-role``)."""
-    roles = spec.meaning.roles
-    handlers: dict[str, Handler] = {
-        roles.create.operation_id: create_job,
-        roles.show.operation_id: show_job,
-        roles.terminate.operation_id: terminate_job,
-    }
+def build_routes(spec: Spec, handlers: Mapping[str, Handler]) -> tuple[Route, ...]:
+    """One route per spec operation that ``handlers`` (by operation id) has a handler for."""
     routes: list[Route] = []
     for operation in spec.operations:
-        handler = handlers.get(operation.operation_id)
-        if handler is None:
+        if operation.operation_id not in handlers:
             logger.warning(
                 "spec operation %s %s has no role the reference server implements",
                 operation.method.upper(),
                 operation.path,
             )
             continue
-        routes.append(Route(operation, _dispatch(handler)))
+        routes.append(Route(operation))
     return tuple(routes)
-
-
-def _dispatch(handler: Handler) -> Handler:
-    # Resolve the handler by name at call time, so replacing a module attribute takes effect.
-    name = handler.__name__
-
-    def call(context: RequestContext) -> JsonResponse:
-        target: Handler = globals()[name]
-        return target(context)
-
-    call.__name__ = name
-    return call
 
 
 @dataclass(frozen=True)
@@ -289,176 +200,10 @@ def declared_length(headers: Mapping[str, str]) -> int | None:
 
 async def read_body(receive: Receive, max_bytes: int) -> bytes:
     """The whole request body; ``body-too-large`` (413) as soon as it passes ``max_bytes``."""
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            break
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size > max_bytes:
-            raise body_too_large(max_bytes)
-        chunks.append(chunk)
-        if not message.get("more_body", False):
-            break
-    return b"".join(chunks)
-
-
-def validate_body(context: RequestContext) -> Any:
-    """The parsed body, valid against the operation's request schema in the envelope the
-    server's strictness names; a lenient server keeps only the fields the spec has."""
-    document = parse_json_body(context.body, context.content_type)
-    schema = context.operation.request_schema
-    if schema is None:
-        return document
-    spec = context.server.spec
-    strict = context.server.settings.strictness == STRICT
-    violation = validate_instance(
-        spec.envelope(MUST_ACCEPT if strict else MUST_REJECT), schema, document
-    )
-    if violation is None:
-        return document if strict else known_fields(spec, schema, document)
-    if _is_unsupported_action(context, violation):
-        raise ApiError(errors.UNSUPPORTED_ACTION_TYPE, _short(str(violation.instance)))
-    fields = sensitive_fields(context.server.spec.walker, schema)
-    message = describe_violation(violation, secret=lambda at: is_sensitive(fields, document, at))
-    raise ApiError(errors.INVALID_PARAM, message)
-
-
-def _is_unsupported_action(context: RequestContext, violation: Any) -> bool:
-    """An action outside the enum: a value of a field the spec's terminate body sets."""
-    roles = context.server.spec.meaning.roles
-    path = list(violation.absolute_path)
-    return (
-        context.operation.operation_id == roles.terminate.operation_id
-        and len(path) == 1
-        and path[0] in roles.terminate_body
-        and violation.validator in ("enum", "const")
-        and isinstance(violation.instance, str)
-    )
-
-
-# -- jobs ---------------------------------------------------------------------------------------
-
-
-def simulated_outcome(simulation: Simulation, document: Mapping[str, Any]) -> str:
-    """The test hook: ``metadata.annotations["modelarts-kit/simulate"]`` names the final phase
-    (any case) the job ends in; without it, the normal course's final phase."""
-    metadata = document.get("metadata")
-    annotations = metadata.get("annotations") if isinstance(metadata, Mapping) else None
-    if not isinstance(annotations, Mapping) or SIMULATE_ANNOTATION not in annotations:
-        return simulation.outcomes[0]
-    value = annotations[SIMULATE_ANNOTATION]
-    outcome = simulation.outcome_for(value) if isinstance(value, str) else None
-    if outcome is None:
-        path = ["metadata", "annotations", SIMULATE_ANNOTATION]
-        known = " or ".join(repr(o.lower()) for o in simulation.outcomes)
-        raise ApiError(
-            errors.INVALID_PARAM,
-            f"{pointer(path)}: value {redacted_value(value, path)} violates must be {known}",
-        )
-    return outcome
-
-
-def build_job(context: RequestContext, document: Mapping[str, Any]) -> JobRecord:
-    """The job to store: the client's document, spec defaults, and server-owned fields."""
-    server = context.server
-    schema = context.operation.request_schema
-    job: dict[str, Any] = apply_defaults(server.spec, schema, copy.deepcopy(dict(document)))
-    job.pop("status", None)  # the server owns the status
-    metadata = dict(job.get("metadata") or {})
-    now_ms = server.clock.now_ms()
-    metadata["id"] = server.new_job_id()
-    metadata["create_time"] = now_ms
-    metadata["user_name"] = server.settings.user_name
-    job["metadata"] = metadata
-    return JobRecord(
-        project_id=context.project_id,
-        job_id=metadata["id"],
-        name=str(metadata.get("name", "")),
-        document=job,
-        timeline=Timeline(created_ms=now_ms, outcome=simulated_outcome(server.simulation, job)),
-    )
-
-
-def node_count(document: Mapping[str, Any]) -> int:
-    spec = document.get("spec")
-    resource = spec.get("resource") if isinstance(spec, Mapping) else None
-    count = resource.get("node_count") if isinstance(resource, Mapping) else None
-    if isinstance(count, int) and not isinstance(count, bool) and count >= 1:
-        return min(count, MAX_RENDERED_TASKS)
-    return 1
-
-
-def render_job(server: ReferenceServer, record: JobRecord, now_ms: int | None = None) -> Any:
-    """The API representation of a stored job at ``now_ms`` (default: the clock's now)."""
-    moment = server.clock.now_ms() if now_ms is None else now_ms
-    snapshot = server.simulation.snapshot_at(record.timeline, moment)
-    status = server.simulation.render_status(snapshot, node_count(record.document))
-    rendered: dict[str, Any] = {}
-    for key, value in record.document.items():
-        rendered[key] = value
-        if key == "metadata":
-            rendered["status"] = status
-    if "status" not in rendered:
-        rendered["status"] = status
-    return rendered
-
-
-def echo_as_stored(context: RequestContext, record: JobRecord) -> JobRecord:
-    """The job as the server stores it: shaped to the documented success response schema."""
-    schema = context.operation.success.schema
-    if schema is None:
-        return record
-    rendered = render_job(context.server, record, record.timeline.created_ms)
-    try:
-        shaped = conform_to_schema(context.server.spec, schema, rendered)
-    except ValueError:
-        logger.error("job %s cannot be shaped to the response schema", record.job_id)
-        raise
-    document = {key: value for key, value in shaped.items() if key != "status"}
-    return replace(record, document=document)
-
-
-def create_job(context: RequestContext) -> JsonResponse:
-    document = validate_body(context)
-    record = echo_as_stored(context, build_job(context, document))
-    try:
-        context.server.store.insert(record)
-    except DuplicateJobName:
-        raise ApiError(errors.DUPLICATE_JOB_NAME, _short(record.name)) from None
-    return JsonResponse(201, render_job(context.server, record, record.timeline.created_ms))
-
-
-def show_job(context: RequestContext) -> JsonResponse:
-    job_id = context.job_id
-    record = context.server.store.get(context.project_id, job_id)
-    if record is None:
-        raise ApiError(errors.JOB_NOT_FOUND, _short(job_id))
-    return JsonResponse(200, render_job(context.server, record))
-
-
-def terminate_job(context: RequestContext) -> JsonResponse:
-    validate_body(context)
-    server = context.server
-    job_id = context.job_id
-    now_ms = server.clock.now_ms()
-
-    def allowed(record: JobRecord) -> bool:
-        return can_terminate(server.simulation.snapshot_at(record.timeline, now_ms))
-
-    record, recorded = server.store.request_termination(context.project_id, job_id, now_ms, allowed)
-    if record is None:
-        raise ApiError(errors.JOB_NOT_FOUND, _short(job_id))
-    if not recorded:
-        phase = server.simulation.snapshot_at(record.timeline, now_ms).phase
-        terminable = ", ".join(sorted(server.simulation.lifecycle.terminable))
-        raise ApiError(
-            errors.NOT_ALLOWED_TO_TERMINATE,
-            detail=f"It is {phase}; only jobs in {terminable} can be.",
-        )
-    return JsonResponse(202, render_job(server, record, now_ms))
+    body = await read_body_capped(receive, max_bytes)
+    if body.exceeded:
+        raise body_too_large(max_bytes)
+    return body.data
 
 
 # -- responses ----------------------------------------------------------------------------------
@@ -525,7 +270,8 @@ def request_headers(scope: Scope) -> dict[str, str]:
 
 
 class ReferenceServer:
-    """The ASGI application; attributes ``settings``, ``spec``, ``store``, ``clock``, ``routes``."""
+    """The ASGI application; attributes ``settings``, ``spec``, ``store``, ``clock``,
+    ``handlers`` (operation id -> handler, looked up per request) and ``routes``."""
 
     def __init__(
         self,
@@ -533,12 +279,16 @@ class ReferenceServer:
         spec: Spec,
         store: JobStore,
         clock: Clock,
+        handlers: Mapping[str, Handler] | None = None,
     ) -> None:
         self.settings = settings
         self.spec = spec
         self.store = store
         self.clock = clock
-        self.routes = build_routes(spec)
+        self.handlers: dict[str, Handler] = dict(
+            default_handlers(spec.meaning.roles) if handlers is None else handlers
+        )
+        self.routes = build_routes(spec, self.handlers)
         self.simulation = Simulation(spec.meaning.lifecycle, settings.timings)
         self._ids = random.Random(settings.id_seed) if settings.id_seed is not None else None
         self._ids_lock = threading.Lock()
@@ -560,7 +310,7 @@ class ReferenceServer:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
-            await _lifespan(receive, send)
+            await answer_lifespan(receive, send)
             return
         if scope["type"] != "http":
             return
@@ -664,10 +414,11 @@ class ReferenceServer:
             body=body,
             content_type=headers.get("content-type"),
         )
+        handler = self.handlers[found.route.operation.operation_id]
         if len(body) <= INLINE_BODY_BYTES and not self._renders_large_job(context):
-            return found.route.handler(context), None
+            return handler(context), None
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._workers, _handle_encoded, found.route, context)
+        return await loop.run_in_executor(self._workers, _handle_encoded, handler, context)
 
     def _renders_large_job(self, context: RequestContext) -> bool:
         """Whether the answer renders a stored job too large to load and encode on the loop."""
@@ -709,9 +460,9 @@ class BodyTracker:
         return length > EARLY_ANSWER_READ_BYTES
 
 
-def _handle_encoded(route: Route, context: RequestContext) -> tuple[JsonResponse, bytes]:
+def _handle_encoded(handler: Handler, context: RequestContext) -> tuple[JsonResponse, bytes]:
     """Run a handler and encode its answer (on a worker thread, for a large body)."""
-    response = route.handler(context)
+    response = handler(context)
     return response, encode_json(response.body)
 
 
@@ -720,16 +471,6 @@ def _raw_path(scope: Scope) -> str:
     if isinstance(raw, bytes | bytearray):
         return bytes(raw).split(b"?", 1)[0].decode("latin-1")
     return str(scope.get("path", "/"))
-
-
-async def _lifespan(receive: Receive, send: Send) -> None:
-    while True:
-        message = await receive()
-        if message["type"] == "lifespan.startup":
-            await send({"type": "lifespan.startup.complete"})
-        elif message["type"] == "lifespan.shutdown":
-            await send({"type": "lifespan.shutdown.complete"})
-            return
 
 
 # -- fault injection ----------------------------------------------------------------------------
@@ -775,15 +516,28 @@ async def inject_faults(spec: Spec, plan: FaultPlan, scope: Scope, send: Send) -
 # -- factory ------------------------------------------------------------------------------------
 
 
-def create_app(settings: ServerSettings | None = None) -> ReferenceServer:
+def create_app(
+    settings: ServerSettings | None = None,
+    *,
+    spec: Spec | None = None,
+    store: JobStore | None = None,
+    clock: Clock | None = None,
+    handlers: Mapping[str, Handler] | None = None,
+) -> ReferenceServer:
     """A reference server for ``settings`` (default: in-memory, development token, real time).
 
-    The app's ``store`` and ``clock`` attributes are there for tests' assertions.
+    Its collaborators are built from ``settings`` unless given: the ``spec`` (from
+    ``settings.spec_path``), the job ``store`` (``settings.database``), the ``clock``
+    (``settings.clock``, else a simulated clock) and the ``handlers`` table (operation id ->
+    handler; default :func:`~modelarts_kit_server.handlers.default_handlers`). The app's
+    ``store``, ``clock`` and ``handlers`` attributes are there for tests.
     """
     settings = settings or ServerSettings()
-    spec = load_spec(settings.spec_path)
-    store = JobStore(settings.database)
-    clock = settings.clock or SimulatedClock(
-        settings.clock_speed, not_before_ms=store.latest_time_ms()
+    spec = spec if spec is not None else load_spec(settings.spec_path)
+    store = store if store is not None else JobStore(settings.database)
+    clock = (
+        clock
+        or settings.clock
+        or SimulatedClock(settings.clock_speed, not_before_ms=store.latest_time_ms())
     )
-    return ReferenceServer(settings, spec, store, clock)
+    return ReferenceServer(settings, spec, store, clock, handlers)

@@ -20,13 +20,13 @@ import logging
 import signal
 import socket
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
 import uvicorn
+from modelarts_kit_wire.threads import running_in_thread
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from modelarts_kit_server.app import ASGIApp, ConnectionDropped, ReferenceServer, create_app
@@ -213,20 +213,17 @@ def serve_in_thread(
         app = owned
     sock = bind_socket(host, port)
     server = uvicorn_server(app, log_level=log_level, header_timeout_s=header_timeout_s)
-    thread = threading.Thread(
-        target=server.run, kwargs={"sockets": [sock]}, name="modelarts-kit-serve", daemon=True
-    )
-    thread.start()
     try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        while not server.started:
-            if not thread.is_alive() or time.monotonic() > deadline:
-                raise ServerError("the reference server did not start")
-            time.sleep(0.005)
-        yield base_url(sock)
+        with running_in_thread(
+            server,
+            name="modelarts-kit-serve",
+            sockets=[sock],
+            not_started=lambda: ServerError("the reference server did not start"),
+            startup_timeout_s=STARTUP_TIMEOUT_S,
+            shutdown_timeout_s=SHUTDOWN_TIMEOUT_S,
+        ):
+            yield base_url(sock)
     finally:
-        server.should_exit = True
-        thread.join(SHUTDOWN_TIMEOUT_S)
         sock.close()
         if owned is not None:
             owned.close()

@@ -27,7 +27,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from modelarts_kit_spec.load import JSON, Spec, SpecError, parse_spec, pointer_join
+from modelarts_kit_spec.document import JSON, SpecError, pointer_join
+from modelarts_kit_spec.load import Spec, parse_spec
 from modelarts_kit_spec.meaning import (
     CATALOGUE_KEY,
     ERROR_CODES_KEY,

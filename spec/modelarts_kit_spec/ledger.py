@@ -41,7 +41,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from modelarts_kit_spec.load import JSON, LEDGER_PATH, SPEC_PATH, SpecError, read_yaml
+from modelarts_kit_spec.document import JSON, SpecError
+from modelarts_kit_spec.paths import LEDGER_PATH, SPEC_PATH
+from modelarts_kit_spec.reader import read_yaml
 
 __all__ = [
     "TODO",

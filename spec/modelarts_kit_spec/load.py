@@ -3,6 +3,12 @@
 The generator, the contract kit, the reference server and the publisher all read the spec
 through :func:`load_spec`; nobody else opens ``openapi.yaml``. Data flows one way:
 YAML -> :class:`Spec` (resolved, indexed) -> each output.
+
+``Spec`` is the front of the package: it imports its layers (meaning, walker, schema model,
+routes, refs, ledger) on first use. Their floor is in modules that import none of them:
+:mod:`~modelarts_kit_spec.document` (``JSON``, ``SpecError``, JSON pointers),
+:mod:`~modelarts_kit_spec.reader` (the one reader of input files) and
+:mod:`~modelarts_kit_spec.operation`; their names are also importable from here.
 """
 
 from __future__ import annotations
@@ -15,12 +21,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
-from modelarts_kit_spec.errors import KitError
+from modelarts_kit_spec.document import HTTP_METHODS as HTTP_METHODS
+from modelarts_kit_spec.document import JSON as JSON
+from modelarts_kit_spec.document import SpecError as SpecError
+from modelarts_kit_spec.document import escape_pointer_token as escape_pointer_token
+from modelarts_kit_spec.document import json_type as json_type
+from modelarts_kit_spec.document import pointer_join as pointer_join
+from modelarts_kit_spec.document import resolve_pointer as resolve_pointer
+from modelarts_kit_spec.document import unescape_pointer_token as unescape_pointer_token
+from modelarts_kit_spec.operation import Operation as Operation
+from modelarts_kit_spec.operation import Parameter as Parameter
+from modelarts_kit_spec.operation import Response as Response
 from modelarts_kit_spec.paths import LEDGER_PATH as LEDGER_PATH
 from modelarts_kit_spec.paths import PACKAGE_DIR as PACKAGE_DIR
 from modelarts_kit_spec.paths import SPEC_PATH as SPEC_PATH
+from modelarts_kit_spec.reader import MAX_DEPTH as MAX_DEPTH
+from modelarts_kit_spec.reader import MAX_INPUT_BYTES as MAX_INPUT_BYTES
+from modelarts_kit_spec.reader import MAX_NODES as MAX_NODES
+from modelarts_kit_spec.reader import InputError as InputError
+from modelarts_kit_spec.reader import decode_text as decode_text
+from modelarts_kit_spec.reader import parse_yaml_text as parse_yaml_text
+from modelarts_kit_spec.reader import read_input_bytes as read_input_bytes
+from modelarts_kit_spec.reader import read_input_text as read_input_text
+from modelarts_kit_spec.reader import read_yaml as read_yaml
 
 if TYPE_CHECKING:
     # jsonschema and referencing take ~60 ms to import; only validator() needs them.
@@ -31,278 +54,6 @@ if TYPE_CHECKING:
     from modelarts_kit_spec.routes import RouteMatch
     from modelarts_kit_spec.schemamodel import SchemaModel
     from modelarts_kit_spec.walker import SchemaWalker
-
-HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
-
-JSON = Any  # a decoded JSON/YAML value
-
-
-class SpecError(KitError):
-    """The spec file cannot be read or is not an OpenAPI document we can index."""
-
-
-# Bounds on every spec, ledger and vendor page the kit reads (each far above the real ones:
-# the curated spec is ~90 KB, ~12,000 values, 20 levels deep). A hostile input fails fast
-# with one line instead of exhausting memory or the stack.
-MAX_INPUT_BYTES = 16 * 1024 * 1024
-MAX_NODES = 1_000_000  # values after YAML aliases are expanded (an alias bomb is refused)
-MAX_DEPTH = 128  # nesting levels of mappings and sequences
-
-
-class InputError(SpecError):
-    """An input file that is too large, not text, or nested/aliased beyond the bounds.
-
-    ``source`` names the file, ``line`` the 1-based line (0 when unknown), ``rule`` what it
-    breaks; the message is ``source[:line]: rule``."""
-
-    def __init__(self, source: str, line: int, rule: str) -> None:
-        self.source = source
-        self.line = line
-        self.rule = rule
-        super().__init__(f"{source}:{line}: {rule}" if line else f"{source}: {rule}")
-
-
-def read_input_bytes(path: Path | str, limit: int = MAX_INPUT_BYTES) -> bytes:
-    """The bytes of ``path``, never more than ``limit`` read (``/dev/zero`` and endless
-    streams are refused after ``limit`` bytes, not read whole)."""
-    try:
-        with open(path, "rb") as stream:
-            data = stream.read(limit + 1)
-    except OSError as exc:
-        raise InputError(str(path), 0, f"cannot read: {exc.strerror or exc}") from exc
-    if len(data) > limit:
-        raise InputError(
-            str(path), 0, f"larger than {limit} bytes (rule: inputs are at most {limit} bytes)"
-        )
-    return data
-
-
-def decode_text(data: bytes, source: str) -> str:
-    """``data`` as UTF-8 text (a BOM is dropped); binary data and other encodings refused."""
-    if b"\x00" in data:
-        line = data[: data.index(b"\x00")].count(b"\n") + 1
-        raise InputError(source, line, "binary content (NUL byte): not a text file")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError(
-            source, line, f"not UTF-8 text (byte 0x{data[exc.start]:02x}; rule: inputs are UTF-8)"
-        ) from None
-
-
-def read_input_text(path: Path | str) -> str:
-    """The text of a spec, ledger or page: size-capped, strict UTF-8 (see above)."""
-    return decode_text(read_input_bytes(path), str(path))
-
-
-def read_yaml(path: Path) -> JSON:
-    """Parse a YAML or JSON file; the error names the file, line and column."""
-    return parse_yaml_text(read_input_text(path), str(path))
-
-
-def parse_yaml_text(text: str, source: str) -> JSON:
-    """Parse YAML text read from ``source`` (a file name or ``git:REV:path``), within
-    :data:`MAX_INPUT_BYTES`, :data:`MAX_NODES` and :data:`MAX_DEPTH`.
-
-    A JSON document is parsed as JSON: YAML 1.1 refuses some valid JSON (raw U+007F-U+009F,
-    a surrogate pair written as two escapes)."""
-    if len(text) > MAX_INPUT_BYTES:
-        raise InputError(source, 0, f"larger than {MAX_INPUT_BYTES} characters")
-    if text.lstrip().startswith(("{", "[")):
-        try:
-            document = json.loads(text)
-        except RecursionError:
-            raise InputError(source, 0, f"nested deeper than {MAX_DEPTH} levels") from None
-        except ValueError:
-            pass  # YAML flow style, or broken JSON: the YAML parser says where
-        else:
-            _check_json_shape(document, source)
-            return document
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        _check_yaml_shape(text, source, loader)
-        return yaml.load(text, Loader=loader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        where = f"{source}:{mark.line + 1}:{mark.column + 1}" if mark else source
-        raise SpecError(f"{where}: invalid YAML: {exc.problem}") from exc
-    except yaml.YAMLError as exc:
-        raise SpecError(f"{source}: invalid YAML: {exc}") from exc
-
-
-def _check_json_shape(document: JSON, source: str) -> None:
-    """Depth and size of a parsed JSON document, walked without recursion."""
-    count = 0
-    stack: list[tuple[JSON, int]] = [(document, 1)]
-    while stack:
-        node, depth = stack.pop()
-        count += 1
-        if count > MAX_NODES:
-            raise InputError(source, 0, f"more than {MAX_NODES} values")
-        if isinstance(node, dict | list):
-            if depth > MAX_DEPTH:
-                raise InputError(source, 0, f"nested deeper than {MAX_DEPTH} levels")
-            children = node.values() if isinstance(node, dict) else node
-            stack.extend((child, depth + 1) for child in children)
-
-
-def _check_yaml_shape(text: str, source: str, loader: Any) -> None:
-    """Refuse YAML nested deeper than :data:`MAX_DEPTH`, or holding more than
-    :data:`MAX_NODES` values or :data:`MAX_INPUT_BYTES` bytes of scalars once aliases are
-    expanded, from the parser's event stream (iterative and flat: composing such a document
-    first is what exhausts the stack or the memory). Each alias counts the size and depth of
-    the node it repeats: a 1 MB string aliased 2,000 times is 2 GB to whoever walks it."""
-    # Per open collection: [values so far, deepest level below it, anchor or None, bytes].
-    open_nodes: list[list[Any]] = []
-    anchors: dict[str, tuple[int, int, int]] = {}  # anchor -> (values, depth below, bytes)
-    total_values = total_bytes = 0
-
-    def add(values: int, depth: int, size: int, line: int) -> None:
-        nonlocal total_values, total_bytes
-        if len(open_nodes) + depth > MAX_DEPTH:
-            raise InputError(source, line, f"nested deeper than {MAX_DEPTH} levels")
-        if open_nodes:
-            parent = open_nodes[-1]
-            parent[0] += values
-            parent[1] = max(parent[1], depth)
-            parent[3] += size
-            count, expanded = parent[0], parent[3]
-        else:
-            total_values += values
-            total_bytes += size
-            count, expanded = total_values, total_bytes
-        if count > MAX_NODES:
-            raise InputError(
-                source, line, f"more than {MAX_NODES} values once aliases are expanded"
-            )
-        if expanded > MAX_INPUT_BYTES:
-            raise InputError(
-                source,
-                line,
-                f"more than {MAX_INPUT_BYTES} bytes of values once aliases are expanded "
-                f"(rule: inputs are at most {MAX_INPUT_BYTES} bytes)",
-            )
-
-    for event in yaml.parse(text, Loader=loader):
-        line = event.start_mark.line + 1 if event.start_mark else 0
-        if isinstance(event, yaml.CollectionStartEvent):
-            if len(open_nodes) >= MAX_DEPTH:
-                raise InputError(source, line, f"nested deeper than {MAX_DEPTH} levels")
-            open_nodes.append([1, 0, event.anchor, 0])
-        elif isinstance(event, yaml.CollectionEndEvent):
-            values, below, anchor, size = open_nodes.pop()
-            if anchor is not None:
-                anchors[anchor] = (values, below + 1, size)
-            add(values, below + 1, size, line)
-        elif isinstance(event, yaml.ScalarEvent):
-            size = len(event.value.encode("utf-8", "surrogatepass"))
-            if event.anchor is not None:
-                anchors[event.anchor] = (1, 0, size)
-            add(1, 0, size, line)
-        elif isinstance(event, yaml.AliasEvent):
-            values, depth, size = anchors.get(event.anchor or "", (1, 0, 0))
-            add(values, depth, size, line)
-
-
-def escape_pointer_token(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
-
-
-def json_type(value: JSON) -> str:
-    """The JSON Schema type name of a decoded JSON value (``bool`` is not an integer)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, Mapping):
-        return "object"
-    return type(value).__name__
-
-
-def unescape_pointer_token(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
-
-
-def pointer_join(base: str, *tokens: str | int) -> str:
-    return base + "".join("/" + escape_pointer_token(str(t)) for t in tokens)
-
-
-def resolve_pointer(document: JSON, pointer: str) -> JSON:
-    """Return the value at a JSON pointer (``/a/b`` or ``#/a/b``); KeyError names the token."""
-    pointer = pointer.removeprefix("#")
-    if pointer == "":
-        return document
-    if not pointer.startswith("/"):
-        raise KeyError(f"{pointer!r} is not a JSON pointer (must start with '/')")
-    node = document
-    for raw in pointer[1:].split("/"):
-        token = unescape_pointer_token(raw)
-        if isinstance(node, Mapping):
-            if token not in node:
-                raise KeyError(f"{pointer}: no key {token!r}")
-            node = node[token]
-        elif isinstance(node, list):
-            if not token.isdigit() or int(token) >= len(node):
-                raise KeyError(f"{pointer}: no index {token!r}")
-            node = node[int(token)]
-        else:
-            raise KeyError(f"{pointer}: {token!r} goes into a scalar")
-    return node
-
-
-@dataclass(frozen=True)
-class Parameter:
-    name: str
-    location: str  # "path" | "query" | "header" | "cookie"
-    required: bool
-    schema: JSON
-    description: str
-
-
-@dataclass(frozen=True)
-class Response:
-    status: str  # "201", "4XX", "default"
-    description: str
-    schema: JSON | None  # as written (may be a $ref)
-    headers: Mapping[str, JSON]
-    pointer: str  # JSON pointer of the response object in the document
-
-
-@dataclass(frozen=True)
-class Operation:
-    operation_id: str
-    method: str  # lower case
-    path: str
-    summary: str
-    description: str
-    parameters: tuple[Parameter, ...]
-    request_schema: JSON | None  # application/json body schema as written
-    request_required: bool
-    responses: tuple[Response, ...]
-    pointer: str  # JSON pointer of the operation object
-
-    @property
-    def success(self) -> Response:
-        """The documented 2xx response (each of our operations has exactly one)."""
-        for response in self.responses:
-            if response.status.startswith("2"):
-                return response
-        raise SpecError(f"{self.operation_id}: no 2xx response")
-
-    def response_for(self, status: int) -> Response | None:
-        """The response documented for ``status``: exact code, then ``4XX``, then ``default``."""
-        by_status = {r.status.upper(): r for r in self.responses}
-        code = str(status)
-        return by_status.get(code) or by_status.get(code[0] + "XX") or by_status.get("DEFAULT")
 
 
 @dataclass(frozen=True)
@@ -423,7 +174,6 @@ class Spec:
 
         Validators are cached per schema (by its JSON text), so hot paths pay once.
         """
-        import json
 
         from jsonschema import Draft202012Validator
 

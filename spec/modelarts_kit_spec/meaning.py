@@ -29,11 +29,12 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from modelarts_kit_spec.load import SpecError, pointer_join
+from modelarts_kit_spec.document import SpecError, pointer_join
 from modelarts_kit_spec.walker import SchemaWalker, iter_schemas
 
 if TYPE_CHECKING:
-    from modelarts_kit_spec.load import Operation, Spec
+    from modelarts_kit_spec.operation import Operation
+    from modelarts_kit_spec.view import SpecView
 
 __all__ = [
     "CATALOGUE_KEY",
@@ -317,7 +318,7 @@ def _strings(value: JSON) -> list[str] | None:
 class _Reader:
     """Reads the extensions, collecting every problem instead of stopping at the first."""
 
-    def __init__(self, spec: Spec) -> None:
+    def __init__(self, spec: SpecView) -> None:
         self.spec = spec
         self.document = spec.document
         self.walker = SchemaWalker(spec.document)
@@ -640,7 +641,7 @@ class _Reader:
         return Guidance(tuple(rules))
 
 
-def _read(spec: Spec) -> tuple[Meaning | None, list[Problem]]:
+def _read(spec: SpecView) -> tuple[Meaning | None, list[Problem]]:
     reader = _Reader(spec)
     raw_lifecycle = _mapping(spec.document.get(LIFECYCLE_KEY))
     roles = reader.roles(raw_lifecycle)
@@ -653,7 +654,7 @@ def _read(spec: Spec) -> tuple[Meaning | None, list[Problem]]:
     return Meaning(roles, lifecycle, errors, guidance), problems
 
 
-def uses_meaning(spec: Spec) -> bool:
+def uses_meaning(spec: SpecView) -> bool:
     """Whether the document declares any of the meaning extensions."""
     document = _mapping(spec.document)
     if any(key in document for key in (LIFECYCLE_KEY, CATALOGUE_KEY, GATEWAY_KEY)):
@@ -664,12 +665,12 @@ def uses_meaning(spec: Spec) -> bool:
     )
 
 
-def meaning_problems(spec: Spec) -> list[Problem]:
+def meaning_problems(spec: SpecView) -> list[Problem]:
     """Everything wrong with the spec's meaning extensions (empty when they are consistent)."""
     return _read(spec)[1]
 
 
-def read_meaning(spec: Spec) -> Meaning:
+def read_meaning(spec: SpecView) -> Meaning:
     """The spec's meaning; :class:`MeaningError` names the first problem."""
     meaning, problems = _read(spec)
     if meaning is None:

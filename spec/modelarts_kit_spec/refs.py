@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from modelarts_kit_spec.load import SpecError
+from modelarts_kit_spec.document import SpecError
 
 __all__ = [
     "RefCycleError",

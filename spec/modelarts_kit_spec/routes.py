@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
-from modelarts_kit_spec.load import Operation
+from modelarts_kit_spec.operation import Operation
 
 __all__ = ["RouteMatch", "match_path", "match_route"]
 

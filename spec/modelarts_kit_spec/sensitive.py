@@ -20,7 +20,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from modelarts_kit_spec.load import SpecError, pointer_join, resolve_pointer, unescape_pointer_token
+from modelarts_kit_spec.document import (
+    SpecError,
+    pointer_join,
+    resolve_pointer,
+    unescape_pointer_token,
+)
 from modelarts_kit_spec.walker import SchemaView, SchemaWalker, iter_schemas
 
 __all__ = [

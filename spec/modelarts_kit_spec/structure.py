@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from modelarts_kit_spec.load import HTTP_METHODS, JSON, SpecError, pointer_join
+from modelarts_kit_spec.document import HTTP_METHODS, JSON, SpecError, pointer_join
 from modelarts_kit_spec.walker import SchemaWalker, iter_schemas
 
 __all__ = [

@@ -28,7 +28,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from modelarts_kit_spec.load import SpecError, pointer_join
+from modelarts_kit_spec.document import SpecError, pointer_join
 from modelarts_kit_spec.refs import resolve_ref
 from modelarts_kit_spec.values import DocumentedValues, documented_values
 
@@ -85,7 +85,7 @@ def json_types(node: JSON) -> frozenset[str]:
     From ``type``; else from ``const``/``enum`` values; else the union over ``anyOf``/``oneOf``
     branches; else ``object`` if it has ``properties``; else every type. ``$ref`` is not followed.
     """
-    from modelarts_kit_spec.load import json_type
+    from modelarts_kit_spec.document import json_type
 
     if not isinstance(node, Mapping):
         return ALL_TYPES if node is True or node == {} else frozenset()
@@ -296,7 +296,7 @@ class SchemaWalker:
 
     def at_pointer(self, root: JSON, instance_pointer: str, pointer: str = "") -> SchemaView | None:
         """The view describing the value at a JSON pointer into an instance (``/status/phase``)."""
-        from modelarts_kit_spec.load import unescape_pointer_token
+        from modelarts_kit_spec.document import unescape_pointer_token
 
         current = self.view(root, pointer)
         for raw in instance_pointer.split("/")[1:]:

@@ -3,8 +3,9 @@
 Each :class:`Mutant` is a switch with exactly one fault. It never edits the server: it either
 wraps the reference server's ASGI app in a middleware that rewrites responses
 (:class:`ResponseRewrite`), or replaces one of the server's small named functions
-(``modelarts_kit_server.app`` resolves handlers and steps by name at call time, for this
-purpose) or one method of the app's store instance, for the duration of a ``with`` block.
+(the steps of ``modelarts_kit_server.app`` and ``modelarts_kit_server.handlers`` are called by
+name), one entry of the app's handler table (``app.handlers``), or one method of the app's store
+instance, for the duration of a ``with`` block.
 
 :func:`mutated_app` builds a fresh reference server, applies the mutant (or none: the correct
 server) and yields the ASGI app to test; every patch is undone on exit.
@@ -18,11 +19,13 @@ import unicodedata
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
+from types import ModuleType
 from typing import Any
 from unittest import mock
 
 from modelarts_kit_server import LifecycleTimings, ServerSettings, create_app
 from modelarts_kit_server import app as server_app
+from modelarts_kit_server import handlers as server_handlers
 from modelarts_kit_server.app import ReferenceServer
 from modelarts_kit_server.auth import Principal
 from modelarts_kit_server.store import JobRecord
@@ -184,12 +187,24 @@ def _storing(change: Callable[[Any], None]) -> Install:
     return install
 
 
-def _patching(attribute: str, make: Callable[[Any], Any]) -> Install:
-    """Replace ``modelarts_kit_server.app.<attribute>`` by ``make(original)``."""
+def _patching(module: ModuleType, attribute: str, make: Callable[[Any], Any]) -> Install:
+    """Replace ``<module>.<attribute>`` (a server step) by ``make(original)``."""
 
     def install(app: ReferenceServer, stack: ExitStack) -> ASGIApp:
-        original = getattr(server_app, attribute)
-        stack.enter_context(mock.patch.object(server_app, attribute, make(original)))
+        original = getattr(module, attribute)
+        stack.enter_context(mock.patch.object(module, attribute, make(original)))
+        return app
+
+    return install
+
+
+def _replacing_terminate(make: Callable[[Any], Any]) -> Install:
+    """Replace the app's terminate handler (its table entry) by ``make(original)``."""
+
+    def install(app: ReferenceServer, stack: ExitStack) -> ASGIApp:
+        operation_id = app.spec.meaning.roles.terminate.operation_id
+        original = app.handlers[operation_id]
+        stack.enter_context(mock.patch.dict(app.handlers, {operation_id: make(original)}))
         return app
 
     return install
@@ -483,44 +498,48 @@ MUTANTS: tuple[Mutant, ...] = (
         "name_unchecked",
         "validation",
         "metadata.name pattern not validated",
-        _patching("validate_instance", _ignoring(("metadata", "name"), "valid-name")),
+        _patching(
+            server_handlers, "validate_instance", _ignoring(("metadata", "name"), "valid-name")
+        ),
     ),
     Mutant(
         "kind_enum_unchecked",
         "validation",
         "kind enum not validated",
-        _patching("validate_instance", _ignoring(("kind",), "job")),
+        _patching(server_handlers, "validate_instance", _ignoring(("kind",), "job")),
     ),
     Mutant(
         "action_type_unchecked",
         "validation",
         "action_type enum not validated (any action terminates)",
-        _patching("validate_instance", _ignoring(("action_type",), "terminate")),
+        _patching(server_handlers, "validate_instance", _ignoring(("action_type",), "terminate")),
     ),
     Mutant(
         "metadata_required_unchecked",
         "validation",
         "required metadata not enforced on create",
-        _patching("validate_instance", _required_metadata_not_checked),
+        _patching(server_handlers, "validate_instance", _required_metadata_not_checked),
     ),
     Mutant(
         "node_count_unchecked",
         "validation",
         "spec.resource.node_count minimum not validated",
-        _patching("validate_instance", _ignoring(("spec", "resource", "node_count"), 1)),
+        _patching(
+            server_handlers, "validate_instance", _ignoring(("spec", "resource", "node_count"), 1)
+        ),
     ),
     # lifecycle bugs
     Mutant(
         "terminate_ignored",
         "lifecycle",
         "terminate answers 202 Terminating but the job keeps running",
-        _patching("terminate_job", _terminate_not_stored),
+        _replacing_terminate(_terminate_not_stored),
     ),
     Mutant(
         "terminate_twice",
         "lifecycle",
         "a job in any phase can be terminated (second terminate accepted)",
-        _patching("can_terminate", _always_terminable),
+        _patching(server_handlers, "can_terminate", _always_terminable),
     ),
     Mutant(
         "terminate_reports_running",
@@ -551,13 +570,13 @@ MUTANTS: tuple[Mutant, ...] = (
         "no_auth_accepted",
         "auth",
         "a request without credentials is accepted",
-        _patching("authenticate", _no_credentials_accepted),
+        _patching(server_app, "authenticate", _no_credentials_accepted),
     ),
     Mutant(
         "any_token_accepted",
         "auth",
         "any X-Auth-Token value is accepted",
-        _patching("authenticate", _any_token_accepted),
+        _patching(server_app, "authenticate", _any_token_accepted),
     ),
     Mutant(
         "auth_errors_text",
@@ -657,7 +676,7 @@ LENIENT = Mutant(
     "lenient",
     "correct variant",
     "ignores unknown fields and accepts both members of a choose-one pair (must PASS)",
-    _patching("validate_instance", _lenient_validation),
+    _patching(server_handlers, "validate_instance", _lenient_validation),
 )
 
 

@@ -280,9 +280,10 @@ def test_a_large_stored_job_is_shown_from_a_worker_thread_and_answers_the_same(
     """Before: a show of a stored 2 MiB job was loaded, rendered and encoded on the event loop
     (other clients waited up to 313 ms; bench_large_bodies --scenario show)."""
     import modelarts_kit_server.app as server_app
+    import modelarts_kit_server.handlers as server_handlers
 
     threads: list[str] = []
-    original = server_app.render_job
+    original = server_handlers.render_job
 
     def recording(*args: Any, **kwargs: Any) -> Any:
         threads.append(threading.current_thread().name)
@@ -294,7 +295,7 @@ def test_a_large_stored_job_is_shown_from_a_worker_thread_and_answers_the_same(
     large = client.post(JOBS, content=large_create("large-job", 1200), headers=headers)
     assert [small.status_code, large.status_code] == [201, 201]
     assert len(large.content) > server_app.INLINE_ANSWER_BYTES > len(small.content)
-    monkeypatch.setattr(server_app, "render_job", recording)
+    monkeypatch.setattr(server_handlers, "render_job", recording)
     shown = [
         client.get(f"{JOBS}/{r.json()['metadata']['id']}", headers=headers) for r in (small, large)
     ]
@@ -309,10 +310,10 @@ def test_a_large_stored_job_is_shown_from_a_worker_thread_and_answers_the_same(
 def test_a_large_body_is_handled_on_a_worker_thread_and_answers_the_same(
     app: ReferenceServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import modelarts_kit_server.app as server_app
+    import modelarts_kit_server.handlers as server_handlers
 
     threads: list[str] = []
-    original = server_app.validate_body
+    original = server_handlers.validate_body
 
     def recording(context: Any) -> Any:
         import threading
@@ -320,7 +321,7 @@ def test_a_large_body_is_handled_on_a_worker_thread_and_answers_the_same(
         threads.append(threading.current_thread().name)
         return original(context)
 
-    monkeypatch.setattr(server_app, "validate_body", recording)
+    monkeypatch.setattr(server_handlers, "validate_body", recording)
     headers = {"X-Auth-Token": DEV_TOKEN, "Content-Type": "application/json"}
     small = large_create("small-one", 2)
     large = large_create("large-one", 400)
@@ -346,17 +347,17 @@ def test_other_clients_are_served_while_a_large_body_is_processed(
     the event loop, the show could not be answered before it. The figures are in
     ``benchmarks/bench_large_bodies.py``.
     """
-    import modelarts_kit_server.app as server_app
+    import modelarts_kit_server.handlers as server_handlers
 
     shown = threading.Event()
-    original = server_app.validate_body
+    original = server_handlers.validate_body
 
     def slow(context: Any) -> Any:
         if len(context.body) > INLINE_BODY_BYTES:
             shown.wait(10)
         return original(context)
 
-    monkeypatch.setattr(server_app, "validate_body", slow)
+    monkeypatch.setattr(server_handlers, "validate_body", slow)
     headers = {"X-Auth-Token": DEV_TOKEN, "Content-Type": "application/json"}
     finished: list[str] = []
     with serve_in_thread(ServerSettings()) as url:
@@ -381,16 +382,16 @@ def test_large_bodies_beyond_the_admitted_number_are_429_before_reading(
     app: ReferenceServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each admitted large body holds memory: one more than MAX_LARGE_BODIES waits nowhere."""
-    import modelarts_kit_server.app as server_app
+    import modelarts_kit_server.handlers as server_handlers
 
     release = threading.Event()
-    original = server_app.validate_body
+    original = server_handlers.validate_body
 
     def held(context: Any) -> Any:
         release.wait(30)
         return original(context)
 
-    monkeypatch.setattr(server_app, "validate_body", held)
+    monkeypatch.setattr(server_handlers, "validate_body", held)
     bodies = [large_create(f"queued-{index}", 400) for index in range(MAX_LARGE_BODIES + 1)]
     results = [Exchange() for _ in bodies]
 

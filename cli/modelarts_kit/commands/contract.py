@@ -5,9 +5,8 @@ its plain functions and print the typed results through its reporters. Exit code
 honours the spec, 1 findings, 2 usage or connection error (a :class:`KitError` raised below
 becomes one ``error:`` line in the root group).
 
-``contract server`` without a URL checks the embedded reference server: this module is where
-that default target is composed (:func:`embedded_target`); the contract kit itself never imports
-the reference server.
+``contract server`` without a URL checks the embedded reference server, composed in
+:mod:`modelarts_kit.embedded` (the contract kit itself never imports the reference server).
 """
 
 from __future__ import annotations
@@ -39,6 +38,7 @@ from modelarts_kit_contracts.transport_auth import CredentialError, Credentials
 from modelarts_kit_spec.errors import KitError
 
 from modelarts_kit import options
+from modelarts_kit.embedded import embedded_defaults, embedded_target
 from modelarts_kit.signals import sigterm_as_interrupt
 
 __all__ = ["client", "embedded_defaults", "embedded_target", "mock", "proxy", "server"]
@@ -55,10 +55,6 @@ def _write_reports(report: RunReport, specs: tuple[str, ...], command: str = "")
 
 
 # ---------------------------------------------------------------- server
-
-# How long a job stays Terminating on the embedded server: long enough for the scenario to see
-# Terminating, short enough that the final-phase check does not wait.
-EMBEDDED_TERMINATING_S = 0.3
 
 
 class RichProgress:
@@ -118,30 +114,6 @@ def _progress() -> Iterator[ProgressSink]:
             yield spinner
     else:
         yield LineProgress()
-
-
-@contextmanager
-def embedded_target(*, http: bool) -> Iterator[ServerTarget]:
-    """The reference server, in-process (ASGI) or on a free 127.0.0.1 port."""
-    from modelarts_kit_server import LifecycleTimings, ServerSettings, create_app, serve_in_thread
-
-    settings = ServerSettings(timings=LifecycleTimings(terminating_s=EMBEDDED_TERMINATING_S))
-    if http:
-        with serve_in_thread(settings) as url:
-            yield ServerTarget(url)
-        return
-    app = create_app(settings)
-    try:
-        yield ServerTarget.asgi(app)
-    finally:
-        app.close()
-
-
-def embedded_defaults() -> tuple[str, str]:
-    """The embedded server's development token and project (the quickstart's credentials)."""
-    from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN
-
-    return DEV_TOKEN, DEV_PROJECT_ID
 
 
 def _credentials(

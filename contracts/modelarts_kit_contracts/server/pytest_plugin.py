@@ -1,6 +1,8 @@
 """pytest plugin: run the ModelArts server contract inside a user's own test suite.
 
-Registered as a ``pytest11`` entry point, so installing modelarts-kit makes it available::
+Installing modelarts-kit makes it available: its ``pytest11`` entry point
+(:mod:`modelarts_kit.pytest_plugin`, in the CLI layer) serves this module's hooks and gives
+the embedded reference server as the :func:`modelarts_embedded_target` fixture::
 
     def test_my_server_honours_the_spec(modelarts_contract):
         modelarts_contract.check("http://127.0.0.1:8000", token="...", project_id="...")
@@ -13,7 +15,8 @@ Registered as a ``pytest11`` entry point, so installing modelarts-kit makes it a
 when the server breaks the contract; ``run`` returns the
 :class:`~modelarts_kit_contracts.core.RunReport` for assertions of your own. A target is a
 base URL or an ASGI app; without one, ``--modelarts-url`` is used, and without that the
-embedded reference server (in-process). Command-line options (``--modelarts-url``,
+embedded default target (:class:`EmbeddedTarget`, from the ``modelarts_embedded_target``
+fixture; this library composes none itself). Command-line options (``--modelarts-url``,
 ``--modelarts-token``, ``--modelarts-project-id``, ``--modelarts-max-examples``,
 ``--modelarts-seed``) give the defaults; keyword arguments override them per call.
 """
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -35,7 +38,13 @@ from modelarts_kit_contracts.core.findings import ExitCode, RunReport
 if TYPE_CHECKING:
     from modelarts_kit_contracts.server.run import ServerTarget
 
-__all__ = ["ContractRunner", "modelarts_contract", "pytest_addoption"]
+__all__ = [
+    "ContractRunner",
+    "EmbeddedTarget",
+    "modelarts_contract",
+    "modelarts_embedded_target",
+    "pytest_addoption",
+]
 
 DEFAULT_PLUGIN_MAX_EXAMPLES = 10  # a test-suite budget; the CLI's default is larger
 DEFAULT_PLUGIN_SEED = 0  # derandomised: the same tests send the same requests every run
@@ -59,6 +68,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--modelarts-seed", type=int, default=DEFAULT_PLUGIN_SEED, help="Run seed.")
 
 
+@dataclass(frozen=True)
+class EmbeddedTarget:
+    """The default target when a test names none: ``open()`` serves it for one run, and
+    ``token``/``project_id`` are its credentials (also the defaults for an ASGI app)."""
+
+    open: Callable[[], AbstractContextManager[ServerTarget]]
+    token: str
+    project_id: str
+
+
 @dataclass
 class ContractRunner:
     """What the ``modelarts_contract`` fixture gives a test."""
@@ -68,6 +87,7 @@ class ContractRunner:
     project_id: str | None
     max_examples: int
     seed: int
+    embedded: EmbeddedTarget | None = None
 
     def run(
         self,
@@ -133,31 +153,35 @@ class ContractRunner:
         if isinstance(target, str):
             yield ServerTarget(target), None
         elif target is not None:
-            yield ServerTarget.asgi(target), _embedded_defaults()
+            yield ServerTarget.asgi(target), self._embedded_defaults()
         elif self.url is not None:
             yield ServerTarget(self.url), None
+        elif self.embedded is None:
+            raise pytest.UsageError(
+                "modelarts_contract: no target: pass a URL or an ASGI app, or --modelarts-url"
+            )
         else:
-            # The embedded default target is composed by the command line layer (the contract
-            # kit never imports the reference server itself).
-            from modelarts_kit.commands.contract import embedded_target
-
             with ExitStack() as stack:
-                yield stack.enter_context(embedded_target(http=False)), _embedded_defaults()
+                yield stack.enter_context(self.embedded.open()), self._embedded_defaults()
 
-
-def _embedded_defaults() -> tuple[str, str] | None:
-    """The embedded server's development token and project, from the command layer that
-    composes it (None when the reference server is not installed)."""
-    try:
-        from modelarts_kit.commands.contract import embedded_defaults
-
-        return embedded_defaults()
-    except ImportError:
-        return None
+    def _embedded_defaults(self) -> tuple[str, str] | None:
+        """The embedded target's token and project (None when there is none)."""
+        if self.embedded is None:
+            return None
+        return self.embedded.token, self.embedded.project_id
 
 
 @pytest.fixture
-def modelarts_contract(request: pytest.FixtureRequest) -> ContractRunner:
+def modelarts_embedded_target() -> EmbeddedTarget | None:
+    """The default target; None here. The kit's entry point overrides it with the embedded
+    reference server (:mod:`modelarts_kit.pytest_plugin`)."""
+    return None
+
+
+@pytest.fixture
+def modelarts_contract(
+    request: pytest.FixtureRequest, modelarts_embedded_target: EmbeddedTarget | None
+) -> ContractRunner:
     """Run the ModelArts server contract: ``.run(target)`` -> report, ``.check(target)``."""
     config = request.config
     return ContractRunner(
@@ -166,4 +190,5 @@ def modelarts_contract(request: pytest.FixtureRequest) -> ContractRunner:
         project_id=config.getoption("--modelarts-project-id"),
         max_examples=config.getoption("--modelarts-max-examples"),
         seed=config.getoption("--modelarts-seed"),
+        embedded=modelarts_embedded_target,
     )

@@ -22,7 +22,7 @@ import copy
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from modelarts_kit_spec.load import pointer_join, resolve_pointer
+from modelarts_kit_spec.document import pointer_join, resolve_pointer
 from modelarts_kit_spec.refs import resolve_ref
 from modelarts_kit_spec.schemamodel.model import SchemaModel
 from modelarts_kit_spec.schemamodel.rules import ARRAY_FORM, NULLABLE, PRESENCE, Strength

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from modelarts_kit_spec.load import resolve_pointer
+from modelarts_kit_spec.document import resolve_pointer
 from modelarts_kit_spec.schemamodel.rules import (
     ARRAY_FORM,
     CHOICE_KEYWORDS,

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from modelarts_kit_spec.load import pointer_join, resolve_pointer
+from modelarts_kit_spec.document import pointer_join, resolve_pointer
 from modelarts_kit_spec.refs import resolve_ref
 from modelarts_kit_spec.schemamodel.extension import Extension, read_extension
 from modelarts_kit_spec.schemamodel.rules import (
@@ -34,7 +34,7 @@ from modelarts_kit_spec.values import DocumentedValues, documented_values
 from modelarts_kit_spec.walker import iter_schemas, json_types
 
 if TYPE_CHECKING:
-    from modelarts_kit_spec.load import Spec
+    from modelarts_kit_spec.view import SpecView
 
 __all__ = ["SchemaModel", "SchemaNode"]
 
@@ -80,7 +80,7 @@ class SchemaModel:
         self.extension: Extension = read_extension(document)
 
     @classmethod
-    def of(cls, spec: Spec) -> SchemaModel:
+    def of(cls, spec: SpecView) -> SchemaModel:
         return cls(spec.document)
 
     # -- single rules ----------------------------------------------------------------------

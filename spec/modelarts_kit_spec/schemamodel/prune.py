@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from modelarts_kit_spec.load import Spec
+    from modelarts_kit_spec.view import SpecView
 
 __all__ = ["known_fields"]
 
@@ -19,7 +19,7 @@ JSON = Any
 MAX_DEPTH = 128  # the wire decoder refuses deeper bodies; this bounds the walk all the same
 
 
-def known_fields(spec: Spec, schema: JSON, value: JSON, depth: int = 0) -> JSON:
+def known_fields(spec: SpecView, schema: JSON, value: JSON, depth: int = 0) -> JSON:
     """A copy of ``value`` without the object members ``schema`` (``$ref``, ``allOf`` and
     ``anyOf``/``oneOf`` branches followed) does not declare."""
     if not isinstance(schema, Mapping) or depth > MAX_DEPTH:

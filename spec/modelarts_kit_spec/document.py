@@ -1,0 +1,83 @@
+"""The floor of the spec package: what a decoded document is (``JSON``, ``HTTP_METHODS``), the
+error a bad one raises (:class:`SpecError`) and JSON pointers. It imports nothing of the
+package but its base error, so every layer may import it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from modelarts_kit_spec.errors import KitError
+
+__all__ = [
+    "HTTP_METHODS",
+    "JSON",
+    "SpecError",
+    "escape_pointer_token",
+    "json_type",
+    "pointer_join",
+    "resolve_pointer",
+    "unescape_pointer_token",
+]
+
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+JSON = Any  # a decoded JSON/YAML value
+
+
+class SpecError(KitError):
+    """The spec file cannot be read or is not an OpenAPI document we can index."""
+
+
+def escape_pointer_token(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def json_type(value: JSON) -> str:
+    """The JSON Schema type name of a decoded JSON value (``bool`` is not an integer)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, Mapping):
+        return "object"
+    return type(value).__name__
+
+
+def unescape_pointer_token(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def pointer_join(base: str, *tokens: str | int) -> str:
+    return base + "".join("/" + escape_pointer_token(str(t)) for t in tokens)
+
+
+def resolve_pointer(document: JSON, pointer: str) -> JSON:
+    """Return the value at a JSON pointer (``/a/b`` or ``#/a/b``); KeyError names the token."""
+    pointer = pointer.removeprefix("#")
+    if pointer == "":
+        return document
+    if not pointer.startswith("/"):
+        raise KeyError(f"{pointer!r} is not a JSON pointer (must start with '/')")
+    node = document
+    for raw in pointer[1:].split("/"):
+        token = unescape_pointer_token(raw)
+        if isinstance(node, Mapping):
+            if token not in node:
+                raise KeyError(f"{pointer}: no key {token!r}")
+            node = node[token]
+        elif isinstance(node, list):
+            if not token.isdigit() or int(token) >= len(node):
+                raise KeyError(f"{pointer}: no index {token!r}")
+            node = node[int(token)]
+        else:
+            raise KeyError(f"{pointer}: {token!r} goes into a scalar")
+    return node

@@ -1,0 +1,82 @@
+"""The server takes its collaborators through ``create_app``, dispatches through an explicit
+handler table, and its package imports nothing heavy until a name is used."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import httpx
+from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN, ManualClock, ServerSettings, create_app
+from modelarts_kit_server.handlers import JsonResponse, RequestContext, default_handlers
+from modelarts_kit_server.store import JobStore
+from modelarts_kit_spec import Spec
+
+from .server_support import SyncASGITransport, job_body
+
+JOBS = f"/v2/{DEV_PROJECT_ID}/training-jobs"
+HEADERS = {"X-Auth-Token": DEV_TOKEN, "Content-Type": "application/json"}
+
+
+def test_importing_the_package_loads_neither_uvicorn_nor_the_app() -> None:
+    probe = (
+        "import sys, modelarts_kit_server as s; s.DEV_TOKEN; "
+        "print(sorted(m for m in ('uvicorn', 'modelarts_kit_server.app') if m in sys.modules))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert result.stdout.strip() == "[]"
+
+
+def test_create_app_uses_the_collaborators_it_is_given(spec: Spec) -> None:
+    clock = ManualClock(start_ms=1_234_000)
+    store = JobStore()
+    app = create_app(ServerSettings(), spec=spec, store=store, clock=clock)
+    try:
+        assert app.spec is spec
+        assert app.store is store
+        assert app.clock is clock
+        client = httpx.Client(transport=SyncASGITransport(app), base_url="http://127.0.0.1")
+        created = client.post(JOBS, json=job_body("given-clock"), headers=HEADERS)
+        assert created.status_code == 201
+        assert created.json()["metadata"]["create_time"] == 1_234_000
+        assert store.get(DEV_PROJECT_ID, created.json()["metadata"]["id"]) is not None
+    finally:
+        app.close()
+
+
+def test_the_server_dispatches_through_its_handler_table(spec: Spec) -> None:
+    show = spec.meaning.roles.show.operation_id
+    seen: list[str] = []
+
+    def teapot(context: RequestContext) -> JsonResponse:
+        seen.append(context.job_id)
+        return JsonResponse(200, {"answered_by": "injected"})
+
+    handlers = {**default_handlers(spec.meaning.roles), show: teapot}
+    app = create_app(ServerSettings(clock=ManualClock()), spec=spec, handlers=handlers)
+    try:
+        client = httpx.Client(transport=SyncASGITransport(app), base_url="http://127.0.0.1")
+        shown = client.get(f"{JOBS}/job-1", headers=HEADERS)
+        assert (shown.status_code, shown.json(), seen) == (
+            200,
+            {"answered_by": "injected"},
+            ["job-1"],
+        )
+        created = client.post(JOBS, json=job_body("still-default"), headers=HEADERS)
+        assert created.status_code == 201
+    finally:
+        app.close()
+
+
+def test_an_operation_without_a_handler_is_not_routed(spec: Spec) -> None:
+    show = spec.meaning.roles.show.operation_id
+    handlers = {k: v for k, v in default_handlers(spec.meaning.roles).items() if k != show}
+    app = create_app(ServerSettings(clock=ManualClock()), spec=spec, handlers=handlers)
+    try:
+        assert show not in {route.operation.operation_id for route in app.routes}
+        client = httpx.Client(transport=SyncASGITransport(app), base_url="http://127.0.0.1")
+        assert client.get(f"{JOBS}/job-1", headers=HEADERS).status_code == 404
+    finally:
+        app.close()
