@@ -10,7 +10,6 @@ gateway does.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -38,7 +37,6 @@ class ClientCheckSettings:
     auth: Literal["token", "aksk"] = "token"
     in_process: bool = False  # serve the mock through an httpx transport instead of loopback
     call_timeout_s: float = 15.0
-    time_budget_s: float = 60.0  # for generating the cases
 
 
 @dataclass(frozen=True)
@@ -73,7 +71,6 @@ def _call_of(spec: Spec, op: Operation) -> Call:
 def build_cases(spec: Spec, settings: ClientCheckSettings) -> list[Case]:
     """Every case the check runs, deterministic for ``settings.seed``."""
     generator = ResponseGenerator(spec)
-    deadline = time.monotonic() + settings.time_budget_s
     cases: list[Case] = []
     variants = list(Variant)
     per_variant = [
@@ -99,14 +96,12 @@ def build_cases(spec: Spec, settings: ClientCheckSettings) -> list[Case]:
         counter = 0
         for v_index, variant in enumerate(variants):
             count = max(1, per_variant[v_index])
-            remaining = max(0.5, deadline - time.monotonic())
             drawn = (
                 generator.draw(
                     success.schema,
                     variant,
                     count=count,
                     seed_value=seed_base + v_index,
-                    time_budget_s=min(remaining, settings.time_budget_s / 10),
                 )
                 if success.schema is not None
                 else [None]
@@ -158,7 +153,6 @@ def _job_ids(spec: Spec, op: Operation, generator: ResponseGenerator, seed_base:
         generator.strategy(schema, Variant.TYPICAL).filter(lambda v: isinstance(v, str) and v),
         8,
         seed_base + 97,
-        time_budget_s=5,
     )
     return [str(v) for v in drawn] or ["3faf5c03-aaa1-4cbe-879d-24b05d997347"]
 
@@ -178,7 +172,6 @@ def _request_bodies(
             variant,
             count=max(1, count // 3),
             seed_value=seed_base + 31 + index,
-            time_budget_s=10,
         )
     return out
 
@@ -199,7 +192,6 @@ def _error_answers(
                     variant,
                     count=1,
                     seed_value=seed_base + status * 10 + offset,
-                    time_budget_s=5,
                 )
         # Retry-After: 0 keeps a client that honours it fast; the spec allows minimum 0.
         headers = tuple((name, "0") for name in response.headers if name.lower() == "retry-after")

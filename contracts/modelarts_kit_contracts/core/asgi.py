@@ -2,24 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from collections.abc import Awaitable, Callable
 
 from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES
+from modelarts_kit_wire.asgi import Receive, Scope, Send, answer_lifespan, read_body
 
 from modelarts_kit_contracts.core.wire import Headers, WireRequest, WireResponse
 
-__all__ = ["ASGIReceive", "ASGISend", "WireHandler", "serve_asgi"]
+__all__ = ["WireHandler", "serve_asgi"]
 
-ASGIReceive = Callable[[], Awaitable[MutableMapping[str, Any]]]
-ASGISend = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 WireHandler = Callable[[WireRequest], Awaitable[WireResponse]]
 
 
 async def serve_asgi(
-    scope: MutableMapping[str, Any],
-    receive: ASGIReceive,
-    send: ASGISend,
+    scope: Scope,
+    receive: Receive,
+    send: Send,
     handler: WireHandler,
     on_shutdown: Callable[[], Awaitable[None]] | None = None,
     max_body_bytes: int = MAX_WIRE_JSON_BYTES,
@@ -34,28 +32,11 @@ async def serve_asgi(
     ignored. Header names go out in lower case, as ASGI requires.
     """
     if scope["type"] == "lifespan":
-        while True:
-            message = await receive()
-            if message["type"] == "lifespan.startup":
-                await send({"type": "lifespan.startup.complete"})
-            elif message["type"] == "lifespan.shutdown":
-                if on_shutdown is not None:
-                    await on_shutdown()
-                await send({"type": "lifespan.shutdown.complete"})
-                return
+        await answer_lifespan(receive, send, on_shutdown)
+        return
     if scope["type"] != "http":
         return
-    body = bytearray()
-    truncated = False
-    while True:
-        message = await receive()
-        body += message.get("body", b"")
-        if len(body) > max_body_bytes:
-            del body[max_body_bytes + 1 :]
-            truncated = True
-            break
-        if not message.get("more_body", False):
-            break
+    body = await read_body(receive, max_body_bytes)
     raw_path = (scope.get("raw_path") or scope["path"].encode("utf-8")).decode("latin-1")
     request = WireRequest(
         method=scope["method"],
@@ -63,9 +44,9 @@ async def serve_asgi(
         headers=Headers(
             (k.decode("latin-1"), v.decode("latin-1")) for k, v in scope.get("headers", [])
         ),
-        body=bytes(body),
+        body=body.data,
         query=scope.get("query_string", b"").decode("latin-1"),
-        truncated=truncated,
+        truncated=body.exceeded,
     )
     answer = await handler(request)
     await send(

@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 from modelarts_kit_spec import load_spec
 from modelarts_kit_spec.load import Operation, Spec, SpecError, unescape_pointer_token
+from modelarts_kit_wire.asgi import Receive, Send
 
 from modelarts_kit_contracts.core import (
     REGISTRY,
@@ -23,7 +24,7 @@ from modelarts_kit_contracts.core import (
     check,
     declare,
 )
-from modelarts_kit_contracts.core.asgi import ASGIReceive, ASGISend, serve_asgi
+from modelarts_kit_contracts.core.asgi import serve_asgi
 from modelarts_kit_contracts.core.wire import (
     Exchange,
     Headers,
@@ -96,7 +97,6 @@ class MockServer:
         scenario: ScenarioFile | None = None,
         error_rate: float = 0.2,
         pool_size: int = 8,
-        time_budget_s: float = 10.0,
         on_violation: Callable[[Finding], None] | None = None,
     ) -> None:
         if not 0.0 <= error_rate <= 1.0:
@@ -106,7 +106,6 @@ class MockServer:
         self.scenario = scenario
         self.error_rate = error_rate
         self.pool_size = pool_size
-        self.time_budget_s = time_budget_s
         self.on_violation = on_violation
         self.generator = ResponseGenerator(self.spec)
         self.exchanges: list[Exchange] = []
@@ -240,10 +239,11 @@ class MockServer:
             variant,
             count=1,
             seed_value=self.seed * 1_000_003 + salt,
-            time_budget_s=self.time_budget_s,
         )
         if not values:
-            raise SpecError(f"{op.operation_id} {status}: no value generated within the budget")
+            raise SpecError(
+                f"{op.operation_id} {status}: the schema admits no value to answer with"
+            )
         return values[0]
 
     def warm(self) -> None:
@@ -265,7 +265,6 @@ class MockServer:
                     variant,
                     count=max(1, self.pool_size // len(variants) + 1),
                     seed_value=self.seed * 1_000_003 + position,
-                    time_budget_s=self.time_budget_s / len(variants),
                 )
             random.Random(self.seed).shuffle(pool)
             self._pools[op.operation_id] = pool
@@ -439,9 +438,7 @@ class MockServer:
 
         return httpx.MockTransport(serve)
 
-    async def __call__(
-        self, scope: MutableMapping[str, Any], receive: ASGIReceive, send: ASGISend
-    ) -> None:
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Receive, send: Send) -> None:
         async def answer(request: WireRequest) -> WireResponse:
             if request.path.startswith(MOCK_PREFIX):
                 return self._control(request)

@@ -9,6 +9,8 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from types import FrameType
 
+from modelarts_kit_wire.threads import running_in_thread
+
 __all__ = ["run_until_stopped", "serve_in_thread"]
 
 
@@ -30,19 +32,13 @@ def serve_in_thread(
         date_header=False,
     )
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="modelarts-kit-mock", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise OSError(f"cannot serve on {host}:{port}")
-        time.sleep(0.01)
-    bound = server.servers[0].sockets[0].getsockname()
-    try:
+
+    def not_started() -> OSError:
+        return OSError(f"cannot serve on {host}:{port}")
+
+    with running_in_thread(server, name="modelarts-kit-mock", not_started=not_started):
+        bound = server.servers[0].sockets[0].getsockname()
         yield f"http://{host}:{bound[1]}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 def run_until_stopped(

@@ -32,9 +32,10 @@ import httpx
 from modelarts_kit_spec import load_spec
 from modelarts_kit_spec.load import Spec
 from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES
+from modelarts_kit_wire.asgi import Receive, Send
 
 from modelarts_kit_contracts.core import Finding, RunReport
-from modelarts_kit_contracts.core.asgi import ASGIReceive, ASGISend, serve_asgi
+from modelarts_kit_contracts.core.asgi import serve_asgi
 from modelarts_kit_contracts.core.redaction import scrubbed
 from modelarts_kit_contracts.core.wire import (
     Headers,
@@ -174,9 +175,7 @@ class ValidatingProxy:
         self.report.duration_s = time.monotonic() - self._started
         return self.report
 
-    async def __call__(
-        self, scope: MutableMapping[str, Any], receive: ASGIReceive, send: ASGISend
-    ) -> None:
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Receive, send: Send) -> None:
         await serve_asgi(scope, receive, send, self.exchange, on_shutdown=self.aclose)
 
     async def exchange(self, request: WireRequest) -> WireResponse:
