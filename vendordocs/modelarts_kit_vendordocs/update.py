@@ -12,7 +12,10 @@ For each new page, in order:
    a schema other operations share whose current pages would then disagree with it: that
    becomes a decision instead of new drift;
 5. write one ``decision: TODO`` ledger stub per remaining change, never one already asked;
-6. record the page in ``spec/sources/`` (beside the page it replaces) and in the index.
+6. record the page in ``spec/sources/`` (beside the page it replaces) and in the index, and
+   cite it in every ledger entry the old revision's evidence settled it with (the old
+   revision's file stays: pages are never deleted, and it remains the evidence of the
+   entries that cite it), so a plain ``docs diff`` of every stored page settles as before.
 
 Then, once for the run: regenerate ``generated/`` from the new spec, bump ``info.version`` by
 what ``spec diff`` classifies (a breaking change: major; otherwise minor) and add the version's
@@ -33,17 +36,25 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from modelarts_kit_spec import load_spec
+from modelarts_kit_spec import load_spec, read_ledger
 from modelarts_kit_spec.diff import Change, diff_documents
 from modelarts_kit_spec.load import parse_yaml_text, read_input_bytes, read_input_text
 
-from modelarts_kit_vendordocs.drift import Finding, diff_pages, group_findings
+from modelarts_kit_vendordocs.carry import carried_sources
+from modelarts_kit_vendordocs.drift import (
+    DriftReport,
+    Finding,
+    diff_pages,
+    group_findings,
+    load_decisions,
+)
 from modelarts_kit_vendordocs.errors import VendorDocsError
 from modelarts_kit_vendordocs.extract import extract_page, read_page
 from modelarts_kit_vendordocs.pagediff import PageComparison, compare_paths
 from modelarts_kit_vendordocs.project import Project, project_for
 from modelarts_kit_vendordocs.propose import (
     Proposal,
+    add_ledger_sources,
     documented_values,
     propose,
     replace_scalar,
@@ -91,6 +102,7 @@ class PageUpdate:
     stubs: list[str] = field(default_factory=list)
     pending: list[str] = field(default_factory=list)  # changes the ledger already asks about
     shared: list[str] = field(default_factory=list)  # additions turned into decisions
+    cited: list[str] = field(default_factory=list)  # entries that now cite the recorded page
     open_findings: int = 0
 
 
@@ -246,6 +258,28 @@ def _record(
     return recorded
 
 
+# --- 6b. the evidence the old revision gave -------------------------------------------------
+
+
+def _carry_evidence(
+    stage: _Stage, report: DriftReport, page: str, seed: str, replaced: str, listed: list[int]
+) -> list[str]:
+    """Cite the recorded page ``seed`` in every entry that settles one of its findings only
+    with the evidence of the page it replaces (see :mod:`modelarts_kit_vendordocs.carry`);
+    returns those entries' ids."""
+    decisions = load_decisions(stage.ledger, stage.spec)
+    carried = carried_sources(
+        report, decisions, page=page, seed=seed, replaced=replaced, listed=listed
+    )
+    if not carried:
+        return []
+    index = {entry.id: entry.index for entry in read_ledger(stage.ledger).entries}
+    additions = {index[entry_id]: sources for entry_id, sources in carried.items()}
+    text = add_ledger_sources(stage.project.ledger, read_input_text(stage.ledger), additions)
+    stage.put_ledger(text)
+    return sorted(carried)
+
+
 # --- one page -------------------------------------------------------------------------------
 
 
@@ -297,6 +331,11 @@ def _update_page(stage: _Stage, page: Path) -> PageUpdate:
     after = diff_pages(
         [page, *others], replaces=old, spec_path=stage.spec, ledger_path=stage.ledger
     )
+    if result.recorded is not None:
+        listed = [status.code for status in inventory.status_codes]
+        result.cited = _carry_evidence(
+            stage, after, page.name, result.recorded.name, source.name, listed
+        )
     result.open_findings = len(group_findings(f for op in after.operations for f in op.findings))
     return result
 
@@ -425,6 +464,11 @@ def _render_page(update: PageUpdate) -> list[str]:
     if update.pending:
         lines.append(
             f"  {len(update.pending)} change(s) the ledger already asks about (no new stub)"
+        )
+    if update.cited:
+        lines.append(
+            f"  {len(update.cited)} ledger entry(ies) now cite the new page too (what it still "
+            "says that the old revision said)"
         )
     if update.already_recorded:
         lines.append(f"  already recorded as {update.recorded.file if update.recorded else '?'}")
