@@ -21,6 +21,8 @@ from modelarts_kit.main import cli
 from modelarts_kit_generator.pipeline import up_to_date
 from modelarts_kit_spec import load_spec
 from modelarts_kit_spec.load import read_yaml
+from modelarts_kit_vendordocs.drift import normalise_field
+from modelarts_kit_vendordocs.extract import extract_page
 from modelarts_kit_vendordocs.sources import read_index
 
 from .support import (
@@ -346,6 +348,48 @@ def test_the_terminate_seeds_as_new_revisions_of_each_other(repo: Path, tmp_path
         assert update(repo, page).exit_code == result.exit_code
         assert tree(root_of(repo)) == before
     assert load_spec(repo).document  # still a spec
+
+
+def test_the_terminate_seeds_under_their_own_names_leave_only_the_fields_a_revision_dropped(
+    repo: Path, tmp_path: Path
+) -> None:
+    # The old RST page is the only recorded terminate page; the English web page (2025) comes
+    # as its new revision, then the Chinese one (2022) as the English one's -- each under its
+    # own name, so the ledger's evidence of that page is its own.
+    index = seeds(repo).parent / "index.yaml"
+    text = index.read_text(encoding="utf-8")
+    for dropped in (SEED_000, SEED_001):
+        start = text.index(f"- file: seeds/{dropped}")
+        text = text[:start] + text[text.index("- file:", start + 1) :]
+    index.write_text(text, encoding="utf-8")
+    given = tmp_path / "given"
+    given.mkdir()
+    english, chinese = (write_page(given, s, seed_text(s)) for s in (SEED_000, SEED_001))
+    every_page = sorted(seeds(repo).glob("*.txt"))
+    # What the Chinese revision no longer lists that the English one did.
+    listed = {
+        name: {(e.side, normalise_field(e.path)) for e in extract_page(seeds(repo) / name).fields}
+        for name in (SEED_000, SEED_001)
+    }
+    dropped = {path for _, path in listed[SEED_000] - listed[SEED_001]}
+    assert update(repo, english).exit_code == 0  # the ledger knows what this page says
+    assert todo_ids(repo) == []
+    result = update(repo, chinese)
+    assert result.exit_code == 1, result.output
+    entries = read_yaml(repo.parent / "ledger.yaml")["entries"]
+    stubs = [e for e in entries if e["decision"] == "TODO"]
+    assert stubs
+    for stub in stubs:  # a real decision each: a field the new page dropped, and only that
+        assert stub["kind"] == "presence", stub
+        assert stub["field"] in dropped, stub
+        assert [s["seed"] for s in stub["sources"]] == [SEED_001], stub
+    assert docs_diff_exit(repo, *every_page) == 0
+    ledger = repo.parent / "ledger.yaml"
+    ledger.write_text(
+        ledger.read_text(encoding="utf-8").replace("decision: TODO", "decision: keep"), "utf-8"
+    )
+    assert update(repo, chinese).exit_code == 0
+    assert docs_diff_exit(repo, *every_page) == 0
 
 
 # --- one transaction -----------------------------------------------------------------------------
