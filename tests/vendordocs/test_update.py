@@ -371,7 +371,7 @@ def test_the_terminate_seeds_under_their_own_names_leave_only_the_fields_a_revis
         name: {(e.side, normalise_field(e.path)) for e in extract_page(seeds(repo) / name).fields}
         for name in (SEED_000, SEED_001)
     }
-    dropped = {path for _, path in listed[SEED_000] - listed[SEED_001]}
+    gone = {path for _, path in listed[SEED_000] - listed[SEED_001]}
     assert update(repo, english).exit_code == 0  # the ledger knows what this page says
     assert todo_ids(repo) == []
     result = update(repo, chinese)
@@ -381,7 +381,7 @@ def test_the_terminate_seeds_under_their_own_names_leave_only_the_fields_a_revis
     assert stubs
     for stub in stubs:  # a real decision each: a field the new page dropped, and only that
         assert stub["kind"] == "presence", stub
-        assert stub["field"] in dropped, stub
+        assert stub["field"] in gone, stub
         assert [s["seed"] for s in stub["sources"]] == [SEED_001], stub
     assert docs_diff_exit(repo, *every_page) == 0
     ledger = repo.parent / "ledger.yaml"
