@@ -392,6 +392,35 @@ def test_the_terminate_seeds_under_their_own_names_leave_only_the_fields_a_revis
     assert docs_diff_exit(repo, *every_page) == 0
 
 
+def test_a_value_the_other_language_of_the_page_does_not_list_is_a_decision_not_new_drift(
+    repo: Path, tmp_path: Path
+) -> None:
+    # The English terminate page adds a flavor type; the Chinese and RST pages of the same
+    # operation, still current, list three. Adding it to the spec would make them disagree:
+    # it is one decision (a stub to decide), and the spec stays.
+    text = edit(
+        seed_text(SEED_000),
+        "Resource flavor type. Options:\n\n  • CPU\n",
+        "Resource flavor type. Options:\n\n  • CPU\n\n  • NPU\n",
+    )
+    page = write_page(tmp_path, "terminate-en-2026-11.txt", text)
+    spec_before = repo.read_bytes()
+    result = update(repo, page)
+    assert result.exit_code == 1, result.output
+    assert "a decision, not a change: set the documented values of `flavor_type`" in result.output
+    assert repo.read_bytes() == spec_before
+    (stub,) = [
+        e for e in read_yaml(repo.parent / "ledger.yaml")["entries"] if e["decision"] == "TODO"
+    ]
+    assert (stub["kind"], stub["field"]) == ("enum", "tasks.task_resource.flavor_type")
+    ledger = repo.parent / "ledger.yaml"
+    ledger.write_text(
+        ledger.read_text(encoding="utf-8").replace("decision: TODO", "decision: later"), "utf-8"
+    )
+    assert update(repo, page).exit_code == 0
+    assert docs_diff_exit(repo, *sorted(seeds(repo).glob("*.txt"))) == 0
+
+
 # --- one transaction -----------------------------------------------------------------------------
 
 

@@ -624,8 +624,9 @@ def propose(
         stub = _stub(group, taken)
         if group.action in decide:
             stub["reason"] = (
-                f"docs update: {group.action} would make the pages of the other operations "
-                "that share this schema disagree with the spec; split the schema, or decide"
+                f"docs update: {group.action} would make other current pages (of the operations "
+                "that share this schema, or of this one) disagree with the spec; split the "
+                "schema, or decide"
             )
         keys = {
             (stub["kind"], stub["field"], stub["pointer"], s["seed"], s["says"])

@@ -8,8 +8,9 @@ For each new page, in order:
 2. compare the two revisions (``docs compare``);
 3. diff the spec with the old revision replaced by the new one (``docs diff --replaces``, with
    the operation's other current pages);
-4. make the additive changes (with the values the page documents) -- except an addition to
-   a schema other operations share whose current pages would then disagree with it: that
+4. make the additive changes (with the values the page documents) -- except an addition
+   that would make other current pages disagree with the spec (another operation's, sharing
+   the schema, or another language or format of the same page not listing a value): that
    becomes a decision instead of new drift;
 5. write one ``decision: TODO`` ledger stub per remaining change, never one already asked;
 6. record the page in ``spec/sources/`` (beside the page it replaces) and in the index, and
@@ -44,6 +45,7 @@ from modelarts_kit_vendordocs.carry import carried_sources
 from modelarts_kit_vendordocs.drift import (
     DriftReport,
     Finding,
+    FindingGroup,
     diff_pages,
     group_findings,
     load_decisions,
@@ -103,7 +105,14 @@ class PageUpdate:
     pending: list[str] = field(default_factory=list)  # changes the ledger already asks about
     shared: list[str] = field(default_factory=list)  # additions turned into decisions
     cited: list[str] = field(default_factory=list)  # entries that now cite the recorded page
-    open_findings: int = 0
+    # The changes the page makes (one per decision, as docs diff groups them), and those
+    # still open after the update (the decisions left to a person).
+    changes: list[FindingGroup] = field(default_factory=list)
+    left: list[FindingGroup] = field(default_factory=list)
+
+    @property
+    def open_findings(self) -> int:
+        return len(self.left)
 
 
 @dataclass
@@ -208,26 +217,39 @@ def _source_for(stage: _Stage, operation: str, text: str, page_format: str) -> R
 # --- 4. additions to shared schemas -----------------------------------------------------------
 
 
-def _other_operations_drift(stage: _Stage, operation: str, spec: Path) -> list[Finding]:
-    """What the current pages of every other operation say against ``spec``."""
+def _other_pages_drift(
+    stage: _Stage, operation: str, spec: Path, run: tuple[list[Path], Path]
+) -> list[Finding]:
+    """What the current pages of every other operation say against ``spec``, and those of
+    ``operation``: ``run`` is (the new page and the operation's other current pages, the page
+    it replaces)."""
     findings: list[Finding] = []
+    operations = {op.operation_id for op in load_spec(spec).operations}
     for other in sorted({p.operation for p in stage.index.pages if p.operation} - {operation}):
         pages = [stage.source_path(p) for p in stage.index.current(other)]
-        if pages and other in {op.operation_id for op in load_spec(spec).operations}:
+        if pages and other in operations:
             report = diff_pages(pages, spec_path=spec, ledger_path=stage.ledger)
             findings.extend(f for op in report.operations for f in op.findings)
+    pages, replaces = run
+    report = diff_pages(pages, replaces=replaces, spec_path=spec, ledger_path=stage.ledger)
+    findings.extend(f for op in report.operations for f in op.findings)
     return findings
 
 
-def _shared_additions(stage: _Stage, operation: str, proposal: Proposal) -> set[str]:
-    """The additions of ``proposal`` that would make another operation's pages disagree with
-    the spec (a field added to a schema they share, which their pages do not list)."""
+def _shared_additions(
+    stage: _Stage, operation: str, proposal: Proposal, run: tuple[list[Path], Path]
+) -> set[str]:
+    """The additions of ``proposal`` that would make other current pages disagree with the
+    spec: another operation's (a field added to a schema they share, which their pages do not
+    list), or another current page of the same operation (a value added that the page in
+    another language or format does not list)."""
     if not proposal.applied:
         return set()
-    before = _other_operations_drift(stage, operation, stage.spec)
-    after = _other_operations_drift(stage, operation, stage.candidate(proposal.spec.text))
-    known = {(f.operation, f.kind, f.field) for f in before}
-    new = [f for f in after if (f.operation, f.kind, f.field) not in known]
+    before = _other_pages_drift(stage, operation, stage.spec, run)
+    candidate = stage.candidate(proposal.spec.text)
+    after = _other_pages_drift(stage, operation, candidate, run)
+    known = {(f.operation, f.kind, f.field, f.page) for f in before}
+    new = [f for f in after if (f.operation, f.kind, f.field, f.page) not in known]
     touched = [f.pointer or f.schema or "" for f in new]
     return {
         action
@@ -311,9 +333,10 @@ def _update_page(stage: _Stage, page: Path) -> PageUpdate:
     report = diff_pages(
         [page, *others], replaces=old, spec_path=stage.spec, ledger_path=stage.ledger
     )
+    result.changes = group_findings(f for op in report.operations for f in op.findings)
     values = documented_values([inventory])
     proposal = propose(report, spec_path=stage.spec, ledger_path=stage.ledger, values=values)
-    shared = _shared_additions(stage, operation, proposal)
+    shared = _shared_additions(stage, operation, proposal, ([page, *others], old))
     if shared:
         proposal = propose(
             report, spec_path=stage.spec, ledger_path=stage.ledger, values=values, decide=shared
@@ -336,7 +359,7 @@ def _update_page(stage: _Stage, page: Path) -> PageUpdate:
         result.cited = _carry_evidence(
             stage, after, page.name, result.recorded.name, source.name, listed
         )
-    result.open_findings = len(group_findings(f for op in after.operations for f in op.findings))
+    result.left = group_findings(f for op in after.operations for f in op.findings)
     return result
 
 
@@ -458,7 +481,9 @@ def _render_page(update: PageUpdate) -> list[str]:
     lines.append(f"  {len(update.applied)} additive change(s) made in the spec")
     lines += [f"    - {action}" for action in update.applied]
     for action in update.shared:
-        lines.append(f"    ! a decision, not a change: {action} (other operations share it)")
+        lines.append(
+            f"    ! a decision, not a change: {action} (other current pages would disagree)"
+        )
     lines.append(f"  {len(update.stubs)} new ledger stub(s) with decision: TODO")
     lines += [f"    - {stub}" for stub in update.stubs]
     if update.pending:
