@@ -1,8 +1,13 @@
-"""Precision and recall of ``docs diff --replaces`` on realistic edits of the seed pages.
+"""Precision and recall of ``docs diff --replaces`` and ``docs update`` on realistic edits.
 
-The script makes the edited revisions itself, one revision per edit, each knowing the change it
-makes, then runs ``docs diff NEW --replaces OLD`` (``diff_pages``, in process, against the
-curated spec and ledger) and compares what it reports with what the edit changed. The kinds of
+The script makes the edited revisions of the seed pages itself, one revision per edit, each
+knowing the change it makes, then runs ``docs diff NEW --replaces OLD`` (``diff_pages``, in
+process, against the curated spec and ledger) and compares what it reports with what the edit
+changed. With ``--through update`` it runs the command users run instead, ``docs update NEW
+--dry-run`` (``update``, in process: it finds the recorded page NEW replaces itself, and
+writes nothing); what it reports is every change it makes or leaves to a person (applied or a
+decision), and every finding still open after it that the page did not make (new drift the
+update would create: a false positive too). The kinds of
 edit, in every page format that can carry them (web text 000/001/003, reStructuredText 002,
 pipe tables 004):
 
@@ -28,8 +33,8 @@ edit's. Precision = true positives / everything reported; recall = true changes 
 true changes. The unedited page replacing itself must report nothing (checked first).
 
 Run from the repository root: ``.venv/bin/python benchmarks/docs_diff_accuracy.py
-[--per-kind N] [--verbose]``. With ``PYTHONPATH`` pointing at another checkout's packages it
-measures that code (the figures before a change).
+[--per-kind N] [--through diff|update] [--verbose]``. With ``PYTHONPATH`` pointing at another
+checkout's packages it measures that code (the figures before a change).
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ from modelarts_kit_vendordocs.drift import FindingGroup, diff_pages, group_findi
 from modelarts_kit_vendordocs.extract import extract_page
 from modelarts_kit_vendordocs.inventory import FieldEntry, Inventory
 from modelarts_kit_vendordocs.settle import type_key
+from modelarts_kit_vendordocs.update import Release, update
 
 REPO = Path(__file__).resolve().parents[1]
 SEEDS = REPO / "spec" / "sources" / "seeds"
@@ -391,6 +397,26 @@ def reported(seed: Path, text: str, workdir: Path) -> list[FindingGroup]:
     return group_findings(f for op in report.operations for f in op.findings)
 
 
+def _no_client(spec: Path, folder: Path) -> None:
+    raise AssertionError("a dry run renders no client")
+
+
+# A dry run computes the version bump and changelog section but writes and renders nothing.
+_DRY_RELEASE = Release(
+    check_client=_no_client, render_client=_no_client, changelog=lambda *_: "# Changelog\n"
+)
+
+
+def reported_by_update(seed: Path, text: str, workdir: Path) -> list[FindingGroup]:
+    """What ``docs update NEW --dry-run`` makes or leaves open: the page's changes (applied or
+    a decision) and any finding open afterwards that is not one of them."""
+    new = workdir / f"new-{seed.name}"
+    new.write_text(text, encoding="utf-8")
+    (page,) = update([new], _DRY_RELEASE, dry_run=True).pages
+    made = {(g.schema, g.action) for g in page.changes}
+    return [*page.changes, *(g for g in page.left if (g.schema, g.action) not in made)]
+
+
 def _leaf(group: FindingGroup) -> set[str]:
     return {re.sub(r"\[\]", "", f.field).rpartition(".")[2] for f in group.findings}
 
@@ -402,8 +428,15 @@ def _kind(group: FindingGroup) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-kind", type=int, default=4, help="edits per kind and page")
+    parser.add_argument(
+        "--through",
+        choices=("diff", "update"),
+        default="diff",
+        help="docs diff NEW --replaces OLD, or docs update NEW --dry-run",
+    )
     parser.add_argument("--verbose", action="store_true", help="print every miss")
     args = parser.parse_args()
+    measure = reported if args.through == "diff" else reported_by_update
     per_kind = max(1, min(args.per_kind, 20))
     seeds = sorted(SEEDS.glob("[0-9][0-9][0-9]_*.txt"))
     if not seeds:
@@ -413,11 +446,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         for seed in seeds:
+            # (docs update recognises the unedited page by its bytes: nothing to replace.)
             baseline = reported(seed, seed.read_text(encoding="utf-8"), workdir)
             if baseline:
                 sys.exit(f"{seed.name} replacing itself reports {len(baseline)} change(s)")
             for edit in edits_of(seed, per_kind):
-                groups = reported(seed, edit.text, workdir)
+                groups = measure(seed, edit.text, workdir)
                 hits = [
                     g
                     for g in groups

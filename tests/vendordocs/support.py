@@ -111,7 +111,9 @@ components:
 def seed_path(name: str) -> Path:
     path = SEEDS_DIR / name
     if not path.is_file():
-        raise FileNotFoundError(f"seed page {path} is missing: CI needs ../shared/seeds")
+        raise FileNotFoundError(
+            f"seed page {path} is missing: the pages live in the repository, spec/sources/seeds/"
+        )
     return path
 
 

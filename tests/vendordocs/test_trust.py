@@ -573,7 +573,7 @@ def test_the_readme_walkthrough_runs_end_to_end(
     for words, group in zip(commands, groups, strict=True):
         if words[0] == "contract" or words[:2] == ["spec", "diff"]:
             continue  # contract runs against a server; spec diff needs the git history
-        args = [w.replace("../shared/seeds", str(seeds)) for w in words]
+        args = [w.replace("spec/sources/seeds", str(seeds)) for w in words]
         args = [
             str(p)
             for w in args

@@ -21,6 +21,8 @@ from modelarts_kit.main import cli
 from modelarts_kit_generator.pipeline import up_to_date
 from modelarts_kit_spec import load_spec
 from modelarts_kit_spec.load import read_yaml
+from modelarts_kit_vendordocs.drift import normalise_field
+from modelarts_kit_vendordocs.extract import extract_page
 from modelarts_kit_vendordocs.sources import read_index
 
 from .support import (
@@ -29,6 +31,7 @@ from .support import (
     SEED_002,
     SEED_003,
     SEED_004,
+    SEEDS_DIR,
     edit,
     repository_copy,
     seed_text,
@@ -78,6 +81,10 @@ def docs_diff_exit(spec: Path, *pages: Path) -> int:
 def todo_ids(spec: Path) -> list[str]:
     entries = read_yaml(spec.parent / "ledger.yaml")["entries"]
     return [e["id"] for e in entries if e["decision"] == "TODO"]
+
+
+def seed_path_bytes(name: str) -> bytes:
+    return (SEEDS_DIR / name).read_bytes()
 
 
 def seeds(spec: Path) -> Path:
@@ -233,15 +240,82 @@ def test_a_change_that_needs_a_person_is_one_stub_and_the_spec_stays(
     before = tree(root_of(repo))
     assert update(repo, page).exit_code == 1
     assert tree(root_of(repo)) == before
-    # Decided, the question is not asked again (even where the decision does not settle the
-    # finding: a dropped field stays open under --replaces, which is the settling rules' call).
+    # Decided, the question is not asked again, and the decision settles it -- a dropped field
+    # too (its stub records the drop by the page that dropped it): the update exits 0, and so
+    # does docs diff of the new page in place of the old one.
     ledger = repo.parent / "ledger.yaml"
     ledger.write_text(
         ledger.read_text(encoding="utf-8").replace("decision: TODO", "decision: decided"), "utf-8"
     )
     decided = tree(root_of(repo))
-    update(repo, page)
+    again = update(repo, page)
+    assert again.exit_code == 0, again.output
     assert tree(root_of(repo)) == decided
+    replaces = ["--replaces", str(seeds(repo) / seed)]
+    recorded = seeds(repo) / page.name
+    diff = CliRunner().invoke(cli, ["docs", "diff", str(recorded), *replaces, "--spec", str(repo)])
+    assert diff.exit_code == 0, diff.output
+
+
+def test_a_drop_is_settled_only_by_the_evidence_of_the_page_that_dropped_it(
+    repo: Path, tmp_path: Path
+) -> None:
+    seed, edit_page = EDITS["dropped"]
+    page = write_page(tmp_path, "dropped-revision.txt", edit_page(seed_text(seed)))
+    assert update(repo, page).exit_code == 1
+    ledger = repo.parent / "ledger.yaml"
+    (stub,) = [e for e in read_yaml(ledger)["entries"] if e["decision"] == "TODO"]
+    assert [(s["seed"], s["says"]) for s in stub["sources"]] == [
+        (page.name, "(absent: the new page dropped it)")
+    ]
+    head, _, tail = ledger.read_text(encoding="utf-8").partition(f"  - id: {stub['id']}\n")
+
+    def decide(seed_name: str, says: str) -> int:
+        """The stub decided, its source citing ``seed_name`` saying ``says``: the exit."""
+        decided = (
+            tail.replace(f"seed: {page.name}", f"seed: {seed_name}")
+            .replace("'(absent: the new page dropped it)'", f"'{says}'")
+            .replace("decision: TODO", "decision: keep it")
+            .replace("expect: {}", "expect: {type: string}")
+        )
+        ledger.write_text(f"{head}  - id: {stub['id']}\n{decided}", encoding="utf-8")
+        return update(repo, page).exit_code
+
+    # Another page's word for the drop, or only that the page does not mention the field,
+    # settles no drop; the page that dropped it recording the drop does.
+    assert decide(SEED_003, "(absent: the new page dropped it)") == 1
+    assert decide(page.name, "(absent)") == 1
+    assert decide(page.name, "(absent: dropped)") == 0
+
+
+# --- a recorded revision carries the evidence of the revision it replaces ---------------------
+
+
+def test_every_stored_page_still_settles_after_an_update_and_the_old_page_stays(
+    repo: Path, tmp_path: Path
+) -> None:
+    assert docs_diff_exit(repo, *sorted(seeds(repo).glob("*.txt"))) == 0
+    text = seed_text(SEED_004).replace(LOCAL_CODE_DIR, NEW_LOG_LEVEL + LOCAL_CODE_DIR, 1)
+    page = write_page(tmp_path, "create-2026-11.txt", text)
+    result = update(repo, page)
+    assert result.exit_code == 0, result.output
+    assert "ledger entry(ies) now cite the new page too" in result.output
+    # The old revision is kept (pages are never deleted; entries still cite it), and a plain
+    # docs diff of every stored page -- the new one beside the old, without --replaces --
+    # settles as before, as does the new page on its own.
+    assert (seeds(repo) / SEED_004).read_bytes() == seed_path_bytes(SEED_004)
+    assert docs_diff_exit(repo, *sorted(seeds(repo).glob("*.txt"))) == 0
+    assert docs_diff_exit(repo, seeds(repo) / page.name) == 0
+    entries = read_yaml(repo.parent / "ledger.yaml")["entries"]
+    cited = [e for e in entries if any(s.get("seed") == page.name for s in e["sources"])]
+    assert cited
+    # the new page is cited where the old revision was, besides it
+    assert all(any(s.get("seed") == SEED_004 for s in e["sources"]) for e in cited)
+    before = tree(root_of(repo))
+    again = update(repo, page)
+    assert again.exit_code == 0, again.output
+    assert "nothing to write" in again.output
+    assert tree(root_of(repo)) == before
 
 
 # --- the seeds as revisions of each other -------------------------------------------------------
@@ -274,6 +348,77 @@ def test_the_terminate_seeds_as_new_revisions_of_each_other(repo: Path, tmp_path
         assert update(repo, page).exit_code == result.exit_code
         assert tree(root_of(repo)) == before
     assert load_spec(repo).document  # still a spec
+
+
+def test_the_terminate_seeds_under_their_own_names_leave_only_the_fields_a_revision_dropped(
+    repo: Path, tmp_path: Path
+) -> None:
+    # The old RST page is the only recorded terminate page; the English web page (2025) comes
+    # as its new revision, then the Chinese one (2022) as the English one's -- each under its
+    # own name, so the ledger's evidence of that page is its own.
+    index = seeds(repo).parent / "index.yaml"
+    text = index.read_text(encoding="utf-8")
+    for dropped in (SEED_000, SEED_001):
+        start = text.index(f"- file: seeds/{dropped}")
+        text = text[:start] + text[text.index("- file:", start + 1) :]
+    index.write_text(text, encoding="utf-8")
+    given = tmp_path / "given"
+    given.mkdir()
+    english, chinese = (write_page(given, s, seed_text(s)) for s in (SEED_000, SEED_001))
+    every_page = sorted(seeds(repo).glob("*.txt"))
+    # What the Chinese revision no longer lists that the English one did.
+    listed = {
+        name: {(e.side, normalise_field(e.path)) for e in extract_page(seeds(repo) / name).fields}
+        for name in (SEED_000, SEED_001)
+    }
+    gone = {path for _, path in listed[SEED_000] - listed[SEED_001]}
+    assert update(repo, english).exit_code == 0  # the ledger knows what this page says
+    assert todo_ids(repo) == []
+    result = update(repo, chinese)
+    assert result.exit_code == 1, result.output
+    entries = read_yaml(repo.parent / "ledger.yaml")["entries"]
+    stubs = [e for e in entries if e["decision"] == "TODO"]
+    assert stubs
+    for stub in stubs:  # a real decision each: a field the new page dropped, and only that
+        assert stub["kind"] == "presence", stub
+        assert stub["field"] in gone, stub
+        assert [s["seed"] for s in stub["sources"]] == [SEED_001], stub
+    assert docs_diff_exit(repo, *every_page) == 0
+    ledger = repo.parent / "ledger.yaml"
+    ledger.write_text(
+        ledger.read_text(encoding="utf-8").replace("decision: TODO", "decision: keep"), "utf-8"
+    )
+    assert update(repo, chinese).exit_code == 0
+    assert docs_diff_exit(repo, *every_page) == 0
+
+
+def test_a_value_the_other_language_of_the_page_does_not_list_is_a_decision_not_new_drift(
+    repo: Path, tmp_path: Path
+) -> None:
+    # The English terminate page adds a flavor type; the Chinese and RST pages of the same
+    # operation, still current, list three. Adding it to the spec would make them disagree:
+    # it is one decision (a stub to decide), and the spec stays.
+    text = edit(
+        seed_text(SEED_000),
+        "Resource flavor type. Options:\n\n  • CPU\n",
+        "Resource flavor type. Options:\n\n  • CPU\n\n  • NPU\n",
+    )
+    page = write_page(tmp_path, "terminate-en-2026-11.txt", text)
+    spec_before = repo.read_bytes()
+    result = update(repo, page)
+    assert result.exit_code == 1, result.output
+    assert "a decision, not a change: set the documented values of `flavor_type`" in result.output
+    assert repo.read_bytes() == spec_before
+    (stub,) = [
+        e for e in read_yaml(repo.parent / "ledger.yaml")["entries"] if e["decision"] == "TODO"
+    ]
+    assert (stub["kind"], stub["field"]) == ("enum", "tasks.task_resource.flavor_type")
+    ledger = repo.parent / "ledger.yaml"
+    ledger.write_text(
+        ledger.read_text(encoding="utf-8").replace("decision: TODO", "decision: later"), "utf-8"
+    )
+    assert update(repo, page).exit_code == 0
+    assert docs_diff_exit(repo, *sorted(seeds(repo).glob("*.txt"))) == 0
 
 
 # --- one transaction -----------------------------------------------------------------------------

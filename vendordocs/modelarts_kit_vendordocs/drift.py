@@ -535,10 +535,10 @@ def _compare_operation(
     walker: SchemaWalker,
     operation: Operation,
     pages: list[Inventory],
-    dropped: Mapping[tuple[str, int | None, str], tuple[str, int]] | None = None,
+    dropped: Mapping[tuple[str, int | None, str], tuple[str, int, str]] | None = None,
 ) -> list[Finding]:
-    """``dropped``: (side, status, field) a replacing page no longer lists -> (old page, line);
-    no other page of the operation can vouch for those."""
+    """``dropped``: (side, status, field) a replacing page no longer lists -> (old page, line,
+    new page); no other page of the operation can vouch for those."""
     dropped = dropped or {}
     op_id = operation.operation_id
     containers = _containers(walker, operation, pages)
@@ -652,7 +652,8 @@ def _compare_operation(
                         else f"dropped by the new page ({gone[0]}:{gone[1]} listed it)"
                     ),
                     spec=_describe(spec_field.schema),
-                    page=None,
+                    # A drop is a statement of the page that dropped it: its evidence settles it.
+                    page=None if gone is None else gone[2],
                     line=None,
                     pointer=spec_field.pointer,
                     value=ABSENT if gone is None else DROPPED,
@@ -726,15 +727,16 @@ def _path_key(method: str, path: str) -> tuple[str, str]:
 
 def _dropped(
     replaced: Iterable[tuple[Inventory, Inventory]],
-) -> dict[tuple[str, int | None, str], tuple[str, int]]:
-    """What each replacing page no longer lists that the page it replaces did."""
-    out: dict[tuple[str, int | None, str], tuple[str, int]] = {}
+) -> dict[tuple[str, int | None, str], tuple[str, int, str]]:
+    """What each replacing page no longer lists that the page it replaces did: (old page, its
+    line, the new page)."""
+    out: dict[tuple[str, int | None, str], tuple[str, int, str]] = {}
     for new, old in replaced:
         kept = {(e.side, e.status, normalise_field(e.path)) for e in new.fields}
         for e in old.fields:
             key = (e.side, e.status, normalise_field(e.path))
             if key not in kept:
-                out.setdefault(key, (Path(old.source).name, e.field.line))
+                out.setdefault(key, (Path(old.source).name, e.field.line, Path(new.source).name))
     return out
 
 

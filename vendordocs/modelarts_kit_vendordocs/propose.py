@@ -45,8 +45,10 @@ from modelarts_kit_vendordocs.types import parse_type
 __all__ = [
     "Proposal",
     "ProposeError",
+    "add_ledger_sources",
     "check_patch_path",
     "documented_values",
+    "page_says",
     "propose",
     "replace_scalar",
 ]
@@ -378,7 +380,8 @@ def replace_scalar(text: str, pointer: str, value: str) -> str | None:
 # --- ledger stubs -------------------------------------------------------------------------
 
 
-def _says(finding: Finding) -> str:
+def page_says(finding: Finding) -> str:
+    """What the finding's page says, as a ledger source records it (``says``)."""
     if finding.kind == "type":
         return finding.written or finding.docs
     if finding.kind == "mandatory":
@@ -409,7 +412,7 @@ def _stub(group: FindingGroup, taken: set[str]) -> dict[str, Any]:
     taken.add(entry_id)
     sides = {"response" if f.side == "response" else "request" for f in group.findings}
     sources = list(
-        {(f.page or "spec", f.table or f.pointer or "", _says(f)): None for f in group.findings}
+        {(f.page or "spec", f.table or f.pointer or "", page_says(f)): None for f in group.findings}
     )
     return {
         "id": entry_id,
@@ -423,6 +426,47 @@ def _stub(group: FindingGroup, taken: set[str]) -> dict[str, Any]:
         "expect": {},
         "reason": f"docs diff --propose: {group.action}",
     }
+
+
+def _list_items(lines: list[str], key: _Node) -> tuple[int, int] | None:
+    """(indent, one past the last line) of the block list under ``key``, whose ``- `` items
+    may sit at the key's own indent (as the emitter writes them) or deeper."""
+    first = next((n for n in range(key.line + 1, len(lines)) if _content(lines[n])), None)
+    if first is None or not lines[first].lstrip().startswith("- "):
+        return None
+    indent = _indent(lines[first])
+    if indent < key.indent:
+        return None
+    end = first + 1
+    for number in range(first + 1, len(lines)):
+        if not _content(lines[number]):
+            continue
+        deeper = _indent(lines[number]) > indent
+        if not (
+            deeper or (_indent(lines[number]) == indent and lines[number].lstrip()[:2] == "- ")
+        ):
+            break
+        end = number + 1
+    return indent, end
+
+
+def add_ledger_sources(
+    path: Path, text: str, additions: Mapping[int, Sequence[Mapping[str, str]]]
+) -> str:
+    """``text`` (the ledger at ``path``) with ``additions`` (entry index -> sources) appended to
+    those entries' ``sources`` lists, written by the emitter at the list's own indent."""
+    ledger = _Text(path, text)
+    # From the last entry up, so an insertion never moves an entry still to be edited.
+    for index in sorted(additions, reverse=True):
+        entry = _find(ledger.lines, f"/entries/{index}")
+        key = _child(ledger.lines, entry, "sources") if entry is not None else None
+        items = _list_items(ledger.lines, key) if key is not None else None
+        if items is None:
+            raise ProposeError(f"{path}: /entries/{index}/sources: not a block list to add to")
+        indent, end = items
+        ledger.lines[end:end] = dump_block([dict(s) for s in additions[index]], indent, flow=None)
+    _check_still_yaml(ledger)
+    return ledger.text
 
 
 # --- the proposal ---------------------------------------------------------------------------
@@ -580,8 +624,9 @@ def propose(
         stub = _stub(group, taken)
         if group.action in decide:
             stub["reason"] = (
-                f"docs update: {group.action} would make the pages of the other operations "
-                "that share this schema disagree with the spec; split the schema, or decide"
+                f"docs update: {group.action} would make other current pages (of the operations "
+                "that share this schema, or of this one) disagree with the spec; split the "
+                "schema, or decide"
             )
         keys = {
             (stub["kind"], stub["field"], stub["pointer"], s["seed"], s["says"])

@@ -21,7 +21,9 @@ def _where(finding: Finding) -> str:
 
 
 def _evidence(finding: Finding) -> str:
-    source = f"{finding.page}:{finding.line}" if finding.page else "spec"
+    source = finding.page or "spec"
+    if finding.page and finding.line is not None:
+        source = f"{finding.page}:{finding.line}"
     if finding.kind == "presence" and finding.direction == "docs":
         text = f"documented ({source}: {finding.docs}), not in the spec"
     elif finding.kind == "presence":

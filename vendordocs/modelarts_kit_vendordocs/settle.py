@@ -10,7 +10,9 @@ sources recorded (``sources[].says``). Both sides are reduced to the same keys h
 * ``mandatory`` -- ``yes`` / ``no`` (``Mandatory: Yes``, ``是否必选: 否``).
 * ``enum`` -- the set of values (``CPU, GPU or Ascend``, ``The value can be regular``).
 * ``name`` -- the table name without case, ``_`` and ``-``.
-* ``presence`` -- ``present`` or ``absent`` (``(absent)`` in a source).
+* ``presence`` -- ``present`` or ``absent`` (``(absent)`` in a source); ``dropped`` for a field
+  a new revision no longer lists, settled only by a source of that page recording the drop
+  (``(absent: the new page dropped it)``).
 * ``status-code`` -- per code: whether the page lists it (``201 listed``, ``409 unlisted``),
   against the codes a source recorded (``201 ok; 400 error body`` records 201 and 400 listed,
   every other code unlisted). A revision that drops 400 reopens 400 alone.
@@ -45,7 +47,9 @@ __all__ = [
 
 PRESENT = "present"
 ABSENT = "absent"
-DROPPED = "dropped"  # a replacing page no longer lists the field: never settled by an entry
+# A replacing page no longer lists the field: settled only by a source of that very page that
+# recorded the drop (``(absent: the new page dropped it)``, what a ledger stub writes).
+DROPPED = "dropped"
 _YES = frozenset({"yes", "是", "true", "mandatory", "必选"})
 _NO = frozenset({"no", "否", "false", "optional", "可选"})
 _PAREN_RE = re.compile(r"\s*[(\uff08][^)\uff09]*[)\uff09]")
@@ -127,6 +131,15 @@ def says_recorded(kind: str, recorded: frozenset[str], value: str) -> bool:
     return any((code in key.split(",")) == (state == _LISTED) for key in recorded)
 
 
+def _presence_keys(says: str) -> set[str]:
+    """A recorded drop also records that the page does not mention the field (a later run
+    without ``--replaces`` reports it as absent); ``(absent)`` alone never settles a drop."""
+    text = says.strip().lower()
+    if not text.startswith("(absent"):
+        return {PRESENT}
+    return {ABSENT, DROPPED} if "dropped" in text else {ABSENT}
+
+
 def recorded_by_page(
     kind: str, sources: Iterable[tuple[str | None, str]]
 ) -> dict[str, frozenset[str]]:
@@ -162,7 +175,7 @@ def recorded_keys(kind: str, says: Iterable[str]) -> frozenset[str]:
                 if first is not None:
                     keys.add(name_key(first.group(0)))
         elif kind == "presence":
-            keys.add(ABSENT if text.strip().lower().startswith("(absent") else PRESENT)
+            keys |= _presence_keys(text)
         elif kind == "status-code":
             codes = [int(c) for c in _CODE_RE.findall(text)]
             if codes:

@@ -8,11 +8,15 @@ For each new page, in order:
 2. compare the two revisions (``docs compare``);
 3. diff the spec with the old revision replaced by the new one (``docs diff --replaces``, with
    the operation's other current pages);
-4. make the additive changes (with the values the page documents) -- except an addition to
-   a schema other operations share whose current pages would then disagree with it: that
+4. make the additive changes (with the values the page documents) -- except an addition
+   that would make other current pages disagree with the spec (another operation's, sharing
+   the schema, or another language or format of the same page not listing a value): that
    becomes a decision instead of new drift;
 5. write one ``decision: TODO`` ledger stub per remaining change, never one already asked;
-6. record the page in ``spec/sources/`` (beside the page it replaces) and in the index.
+6. record the page in ``spec/sources/`` (beside the page it replaces) and in the index, and
+   cite it in every ledger entry the old revision's evidence settled it with (the old
+   revision's file stays: pages are never deleted, and it remains the evidence of the
+   entries that cite it), so a plain ``docs diff`` of every stored page settles as before.
 
 Then, once for the run: regenerate ``generated/`` from the new spec, bump ``info.version`` by
 what ``spec diff`` classifies (a breaking change: major; otherwise minor) and add the version's
@@ -33,17 +37,26 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from modelarts_kit_spec import load_spec
+from modelarts_kit_spec import load_spec, read_ledger
 from modelarts_kit_spec.diff import Change, diff_documents
 from modelarts_kit_spec.load import parse_yaml_text, read_input_bytes, read_input_text
 
-from modelarts_kit_vendordocs.drift import Finding, diff_pages, group_findings
+from modelarts_kit_vendordocs.carry import carried_sources
+from modelarts_kit_vendordocs.drift import (
+    DriftReport,
+    Finding,
+    FindingGroup,
+    diff_pages,
+    group_findings,
+    load_decisions,
+)
 from modelarts_kit_vendordocs.errors import VendorDocsError
 from modelarts_kit_vendordocs.extract import extract_page, read_page
 from modelarts_kit_vendordocs.pagediff import PageComparison, compare_paths
 from modelarts_kit_vendordocs.project import Project, project_for
 from modelarts_kit_vendordocs.propose import (
     Proposal,
+    add_ledger_sources,
     documented_values,
     propose,
     replace_scalar,
@@ -91,7 +104,15 @@ class PageUpdate:
     stubs: list[str] = field(default_factory=list)
     pending: list[str] = field(default_factory=list)  # changes the ledger already asks about
     shared: list[str] = field(default_factory=list)  # additions turned into decisions
-    open_findings: int = 0
+    cited: list[str] = field(default_factory=list)  # entries that now cite the recorded page
+    # The changes the page makes (one per decision, as docs diff groups them), and those
+    # still open after the update (the decisions left to a person).
+    changes: list[FindingGroup] = field(default_factory=list)
+    left: list[FindingGroup] = field(default_factory=list)
+
+    @property
+    def open_findings(self) -> int:
+        return len(self.left)
 
 
 @dataclass
@@ -196,26 +217,39 @@ def _source_for(stage: _Stage, operation: str, text: str, page_format: str) -> R
 # --- 4. additions to shared schemas -----------------------------------------------------------
 
 
-def _other_operations_drift(stage: _Stage, operation: str, spec: Path) -> list[Finding]:
-    """What the current pages of every other operation say against ``spec``."""
+def _other_pages_drift(
+    stage: _Stage, operation: str, spec: Path, run: tuple[list[Path], Path]
+) -> list[Finding]:
+    """What the current pages of every other operation say against ``spec``, and those of
+    ``operation``: ``run`` is (the new page and the operation's other current pages, the page
+    it replaces)."""
     findings: list[Finding] = []
+    operations = {op.operation_id for op in load_spec(spec).operations}
     for other in sorted({p.operation for p in stage.index.pages if p.operation} - {operation}):
         pages = [stage.source_path(p) for p in stage.index.current(other)]
-        if pages and other in {op.operation_id for op in load_spec(spec).operations}:
+        if pages and other in operations:
             report = diff_pages(pages, spec_path=spec, ledger_path=stage.ledger)
             findings.extend(f for op in report.operations for f in op.findings)
+    pages, replaces = run
+    report = diff_pages(pages, replaces=replaces, spec_path=spec, ledger_path=stage.ledger)
+    findings.extend(f for op in report.operations for f in op.findings)
     return findings
 
 
-def _shared_additions(stage: _Stage, operation: str, proposal: Proposal) -> set[str]:
-    """The additions of ``proposal`` that would make another operation's pages disagree with
-    the spec (a field added to a schema they share, which their pages do not list)."""
+def _shared_additions(
+    stage: _Stage, operation: str, proposal: Proposal, run: tuple[list[Path], Path]
+) -> set[str]:
+    """The additions of ``proposal`` that would make other current pages disagree with the
+    spec: another operation's (a field added to a schema they share, which their pages do not
+    list), or another current page of the same operation (a value added that the page in
+    another language or format does not list)."""
     if not proposal.applied:
         return set()
-    before = _other_operations_drift(stage, operation, stage.spec)
-    after = _other_operations_drift(stage, operation, stage.candidate(proposal.spec.text))
-    known = {(f.operation, f.kind, f.field) for f in before}
-    new = [f for f in after if (f.operation, f.kind, f.field) not in known]
+    before = _other_pages_drift(stage, operation, stage.spec, run)
+    candidate = stage.candidate(proposal.spec.text)
+    after = _other_pages_drift(stage, operation, candidate, run)
+    known = {(f.operation, f.kind, f.field, f.page) for f in before}
+    new = [f for f in after if (f.operation, f.kind, f.field, f.page) not in known]
     touched = [f.pointer or f.schema or "" for f in new]
     return {
         action
@@ -244,6 +278,28 @@ def _record(
     stage.new_pages[stage.project.sources / recorded.file] = data
     stage.given[page.name] = page
     return recorded
+
+
+# --- 6b. the evidence the old revision gave -------------------------------------------------
+
+
+def _carry_evidence(
+    stage: _Stage, report: DriftReport, page: str, seed: str, replaced: str, listed: list[int]
+) -> list[str]:
+    """Cite the recorded page ``seed`` in every entry that settles one of its findings only
+    with the evidence of the page it replaces (see :mod:`modelarts_kit_vendordocs.carry`);
+    returns those entries' ids."""
+    decisions = load_decisions(stage.ledger, stage.spec)
+    carried = carried_sources(
+        report, decisions, page=page, seed=seed, replaced=replaced, listed=listed
+    )
+    if not carried:
+        return []
+    index = {entry.id: entry.index for entry in read_ledger(stage.ledger).entries}
+    additions = {index[entry_id]: sources for entry_id, sources in carried.items()}
+    text = add_ledger_sources(stage.project.ledger, read_input_text(stage.ledger), additions)
+    stage.put_ledger(text)
+    return sorted(carried)
 
 
 # --- one page -------------------------------------------------------------------------------
@@ -277,9 +333,10 @@ def _update_page(stage: _Stage, page: Path) -> PageUpdate:
     report = diff_pages(
         [page, *others], replaces=old, spec_path=stage.spec, ledger_path=stage.ledger
     )
+    result.changes = group_findings(f for op in report.operations for f in op.findings)
     values = documented_values([inventory])
     proposal = propose(report, spec_path=stage.spec, ledger_path=stage.ledger, values=values)
-    shared = _shared_additions(stage, operation, proposal)
+    shared = _shared_additions(stage, operation, proposal, ([page, *others], old))
     if shared:
         proposal = propose(
             report, spec_path=stage.spec, ledger_path=stage.ledger, values=values, decide=shared
@@ -297,7 +354,12 @@ def _update_page(stage: _Stage, page: Path) -> PageUpdate:
     after = diff_pages(
         [page, *others], replaces=old, spec_path=stage.spec, ledger_path=stage.ledger
     )
-    result.open_findings = len(group_findings(f for op in after.operations for f in op.findings))
+    if result.recorded is not None:
+        listed = [status.code for status in inventory.status_codes]
+        result.cited = _carry_evidence(
+            stage, after, page.name, result.recorded.name, source.name, listed
+        )
+    result.left = group_findings(f for op in after.operations for f in op.findings)
     return result
 
 
@@ -419,12 +481,19 @@ def _render_page(update: PageUpdate) -> list[str]:
     lines.append(f"  {len(update.applied)} additive change(s) made in the spec")
     lines += [f"    - {action}" for action in update.applied]
     for action in update.shared:
-        lines.append(f"    ! a decision, not a change: {action} (other operations share it)")
+        lines.append(
+            f"    ! a decision, not a change: {action} (other current pages would disagree)"
+        )
     lines.append(f"  {len(update.stubs)} new ledger stub(s) with decision: TODO")
     lines += [f"    - {stub}" for stub in update.stubs]
     if update.pending:
         lines.append(
             f"  {len(update.pending)} change(s) the ledger already asks about (no new stub)"
+        )
+    if update.cited:
+        lines.append(
+            f"  {len(update.cited)} ledger entry(ies) now cite the new page too (what it still "
+            "says that the old revision said)"
         )
     if update.already_recorded:
         lines.append(f"  already recorded as {update.recorded.file if update.recorded else '?'}")

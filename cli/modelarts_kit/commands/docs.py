@@ -94,8 +94,11 @@ def diff(
 
     Per operation (matched by method and path template): fields the pages document that the
     spec lacks and spec fields no page mentions (presence), type, mandatory, enum and table
-    name disagreements, and status codes. A ledger entry settles a finding only when the page
-    says a value the entry recorded; any other value reopens it. Unreconciled findings are
+    name disagreements, and status codes. A ledger entry settles a finding only with its own
+    evidence: a source naming the finding's page (or, with --replaces, the page it replaces)
+    recorded what that page says now; any other value, or the same value said by a page the
+    entry does not name, reopens it. Status codes settle code by code; a field the new page
+    dropped settles once a decided entry records that page's drop. Unreconciled findings are
     grouped by spec schema with the action to take. Exit 0 when nothing is unreconciled, 1
     when drift is found, 2 on usage or parse errors.
     """
@@ -144,8 +147,10 @@ def compare(old: Path, new: Path, output_format: str) -> None:
     """What the vendor changed between two versions of one page, independent of the spec.
 
     Rows added, removed and changed (type, mandatory, description), enum values added and
-    removed, tables renamed or moved, status codes and examples changed. Any of the three page
-    formats. Exit 0 when the pages are the same, 1 when they differ, 2 on parse errors.
+    removed (a value dropped and one added that are the same value spelt anew, discreate ->
+    discrete, are one respelling), tables renamed or moved, status codes and examples changed.
+    Any of the three page formats. Exit 0 when the pages are the same, 1 when they differ, 2
+    on parse errors.
     """
     from modelarts_kit_vendordocs.pagediff import (
         compare_paths,
@@ -176,7 +181,8 @@ def update(
     with the old page replaced; additive changes are made (with the values the page lists),
     except where a schema other operations share would then disagree with their pages; every
     other change gets one 'decision: TODO' ledger stub (never twice); the page is recorded in
-    spec/sources/. Then generated/ is regenerated, info.version bumped (breaking: major,
+    spec/sources/ and cited by the ledger entries the old revision's evidence settled (the old
+    page stays). Then generated/ is regenerated, info.version bumped (breaking: major,
     otherwise minor) and the version's section added to CHANGELOG.md -- all written as one
     transaction. Exit 0 when no decision is open, 1 while decisions are open, 2 on usage,
     parse or write errors. Running it again changes nothing.
