@@ -110,7 +110,7 @@ components:
 def seed_path(name: str) -> Path:
     path = SEEDS_DIR / name
     if not path.is_file():
-        raise FileNotFoundError(f"seed page {path} is missing: CI needs ../shared/seeds")
+        raise FileNotFoundError(f"seed page {path} is missing from spec/sources/seeds")
     return path
 
 

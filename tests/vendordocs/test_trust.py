@@ -558,7 +558,7 @@ def test_the_readme_walkthrough_runs_end_to_end(
     assert {"generate", "publish"} <= set(groups)
     # A repository-shaped sandbox: a copy of the spec, the seeds beside it, the new page.
     spec = spec_copy(tmp_path)
-    seeds = tmp_path / "shared" / "seeds"
+    seeds = tmp_path / "sources" / "seeds"
     shutil.copytree(seed_path(SEED_003).parent, seeds)
     work = tmp_path / "work"
     work.mkdir()
@@ -571,7 +571,7 @@ def test_the_readme_walkthrough_runs_end_to_end(
     for words, group in zip(commands, groups, strict=True):
         if words[0] == "contract" or words[:2] == ["spec", "diff"]:
             continue  # contract runs against a server; spec diff needs the git history
-        args = [w.replace("../shared/seeds", str(seeds)) for w in words]
+        args = [w.replace("spec/sources/seeds", str(seeds)) for w in words]
         args = [
             str(p)
             for w in args
