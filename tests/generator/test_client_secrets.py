@@ -126,17 +126,18 @@ def test_a_request_secret_never_appears_in_the_error(case: str, secret: str) -> 
 
 
 def test_the_error_still_names_the_field_and_the_rule() -> None:
+    # The rule is pydantic's one-line message: asserted as present, not by its words.
     error = _request_error("env-value-wrong-type", "AKIA-secret-1")
-    assert error.errors == (
-        ("body.algorithm.environments.KEY", "Input should be a valid string", "***"),
-    )
-    assert "body.algorithm.environments.KEY: Input should be a valid string (got '***')" in str(
-        error
-    )
+    ((field, rule, value),) = error.errors
+    assert (field, value) == ("body.algorithm.environments.KEY", "***")
+    assert rule.strip()
+    assert "\n" not in rule
+    assert f"{field}: {rule} (got '***')" in str(error)
     error = _request_error("sensitive-parameter-value", "AKIA-secret-2")
-    assert ("body.algorithm.parameters.0.value", "Input should be a valid string", "***") in (
-        error.errors
-    )
+    assert any(
+        (field, value) == ("body.algorithm.parameters.0.value", "***") and rule.strip()
+        for field, rule, value in error.errors
+    ), error.errors
 
 
 def test_values_the_spec_does_not_mark_are_still_shown() -> None:

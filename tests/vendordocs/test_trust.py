@@ -439,7 +439,7 @@ def test_propose_then_apply_settles_an_additive_edit(seed: str, tmp_path: Path) 
         assert "required: [" in diff_text or "- retry_limit" in diff_text
         problems = [line for line in validate.output.splitlines() if "[example-valid]" in line]
         assert problems
-        assert all("'retry_limit' is a required property" in p for p in problems)
+        assert all("retry_limit" in p for p in problems)  # names the field, in any words
     else:
         assert validate.exit_code == 0, validate.output
     # Minimal: lines are added, or a flow list grows in place; comments and formatting
