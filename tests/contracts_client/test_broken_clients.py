@@ -17,8 +17,6 @@ from .broken_clients import BROKEN_CLIENTS, BrokenAdapter
 # One generated success response per edge variant per operation, in-process: enough to
 # exercise every check, small enough for 18 variants within the time budget.
 SETTINGS = ClientCheckSettings(seed=3, max_examples=10, in_process=True)
-# One xdist worker runs this module, so the cases fixture below is built once.
-pytestmark = pytest.mark.xdist_group("broken_clients_cases")
 
 
 @pytest.fixture(scope="module")

@@ -24,9 +24,6 @@ from modelarts_kit_spec import load_spec
 
 from . import broken_clients
 
-# One xdist worker runs this module, so the vendor_report fixture below is built once.
-pytestmark = pytest.mark.xdist_group("client_check_vendor_report")
-
 REPO = Path(__file__).resolve().parents[2]
 VENDOR_REPORT = REPO / "docs" / "vendor-sdk-report.md"
 

@@ -56,7 +56,10 @@ def drawn() -> dict[Variant, list[Any]]:
     spec = load_spec()
     schema = spec.operation("ShowTrainingJobDetails").success.schema
     generator = ResponseGenerator(spec)
-    return {v: generator.draw(schema, v, count=3, seed_value=11) for v in Variant}
+    # A time budget no loaded machine runs out of (else fewer than three come back).
+    return {
+        v: generator.draw(schema, v, count=3, seed_value=11, time_budget_s=600) for v in Variant
+    }
 
 
 def test_every_variant_draws_spec_valid_bodies(drawn: dict[Variant, list[Any]]) -> None:
