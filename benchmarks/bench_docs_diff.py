@@ -29,7 +29,7 @@ from modelarts_kit_vendordocs.drift import diff_pages
 from modelarts_kit_vendordocs.pagediff import compare_paths
 
 REPO = Path(__file__).resolve().parents[1]
-SEEDS_DIR = REPO.parent / "shared" / "seeds"
+SEEDS_DIR = REPO / "spec" / "sources" / "seeds"
 
 
 def main() -> None:

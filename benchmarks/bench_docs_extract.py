@@ -25,7 +25,7 @@ from pathlib import Path
 from modelarts_kit_vendordocs import extract_page
 
 REPO = Path(__file__).resolve().parents[1]
-SEEDS_DIR = REPO.parent / "shared" / "seeds"
+SEEDS_DIR = REPO / "spec" / "sources" / "seeds"
 
 
 def median_seconds(action: Callable[[], object], runs: int) -> float:

@@ -9,7 +9,7 @@ The ``kit`` fixture (``tests/conftest.py``) hands every test a :class:`Kit`::
         assert kit.read("r.json") == snapshot(name="json")  # a file the command wrote, scrubbed
 
 Scrubbing replaces what differs between machines and runs, and nothing else: the repository
-root, the vendor pages beside it (``../shared``), the test's temporary directory, the home
+root, the vendor pages (``spec/sources``), the test's temporary directory, the home
 directory, wall-clock times and timestamps, and seeds. A one-word change to any other part of
 an output changes the snapshot. Update snapshots after an intended change with
 ``pytest <test file> --snapshot-update`` and review the diff.

@@ -3,7 +3,7 @@
 
 Inputs are committed fixtures (``fixtures/v1`` -> ``fixtures/v2``: a version pair with breaking
 and non-breaking changes and two validation findings in v2), so a snapshot changes only when an
-output changes. ``docs diff`` runs on the curated spec and the vendor pages in ``../shared``: its
+output changes. ``docs diff`` runs on the curated spec and the vendor pages in ``spec/sources``: its
 snapshot also changes when the spec or its ledger does (update it in the same commit).
 """
 
@@ -49,7 +49,7 @@ def test_spec_diff(kit: Kit, snapshot: SnapshotAssertion, output_format: str) ->
 
 def test_docs_diff_on_the_vendor_pages(kit: Kit, snapshot: SnapshotAssertion) -> None:
     pages = sorted(SEEDS.glob("00[0-9]_*.txt"))
-    assert pages, f"the vendor pages are missing: {SEEDS} must sit beside the clone (README)"
+    assert pages, f"the vendor pages are missing: {SEEDS} is part of the repository"
     result = kit("docs", "diff", *pages)
     assert result.exit_code == 0, result.transcript()
     assert result.transcript() == snapshot

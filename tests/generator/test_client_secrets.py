@@ -127,6 +127,7 @@ def test_a_request_secret_never_appears_in_the_error(case: str, secret: str) -> 
 
 
 def test_the_error_still_names_the_field_and_the_rule() -> None:
+    # The rule is pydantic's one-line message: asserted as present, not by its words.
     error = _request_error("env-value-wrong-type", "AKIA-secret-1")
     # environments may be a map or a list of maps (the show response's shape): one problem
     # per shape, each at a member of the body (no name of pydantic's for the shape in the path)
@@ -134,13 +135,15 @@ def test_the_error_still_names_the_field_and_the_rule() -> None:
         ("body.algorithm.environments.KEY", "***"),
         ("body.algorithm.environments", "***"),
     ]
-    assert "body.algorithm.environments.KEY: Input should be a valid string (got '***')" in str(
-        error
-    )
+    for field, rule, value in error.errors:  # the rule's wording is pydantic's: not asserted
+        assert rule.strip()
+        assert "\n" not in rule
+        assert f"{field}: {rule} (got '{value}')" in str(error)
     error = _request_error("sensitive-parameter-value", "AKIA-secret-2")
-    assert ("body.algorithm.parameters.0.value", "Input should be a valid string", "***") in (
-        error.errors
-    )
+    assert any(
+        (field, value) == ("body.algorithm.parameters.0.value", "***") and rule.strip()
+        for field, rule, value in error.errors
+    ), error.errors
 
 
 def test_values_the_spec_does_not_mark_are_still_shown() -> None:

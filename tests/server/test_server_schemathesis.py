@@ -37,7 +37,7 @@ def obligations_file() -> Path:
 
 
 def run_schemathesis(
-    url: str, *extra: str, timeout: float = 60
+    url: str, *extra: str, timeout: float = 300
 ) -> subprocess.CompletedProcess[str]:
     environment = {
         **os.environ,

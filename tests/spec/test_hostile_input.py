@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 from modelarts_kit.main import cli
 from modelarts_kit_spec import SpecError, load_spec
+from modelarts_kit_spec.errors import KitError
 from modelarts_kit_spec.load import (
     MAX_DEPTH,
     MAX_INPUT_BYTES,
@@ -29,7 +30,7 @@ from modelarts_kit_spec.load import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
-SEED_PAGE = next(iter(sorted((REPO / "spec" / "sources" / "seeds").glob("0*.txt"))), None)
+SEED_PAGE = min((REPO / "spec" / "sources" / "seeds").glob("0*.txt"))  # in the repository
 MEMORY_LIMIT = 1536 * 1024 * 1024  # far above a normal run, far below an alias bomb
 TIMEOUT = 120
 
@@ -109,7 +110,6 @@ def write_attack(directory: Path, name: str) -> str:
     return str(path)
 
 
-@pytest.mark.skipif(SEED_PAGE is None, reason="the vendor seed pages are not checked out")
 @pytest.mark.parametrize("entry", sorted(ENTRY_POINTS))
 def test_every_attack_on_every_entry_point_is_one_line_exit_2(tmp_path: Path, entry: str) -> None:
     """Before: the alias bomb and /dev/zero exhausted memory (24 GB, MemoryError), 3,000
@@ -143,23 +143,35 @@ def test_every_attack_on_every_entry_point_is_one_line_exit_2(tmp_path: Path, en
         assert hostile in errors[0], where
 
 
+def refused(text: str, source: str) -> str:
+    """The kit's contract for input beyond a bound, whichever layer meets it first (our walk
+    of the events, or the YAML library's own nesting limit): a ``KitError`` with exit 2 and
+    one line that starts with the file's name. Returns the message."""
+    with pytest.raises(KitError) as caught:
+        parse_yaml_text(text, source)
+    message = str(caught.value)
+    assert caught.value.exit_code == 2, message
+    assert "\n" not in message, message
+    assert message.startswith(source), message
+    return message
+
+
 def test_the_loader_bounds_in_process() -> None:
-    with pytest.raises(InputError, match=rf"more than {MAX_NODES} values once aliases"):
-        parse_yaml_text(alias_bomb(), "bomb.yaml")
+    """Asserts the kit's contract, not one parser's wording: PyYAML 6.0.4 (libyaml's own
+    nesting limit) stops the 100,000-level YAML before our count does, with another message."""
+    assert f"more than {MAX_NODES} values once aliases" in refused(alias_bomb(), "bomb.yaml")
     # Composing this (libyaml's composer recurses in C) crashed the interpreter.
-    with pytest.raises(InputError, match=rf"deep.yaml:1: nested deeper than {MAX_DEPTH}"):
-        parse_yaml_text("a: " + "[" * 100_000 + "]" * 100_000, "deep.yaml")
-    with pytest.raises(InputError, match=rf"deep.json: nested deeper than {MAX_DEPTH}"):
-        parse_yaml_text("[" * 100_000 + "]" * 100_000, "deep.json")
-    with pytest.raises(InputError, match=rf"nested deeper than {MAX_DEPTH}"):
-        parse_yaml_text('{"a": ' * 3000 + "1" + "}" * 3000, "deep.json")
-    with pytest.raises(InputError, match=rf"nested deeper than {MAX_DEPTH}"):
-        parse_yaml_text("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), "deep.json")
+    assert refused("a: " + "[" * 100_000 + "]" * 100_000, "deep.yaml").startswith("deep.yaml:1")
+    # JSON, and YAML just past the bound, are always measured by the kit itself.
+    depth_rule = f"nested deeper than {MAX_DEPTH}"
+    assert depth_rule in refused("[" * 100_000 + "]" * 100_000, "deep.json")
+    assert depth_rule in refused('{"a": ' * 3000 + "1" + "}" * 3000, "deep.json")
+    assert depth_rule in refused("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), "deep.json")
+    assert depth_rule in refused("a: " + "[" * MAX_DEPTH + "]" * MAX_DEPTH, "deep.yaml")
     assert parse_yaml_text("[" * MAX_DEPTH + "]" * MAX_DEPTH, "ok.json") is not None
     # An alias nested under others counts the depth of what it repeats.
     nested = "a: &a " + "[" * 100 + "]" * 100 + "\nb: " + "[" * 40 + "*a" + "]" * 40 + "\n"
-    with pytest.raises(InputError, match="nested deeper"):
-        parse_yaml_text(nested, "alias-depth.yaml")
+    assert depth_rule in refused(nested, "alias-depth.yaml")
     with pytest.raises(InputError, match="larger than 1024 bytes"):
         read_input_bytes("/dev/zero", limit=1024)
 

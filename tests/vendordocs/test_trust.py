@@ -441,7 +441,7 @@ def test_propose_then_apply_settles_an_additive_edit(seed: str, tmp_path: Path) 
         assert "required: [" in diff_text or "- retry_limit" in diff_text
         problems = [line for line in validate.output.splitlines() if "[example-valid]" in line]
         assert problems
-        assert all("'retry_limit' is a required property" in p for p in problems)
+        assert all("retry_limit" in p for p in problems)  # names the field, in any words
     else:
         assert validate.exit_code == 0, validate.output
     # Minimal: lines are added, or a flow list grows in place; comments and formatting
@@ -560,7 +560,7 @@ def test_the_readme_walkthrough_runs_end_to_end(
     assert {"generate", "publish"} <= set(groups)
     # A repository-shaped sandbox: a copy of the spec, the seeds beside it, the new page.
     spec = spec_copy(tmp_path)
-    seeds = tmp_path / "shared" / "seeds"
+    seeds = tmp_path / "sources" / "seeds"
     shutil.copytree(seed_path(SEED_003).parent, seeds)
     work = tmp_path / "work"
     work.mkdir()
