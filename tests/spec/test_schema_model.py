@@ -262,3 +262,90 @@ def test_rule_for_error_follows_the_refs_jsonschema_leaves_out_of_the_schema_pat
     assert (choice.pointer, choice.keyword) == (RESOURCE, "anyOf")
     assert choice.ledger == ("guidance-resource-flavor-or-pool",)
     assert "guidance-resource-flavor-or-pool" in choice.cite()
+
+
+# -- a rule is documented only with page evidence ----------------------------------------------
+
+AUTO_STOP = "/components/schemas/AutoStop/properties"
+INSTALL_SYS_PACKAGES = "/components/schemas/JobEngine/properties/install_sys_packages"
+PAGE_RULE = "a rule is documented only with page evidence"
+
+
+def _undocumented(problems: list[tuple[str, str]]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for pointer, message in problems:
+        if PAGE_RULE in message:
+            found.setdefault(pointer, []).append(message)
+    return found
+
+
+def test_a_documented_rule_without_a_page_table_is_refused() -> None:
+    name = "/components/schemas/JobMetadata/properties/name"
+
+    def change(document: JSON) -> None:
+        del document["x-modelarts-schema-model"]["pages"][name]
+
+    flagged = _undocumented(_problems(change))
+    assert list(flagged) == [name]
+    assert any("'pattern'" in m and "states 'name'" in m for m in flagged[name])
+
+
+def test_a_table_that_does_not_print_the_field_is_no_evidence() -> None:
+    """The create page's request engine table has no install_sys_packages row: citing it
+    does not make the field documented."""
+
+    def change(document: JSON) -> None:
+        del _rules(document)[INSTALL_SYS_PACKAGES]
+        document["x-modelarts-schema-model"]["pages"][INSTALL_SYS_PACKAGES] = [
+            "seeds/004_126c216e710dc1ec.txt: engine"
+        ]
+
+    flagged = _undocumented(_problems(change))
+    assert list(flagged) == [INSTALL_SYS_PACKAGES]
+    assert all("states 'install_sys_packages'" in m for m in flagged[INSTALL_SYS_PACKAGES])
+
+
+def test_a_table_the_page_does_not_print_is_no_evidence() -> None:
+    name = "/components/schemas/JobMetadata/properties/name"
+
+    def change(document: JSON) -> None:
+        document["x-modelarts-schema-model"]["pages"][name] = [
+            "seeds/004_126c216e710dc1ec.txt: NoSuchTable"
+        ]
+
+    assert list(_undocumented(_problems(change))) == [name]
+
+
+@pytest.mark.parametrize(
+    ("pointer", "keyword", "model"),
+    [
+        (AUTO_STOP + "/duration", "presence", "AutoStop"),
+        (AUTO_STOP + "/duration", "minimum", "AutoStop"),
+        (AUTO_STOP + "/duration", "format", "AutoStop"),
+        (AUTO_STOP + "/time_unit", "type", "AutoStop"),
+        (INSTALL_SYS_PACKAGES, "presence", "JobEngine"),
+        (INSTALL_SYS_PACKAGES, "type", "JobEngine"),
+    ],
+)
+def test_fields_no_page_prints_are_the_sdks(pointer: str, keyword: str, model: str) -> None:
+    """No page prints an auto_stop table, nor install_sys_packages in a request: their
+    rules are the vendor SDK's request models, cited as such."""
+    rule = load_spec().schema_model.rule_at(pointer, keyword)
+    assert rule.strength is Strength.SDK
+    assert any(e.kind == "sdk" and e.what == model for e in rule.evidence)
+    assert rule.ledger
+
+
+def test_the_rules_inside_an_sdk_only_field_are_the_sdks() -> None:
+    """A field only the SDK has takes its type and inner fields from there too."""
+    model = load_spec().schema_model
+    inner = [r for r in model.rules if r.pointer.startswith(AUTO_STOP + "/")]
+    assert inner
+    assert all(r.strength is Strength.SDK for r in inner)
+
+
+def test_an_sdk_only_field_holds_anything_in_must_reject() -> None:
+    body = _create_body()
+    body["spec"]["auto_stop"] = {"time_unit": 1, "duration": 0}
+    assert _errors(MUST_REJECT, CREATE, body) == []
+    assert _errors(MUST_ACCEPT, CREATE, body) != []

@@ -6,8 +6,9 @@ A rule is found by the pointer of its schema node and its keyword
 ``schema_path`` under the schema's pointer), so a verdict can cite the rule. The strength is,
 in order: what ``x-modelarts-schema-model`` says; ``guidance`` for a keyword the node's
 ``x-modelarts-guidance`` lists, or for the closing of an object the spec leaves open (the
-must-accept envelope closes request objects); otherwise ``documented``, with the evidence of
-the page tables that document the node.
+must-accept envelope closes request objects); the strength of the field holding the rule
+when only the SDK or an example has that field; otherwise ``documented``, with the evidence
+of the page tables that state the field (or, for a rule of an object, the object).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from modelarts_kit_spec.load import pointer_join, resolve_pointer
 from modelarts_kit_spec.refs import resolve_ref
-from modelarts_kit_spec.schemamodel.extension import Extension, read_extension
+from modelarts_kit_spec.schemamodel.extension import Annotation, Extension, read_extension
 from modelarts_kit_spec.schemamodel.rules import (
     ARRAY_FORM,
     CHOICE_KEYWORDS,
@@ -101,12 +102,28 @@ class SchemaModel:
         annotation = self.extension.annotations.get((pointer, keyword))
         if annotation is not None:
             return Rule(pointer, keyword, annotation.strength, (*annotation.evidence, *pages))
+        field = self._lenient_field_around(pointer, keyword)
+        if field is not None:
+            return Rule(pointer, keyword, field.strength, (*field.evidence, *pages))
         node = self._node(pointer)
         if keyword in (node.get(GUIDANCE_KEY) or ()):
             return Rule(pointer, keyword, Strength.GUIDANCE, pages)
         if keyword == "additionalProperties" and "additionalProperties" not in node:
             return Rule(pointer, keyword, Strength.GUIDANCE, pages)
         return Rule(pointer, keyword, Strength.DOCUMENTED, pages)
+
+    def _lenient_field_around(self, pointer: str, keyword: str) -> Annotation | None:
+        """The ``sdk`` or ``example`` presence of the nearest field holding the rule: a field
+        only the SDK or an example has takes its type, range and fields from there too."""
+        tokens = pointer.split("/")
+        last = len(tokens) if keyword != PRESENCE else len(tokens) - 1
+        for end in range(last, 1, -1):
+            if tokens[end - 2] != "properties":
+                continue
+            found = self.extension.annotations.get(("/".join(tokens[:end]), PRESENCE))
+            if found is not None and found.strength is not Strength.DOCUMENTED:
+                return found
+        return None
 
     def rule_for(self, keyword_pointer: str) -> Rule:
         """The rule whose keyword is the last token of ``keyword_pointer``
