@@ -13,6 +13,7 @@ import pytest
 from modelarts_kit_spec import load_spec, read_ledger
 from modelarts_kit_spec.paths import SPEC_PATH
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT, Strength
+from modelarts_kit_spec.schemamodel.rules import NULLABLE
 from modelarts_kit_spec.validate import validate_document
 
 JSON = Any
@@ -349,3 +350,35 @@ def test_an_sdk_only_field_holds_anything_in_must_reject() -> None:
     body["spec"]["auto_stop"] = {"time_unit": 1, "duration": 0}
     assert _errors(MUST_REJECT, CREATE, body) == []
     assert _errors(MUST_ACCEPT, CREATE, body) != []
+
+
+def _rules_broken(body: JSON) -> dict[str, list[Any]]:
+    spec = load_spec()
+    view = spec.envelope(MUST_ACCEPT)
+    schema = view.operation(CREATE).request_schema
+    found: dict[str, list[Any]] = {}
+    for error in view.validator(schema).iter_errors(body):
+        rule = spec.schema_model.rule_for_error(schema, error.schema_path, instance=error.instance)
+        found.setdefault("/".join(str(p) for p in error.absolute_path), []).append(rule)
+    return found
+
+
+def test_rule_for_error_cites_a_not_inside_allof_as_the_allof_rule() -> None:
+    body = _create_body()
+    body["algorithm"]["engine"] = {"engine_id": "pytorch-1.4", "engine_name": "PyTorch"}
+    engine = _rules_broken(body)["algorithm/engine"]
+    choose_one = [r for r in engine if r.keyword == "allOf"]
+    assert choose_one
+    assert all(r.strength is Strength.GUIDANCE for r in choose_one)
+    assert all(r.pointer == "/components/schemas/JobEngine" for r in choose_one)
+    assert "guidance-engine-choose-one" in choose_one[0].ledger
+    assert not [r for r in engine if r.strength is Strength.DOCUMENTED]
+
+
+def test_rule_for_error_cites_an_example_only_null_as_the_nullable_rule() -> None:
+    body = _create_body()
+    body["algorithm"]["parameters"] = [{"name": "lr", "value": "0.1", "i18n_description": None}]
+    (rule,) = _rules_broken(body)["algorithm/parameters/0/i18n_description"]
+    assert (rule.keyword, rule.strength) == (NULLABLE, Strength.EXAMPLE)
+    assert rule.pointer == "/components/schemas/Parameter/properties/i18n_description"
+    assert "i18n-description-nullable" in rule.ledger

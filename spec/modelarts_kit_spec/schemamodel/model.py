@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["SchemaModel", "SchemaNode"]
 
 JSON = Any
+NOT_GIVEN: Any = object()  # rule_for_error without the refused value
 GUIDANCE_KEY = "x-modelarts-guidance"
 SENSITIVE_KEY = "x-modelarts-sensitive"
 
@@ -132,18 +133,28 @@ class SchemaModel:
         return self.rule_at(pointer, keyword)
 
     def rule_for_error(
-        self, schema: JSON, schema_path: Iterable[str | int], base_pointer: str = ""
+        self,
+        schema: JSON,
+        schema_path: Iterable[str | int],
+        base_pointer: str = "",
+        *,
+        instance: JSON = NOT_GIVEN,
     ) -> Rule:
         """The rule a validator error broke: ``schema`` is the schema the validator was built
         for (an envelope's, e.g. ``op.request_schema``; ``base_pointer`` its place when it is
-        inline) and ``schema_path`` the error's (jsonschema leaves the ``$ref`` hops out: they
-        are followed here), so the verdict can cite ``rule.cite()``."""
+        inline), ``schema_path`` the error's (jsonschema leaves the ``$ref`` hops out: they
+        are followed here) and ``instance`` the value it refused, so the verdict can cite
+        ``rule.cite()``. A choose-one the spec writes as ``allOf``/``anyOf``/``oneOf`` is that
+        rule, not the ``not`` or ``required`` inside it; a ``null`` refused by a type or a
+        shape breaks the node's ``nullable`` rule."""
         tokens = [str(token) for token in schema_path]
         if not tokens:
             return self.rule_at(base_pointer, "")
         resolved = resolve_ref(self.document, schema, base_pointer)
         node, pointer = resolved.node, resolved.pointer
         for token in tokens[:-1]:
+            if token in CHOICE_KEYWORDS and self._is_choice_rule(pointer, token):
+                return self.rule_at(pointer, token)
             if isinstance(node, Mapping) and token in node:
                 node, pointer = node[token], pointer_join(pointer, token)
             elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
@@ -152,7 +163,20 @@ class SchemaModel:
                 break  # a keyword the envelope added (a closed object): cite its node
             resolved = resolve_ref(self.document, node, pointer)
             node, pointer = resolved.node, resolved.pointer
-        return self.rule_at(pointer, tokens[-1])
+        keyword = tokens[-1]
+        a_shape = keyword == "type" or (
+            keyword in CHOICE_KEYWORDS and not self._is_choice_rule(pointer, keyword)
+        )
+        if instance is None and a_shape:
+            return self.rule_at(pointer, NULLABLE)  # null where the node allows none
+        return self.rule_at(pointer, keyword)
+
+    def _is_choice_rule(self, pointer: str, keyword: str) -> bool:
+        """Whether ``keyword`` (``allOf``, ``anyOf``, ``oneOf``) at ``pointer`` is a rule the
+        spec names (a choose-one), not a shape (an open enum, a nullable value)."""
+        if (pointer, keyword) in self.extension.annotations:
+            return True
+        return keyword in (self._node(pointer).get(GUIDANCE_KEY) or ())
 
     def presence(self, property_pointer: str) -> Strength:
         """How firmly the property at ``property_pointer`` exists (``documented`` unless only
