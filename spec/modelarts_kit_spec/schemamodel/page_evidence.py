@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from modelarts_kit_spec.errors import KitError
 from modelarts_kit_spec.load import read_input_text, resolve_pointer
+from modelarts_kit_spec.schemamodel.extension import EXTENSION_KEY
 from modelarts_kit_spec.schemamodel.model import SchemaModel
 from modelarts_kit_spec.schemamodel.rules import Evidence, Rule, Strength
 
@@ -79,7 +80,10 @@ def _states(evidence: Evidence, field: str | None, sources_dir: Path) -> bool:
 
 def undocumented_rules(document: JSON, sources_dir: Path) -> Iterator[tuple[Rule, str | None]]:
     """Each ``documented`` rule with no page table under ``sources_dir`` that states its
-    field, and the field's name."""
+    field, and the field's name. A spec without ``x-modelarts-schema-model`` claims no
+    evidence and is not checked (like the extension's other rules)."""
+    if not isinstance(document, Mapping) or EXTENSION_KEY not in document:
+        return
     model = SchemaModel(document)
     for rule in model.rules:
         if rule.strength is not Strength.DOCUMENTED:
