@@ -5,7 +5,8 @@ One-off derivation (re-run it after the ledger or the page inventory changes):
 - ``rules``: the rules that are not ``documented``, from the ledger where it already says so
   (``kind: guidance`` entries, ``sdk-added-*`` and ``*-example`` presence entries, ``nullable``
   entries; :func:`modelarts_kit_spec.schemamodel.extension.ledger_rule` is the mapping);
-- ``pages``: per schema node, the page tables that document its fields, from the field-by-field
+- ``pages``: per property and per object, the page tables that state the field (or the
+  object's fields), from the field-by-field
   inventory of the pages (``tests/spec/inventory_of_seeds.yaml``, itself cross-checked against
   the vendordocs extractor).
 
@@ -32,6 +33,11 @@ from modelarts_kit_spec.schemamodel.extension import EXTENSION_KEY, ledger_rule
 ROOT = Path(__file__).resolve().parents[1]
 INVENTORY = ROOT / "tests" / "spec" / "inventory_of_seeds.yaml"
 JSON = Any
+# Rules outside the request and response bodies the inventory covers, and the page that
+# states them.
+PAGES_BEYOND_THE_INVENTORY = {
+    "/components/headers/Retry-After": ["reference/status_code.rst: Table 1 Status codes"],
+}
 
 
 def derive_rules() -> dict[str, dict[str, dict[str, JSON]]]:
@@ -65,7 +71,8 @@ def _roots(spec: Spec, operation_id: str, at: str) -> tuple[JSON, str] | None:
 
 
 def _holder(spec: Spec, field: Mapping[str, JSON]) -> str | None:
-    """The pointer of the schema node that declares the field (a parameter for ``path``)."""
+    """The pointer of the property that declares the field (a parameter for ``path``; the
+    array or object node for a field the spec does not name as a property)."""
     if field["at"] == "path":
         parameters = spec.document["components"]["parameters"]
         for name, parameter in parameters.items():
@@ -87,10 +94,15 @@ def _holder(spec: Spec, field: Mapping[str, JSON]) -> str | None:
             return None
         pointer = view.property_pointers.get(token, "")
         view = spec.walker.view(view.properties[token], pointer, alternatives=True)
-    declared = view.property_pointers.get(name, "")
-    if declared:
-        return declared.rsplit("/properties/", 1)[0]
-    return view.pointer or None
+    return view.property_pointers.get(name) or view.pointer or None
+
+
+def _tables_of(holder: str) -> list[str]:
+    """Where a field's tables count: at its property (every rule of the field) and at the
+    object holding it (the object's own rules: ``required``, closing, choose-one)."""
+    if "/properties/" not in holder:
+        return [holder]
+    return [holder, holder.rsplit("/properties/", 1)[0]]
 
 
 def derive_pages(spec: Spec) -> tuple[dict[str, list[str]], list[str]]:
@@ -103,12 +115,30 @@ def derive_pages(spec: Spec) -> tuple[dict[str, list[str]], list[str]]:
         if holder is None:
             missed.append(f"{field['op']} {field['at']} {field['path']}")
             continue
-        tables = pages.setdefault(holder, [])
-        for seed, table in field["sources"].items():
-            text = f"seeds/{files[seed]}: {table}"
-            if text not in tables:
-                tables.append(text)
+        for pointer in _tables_of(holder):
+            tables = pages.setdefault(pointer, [])
+            for seed, table in field["sources"].items():
+                text = f"seeds/{files[seed]}: {table}"
+                if text not in tables:
+                    tables.append(text)
+    for pointer, tables in list(pages.items()):
+        target = _referenced(spec, pointer)
+        if target is not None and target not in pages:
+            pages[target] = tables  # no row inside it: the row "X object" states its type
+    for pointer, tables in PAGES_BEYOND_THE_INVENTORY.items():
+        pages.setdefault(pointer, []).extend(tables)
     return {pointer: sorted(pages[pointer]) for pointer in sorted(pages)}, missed
+
+
+def _referenced(spec: Spec, pointer: str) -> str | None:
+    """The component a property refers to (directly or as its items), if any."""
+    if "/properties/" not in pointer:
+        return None
+    node = spec.at(pointer)
+    if isinstance(node, Mapping) and isinstance(node.get("items"), Mapping):
+        node = node["items"]
+    ref = node.get("$ref") if isinstance(node, Mapping) else None
+    return ref.removeprefix("#") if isinstance(ref, str) and ref.startswith("#/") else None
 
 
 def render(extension: JSON) -> str:

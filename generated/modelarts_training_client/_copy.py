@@ -193,7 +193,6 @@ PLAN: Plan = Fields(
                         "engine_name": AS_IS,
                         "engine_version": AS_IS,
                         "image_url": AS_IS,
-                        "install_sys_packages": AS_IS,
                     },
                     (
                         Requires(
@@ -339,7 +338,6 @@ PLAN: Plan = Fields(
                                             "engine_name": AS_IS,
                                             "engine_version": AS_IS,
                                             "image_url": AS_IS,
-                                            "install_sys_packages": AS_IS,
                                         },
                                         (
                                             Requires(
@@ -443,7 +441,7 @@ PLAN: Plan = Fields(
                     )
                 ),
                 "log_export_path": Fields({"obs_url": AS_IS, "host_path": AS_IS}, ()),
-                "auto_stop": Fields({"time_unit": AS_IS, "duration": AS_IS}, ()),
+                "auto_stop": Fields({}, ()),
             },
             (),
         ),

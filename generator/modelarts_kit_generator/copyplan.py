@@ -80,7 +80,7 @@ class _Planner:
         if depth > MAX_DEPTH or (key and key in path):
             return "AS_IS"
         path = (*path, key) if key else path
-        if view.properties:
+        if view.properties or _closed_object(view):
             return self._fields(view, answered, path, depth)
         shape = self._single_shape(request, pointer)
         if shape is not None:  # anyOf/oneOf of one shape (or of one shape and null)
@@ -150,3 +150,9 @@ class _Planner:
             return []
         stated, _ = field_rules(node, view.pointer, self.spec.schema_model)
         return [rule.expression for rule in stated]
+
+
+def _closed_object(view: SchemaView) -> bool:
+    """An object the envelope closed after taking out every field it had (they were only the
+    SDK's): none of what the service answered there is copied."""
+    return "object" in view.types and view.schema.get("additionalProperties") is False

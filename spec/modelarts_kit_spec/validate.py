@@ -30,7 +30,8 @@ from modelarts_kit_spec.load import (
 )
 from modelarts_kit_spec.meaning import meaning_problems, uses_meaning
 from modelarts_kit_spec.refs import check_ref_cycles
-from modelarts_kit_spec.schemamodel.extension import extension_problems
+from modelarts_kit_spec.schemamodel.extension import SOURCES_DIR, extension_problems
+from modelarts_kit_spec.schemamodel.page_evidence import undocumented_rules
 from modelarts_kit_spec.sensitive import marker_problems
 from modelarts_kit_spec.structure import path_parameter_problems, schema_type_problems
 from modelarts_kit_spec.walker import SUBSCHEMA_MAP_KEYWORDS, SchemaWalker, iter_schemas
@@ -530,11 +531,23 @@ def check_sensitive(ctx: Context) -> Iterator[Finding]:
 @rule(
     "schema-model",
     "x-modelarts-schema-model: known strengths, evidence pages in spec/sources, ledger ids "
-    "exist, agrees with x-modelarts-guidance and the ledger",
+    "exist, agrees with x-modelarts-guidance and the ledger; a rule is documented only with "
+    "page evidence (a table in spec/sources that states the field)",
 )
 def check_schema_model(ctx: Context) -> Iterator[Finding]:
     for pointer, message in extension_problems(ctx.document, ctx.ledger):
         yield Finding(pointer, "schema-model", message)
+    for found, field in undocumented_rules(ctx.document, SOURCES_DIR):
+        stated = f"states {field!r}" if field is not None else "prints it"
+        yield Finding(
+            found.pointer,
+            "schema-model",
+            (
+                f"documented rule {found.keyword!r} names no page table under spec/sources that "
+                f"{stated} (a rule is documented only with page evidence: give it its strength "
+                "and evidence in x-modelarts-schema-model)"
+            ),
+        )
 
 
 # --------------------------------------------------------------------------- entry point

@@ -21,7 +21,6 @@ from modelarts_kit_contracts.server.checks import ApiMap
 from modelarts_kit_contracts.server.choices import choices_made
 from modelarts_kit_contracts.server.run import Budget, RunOptions, ServerTarget, run_server_contract
 from modelarts_kit_contracts.transport_auth import Credentials
-from modelarts_kit_spec import load_spec
 
 from .pages_server import PROJECT, TOKEN, Mode, PagesServer
 
@@ -160,32 +159,14 @@ def contract_run(mode: Mode, seed: int) -> RunReport:
     return run_server_contract(ServerTarget.asgi(PagesServer(mode)), options)
 
 
-AUTO_STOP_DURATION = "/components/schemas/AutoStop/properties/duration"
-
-
-def auto_stop_documented_without_evidence() -> bool:
-    """Whether the spec holds AutoStop's fields as documented rules with no page behind them
-    (no page prints an auto_stop table; the spec's own description says its fields follow the
-    SDK model). While it does, the kit demands that every server refuse auto_stop.duration 0,
-    2**31 or "1", which a server written from the pages has no rule for."""
-    rule = load_spec().schema_model.rule_at(AUTO_STOP_DURATION, "minimum")
-    return rule.strength == "documented" and not rule.evidence
-
-
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("mode", ["lenient", "strict"])
 def test_contract_server_passes_the_pages_server(mode: Mode, seed: int) -> None:
     report = contract_run(mode, seed)
     assert report.errors == []
-    # The one known disagreement is the spec's, and the verdicts say so through their evidence.
-    blocked = [f for f in report.failures if AUTO_STOP_DURATION in f.evidence]
-    others = [f"{f.check}: {f.title} ({f.evidence})" for f in report.failures if f not in blocked]
-    assert others == []
-    if auto_stop_documented_without_evidence():
-        assert all("no evidence recorded" in f.evidence for f in blocked), blocked
-    else:
-        assert blocked == []
-        assert report.exit_code is ExitCode.PASSED
+    failures = [f"{f.check}: {f.title} ({f.evidence})" for f in report.failures]
+    assert failures == []
+    assert report.exit_code is ExitCode.PASSED
     assert sum(t.passed for t in report.tallies.values()) > 100
     choices = [o.choice for o in report.observations]
     resource = "/spec/resource needs one of flavor_id, pool_id (guidance)"

@@ -13,6 +13,7 @@ import pytest
 from modelarts_kit_spec import load_spec, read_ledger
 from modelarts_kit_spec.paths import SPEC_PATH
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT, Strength
+from modelarts_kit_spec.schemamodel.rules import NULLABLE
 from modelarts_kit_spec.validate import validate_document
 
 JSON = Any
@@ -262,3 +263,122 @@ def test_rule_for_error_follows_the_refs_jsonschema_leaves_out_of_the_schema_pat
     assert (choice.pointer, choice.keyword) == (RESOURCE, "anyOf")
     assert choice.ledger == ("guidance-resource-flavor-or-pool",)
     assert "guidance-resource-flavor-or-pool" in choice.cite()
+
+
+# -- a rule is documented only with page evidence ----------------------------------------------
+
+AUTO_STOP = "/components/schemas/AutoStop/properties"
+INSTALL_SYS_PACKAGES = "/components/schemas/JobEngine/properties/install_sys_packages"
+PAGE_RULE = "a rule is documented only with page evidence"
+
+
+def _undocumented(problems: list[tuple[str, str]]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for pointer, message in problems:
+        if PAGE_RULE in message:
+            found.setdefault(pointer, []).append(message)
+    return found
+
+
+def test_a_documented_rule_without_a_page_table_is_refused() -> None:
+    name = "/components/schemas/JobMetadata/properties/name"
+
+    def change(document: JSON) -> None:
+        del document["x-modelarts-schema-model"]["pages"][name]
+
+    flagged = _undocumented(_problems(change))
+    assert list(flagged) == [name]
+    assert any("'pattern'" in m and "states 'name'" in m for m in flagged[name])
+
+
+def test_a_table_that_does_not_print_the_field_is_no_evidence() -> None:
+    """The create page's request engine table has no install_sys_packages row: citing it
+    does not make the field documented."""
+
+    def change(document: JSON) -> None:
+        del _rules(document)[INSTALL_SYS_PACKAGES]
+        document["x-modelarts-schema-model"]["pages"][INSTALL_SYS_PACKAGES] = [
+            "seeds/004_126c216e710dc1ec.txt: engine"
+        ]
+
+    flagged = _undocumented(_problems(change))
+    assert list(flagged) == [INSTALL_SYS_PACKAGES]
+    assert all("states 'install_sys_packages'" in m for m in flagged[INSTALL_SYS_PACKAGES])
+
+
+def test_a_table_the_page_does_not_print_is_no_evidence() -> None:
+    name = "/components/schemas/JobMetadata/properties/name"
+
+    def change(document: JSON) -> None:
+        document["x-modelarts-schema-model"]["pages"][name] = [
+            "seeds/004_126c216e710dc1ec.txt: NoSuchTable"
+        ]
+
+    assert list(_undocumented(_problems(change))) == [name]
+
+
+@pytest.mark.parametrize(
+    ("pointer", "keyword", "model"),
+    [
+        (AUTO_STOP + "/duration", "presence", "AutoStop"),
+        (AUTO_STOP + "/duration", "minimum", "AutoStop"),
+        (AUTO_STOP + "/duration", "format", "AutoStop"),
+        (AUTO_STOP + "/time_unit", "type", "AutoStop"),
+        (INSTALL_SYS_PACKAGES, "presence", "JobEngine"),
+        (INSTALL_SYS_PACKAGES, "type", "JobEngine"),
+    ],
+)
+def test_fields_no_page_prints_are_the_sdks(pointer: str, keyword: str, model: str) -> None:
+    """No page prints an auto_stop table, nor install_sys_packages in a request: their
+    rules are the vendor SDK's request models, cited as such."""
+    rule = load_spec().schema_model.rule_at(pointer, keyword)
+    assert rule.strength is Strength.SDK
+    assert any(e.kind == "sdk" and e.what == model for e in rule.evidence)
+    assert rule.ledger
+
+
+def test_the_rules_inside_an_sdk_only_field_are_the_sdks() -> None:
+    """A field only the SDK has takes its type and inner fields from there too."""
+    model = load_spec().schema_model
+    inner = [r for r in model.rules if r.pointer.startswith(AUTO_STOP + "/")]
+    assert inner
+    assert all(r.strength is Strength.SDK for r in inner)
+
+
+def test_an_sdk_only_field_holds_anything_in_must_reject() -> None:
+    body = _create_body()
+    body["spec"]["auto_stop"] = {"time_unit": 1, "duration": 0}
+    assert _errors(MUST_REJECT, CREATE, body) == []
+    assert _errors(MUST_ACCEPT, CREATE, body) != []
+
+
+def _rules_broken(body: JSON) -> dict[str, list[Any]]:
+    spec = load_spec()
+    view = spec.envelope(MUST_ACCEPT)
+    schema = view.operation(CREATE).request_schema
+    found: dict[str, list[Any]] = {}
+    for error in view.validator(schema).iter_errors(body):
+        rule = spec.schema_model.rule_for_error(schema, error.schema_path, instance=error.instance)
+        found.setdefault("/".join(str(p) for p in error.absolute_path), []).append(rule)
+    return found
+
+
+def test_rule_for_error_cites_a_not_inside_allof_as_the_allof_rule() -> None:
+    body = _create_body()
+    body["algorithm"]["engine"] = {"engine_id": "pytorch-1.4", "engine_name": "PyTorch"}
+    engine = _rules_broken(body)["algorithm/engine"]
+    choose_one = [r for r in engine if r.keyword == "allOf"]
+    assert choose_one
+    assert all(r.strength is Strength.GUIDANCE for r in choose_one)
+    assert all(r.pointer == "/components/schemas/JobEngine" for r in choose_one)
+    assert "guidance-engine-choose-one" in choose_one[0].ledger
+    assert not [r for r in engine if r.strength is Strength.DOCUMENTED]
+
+
+def test_rule_for_error_cites_an_example_only_null_as_the_nullable_rule() -> None:
+    body = _create_body()
+    body["algorithm"]["parameters"] = [{"name": "lr", "value": "0.1", "i18n_description": None}]
+    (rule,) = _rules_broken(body)["algorithm/parameters/0/i18n_description"]
+    assert (rule.keyword, rule.strength) == (NULLABLE, Strength.EXAMPLE)
+    assert rule.pointer == "/components/schemas/Parameter/properties/i18n_description"
+    assert "i18n-description-nullable" in rule.ledger

@@ -12,9 +12,10 @@ must-reject (:attr:`Placement.MUST_REJECT`), and records what the server chose f
 
 This is the kit's one adapter to the schema model in ``spec/`` (``spec.envelope(name)``,
 ``spec.schema_model.rule_at(pointer, keyword)``): every contract check reads envelopes, rule
-strength and evidence here, never from a model of its own. A validator error is cited by the
-schema node its instance path leads to (``spec.walker.at_pointer``) and the keyword written at
-that node (a ``not`` inside ``allOf`` is the ``allOf`` rule).
+strength and evidence here, never from a model of its own. A validator error is cited by
+``spec.schema_model.rule_for_error`` (a ``not`` inside ``allOf`` is the ``allOf`` rule, a
+refused ``null`` the ``nullable`` rule); a field outside a closed object by its own presence
+when the spec knows it.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from jsonschema import ValidationError
 from modelarts_kit_spec import Spec
 from modelarts_kit_spec.load import pointer_join
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT
-from modelarts_kit_spec.schemamodel.rules import CHOICE_KEYWORDS, NULLABLE, PRESENCE
+from modelarts_kit_spec.schemamodel.rules import NULLABLE, PRESENCE
 
 __all__ = ["NULLABLE", "BrokenRule", "Envelopes", "Placement"]
 
@@ -133,23 +134,22 @@ class Envelopes:
         instance_pointer = pointer_join("", *error.absolute_path)
         view = envelope.walker.at_pointer(schema, instance_pointer)
         pointer = view.pointer if view is not None else ""
-        keyword = _keyword_at_node(error)
-        if error.instance is None and keyword in ("type", *CHOICE_KEYWORDS):
-            keyword = NULLABLE  # null where the node allows none: the nullable rule
-        if keyword == "additionalProperties" and view is not None:
+        found = self.spec.schema_model.rule_for_error(
+            schema, error.schema_path, instance=error.instance
+        )
+        if found.keyword == "additionalProperties" and view is not None:
             # A field the envelope leaves out may still be one the spec knows (SDK-only...).
             extra = [n for n in _mapping(error.instance) if n not in view.properties]
             for name in extra:
                 yield self._field_rule(schema, instance_pointer, name, pointer)
             if extra:
                 return
-        strength, evidence = self.rule(pointer, keyword)
         yield BrokenRule(
-            keyword=keyword,
-            pointer=pointer,
+            keyword=found.keyword,
+            pointer=found.pointer,
             instance_pointer=instance_pointer,
-            strength=strength,
-            evidence=evidence,
+            strength=str(found.strength),
+            evidence=found.cite(),
             fields=_fields_named(error),
         )
 
@@ -176,20 +176,6 @@ class Envelopes:
 def _leaf_errors(errors: Iterator[ValidationError]) -> Iterator[ValidationError]:
     """The errors as written at their node (a choose-one rule is one error, not its branches)."""
     yield from sorted(errors, key=lambda e: (list(e.absolute_path), str(e.validator)))
-
-
-# Schema-path steps that lead from a node to a nested one (the keyword is the first other step).
-_DESCENT = {"properties": 2, "items": 1, "$ref": 1, "additionalProperties": 1}
-
-
-def _keyword_at_node(error: ValidationError) -> str:
-    """The keyword of the node ``error`` is about: ``allOf`` for a ``not`` inside ``allOf``,
-    so the rule found is the one the spec writes (and marks guidance or not)."""
-    steps = list(error.absolute_schema_path)
-    index = 0
-    while index < len(steps) - 1 and str(steps[index]) in _DESCENT:
-        index += _DESCENT[str(steps[index])]
-    return str(steps[index]) if index < len(steps) else str(error.validator)
 
 
 def _fields_named(error: ValidationError) -> tuple[str, ...]:

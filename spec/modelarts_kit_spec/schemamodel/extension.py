@@ -81,14 +81,21 @@ class Extension:
     pages: Mapping[str, tuple[Evidence, ...]] = field(default_factory=dict)
 
     def pages_for(self, pointer: str) -> tuple[Evidence, ...]:
-        """The page tables of the nearest node at or above ``pointer`` that has any."""
+        """The page tables of the nearest node at or above ``pointer`` that has any, up to
+        the nearest property: a table that documents an object does not state a field no
+        row of it names."""
         current = pointer
         while True:
             if current in self.pages:
                 return self.pages[current]
-            if not current:
+            if not current or is_property_pointer(current):
                 return ()
             current = current.rsplit("/", 1)[0]
+
+
+def is_property_pointer(pointer: str) -> bool:
+    """Whether ``pointer`` names a property (``.../properties/NAME``)."""
+    return pointer.rsplit("/", 2)[-2:-1] == ["properties"]
 
 
 def _mapping(value: JSON) -> Mapping[str, JSON]:

@@ -6,8 +6,9 @@ A rule is found by the pointer of its schema node and its keyword
 ``schema_path`` under the schema's pointer), so a verdict can cite the rule. The strength is,
 in order: what ``x-modelarts-schema-model`` says; ``guidance`` for a keyword the node's
 ``x-modelarts-guidance`` lists, or for the closing of an object the spec leaves open (the
-must-accept envelope closes request objects); otherwise ``documented``, with the evidence of
-the page tables that document the node.
+must-accept envelope closes request objects); the strength of the field holding the rule
+when only the SDK or an example has that field; otherwise ``documented``, with the evidence
+of the page tables that state the field (or, for a rule of an object, the object).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from modelarts_kit_spec.document import pointer_join, resolve_pointer
 from modelarts_kit_spec.refs import resolve_ref
-from modelarts_kit_spec.schemamodel.extension import Extension, read_extension
+from modelarts_kit_spec.schemamodel.extension import Annotation, Extension, read_extension
 from modelarts_kit_spec.schemamodel.rules import (
     ARRAY_FORM,
     CHOICE_KEYWORDS,
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["SchemaModel", "SchemaNode"]
 
 JSON = Any
+NOT_GIVEN: Any = object()  # rule_for_error without the refused value
 GUIDANCE_KEY = "x-modelarts-guidance"
 SENSITIVE_KEY = "x-modelarts-sensitive"
 
@@ -101,12 +103,28 @@ class SchemaModel:
         annotation = self.extension.annotations.get((pointer, keyword))
         if annotation is not None:
             return Rule(pointer, keyword, annotation.strength, (*annotation.evidence, *pages))
+        field = self._lenient_field_around(pointer, keyword)
+        if field is not None:
+            return Rule(pointer, keyword, field.strength, (*field.evidence, *pages))
         node = self._node(pointer)
         if keyword in (node.get(GUIDANCE_KEY) or ()):
             return Rule(pointer, keyword, Strength.GUIDANCE, pages)
         if keyword == "additionalProperties" and "additionalProperties" not in node:
             return Rule(pointer, keyword, Strength.GUIDANCE, pages)
         return Rule(pointer, keyword, Strength.DOCUMENTED, pages)
+
+    def _lenient_field_around(self, pointer: str, keyword: str) -> Annotation | None:
+        """The ``sdk`` or ``example`` presence of the nearest field holding the rule: a field
+        only the SDK or an example has takes its type, range and fields from there too."""
+        tokens = pointer.split("/")
+        last = len(tokens) if keyword != PRESENCE else len(tokens) - 1
+        for end in range(last, 1, -1):
+            if tokens[end - 2] != "properties":
+                continue
+            found = self.extension.annotations.get(("/".join(tokens[:end]), PRESENCE))
+            if found is not None and found.strength is not Strength.DOCUMENTED:
+                return found
+        return None
 
     def rule_for(self, keyword_pointer: str) -> Rule:
         """The rule whose keyword is the last token of ``keyword_pointer``
@@ -115,18 +133,28 @@ class SchemaModel:
         return self.rule_at(pointer, keyword)
 
     def rule_for_error(
-        self, schema: JSON, schema_path: Iterable[str | int], base_pointer: str = ""
+        self,
+        schema: JSON,
+        schema_path: Iterable[str | int],
+        base_pointer: str = "",
+        *,
+        instance: JSON = NOT_GIVEN,
     ) -> Rule:
         """The rule a validator error broke: ``schema`` is the schema the validator was built
         for (an envelope's, e.g. ``op.request_schema``; ``base_pointer`` its place when it is
-        inline) and ``schema_path`` the error's (jsonschema leaves the ``$ref`` hops out: they
-        are followed here), so the verdict can cite ``rule.cite()``."""
+        inline), ``schema_path`` the error's (jsonschema leaves the ``$ref`` hops out: they
+        are followed here) and ``instance`` the value it refused, so the verdict can cite
+        ``rule.cite()``. A choose-one the spec writes as ``allOf``/``anyOf``/``oneOf`` is that
+        rule, not the ``not`` or ``required`` inside it; a ``null`` refused by a type or a
+        shape breaks the node's ``nullable`` rule."""
         tokens = [str(token) for token in schema_path]
         if not tokens:
             return self.rule_at(base_pointer, "")
         resolved = resolve_ref(self.document, schema, base_pointer)
         node, pointer = resolved.node, resolved.pointer
         for token in tokens[:-1]:
+            if token in CHOICE_KEYWORDS and self._is_choice_rule(pointer, token):
+                return self.rule_at(pointer, token)
             if isinstance(node, Mapping) and token in node:
                 node, pointer = node[token], pointer_join(pointer, token)
             elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
@@ -135,7 +163,20 @@ class SchemaModel:
                 break  # a keyword the envelope added (a closed object): cite its node
             resolved = resolve_ref(self.document, node, pointer)
             node, pointer = resolved.node, resolved.pointer
-        return self.rule_at(pointer, tokens[-1])
+        keyword = tokens[-1]
+        a_shape = keyword == "type" or (
+            keyword in CHOICE_KEYWORDS and not self._is_choice_rule(pointer, keyword)
+        )
+        if instance is None and a_shape:
+            return self.rule_at(pointer, NULLABLE)  # null where the node allows none
+        return self.rule_at(pointer, keyword)
+
+    def _is_choice_rule(self, pointer: str, keyword: str) -> bool:
+        """Whether ``keyword`` (``allOf``, ``anyOf``, ``oneOf``) at ``pointer`` is a rule the
+        spec names (a choose-one), not a shape (an open enum, a nullable value)."""
+        if (pointer, keyword) in self.extension.annotations:
+            return True
+        return keyword in (self._node(pointer).get(GUIDANCE_KEY) or ())
 
     def presence(self, property_pointer: str) -> Strength:
         """How firmly the property at ``property_pointer`` exists (``documented`` unless only

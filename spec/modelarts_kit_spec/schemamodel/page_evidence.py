@@ -1,0 +1,93 @@
+"""A rule is ``documented`` only with page evidence.
+
+Every ``documented`` rule of the schema model names at least one page table under
+``spec/sources`` that states its field: the page file exists, its text prints the table's
+title and the field's name. A rule with no such table is some other strength (``sdk``,
+``example``, ``guidance``) and says so, with its evidence, in ``x-modelarts-schema-model``.
+
+The check reads the page text, not a parse of it (``spec/`` imports no vendordocs): the pages
+entries themselves are derived from the parsed field inventory of the pages
+(``scripts/derive_schema_model.py``); this check catches a table cited for a field it does
+not print and a documented rule with no table at all.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from modelarts_kit_spec.errors import KitError
+from modelarts_kit_spec.load import read_input_text, resolve_pointer
+from modelarts_kit_spec.schemamodel.extension import EXTENSION_KEY
+from modelarts_kit_spec.schemamodel.model import SchemaModel
+from modelarts_kit_spec.schemamodel.rules import Evidence, Rule, Strength
+
+__all__ = ["field_of", "undocumented_rules"]
+
+JSON = Any
+# The field inventory's names for a page's root tables, which pages title in their own words
+# (``Request Parameters``, ``表2 请求Body参数``) or not at all: such a table is the page's.
+ROOT_TABLES = frozenset(
+    {
+        "Path Parameters",
+        "Request body parameters",
+        "Response body parameters",
+        "Error response body",
+    }
+)
+
+
+def field_of(document: JSON, pointer: str) -> str | None:
+    """The name a page prints for the field a rule at ``pointer`` is about: the nearest
+    property, a header's or a parameter's name; ``None`` for an object's own rule."""
+    tokens = pointer.split("/")
+    for end in range(len(tokens), 1, -1):
+        if tokens[end - 2] == "properties":
+            return tokens[end - 1].replace("~1", "/").replace("~0", "~")
+    if len(tokens) >= 4 and tokens[1:3] == ["components", "headers"]:
+        return tokens[3]
+    if len(tokens) >= 4 and tokens[1:3] == ["components", "parameters"]:
+        try:
+            name = resolve_pointer(document, "/".join(tokens[:4])).get("name")
+        except (KeyError, AttributeError):
+            return None
+        return str(name) if name is not None else None
+    return None
+
+
+@functools.lru_cache(maxsize=64)
+def _page_text(path: Path) -> str | None:
+    """The page's text with markup emphasis and runs of blanks flattened (``**Table 1**
+    Status codes`` reads as ``Table 1 Status codes``), or ``None`` when it cannot be read."""
+    try:
+        text = read_input_text(path)
+    except (OSError, KitError):
+        return None
+    return re.sub(r"[ \t]+", " ", text.replace("*", ""))
+
+
+def _states(evidence: Evidence, field: str | None, sources_dir: Path) -> bool:
+    if evidence.kind != "page" or not evidence.what:
+        return False
+    text = _page_text(sources_dir / evidence.where)
+    if text is None or (evidence.what not in ROOT_TABLES and evidence.what not in text):
+        return False
+    return field is None or re.search(rf"(?<![\w-]){re.escape(field)}(?![\w-])", text) is not None
+
+
+def undocumented_rules(document: JSON, sources_dir: Path) -> Iterator[tuple[Rule, str | None]]:
+    """Each ``documented`` rule with no page table under ``sources_dir`` that states its
+    field, and the field's name. A spec without ``x-modelarts-schema-model`` claims no
+    evidence and is not checked (like the extension's other rules)."""
+    if not isinstance(document, Mapping) or EXTENSION_KEY not in document:
+        return
+    model = SchemaModel(document)
+    for rule in model.rules:
+        if rule.strength is not Strength.DOCUMENTED:
+            continue
+        field = field_of(document, rule.pointer)
+        if not any(_states(e, field, sources_dir) for e in rule.evidence):
+            yield rule, field
