@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 from modelarts_kit_contracts.core import ExitCode, RunReport
-from modelarts_kit_contracts.server.checks import ApiMap, Role, guidance_breaks
+from modelarts_kit_contracts.server.api_map import ApiMap, Role
+from modelarts_kit_contracts.server.breaks import guidance_breaks
 from modelarts_kit_contracts.server.meaning import Meaning, accepted_codes
 from modelarts_kit_contracts.server.run import Budget, RunOptions, run_server_contract
 from modelarts_kit_contracts.server.target import ServerTarget

@@ -16,7 +16,7 @@ from modelarts_kit_contracts.core.envelopes import NULLABLE, BrokenRule, Placeme
 from modelarts_kit_contracts.server.meaning import Meaning, accepted_codes
 
 if TYPE_CHECKING:
-    from modelarts_kit_contracts.server.checks import ApiMap
+    from modelarts_kit_contracts.server.api_map import ApiMap
 
 __all__ = ["choices_made", "cite", "cite_response", "demanded"]
 

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from modelarts_kit_spec.load import resolve_pointer
 
 if TYPE_CHECKING:
-    from modelarts_kit_contracts.server.checks import ApiMap, Role
+    from modelarts_kit_contracts.server.api_map import ApiMap, Role
 
 __all__ = [
     "Lifecycle",

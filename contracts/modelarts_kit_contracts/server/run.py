@@ -45,13 +45,8 @@ from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES
 from modelarts_kit_contracts.core import CreatedJob, Finding, Observation, RunReport, clip
 from modelarts_kit_contracts.core.reporters import redact
 from modelarts_kit_contracts.core.wire import Exchange, Headers, WireRequest, WireResponse
-from modelarts_kit_contracts.server.checks import (
-    SCENARIOS,
-    ApiMap,
-    ProbeResponse,
-    Role,
-    response_checks,
-)
+from modelarts_kit_contracts.server.api_map import ApiMap, Role
+from modelarts_kit_contracts.server.checks import SCENARIOS
 from modelarts_kit_contracts.server.choices import cite
 from modelarts_kit_contracts.server.guard import (
     AnswerTooLarge,
@@ -70,6 +65,8 @@ from modelarts_kit_contracts.server.preflight import (
     check_path_parameters,
     preflight,
 )
+from modelarts_kit_contracts.server.probe import ProbeResponse
+from modelarts_kit_contracts.server.response_checks import response_checks
 from modelarts_kit_contracts.server.schemathesis_adapter import (
     ALL_PHASES,
     EngineRun,
@@ -306,7 +303,7 @@ class _Traffic:
 
 
 class HttpProbe:
-    """The scenarios' :class:`~modelarts_kit_contracts.server.checks.Probe`, over ``requests``."""
+    """The scenarios' :class:`~modelarts_kit_contracts.server.probe.Probe`, over ``requests``."""
 
     def __init__(
         self,
