@@ -39,6 +39,8 @@ import urllib3.connectionpool
 from modelarts_kit_spec.routes import match_path
 from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES, WireJsonError, decode_wire_json
 
+from modelarts_kit_contracts.core.answers import AnswerTooLarge
+
 __all__ = [
     "MAX_429_RETRIES",
     "AnswerTooLarge",
@@ -62,14 +64,6 @@ class RunStopped(requests.exceptions.RequestException):
 
 class ResponseStalled(requests.exceptions.Timeout):
     """No complete response within the per-request limit (the server stalls or trickles)."""
-
-
-class AnswerTooLarge(requests.exceptions.RequestException):
-    """An answer's body (decoded) exceeds the cap: it is not read further.
-
-    The server's violation (no API answer is that large): the run records it as a finding of
-    ``answer_body_decodable`` and stops, since nothing more can be checked over such answers.
-    """
 
 
 class CreateCapReached(Exception):
