@@ -12,7 +12,7 @@ from types import MappingProxyType
 from modelarts_kit_spec import LedgerEntry, SpecError, ledger_for, read_matchable_ledger
 
 from modelarts_kit_vendordocs.errors import LedgerError
-from modelarts_kit_vendordocs.findings import Finding, normalise_field
+from modelarts_kit_vendordocs.findings import DriftFinding, normalise_field
 from modelarts_kit_vendordocs.settle import recorded_by_page, says_recorded
 
 
@@ -30,7 +30,7 @@ class Decision:
 
     ``evidence`` holds, per page file name, the values that page's sources recorded, as
     comparison keys (see :mod:`modelarts_kit_vendordocs.settle`): a finding is settled only
-    when a page whose evidence it may use (:attr:`Finding.evidence`) recorded what it says.
+    when a page whose evidence it may use (:attr:`DriftFinding.evidence`) recorded what it says.
     """
 
     id: str
@@ -49,7 +49,7 @@ class Decision:
         """Every key any page recorded (what the report shows; settling goes per page)."""
         return frozenset(key for keys in self.evidence.values() for key in keys)
 
-    def applies(self, finding: Finding) -> bool:
+    def applies(self, finding: DriftFinding) -> bool:
         """The entry is about this finding (same kind, field, side and operation)."""
         if self.operations is not None and finding.operation not in self.operations:
             return False
@@ -66,7 +66,7 @@ class Decision:
             return target == normalise_field(self.field)
         return self.kind == "name" and finding.kind == "presence" and target in self.aliases
 
-    def settles(self, finding: Finding) -> bool:
+    def settles(self, finding: DriftFinding) -> bool:
         """The page says what this entry recorded (a TODO entry settles nothing)."""
         if self.todo or not self.applies(finding):
             return False
@@ -78,7 +78,7 @@ class Decision:
             for page in pages
         )
 
-    def covers(self, finding: Finding) -> bool:
+    def covers(self, finding: DriftFinding) -> bool:
         return self.settles(finding)
 
 

@@ -41,7 +41,7 @@ from modelarts_kit_vendordocs.decisions import Decision, decisions_from_entries,
 from modelarts_kit_vendordocs.errors import VendorDocsError
 from modelarts_kit_vendordocs.findings import (
     KINDS,
-    Finding,
+    DriftFinding,
     FindingGroup,
     action,
     group_findings,
@@ -53,8 +53,8 @@ from modelarts_kit_vendordocs.matching import compare_operation, path_key
 __all__ = [
     "KINDS",
     "Decision",
+    "DriftFinding",
     "DriftReport",
-    "Finding",
     "FindingGroup",
     "OperationDrift",
     "action",
@@ -72,8 +72,8 @@ class OperationDrift:
     method: str
     path: str
     pages: list[str]
-    findings: list[Finding] = field(default_factory=list)
-    reconciled: list[tuple[Finding, str]] = field(default_factory=list)
+    findings: list[DriftFinding] = field(default_factory=list)
+    reconciled: list[tuple[DriftFinding, str]] = field(default_factory=list)
 
 
 @dataclass

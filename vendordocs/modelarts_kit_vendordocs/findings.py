@@ -21,7 +21,7 @@ def normalise_field(path: str) -> str:
 
 
 @dataclass(frozen=True)
-class Finding:
+class DriftFinding:
     operation: str
     kind: str
     side: str  # path | query | header | request | response
@@ -78,7 +78,7 @@ def _short_type(written: str) -> str:
     return str(kind)
 
 
-def action(finding: Finding) -> str:
+def action(finding: DriftFinding) -> str:
     """The change this finding asks for, in one sentence a maintainer can act on."""
     name = normalise_field(finding.field).rpartition(".")[2]
     where = f"`{finding.schema}`" if finding.schema else f"`{finding.pointer or finding.operation}`"
@@ -121,7 +121,7 @@ class FindingGroup:
 
     schema: str
     action: str
-    findings: tuple[Finding, ...]
+    findings: tuple[DriftFinding, ...]
 
     @property
     def paths(self) -> tuple[str, ...]:
@@ -133,9 +133,9 @@ class FindingGroup:
         )
 
 
-def group_findings(findings: Iterable[Finding]) -> list[FindingGroup]:
+def group_findings(findings: Iterable[DriftFinding]) -> list[FindingGroup]:
     """Findings grouped by spec schema, one group per distinct change."""
-    groups: dict[tuple[str, str], list[Finding]] = {}
+    groups: dict[tuple[str, str], list[DriftFinding]] = {}
     for finding in findings:
         schema = finding.schema or finding.pointer or finding.operation
         groups.setdefault((schema, action(finding)), []).append(finding)

@@ -14,7 +14,7 @@ from modelarts_kit_spec.values import documented_values
 from modelarts_kit_spec.walker import SchemaView, SchemaWalker
 
 from modelarts_kit_vendordocs.errors import SpecShapeError
-from modelarts_kit_vendordocs.findings import Finding, normalise_field
+from modelarts_kit_vendordocs.findings import DriftFinding, normalise_field
 from modelarts_kit_vendordocs.inventory import FieldEntry, Inventory
 from modelarts_kit_vendordocs.settle import (
     ABSENT,
@@ -208,13 +208,13 @@ def _compare_entry(
     page: str,
     spec_field: SpecField,
     walker: SchemaWalker,
-) -> list[Finding]:
-    findings: list[Finding] = []
+) -> list[DriftFinding]:
+    findings: list[DriftFinding] = []
     doc = entry.field
     docs_schema = doc.vendor_type.schema()
 
-    def finding(kind: str, docs: str, spec: str, value: str | None) -> Finding:
-        return Finding(
+    def finding(kind: str, docs: str, spec: str, value: str | None) -> DriftFinding:
+        return DriftFinding(
             operation=op_id,
             kind=kind,
             side=entry.side,
@@ -290,13 +290,13 @@ def compare_operation(
     operation: Operation,
     pages: list[Inventory],
     dropped: Mapping[tuple[str, int | None, str], tuple[str, int, str]] | None = None,
-) -> list[Finding]:
+) -> list[DriftFinding]:
     """``dropped``: (side, status, field) a replacing page no longer lists -> (old page, line,
     new page); no other page of the operation can vouch for those."""
     dropped = dropped or {}
     op_id = operation.operation_id
     containers = _containers(walker, operation, pages)
-    findings: list[Finding] = []
+    findings: list[DriftFinding] = []
     mentioned: dict[tuple[str, int | None], set[str]] = {key: set() for key in containers}
     for page in pages:
         name = Path(page.source).name
@@ -337,7 +337,7 @@ def compare_operation(
                     for e in below
                 )
                 findings.append(
-                    Finding(
+                    DriftFinding(
                         operation=op_id,
                         kind="presence",
                         side=entry.side,
@@ -393,7 +393,7 @@ def compare_operation(
             reported.add(plain)
             gone = dropped.get((*key, plain))
             findings.append(
-                Finding(
+                DriftFinding(
                     operation=op_id,
                     kind="presence",
                     side=container.side,
@@ -429,8 +429,8 @@ def _lookup(fields: Mapping[str, SpecField], path: str) -> SpecField | None:
     return None
 
 
-def _status_findings(operation: Operation, pages: list[Inventory]) -> list[Finding]:
-    findings: list[Finding] = []
+def _status_findings(operation: Operation, pages: list[Inventory]) -> list[DriftFinding]:
+    findings: list[DriftFinding] = []
     documented: dict[int, tuple[str, int]] = {}
     for page in pages:
         for status in page.status_codes:
@@ -439,7 +439,7 @@ def _status_findings(operation: Operation, pages: list[Inventory]) -> list[Findi
     for code, (page_name, line) in sorted(documented.items()):
         if operation.response_for(code) is None:
             findings.append(
-                Finding(
+                DriftFinding(
                     operation.operation_id,
                     "status-code",
                     "response",
@@ -456,7 +456,7 @@ def _status_findings(operation: Operation, pages: list[Inventory]) -> list[Findi
             )
     for spec_code in sorted(c for c in spec_codes if c.isdigit() and int(c) not in documented):
         findings.append(
-            Finding(
+            DriftFinding(
                 operation.operation_id,
                 "status-code",
                 "response",

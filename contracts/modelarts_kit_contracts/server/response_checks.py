@@ -14,7 +14,7 @@ from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_DEPTH
 from modelarts_kit_contracts.core import REGISTRY, Check, Finding, check, clip
 from modelarts_kit_contracts.core.wire import Exchange, decode_json_body
 from modelarts_kit_contracts.server.api_map import ApiMap, Role, member
-from modelarts_kit_contracts.server.meaning import Meaning, accepted_codes, lifecycle
+from modelarts_kit_contracts.server.meaning import ErrorMeaning, accepted_codes, lifecycle
 
 NOT_DESCRIBABLE = "the body is not JSON the spec can describe"
 
@@ -160,8 +160,8 @@ def valid_request_accepted(api: ApiMap, exchange: Exchange) -> Finding | None:
         return None
     ok, body = exchange.json()
     code = member(body, "error_code") if ok else None
-    state_dependent = accepted_codes(api, role, 400, Meaning.NOT_FOUND) | accepted_codes(
-        api, role, 400, Meaning.DUPLICATE_NAME
+    state_dependent = accepted_codes(api, role, 400, ErrorMeaning.NOT_FOUND) | accepted_codes(
+        api, role, 400, ErrorMeaning.DUPLICATE_NAME
     )
     if code in state_dependent:
         return None

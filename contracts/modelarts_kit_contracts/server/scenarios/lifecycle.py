@@ -16,7 +16,7 @@ from modelarts_kit_contracts.server.bodies import (
     echo_values,
     must_accept_body,
 )
-from modelarts_kit_contracts.server.meaning import Meaning, accepted_codes, lifecycle
+from modelarts_kit_contracts.server.meaning import ErrorMeaning, accepted_codes, lifecycle
 from modelarts_kit_contracts.server.probe import Probe, ProbeResponse
 from modelarts_kit_contracts.server.scenarios.steps import (
     create_job,
@@ -85,7 +85,7 @@ def create_then_show_returns_sent(probe: Probe) -> None:
         for _ in range(ECHO_NAME_ATTEMPTS):
             response = probe.send(Role.CREATE, body=body)
             code = member(response.json(), "error_code")
-            duplicate = accepted_codes(api, Role.CREATE, 400, Meaning.DUPLICATE_NAME)
+            duplicate = accepted_codes(api, Role.CREATE, 400, ErrorMeaning.DUPLICATE_NAME)
             if response.status != 400 or code not in duplicate:
                 break
             name = body["metadata"]["name"]
@@ -209,4 +209,4 @@ def terminate_lifecycle(probe: Probe) -> None:
 
 
 def _not_terminable(api: ApiMap, response: ProbeResponse, title: str) -> Finding | None:
-    return documented_error(api, Role.TERMINATE, response, Meaning.NOT_TERMINABLE, title)
+    return documented_error(api, Role.TERMINATE, response, ErrorMeaning.NOT_TERMINABLE, title)

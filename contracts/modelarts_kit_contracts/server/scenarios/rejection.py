@@ -26,7 +26,7 @@ from modelarts_kit_contracts.server.breaks import (
     node_by_node,
 )
 from modelarts_kit_contracts.server.choices import choices_made, cite
-from modelarts_kit_contracts.server.meaning import Meaning, lifecycle
+from modelarts_kit_contracts.server.meaning import ErrorMeaning, lifecycle
 from modelarts_kit_contracts.server.probe import Probe, ProbeResponse
 from modelarts_kit_contracts.server.scenarios.steps import create_job, documented_error
 
@@ -41,7 +41,7 @@ def unknown_job_documented_error(probe: Probe) -> None:
             probe.api,
             role,
             response,
-            Meaning.NOT_FOUND,
+            ErrorMeaning.NOT_FOUND,
             f"{role.value} of an unknown job does not give the documented error",
         )
         probe.record("unknown_job_documented_error", violation, role=role, reproduce=response.curl)
@@ -142,7 +142,7 @@ def invalid_job_rejected(probe: Probe) -> None:
             api,
             Role.CREATE,
             response,
-            Meaning.INVALID_PARAMETER,
+            ErrorMeaning.INVALID_PARAMETER,
             f"A job breaking the {rule} rule at {pointer} was not rejected",
             pointer,
         )
@@ -166,7 +166,7 @@ def unsupported_action_rejected(probe: Probe) -> None:
         probe.api,
         Role.TERMINATE,
         response,
-        Meaning.UNSUPPORTED_ACTION,
+        ErrorMeaning.UNSUPPORTED_ACTION,
         "An unsupported action_type was not rejected",
         f"/{action_key}",
     )

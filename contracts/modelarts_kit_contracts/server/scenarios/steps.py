@@ -5,7 +5,7 @@ from __future__ import annotations
 from modelarts_kit_contracts.core import Finding
 from modelarts_kit_contracts.server.api_map import JSON, ApiMap, Role, member
 from modelarts_kit_contracts.server.bodies import new_job_body
-from modelarts_kit_contracts.server.meaning import Meaning, accepted_codes
+from modelarts_kit_contracts.server.meaning import ErrorMeaning, accepted_codes
 from modelarts_kit_contracts.server.probe import Probe, ProbeResponse
 
 
@@ -46,7 +46,7 @@ def documented_error(
     api: ApiMap,
     role: Role,
     response: ProbeResponse,
-    meaning: Meaning,
+    meaning: ErrorMeaning,
     title: str,
     pointer: str = "",
 ) -> Finding | None:
