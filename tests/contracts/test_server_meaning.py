@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from modelarts_kit_contracts.core import ExitCode, RunReport
-from modelarts_kit_contracts.server.api_map import ApiMap, Role
+from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_contracts.server.breaks import guidance_breaks
 from modelarts_kit_contracts.server.meaning import ErrorMeaning, accepted_codes
 from modelarts_kit_contracts.server.run import Budget, RunOptions, run_server_contract
@@ -24,6 +24,7 @@ from modelarts_kit_contracts.server.target import ServerTarget
 from modelarts_kit_contracts.transport_auth import Credentials
 from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN
 from modelarts_kit_spec import SPEC_PATH, KitError, load_spec, parse_spec
+from modelarts_kit_spec.meaning import Role
 
 from .mutants import LENIENT, Exchange, Mutant, _rewriting, mutated_app
 

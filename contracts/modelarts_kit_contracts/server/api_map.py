@@ -6,23 +6,17 @@ import functools
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
 from modelarts_kit_spec import Operation, Spec, load_spec
 from modelarts_kit_spec.load import pointer_join, unescape_pointer_token
+from modelarts_kit_spec.meaning import Role
 
 from modelarts_kit_contracts.core.envelopes import Envelopes
 from modelarts_kit_contracts.core.wire import Exchange
 from modelarts_kit_contracts.errors import ContractError
 
 JSON = Any
-
-
-class Role(StrEnum):
-    CREATE = "create"
-    SHOW = "show"
-    TERMINATE = "terminate"
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,10 @@ import uuid
 from collections.abc import Iterator, Mapping
 
 from modelarts_kit_spec import Spec
+from modelarts_kit_spec.meaning import Role
 
 from modelarts_kit_contracts.core.envelopes import Placement
-from modelarts_kit_contracts.server.api_map import JSON, ApiMap, Role
+from modelarts_kit_contracts.server.api_map import JSON, ApiMap
 from modelarts_kit_contracts.server.probe import Probe
 
 

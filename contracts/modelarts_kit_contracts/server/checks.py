@@ -33,8 +33,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from modelarts_kit_spec.meaning import Role
+
 from modelarts_kit_contracts.core import declare
-from modelarts_kit_contracts.server.api_map import ApiMap, Role
+from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_contracts.server.bodies import echo_values
 from modelarts_kit_contracts.server.probe import Probe, ProbeResponse
 from modelarts_kit_contracts.server.response_checks import response_checks

@@ -36,6 +36,7 @@ import requests.adapters
 import requests.auth
 import urllib3.connection
 import urllib3.connectionpool
+from modelarts_kit_spec.meaning import Role
 from modelarts_kit_spec.routes import match_path
 from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES, WireJsonError, decode_wire_json
 
@@ -77,7 +78,7 @@ class CreateCapReached(Exception):
 class Route:
     """One operation's method and path template, matched against request URLs."""
 
-    role: str
+    role: Role
     method: str
     template: str
 
@@ -380,7 +381,7 @@ class TrafficGuard(requests.auth.AuthBase):
         if self.deadline is not None and time.monotonic() >= self.deadline:
             raise RunStopped("the run's time budget (--max-time) is spent", request=request)
         route, _ = self.route(request)
-        if route is not None and route.role == "create":
+        if route is not None and route.role is Role.CREATE:
             if self.allow_after_stop:
                 raise CreateCapReached("create not sent: the run is cleaning up")
             if not refusal_expected:
@@ -476,7 +477,7 @@ class TrafficGuard(requests.auth.AuthBase):
         body = _json_body(response.content)
         phase = _at(body, self.phase_pointer)
         with self._lock:
-            if route.role == "create":
+            if route.role is Role.CREATE:
                 job_id = _at(body, self.job_id_pointer)
                 if isinstance(job_id, str) and job_id:
                     self.created[job_id] = CreatedJob(job_id, _text(phase))

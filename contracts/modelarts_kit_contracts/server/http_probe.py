@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import requests
+from modelarts_kit_spec.meaning import Role
 
 from modelarts_kit_contracts.core import Finding, Observation, RunReport
 from modelarts_kit_contracts.core.reporters import redact
 from modelarts_kit_contracts.core.wire import Exchange, Headers, WireRequest, WireResponse
-from modelarts_kit_contracts.server.api_map import ApiMap, Role
+from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_contracts.server.choices import cite
 from modelarts_kit_contracts.server.guard import GuardedAdapter, StallWatchdog, TrafficGuard
 from modelarts_kit_contracts.server.options import RunOptions

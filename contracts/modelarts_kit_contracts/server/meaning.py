@@ -27,7 +27,9 @@ from typing import TYPE_CHECKING, Any
 from modelarts_kit_spec.load import resolve_pointer
 
 if TYPE_CHECKING:
-    from modelarts_kit_contracts.server.api_map import ApiMap, Role
+    from modelarts_kit_spec.meaning import Role
+
+    from modelarts_kit_contracts.server.api_map import ApiMap
 
 __all__ = [
     "ErrorMeaning",

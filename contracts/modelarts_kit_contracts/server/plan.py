@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from modelarts_kit_contracts.server.api_map import ApiMap, Role
+from modelarts_kit_spec.meaning import Role
+
+from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_contracts.server.checks import SCENARIOS
 from modelarts_kit_contracts.server.options import RunOptions
 from modelarts_kit_contracts.server.target import ServerTarget

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 
+from modelarts_kit_spec.meaning import Role
 from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_DEPTH
 
 from modelarts_kit_contracts.core import REGISTRY, Check, Finding, check, clip
 from modelarts_kit_contracts.core.wire import Exchange, decode_json_body
-from modelarts_kit_contracts.server.api_map import ApiMap, Role, member
+from modelarts_kit_contracts.server.api_map import ApiMap, member
 from modelarts_kit_contracts.server.meaning import ErrorMeaning, accepted_codes, lifecycle
 
 NOT_DESCRIBABLE = "the body is not JSON the spec can describe"

@@ -36,10 +36,11 @@ from urllib.parse import urlsplit
 
 import requests
 from modelarts_kit_spec.load import unescape_pointer_token
+from modelarts_kit_spec.meaning import Role
 from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES
 
 from modelarts_kit_contracts.core import CreatedJob, Finding, RunReport, clip
-from modelarts_kit_contracts.server.api_map import ApiMap, Role
+from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_contracts.server.checks import SCENARIOS
 from modelarts_kit_contracts.server.guard import (
     AnswerTooLarge,
@@ -400,7 +401,7 @@ def _tokens(pointer: str) -> tuple[str, ...]:
 def _build_traffic(
     target: ServerTarget, options: RunOptions, api: ApiMap, deadline: float | None
 ) -> Traffic:
-    routes = tuple(Route(role.value, op.method, op.path) for role, op in api.roles())
+    routes = tuple(Route(role, op.method, op.path) for role, op in api.roles())
     # A create "the target could accept": valid for what a server must enforce.
     validator = api.obligations.validator(api.obligations_create_schema)
     guard = TrafficGuard(

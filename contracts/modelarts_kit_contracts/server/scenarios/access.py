@@ -3,8 +3,10 @@ project."""
 
 from __future__ import annotations
 
+from modelarts_kit_spec.meaning import Role
+
 from modelarts_kit_contracts.core import Finding
-from modelarts_kit_contracts.server.api_map import JSON, Role
+from modelarts_kit_contracts.server.api_map import JSON
 from modelarts_kit_contracts.server.bodies import new_job_body
 from modelarts_kit_contracts.server.meaning import lifecycle
 from modelarts_kit_contracts.server.probe import Probe

@@ -8,8 +8,10 @@ import random
 import time
 from collections.abc import Mapping
 
+from modelarts_kit_spec.meaning import Role
+
 from modelarts_kit_contracts.core import Finding
-from modelarts_kit_contracts.server.api_map import JSON, ApiMap, Role, member
+from modelarts_kit_contracts.server.api_map import JSON, ApiMap, member
 from modelarts_kit_contracts.server.bodies import (
     NAME_ALPHABET,
     at_pointer,

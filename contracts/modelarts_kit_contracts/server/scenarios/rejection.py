@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 import uuid
 
+from modelarts_kit_spec.meaning import Role
+
 from modelarts_kit_contracts.core import Finding
 from modelarts_kit_contracts.core.envelopes import Placement
-from modelarts_kit_contracts.server.api_map import JSON, ApiMap, Role, member
+from modelarts_kit_contracts.server.api_map import JSON, ApiMap, member
 from modelarts_kit_contracts.server.bodies import (
     MISSING,
     at_pointer,

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from modelarts_kit_spec.meaning import Role
+
 from modelarts_kit_contracts.core import Finding
-from modelarts_kit_contracts.server.api_map import JSON, ApiMap, Role, member
+from modelarts_kit_contracts.server.api_map import JSON, ApiMap, member
 from modelarts_kit_contracts.server.bodies import new_job_body
 from modelarts_kit_contracts.server.meaning import ErrorMeaning, accepted_codes
 from modelarts_kit_contracts.server.probe import Probe, ProbeResponse
