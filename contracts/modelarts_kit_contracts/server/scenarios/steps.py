@@ -7,7 +7,7 @@ from modelarts_kit_spec.meaning import Role
 from modelarts_kit_contracts.core import Finding
 from modelarts_kit_contracts.server.api_map import JSON, ApiMap, member
 from modelarts_kit_contracts.server.bodies import new_job_body
-from modelarts_kit_contracts.server.meaning import ErrorMeaning, accepted_codes
+from modelarts_kit_contracts.server.meaning import ErrorMeaning, accepted_codes, lifecycle
 from modelarts_kit_contracts.server.probe import Probe, ProbeResponse
 
 
@@ -85,4 +85,23 @@ def documented_error(
         got=f"HTTP {response.status}, error_code {code!r}",
         pointer=pointer,
         evidence=evidence,
+    )
+
+
+def record_job_untouched(probe: Probe, check: str, job_id: str, title: str, expected: str) -> None:
+    """Show the job: ``check`` fails when it reports a phase only an accepted terminate leads to."""
+    shown = probe.send(Role.SHOW, job_id=job_id)
+    phase = probe.api.phase_of(shown.json())
+    probe.record(
+        check,
+        None
+        if phase not in lifecycle(probe.api).terminate_accepted_phases
+        else Finding(
+            title=title,
+            expected=expected,
+            got=f"{probe.api.phase_name} == {phase!r}",
+            pointer=probe.api.phase_pointer,
+        ),
+        role=Role.SHOW,
+        reproduce=shown.curl,
     )
