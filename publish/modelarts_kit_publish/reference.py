@@ -101,7 +101,7 @@ class OperationView:
 
 
 @dataclass(frozen=True)
-class SchemaView:
+class SchemaSection:
     anchor: str
     name: str
     description: tuple[Inline, ...]
@@ -144,7 +144,7 @@ class Page:
     description: tuple[Inline, ...]
     sha256: str
     operations: tuple[OperationView, ...]
-    schemas: tuple[SchemaView, ...]
+    schemas: tuple[SchemaSection, ...]
     error_codes: tuple[ErrorCodeView, ...]
     ledger: tuple[LedgerView, ...]
     changelog: tuple[Block, ...]
@@ -450,7 +450,7 @@ class PageBuilder:
 
     # ---- schemas, errors, ledger
 
-    def schema(self, name: str) -> SchemaView:
+    def schema(self, name: str) -> SchemaSection:
         schema = self.spec.schemas[name]
         anchor = self.schema_anchor[name]
         variants: list[tuple[str, tuple[TypePart, ...]]] = []
@@ -461,7 +461,7 @@ class PageBuilder:
             ExampleView(f"example {index + 1}", "", _pretty(value))
             for index, value in enumerate(schema.get("examples") or [])
         )
-        return SchemaView(
+        return SchemaSection(
             anchor=anchor,
             name=name,
             description=_inline(str(schema.get("description") or "")),

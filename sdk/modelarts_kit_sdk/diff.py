@@ -34,7 +34,7 @@ from modelarts_kit_sdk.models import (
     operation_roots,
     too_deep,
 )
-from modelarts_kit_sdk.schema import SchemaView, describe_types, view
+from modelarts_kit_sdk.schema import SchemaShape, describe_types, view
 from modelarts_kit_sdk.sources import SdkSource
 
 __all__ = [
@@ -382,7 +382,7 @@ def _owner(pointer: str) -> str:
     return head if sep and "/" not in pointer[len(head) + len(sep) :] else pointer
 
 
-def _agrees(sdk_type: SdkType, seen: SchemaView) -> bool:
+def _agrees(sdk_type: SdkType, seen: SchemaShape) -> bool:
     if sdk_type.kind == "any" or not seen.types:
         return True
     return sdk_type.json_type is not None and sdk_type.json_type in seen.types

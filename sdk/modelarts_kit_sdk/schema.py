@@ -15,11 +15,11 @@ from modelarts_kit_spec import Spec
 from modelarts_kit_spec.load import pointer_join
 from modelarts_kit_spec.walker import ALL_TYPES
 
-__all__ = ["SchemaView", "describe_types", "view"]
+__all__ = ["SchemaShape", "describe_types", "view"]
 
 
 @dataclass(frozen=True)
-class SchemaView:
+class SchemaShape:
     pointer: str  # the schema node after following $refs
     types: frozenset[str]  # JSON types the node allows, null left out; empty = any
     properties: dict[str, tuple[Any, str]] = field(default_factory=dict)  # name -> (node, pointer)
@@ -35,7 +35,7 @@ def describe_types(types: frozenset[str]) -> str:
     return " | ".join(sorted(types)) if types else "any"
 
 
-def view(spec: Spec, node: Any, pointer: str) -> SchemaView:
+def view(spec: Spec, node: Any, pointer: str) -> SchemaShape:
     """The node at ``pointer`` through the spec's walker: ``$ref`` followed, every shape
     (``allOf``, ``anyOf``, ``oneOf``) united."""
     seen = spec.walker.view(node, pointer, alternatives=True)
@@ -49,4 +49,4 @@ def view(spec: Spec, node: Any, pointer: str) -> SchemaView:
     }
     extra = seen.find("additionalProperties")
     values = extra if extra is not None and isinstance(extra[0], Mapping) and extra[0] else None
-    return SchemaView(seen.pointer, types, properties, seen.find("items"), values)
+    return SchemaShape(seen.pointer, types, properties, seen.find("items"), values)

@@ -4,7 +4,7 @@ Routes, path-parameter schemas, request schemas and response schemas all come fr
 (``modelarts_kit_spec.load_spec``). One request goes through these named steps, each a small
 module-level function so tests and the contract kit's mutants can wrap or replace any of them:
 
-1. :func:`match_route` - the operation for method + path (the spec's route rule,
+1. :func:`resolve_route` - the operation for method + path (the spec's route rule,
    :mod:`modelarts_kit_spec.routes`; ``path-not-found``, ``method-not-allowed`` with ``Allow``);
 2. :func:`modelarts_kit_server.auth.authenticate` - token or AK/SK signature, on the
    headers alone: an unauthenticated request is answered before its body is read;
@@ -62,7 +62,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from modelarts_kit_spec import Operation, Spec, load_spec
-from modelarts_kit_spec.routes import match_route as match_spec_route
+from modelarts_kit_spec.routes import match_route
 from modelarts_kit_wire.asgi import ASGIApp as ASGIApp
 from modelarts_kit_wire.asgi import Message as Message
 from modelarts_kit_wire.asgi import Receive as Receive
@@ -102,9 +102,9 @@ __all__ = [
     "create_app",
     "inject_faults",
     "loggable",
-    "match_route",
     "read_body",
     "render_error",
+    "resolve_route",
     "send_json",
 ]
 
@@ -157,16 +157,16 @@ def build_routes(spec: Spec, handlers: Mapping[str, Handler]) -> tuple[Route, ..
 
 
 @dataclass(frozen=True)
-class RouteMatch:
+class ResolvedRoute:
     route: Route
     path_params: dict[str, str]
 
 
-def match_route(routes: tuple[Route, ...], method: str, raw_path: str) -> RouteMatch:
+def resolve_route(routes: tuple[Route, ...], method: str, raw_path: str) -> ResolvedRoute:
     """The route for the request (the spec's route rule); ``path-not-found`` for an unknown
     path, ``method-not-allowed`` (with ``Allow``) for a wrong method."""
     by_operation = {route.operation.operation_id: route for route in routes}
-    found = match_spec_route([r.operation for r in routes], method, raw_path)
+    found = match_route([r.operation for r in routes], method, raw_path)
     if found is None:
         raise ApiError(errors.PATH_NOT_FOUND)
     if found.operation is None:
@@ -176,7 +176,7 @@ def match_route(routes: tuple[Route, ...], method: str, raw_path: str) -> RouteM
             detail=f"{method.upper()} is not supported here; allowed: {', '.join(allowed)}.",
             headers={"Allow": ", ".join(sorted(set(allowed)))},
         )
-    return RouteMatch(by_operation[found.operation.operation_id], dict(found.path_params))
+    return ResolvedRoute(by_operation[found.operation.operation_id], dict(found.path_params))
 
 
 # -- request body -------------------------------------------------------------------------------
@@ -353,7 +353,7 @@ class ReferenceServer:
         """The response, and its encoded body when it was encoded off the event loop."""
         method = str(scope.get("method", "GET"))
         raw_path = _raw_path(scope)
-        found = match_route(self.routes, method, raw_path)
+        found = resolve_route(self.routes, method, raw_path)
         try:
             return await self._handle_operation(scope, receive, found, method, raw_path)
         except ApiError as error:  # answered with the codes the spec lists for the operation
@@ -361,7 +361,7 @@ class ReferenceServer:
             raise
 
     async def _handle_operation(
-        self, scope: Scope, receive: Receive, found: RouteMatch, method: str, raw_path: str
+        self, scope: Scope, receive: Receive, found: ResolvedRoute, method: str, raw_path: str
     ) -> tuple[JsonResponse, bytes | None]:
         headers = request_headers(scope)
         parts = RequestParts(
@@ -392,7 +392,7 @@ class ReferenceServer:
 
     async def _handle_read(
         self,
-        found: RouteMatch,
+        found: ResolvedRoute,
         parts: RequestParts,
         identity: Principal | PendingSignature,
         receive: Receive,

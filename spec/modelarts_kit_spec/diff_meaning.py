@@ -41,6 +41,7 @@ from modelarts_kit_spec.meaning import (
     Lifecycle,
     Meaning,
     ResponseErrors,
+    Role,
     meaning_problems,
     uses_meaning,
 )
@@ -212,7 +213,7 @@ class _Compare:
             )
         # The path parameter is matched by its place in the template (as spec diff matches path
         # parameters): renaming it together with the template changes nothing on the wire.
-        for role in ("show", "terminate"):
+        for role in (Role.SHOW, Role.TERMINATE):
             before = _segment(getattr(old, role).path, old.job_id_parameter)
             after = _segment(getattr(new, role).path, new.job_id_parameter)
             if before != after:

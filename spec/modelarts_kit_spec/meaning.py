@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from modelarts_kit_spec.document import SpecError, pointer_join
+from modelarts_kit_spec.role import ROLES, Role
 from modelarts_kit_spec.walker import SchemaWalker, iter_schemas
 
 if TYPE_CHECKING:
@@ -53,6 +54,7 @@ __all__ = [
     "MeaningError",
     "Problem",
     "ResponseErrors",
+    "Role",
     "Roles",
     "meaning_problems",
     "read_meaning",
@@ -68,7 +70,6 @@ ERROR_CODES_KEY = "x-modelarts-error-codes"
 GATEWAY_KEY = "x-modelarts-gateway-errors"
 CATALOGUE_KEY = "x-modelarts-error-catalogue"
 GUIDANCE_KEY = "x-modelarts-guidance"
-ROLES = ("create", "show", "terminate")
 CODE_PATTERN = re.compile(r"^ModelArts\.\d{4}$")
 MEANING_PATTERN = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
@@ -100,9 +101,9 @@ class Roles:
     job_id_parameter: str  # the path parameter that carries it, e.g. "training_job_id"
     terminate_body: Mapping[str, JSON]  # the body of a terminate request
 
-    def role_of(self, operation_id: str) -> str | None:
+    def role_of(self, operation_id: str) -> Role | None:
         for role in ROLES:
-            if getattr(self, role).operation_id == operation_id:
+            if getattr(self, role.value).operation_id == operation_id:
                 return role
         return None
 
@@ -338,7 +339,7 @@ class _Reader:
                 continue
             where = pointer_join(operation.pointer, ROLE_KEY)
             if role not in ROLES:
-                self.problem(where, f"role {role!r} is not one of {list(ROLES)}")
+                self.problem(where, f"role {role!r} is not one of {[r.value for r in ROLES]}")
             elif role in found:
                 other = found[role].operation_id
                 self.problem(where, f"role {role!r} is already {other}'s")

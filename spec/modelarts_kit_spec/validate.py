@@ -1,7 +1,7 @@
 """``spec validate``: openapi-spec-validator plus the project's own rules.
 
 Each rule is a small function registered in :data:`RULES` with an id; it receives a
-:class:`Context` and yields :class:`Finding` objects that name the JSON pointer, the rule and
+:class:`Context` and yields :class:`SpecProblem` objects that name the JSON pointer, the rule and
 what is wrong. Rules are written defensively: a malformed document yields findings (from the
 ``openapi`` rule), never a crash in another rule.
 """
@@ -41,8 +41,8 @@ __all__ = [
     "LEDGER_SIDES",
     "RULES",
     "Context",
-    "Finding",
     "Rule",
+    "SpecProblem",
     "iter_schemas",
     "ledger_for",
     "subset_mismatch",
@@ -83,7 +83,7 @@ HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "tra
 
 
 @dataclass(frozen=True, order=True)
-class Finding:
+class SpecProblem:
     pointer: str  # JSON pointer into the spec, or "<ledger file>#/entries/N/..." for ledger entries
     rule: str
     message: str
@@ -109,16 +109,18 @@ class Context:
 class Rule:
     id: str
     summary: str
-    check: Callable[[Context], Iterable[Finding]]
+    check: Callable[[Context], Iterable[SpecProblem]]
 
 
 RULES: list[Rule] = []
 
 
-def rule(rule_id: str, summary: str) -> Callable[[Callable[[Context], Iterable[Finding]]], Rule]:
+def rule(
+    rule_id: str, summary: str
+) -> Callable[[Callable[[Context], Iterable[SpecProblem]]], Rule]:
     """Register a rule function in :data:`RULES` under ``rule_id``."""
 
-    def register(check: Callable[[Context], Iterable[Finding]]) -> Rule:
+    def register(check: Callable[[Context], Iterable[SpecProblem]]) -> Rule:
         registered = Rule(rule_id, summary, check)
         RULES.append(registered)
         return registered
@@ -242,18 +244,18 @@ def _ledger_pointer(ctx: Context, index: int, *tokens: str) -> str:
 
 
 @rule("openapi", "the document is a valid OpenAPI document (openapi-spec-validator)")
-def check_openapi(ctx: Context) -> Iterator[Finding]:
+def check_openapi(ctx: Context) -> Iterator[SpecProblem]:
     try:
         validator_cls = get_validator_cls(ctx.document)
     except ValidatorDetectError:
-        yield Finding("/openapi", "openapi", "no supported OpenAPI version (expected 3.1.x)")
+        yield SpecProblem("/openapi", "openapi", "no supported OpenAPI version (expected 3.1.x)")
         return
     # The meta-schema pass reports absolute pointers; the keyword pass (schemas, defaults,
     # parameters) only runs on a structurally valid document because it assumes one.
     structural = list(validator_cls.schema_validator.iter_errors(ctx.document))
     for error in structural:
         pointer = pointer_join("", *error.absolute_path)
-        yield Finding(pointer, "openapi", error.message)
+        yield SpecProblem(pointer, "openapi", error.message)
     if structural or any(True for _ in _unresolved_refs(ctx.document)):
         return
     validator = validator_cls(ctx.document)
@@ -261,9 +263,11 @@ def check_openapi(ctx: Context) -> Iterator[Finding]:
         for error in validator.root_validator(validator.schema_path):
             relative = "/".join(str(p) for p in error.absolute_path)
             suffix = f" (at {relative} inside the checked object)" if relative else ""
-            yield Finding("", "openapi", f"{error.message}{suffix}")
+            yield SpecProblem("", "openapi", f"{error.message}{suffix}")
     except (Unresolvable, SchemaError) as exc:
-        yield Finding("", "openapi", f"openapi-spec-validator could not check the document: {exc}")
+        yield SpecProblem(
+            "", "openapi", f"openapi-spec-validator could not check the document: {exc}"
+        )
 
 
 def _unresolved_refs(document: JSON) -> Iterator[tuple[str, str]]:
@@ -277,28 +281,28 @@ def _unresolved_refs(document: JSON) -> Iterator[tuple[str, str]]:
 
 
 @rule("ref-resolves", "every $ref points at something in this document")
-def check_refs(ctx: Context) -> Iterator[Finding]:
+def check_refs(ctx: Context) -> Iterator[SpecProblem]:
     for ref, why in _unresolved_refs(ctx.document):
-        yield Finding(
+        yield SpecProblem(
             ref.removeprefix("#"), "ref-resolves", why or f"$ref {ref!r} resolves to nothing"
         )
 
 
 @rule("schema-description", "every component schema has a description")
-def check_schema_descriptions(ctx: Context) -> Iterator[Finding]:
+def check_schema_descriptions(ctx: Context) -> Iterator[SpecProblem]:
     schemas = _mapping(_mapping(ctx.document.get("components")).get("schemas"))
     for name, schema in schemas.items():
         if not _has_description(ctx.document, schema):
             pointer = pointer_join("/components/schemas", name)
-            yield Finding(pointer, "schema-description", "schema has no description")
+            yield SpecProblem(pointer, "schema-description", "schema has no description")
 
 
 @rule("property-description", "every property of every schema has a description")
-def check_property_descriptions(ctx: Context) -> Iterator[Finding]:
+def check_property_descriptions(ctx: Context) -> Iterator[SpecProblem]:
     for pointer, schema in iter_schemas(ctx.document):
         for name, prop in _mapping(schema.get("properties")).items():
             if not _has_description(ctx.document, prop):
-                yield Finding(
+                yield SpecProblem(
                     pointer_join(pointer, "properties", name),
                     "property-description",
                     "property has no description",
@@ -306,17 +310,17 @@ def check_property_descriptions(ctx: Context) -> Iterator[Finding]:
 
 
 @rule("ledger-entry", "every ledger entry has the documented fields, with a unique id")
-def check_ledger_entries(ctx: Context) -> Iterator[Finding]:
+def check_ledger_entries(ctx: Context) -> Iterator[SpecProblem]:
     if ctx.ledger is None:
         return
     for problem in ctx.ledger.problems:
         tokens = () if problem.key is None or problem.missing else (problem.key,)
-        yield Finding(
+        yield SpecProblem(
             _ledger_pointer(ctx, problem.index or 0, *tokens), "ledger-entry", problem.message
         )
     for entry in ctx.ledger.entries:
         if entry.kind and entry.kind not in LEDGER_KINDS:
-            yield Finding(
+            yield SpecProblem(
                 _ledger_pointer(ctx, entry.index, "kind"),
                 "ledger-entry",
                 f"kind {entry.kind!r} is not one of {sorted(LEDGER_KINDS)}",
@@ -324,9 +328,9 @@ def check_ledger_entries(ctx: Context) -> Iterator[Finding]:
 
 
 @rule("ledger-todo", "no ledger entry still waits for a decision (decision: TODO)")
-def check_ledger_todos(ctx: Context) -> Iterator[Finding]:
+def check_ledger_todos(ctx: Context) -> Iterator[SpecProblem]:
     for entry in ctx.ledger.todos if ctx.ledger is not None else ():
-        yield Finding(
+        yield SpecProblem(
             _ledger_pointer(ctx, entry.index, "decision"),
             "ledger-todo",
             f"entry {entry.id!r} ({entry.kind} of {entry.field or entry.pointer}) still says "
@@ -341,12 +345,12 @@ def _ledger_targets(ctx: Context) -> Iterator[tuple[int, str, LedgerEntry]]:
 
 
 @rule("ledger-pointer", "every ledger entry's pointer resolves in the spec")
-def check_ledger_pointers(ctx: Context) -> Iterator[Finding]:
+def check_ledger_pointers(ctx: Context) -> Iterator[SpecProblem]:
     for index, pointer, entry in _ledger_targets(ctx):
         try:
             resolve_pointer(ctx.document, pointer)
         except KeyError as exc:
-            yield Finding(
+            yield SpecProblem(
                 _ledger_pointer(ctx, index, "pointer"),
                 "ledger-pointer",
                 f"entry {entry.id!r}: pointer does not resolve: {exc.args[0]}",
@@ -354,7 +358,7 @@ def check_ledger_pointers(ctx: Context) -> Iterator[Finding]:
 
 
 @rule("ledger-expect", "what each ledger entry expects holds at its pointer")
-def check_ledger_expectations(ctx: Context) -> Iterator[Finding]:
+def check_ledger_expectations(ctx: Context) -> Iterator[SpecProblem]:
     for _, pointer, entry in _ledger_targets(ctx):
         expected = entry.expect
         if expected is None:
@@ -365,7 +369,7 @@ def check_ledger_expectations(ctx: Context) -> Iterator[Finding]:
             continue  # reported by ledger-pointer
         problem = subset_mismatch(ctx.document, actual, expected)
         if problem:
-            yield Finding(
+            yield SpecProblem(
                 pointer,
                 "ledger-expect",
                 f"ledger entry {entry.id!r} expects {dict(expected)!r}; {problem}",
@@ -400,17 +404,17 @@ def _holders_of_examples(node: JSON, pointer: str) -> Iterator[tuple[str, Mappin
             yield from _holders_of_examples(value, pointer_join(pointer, index))
 
 
-def _example_findings(ctx: Context, schema: JSON, where: str, value: JSON) -> Iterator[Finding]:
+def _example_findings(ctx: Context, schema: JSON, where: str, value: JSON) -> Iterator[SpecProblem]:
     try:
         validator = ctx.spec.validator(schema)
         errors = sorted(validator.iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))
     except UnknownType:
         return  # a schema with an unknown type: the schema-type rule names it
     except (Unresolvable, SchemaError) as exc:
-        yield Finding(where, "example-valid", f"cannot check the example: {exc}")
+        yield SpecProblem(where, "example-valid", f"cannot check the example: {exc}")
         return
     for error in errors:
-        yield Finding(
+        yield SpecProblem(
             pointer_join(where, *error.absolute_path),
             "example-valid",
             f"example does not match its schema: {error.message}",
@@ -418,7 +422,7 @@ def _example_findings(ctx: Context, schema: JSON, where: str, value: JSON) -> It
 
 
 @rule("example-valid", "every example validates against its schema")
-def check_examples(ctx: Context) -> Iterator[Finding]:
+def check_examples(ctx: Context) -> Iterator[SpecProblem]:
     for key in ("paths", "webhooks", "components"):
         for pointer, holder in _holders_of_examples(ctx.document.get(key), "/" + key):
             for where, value in _example_values(holder, pointer, ctx.document):
@@ -446,7 +450,7 @@ def _security_names(document: JSON) -> set[str]:
 
 
 @rule("unused-component", "every component is reachable by $ref from the paths")
-def check_unused_components(ctx: Context) -> Iterator[Finding]:
+def check_unused_components(ctx: Context) -> Iterator[SpecProblem]:
     document = ctx.document
     roots = {k: v for k, v in _mapping(document).items() if k != "components"}
     reachable: set[str] = set()
@@ -466,11 +470,13 @@ def check_unused_components(ctx: Context) -> Iterator[Finding]:
         for name in _mapping(components.get(kind)):
             pointer = f"/components/{kind}/{escape_pointer_token(str(name))}"
             if pointer not in used:
-                yield Finding(pointer, "unused-component", "not referenced (by $ref) from any path")
+                yield SpecProblem(
+                    pointer, "unused-component", "not referenced (by $ref) from any path"
+                )
     security_used = _security_names(document)
     for name in _mapping(components.get("securitySchemes")):
         if name not in security_used:
-            yield Finding(
+            yield SpecProblem(
                 pointer_join("/components/securitySchemes", name),
                 "unused-component",
                 "security scheme not used by any security requirement",
@@ -478,7 +484,7 @@ def check_unused_components(ctx: Context) -> Iterator[Finding]:
 
 
 @rule("operation-id-unique", "operationIds are unique")
-def check_operation_ids(ctx: Context) -> Iterator[Finding]:
+def check_operation_ids(ctx: Context) -> Iterator[SpecProblem]:
     first: dict[str, str] = {}
     for path, item in _mapping(ctx.document.get("paths")).items():
         for method in HTTP_METHODS:
@@ -488,9 +494,9 @@ def check_operation_ids(ctx: Context) -> Iterator[Finding]:
             pointer = pointer_join("/paths", path, method, "operationId")
             op_id = op.get("operationId")
             if not isinstance(op_id, str) or not op_id:
-                yield Finding(pointer, "operation-id-unique", "operation has no operationId")
+                yield SpecProblem(pointer, "operation-id-unique", "operation has no operationId")
             elif op_id in first:
-                yield Finding(
+                yield SpecProblem(
                     pointer, "operation-id-unique", f"{op_id!r} is already used at {first[op_id]}"
                 )
             else:
@@ -498,34 +504,34 @@ def check_operation_ids(ctx: Context) -> Iterator[Finding]:
 
 
 @rule("schema-type", "every schema's type is a JSON Schema type (string, number, integer, ...)")
-def check_schema_types(ctx: Context) -> Iterator[Finding]:
+def check_schema_types(ctx: Context) -> Iterator[SpecProblem]:
     for problem in schema_type_problems(ctx.document):
-        yield Finding(problem.pointer, problem.rule, problem.message)
+        yield SpecProblem(problem.pointer, problem.rule, problem.message)
 
 
 @rule("path-parameter-declared", "every {name} in a path is a declared path parameter, and back")
-def check_path_parameters(ctx: Context) -> Iterator[Finding]:
+def check_path_parameters(ctx: Context) -> Iterator[SpecProblem]:
     for problem in path_parameter_problems(ctx.document):
-        yield Finding(problem.pointer, problem.rule, problem.message)
+        yield SpecProblem(problem.pointer, problem.rule, problem.message)
 
 
 @rule(
     "meaning",
     "the x-modelarts-* extensions (roles, lifecycle, error codes, guidance) are consistent",
 )
-def check_meaning(ctx: Context) -> Iterator[Finding]:
+def check_meaning(ctx: Context) -> Iterator[SpecProblem]:
     # A document that uses none of the extensions is a plain OpenAPI document (the kit's
     # consumers then fail with a MeaningError naming what is missing).
     if not ctx.spec.operations or not uses_meaning(ctx.spec):
         return
     for problem in meaning_problems(ctx.spec):
-        yield Finding(problem.pointer, "meaning", problem.message)
+        yield SpecProblem(problem.pointer, "meaning", problem.message)
 
 
 @rule("sensitive", "every x-modelarts-sensitive marker is true or {when: a boolean beside it}")
-def check_sensitive(ctx: Context) -> Iterator[Finding]:
+def check_sensitive(ctx: Context) -> Iterator[SpecProblem]:
     for pointer, message in marker_problems(ctx.document):
-        yield Finding(pointer, "sensitive", message)
+        yield SpecProblem(pointer, "sensitive", message)
 
 
 @rule(
@@ -534,12 +540,12 @@ def check_sensitive(ctx: Context) -> Iterator[Finding]:
     "exist, agrees with x-modelarts-guidance and the ledger; a page a documented rule cites "
     "states its field (a table in spec/sources)",
 )
-def check_schema_model(ctx: Context) -> Iterator[Finding]:
+def check_schema_model(ctx: Context) -> Iterator[SpecProblem]:
     for pointer, message in extension_problems(ctx.document, ctx.ledger):
-        yield Finding(pointer, "schema-model", message)
+        yield SpecProblem(pointer, "schema-model", message)
     for found, field in undocumented_rules(ctx.document, SOURCES_DIR, uncited=False):
         stated = f"states {field!r}" if field is not None else "prints it"
-        yield Finding(
+        yield SpecProblem(
             found.pointer,
             "schema-model",
             (
@@ -560,14 +566,14 @@ def validate_document(
     ledger: Ledger | list[JSON] | None,
     ledger_name: str = "ledger.yaml",
     rules: Iterable[Rule] = RULES,
-) -> list[Finding]:
+) -> list[SpecProblem]:
     """Run ``rules`` over a parsed document; findings sorted by pointer, then rule.
 
     A file that is not an OpenAPI 3.x document at all is the wrong file, not an invalid spec:
     :class:`SpecError` (exit 2), as every other command that reads a spec says.
     """
     require_openapi_document(document, path)
-    findings: list[Finding] = []
+    findings: list[SpecProblem] = []
     # A $ref cycle is refused before any rule runs: rules follow refs, and no reader can
     # give a finding about a document whose references never end (one line, exit 2).
     check_ref_cycles(document)
@@ -576,7 +582,7 @@ def validate_document(
     except (SpecError, KeyError, TypeError, AttributeError) as exc:
         # The loader indexes operations; a document it rejects is still checked by every
         # rule, and the loader's complaint is a finding of its own.
-        findings.append(Finding("", "loader", f"the spec loader rejects the document: {exc}"))
+        findings.append(SpecProblem("", "loader", f"the spec loader rejects the document: {exc}"))
         spec = Spec(path=path, document=document, operations=())
     if ledger is not None and not isinstance(ledger, Ledger):
         ledger = parse_ledger(ledger)

@@ -16,7 +16,7 @@ from typing import Any
 from modelarts_kit_contracts.client.cases import ClientCheckSettings, build_cases
 from modelarts_kit_contracts.core.envelopes import Placement
 from modelarts_kit_contracts.core.wire import GUIDANCE_NOTE, Headers, WireRequest, validate_request
-from modelarts_kit_contracts.server.checks import ApiMap
+from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_spec import load_spec
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT
 

@@ -8,10 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from modelarts_kit_contracts.server.guard import Route
+from modelarts_kit_spec.meaning import Role
 from modelarts_kit_spec.routes import match_path
 
-CREATE = Route("create", "post", "/v2/{project_id}/training-jobs")
-SHOW = Route("show", "get", "/v2/{project_id}/training-jobs/{training_job_id}")
+CREATE = Route(Role.CREATE, "post", "/v2/{project_id}/training-jobs")
+SHOW = Route(Role.SHOW, "get", "/v2/{project_id}/training-jobs/{training_job_id}")
 SEGMENT = st.text(st.characters(exclude_characters="/?#", codec="utf-8"), max_size=12)
 PREFIX = st.lists(st.text("abcxyz-_", min_size=1, max_size=5), max_size=3).map(
     lambda parts: "".join("/" + p for p in parts)

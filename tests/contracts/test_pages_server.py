@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from modelarts_kit_contracts.core import ExitCode, RunReport
 from modelarts_kit_contracts.core.envelopes import Placement
-from modelarts_kit_contracts.server.checks import ApiMap
+from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_contracts.server.choices import choices_made
 from modelarts_kit_contracts.server.run import Budget, RunOptions, ServerTarget, run_server_contract
 from modelarts_kit_contracts.transport_auth import Credentials

@@ -11,12 +11,11 @@ import requests
 from modelarts_kit_contracts.core import REGISTRY
 from modelarts_kit_contracts.core.findings import RunReport
 from modelarts_kit_contracts.core.wire import Exchange, Headers, WireRequest, WireResponse
-from modelarts_kit_contracts.server.checks import (
-    SCENARIOS,
-    ApiMap,
-    Role,
-    constraint_breaks,
-    minimal_instance,
+from modelarts_kit_contracts.server.api_map import ApiMap
+from modelarts_kit_contracts.server.bodies import minimal_instance
+from modelarts_kit_contracts.server.breaks import constraint_breaks
+from modelarts_kit_contracts.server.checks import SCENARIOS
+from modelarts_kit_contracts.server.response_checks import (
     terminate_accepted_phase,
     valid_request_accepted,
     vendor_error_body,
@@ -24,6 +23,7 @@ from modelarts_kit_contracts.server.checks import (
 from modelarts_kit_contracts.server.run import Budget, RunOptions, ServerTarget, run_server_contract
 from modelarts_kit_contracts.transport_auth import Credentials
 from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN, create_app
+from modelarts_kit_spec.meaning import Role
 
 
 def run(seed: int) -> RunReport:

@@ -16,13 +16,15 @@ from typing import Any
 
 import pytest
 from modelarts_kit_contracts.core import ExitCode, RunReport
-from modelarts_kit_contracts.server.checks import ApiMap, Role, guidance_breaks
-from modelarts_kit_contracts.server.meaning import Meaning, accepted_codes
+from modelarts_kit_contracts.server.api_map import ApiMap
+from modelarts_kit_contracts.server.breaks import guidance_breaks
+from modelarts_kit_contracts.server.meaning import ErrorMeaning, accepted_codes
 from modelarts_kit_contracts.server.run import Budget, RunOptions, run_server_contract
 from modelarts_kit_contracts.server.target import ServerTarget
 from modelarts_kit_contracts.transport_auth import Credentials
 from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN
 from modelarts_kit_spec import SPEC_PATH, KitError, load_spec, parse_spec
+from modelarts_kit_spec.meaning import Role
 
 from .mutants import LENIENT, Exchange, Mutant, _rewriting, mutated_app
 
@@ -89,7 +91,7 @@ def run(api: ApiMap, variant: Mutant | None, phases: tuple[str, ...] = ()) -> Ru
 
 def test_a_code_the_spec_lists_for_the_meaning_is_accepted() -> None:
     api = spec_with(list_generic_code)
-    assert GENERIC in accepted_codes(api, Role.CREATE, 400, Meaning.INVALID_PARAMETER)
+    assert GENERIC in accepted_codes(api, Role.CREATE, 400, ErrorMeaning.INVALID_PARAMETER)
     report = run(api, GENERIC_SERVER)
     assert report.tallies["invalid_job_rejected"].passed > 0
     assert report.tallies["invalid_job_rejected"].failed == 0, report.failures
@@ -97,7 +99,7 @@ def test_a_code_the_spec_lists_for_the_meaning_is_accepted() -> None:
 
 def test_a_code_the_spec_does_not_list_is_not_accepted() -> None:
     api = spec_with(unlist_generic_code)
-    assert GENERIC not in accepted_codes(api, Role.CREATE, 400, Meaning.INVALID_PARAMETER)
+    assert GENERIC not in accepted_codes(api, Role.CREATE, 400, ErrorMeaning.INVALID_PARAMETER)
     report = run(api, GENERIC_SERVER)
     assert report.tallies["invalid_job_rejected"].failed > 0
     assert all(

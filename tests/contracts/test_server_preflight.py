@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import pytest
 from click.testing import CliRunner
 from modelarts_kit.commands.contract import server
-from modelarts_kit_contracts.server.checks import ApiMap
+from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_contracts.server.preflight import check_path_parameters
 from modelarts_kit_contracts.server.target import ServerCheckError, ServerTarget, parse_base_url
 from modelarts_kit_server import ServerSettings, serve_in_thread

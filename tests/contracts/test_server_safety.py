@@ -408,16 +408,16 @@ def test_every_schemathesis_import_is_in_the_adapter() -> None:
 def test_workers_run_the_phases_in_parallel_threads(
     workers: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from modelarts_kit_contracts.server import run as run_module
+    from modelarts_kit_contracts.server import http_probe
 
     threads: set[str] = set()
-    prepare = run_module._Traffic.prepare
+    prepare = http_probe.Traffic.prepare
 
     def recording(self: Any, session: Any) -> None:
         threads.add(threading.current_thread().name)
         prepare(self, session)
 
-    monkeypatch.setattr(run_module._Traffic, "prepare", recording)
+    monkeypatch.setattr(http_probe.Traffic, "prepare", recording)
     with reference() as app:
         report = run_server_contract(
             ServerTarget.asgi(app),

@@ -11,7 +11,6 @@ from modelarts_kit_contracts.core.wire import (
     Headers,
     WireRequest,
     WireResponse,
-    match_route,
     request_checks,
     validate_request,
     validate_response,
@@ -40,16 +39,16 @@ def problems(req: WireRequest) -> list[tuple[str, str, str]]:
 
 def test_routing_prefers_literal_segments_and_names_the_method() -> None:
     spec = load_spec()
-    stop = match_route(spec, "POST", f"{JOBS}/abc/actions")
+    stop = spec.match("POST", f"{JOBS}/abc/actions")
     assert stop is not None
     assert stop.operation is not None
     assert stop.operation.operation_id == "StopTrainingJob"
     assert stop.path_params == {"project_id": PROJECT, "training_job_id": "abc"}
-    wrong = match_route(spec, "DELETE", f"{JOBS}/abc")
+    wrong = spec.match("DELETE", f"{JOBS}/abc")
     assert wrong is not None
     assert wrong.operation is None
     assert wrong.allowed_methods == ("GET",)
-    assert match_route(spec, "GET", "/v1/whatever") is None
+    assert spec.match("GET", "/v1/whatever") is None
 
 
 def test_valid_requests_have_no_violation() -> None:

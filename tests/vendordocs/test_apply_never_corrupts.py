@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from modelarts_kit.main import cli
 from modelarts_kit_spec import LEDGER_PATH, SPEC_PATH, load_spec
 from modelarts_kit_spec.load import read_yaml, resolve_pointer
-from modelarts_kit_vendordocs.drift import DriftReport, Finding, OperationDrift
+from modelarts_kit_vendordocs.drift import DriftFinding, DriftReport, OperationDrift
 from modelarts_kit_vendordocs.propose import propose
 
 from .support import (
@@ -384,7 +384,7 @@ _PHASES = [
 ]
 
 
-def _finding(**values: Any) -> Finding:
+def _finding(**values: Any) -> DriftFinding:
     base: dict[str, Any] = {
         "operation": "CreateTrainingJob",
         "side": "request",
@@ -395,7 +395,7 @@ def _finding(**values: Any) -> Finding:
         "line": 1,
         "pointer": None,
     }
-    return Finding(**(base | values))
+    return DriftFinding(**(base | values))
 
 
 @given(

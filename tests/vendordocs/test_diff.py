@@ -17,7 +17,7 @@ from modelarts_kit.main import cli
 from modelarts_kit_spec import LEDGER_PATH, SPEC_PATH, parse_ledger
 from modelarts_kit_vendordocs import compare, extract_text
 from modelarts_kit_vendordocs.drift import (
-    Finding,
+    DriftFinding,
     decisions_from_entries,
     load_decisions,
     normalise_field,
@@ -28,7 +28,7 @@ from .support import ALL_SEEDS, SEED_000, SEED_002, SEED_003, SEED_004, edit, se
 Key = tuple[str, str, str, int | None, str, str]
 
 
-def _key(finding: Finding) -> Key:
+def _key(finding: DriftFinding) -> Key:
     return (
         finding.operation,
         finding.kind,
@@ -283,7 +283,7 @@ def test_status_code_entries_with_responses_cover_every_code() -> None:
         ]
     )
     (decision,) = decisions_from_entries(ledger.entries)
-    finding = Finding(
+    finding = DriftFinding(
         "ShowTrainingJobDetails",
         "status-code",
         "response",

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from modelarts_kit_vendordocs.drift import DriftReport, Finding, diff_pages
+from modelarts_kit_vendordocs.drift import DriftFinding, DriftReport, diff_pages
 
 from .support import SEED_003, SEED_004, edit, seed_path, seed_text
 
 
-def open_findings(report: DriftReport) -> list[Finding]:
+def open_findings(report: DriftReport) -> list[DriftFinding]:
     return [f for op in report.operations for f in op.findings]
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from modelarts_kit_spec import load_spec
-from modelarts_kit_vendordocs.drift import _containers
 from modelarts_kit_vendordocs.extract import extract_page
+from modelarts_kit_vendordocs.matching import _containers
 
 from .support import ALL_SEEDS, SEEDS_DIR
 

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from modelarts_kit.main import cli
 from modelarts_kit_spec import LEDGER_PATH, SPEC_PATH
 from modelarts_kit_vendordocs import compare, extract_text, load_decisions
-from modelarts_kit_vendordocs.drift import DriftReport, Finding, group_findings
+from modelarts_kit_vendordocs.drift import DriftFinding, DriftReport, group_findings
 from modelarts_kit_vendordocs.enums import extract_enum
 from modelarts_kit_vendordocs.render import render_text
 from modelarts_kit_vendordocs.types import parse_type
@@ -53,7 +53,7 @@ def diff_against_curated(*pages: tuple[str, str]) -> DriftReport:
     return compare(inventories, None, load_decisions(None, None))
 
 
-def open_findings(report: DriftReport) -> list[Finding]:
+def open_findings(report: DriftReport) -> list[DriftFinding]:
     return [f for op in report.operations for f in op.findings]
 
 

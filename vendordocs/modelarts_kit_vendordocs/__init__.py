@@ -16,9 +16,12 @@ from modelarts_kit_vendordocs.extract import extract_page, extract_text
 from modelarts_kit_vendordocs.inventory import Inventory
 
 if TYPE_CHECKING:
-    from modelarts_kit_vendordocs.drift import DriftReport, Finding, compare, load_decisions
+    from modelarts_kit_vendordocs.drift import DriftFinding, DriftReport, compare, load_decisions
+
+    Finding = DriftFinding
 
 __all__ = [
+    "DriftFinding",
     "DriftReport",
     "Finding",
     "Inventory",
@@ -31,10 +34,13 @@ __all__ = [
     "load_decisions",
 ]
 
-_LAZY = {"DriftReport", "Finding", "compare", "load_decisions"}
+_LAZY = {"DriftFinding", "DriftReport", "compare", "load_decisions"}
+# The drift finding's name before DriftFinding (issue 27: one name, one thing).
+_FORMER_NAMES = {"Finding": "DriftFinding"}
 
 
 def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(importlib.import_module("modelarts_kit_vendordocs.drift"), name)
+    if name in _LAZY or name in _FORMER_NAMES:
+        drift = importlib.import_module("modelarts_kit_vendordocs.drift")
+        return getattr(drift, _FORMER_NAMES.get(name, name))
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -14,14 +14,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from modelarts_kit_vendordocs.drift import Decision, DriftReport, Finding
+from modelarts_kit_vendordocs.drift import Decision, DriftFinding, DriftReport
 from modelarts_kit_vendordocs.propose import page_says
 from modelarts_kit_vendordocs.settle import recorded_keys, says_recorded
 
 __all__ = ["carried_sources"]
 
 
-def _words(finding: Finding, decision: Decision, listed: Sequence[int]) -> str | None:
+def _words(finding: DriftFinding, decision: Decision, listed: Sequence[int]) -> str | None:
     """What the page says, in its own words when they read back as what it says (a status
     code: every code the page lists), else in the words an earlier source recorded the same
     value with."""

@@ -29,8 +29,8 @@ from modelarts_kit_spec.load import parse_yaml_text, read_input_text
 from modelarts_kit_spec.values import open_enum_schema
 
 from modelarts_kit_vendordocs.drift import (
+    DriftFinding,
     DriftReport,
-    Finding,
     FindingGroup,
     group_findings,
     normalise_field,
@@ -290,7 +290,7 @@ def _with_values(schema: dict[str, Any], values: Sequence[str], side: str) -> di
     return rest | open_enum_schema(list(values))
 
 
-def _property_schema(finding: Finding, values: Values) -> dict[str, Any]:
+def _property_schema(finding: DriftFinding, values: Values) -> dict[str, Any]:
     field_path = normalise_field(finding.field)
 
     def schema_for(path: str, written: str, description: str) -> dict[str, Any]:
@@ -324,7 +324,7 @@ def _property_schema(finding: Finding, values: Values) -> dict[str, Any]:
     return root
 
 
-def _add_property(doc: _Text, finding: Finding, values: Values) -> bool:
+def _add_property(doc: _Text, finding: DriftFinding, values: Values) -> bool:
     name = normalise_field(finding.field).rpartition(".")[2]
     owner = _find(doc.lines, finding.schema or "")
     if owner is None:
@@ -342,7 +342,7 @@ def _add_property(doc: _Text, finding: Finding, values: Values) -> bool:
     return True
 
 
-def _add_values(doc: _Text, finding: Finding, values: Sequence[str]) -> bool:
+def _add_values(doc: _Text, finding: DriftFinding, values: Sequence[str]) -> bool:
     node = _find(doc.lines, finding.pointer or "")
     if node is None:
         return False
@@ -380,7 +380,7 @@ def replace_scalar(text: str, pointer: str, value: str) -> str | None:
 # --- ledger stubs -------------------------------------------------------------------------
 
 
-def page_says(finding: Finding) -> str:
+def page_says(finding: DriftFinding) -> str:
     """What the finding's page says, as a ledger source records it (``says``)."""
     if finding.kind == "type":
         return finding.written or finding.docs
@@ -539,7 +539,7 @@ def check_patch_path(path: Path, project: Project, inputs: Sequence[Path] = ()) 
             )
 
 
-def _additive_values(finding: Finding, spec_path: Path | None) -> list[str] | None:
+def _additive_values(finding: DriftFinding, spec_path: Path | None) -> list[str] | None:
     """New documented values, when the page keeps every value the spec has; else None."""
     if finding.kind != "enum" or not finding.pointer:
         return None
@@ -555,7 +555,7 @@ def _additive_values(finding: Finding, spec_path: Path | None) -> list[str] | No
     return [v for v in finding.enum if v not in current.values]
 
 
-def _edit(spec: _Text, first: Finding, spec_path: Path | None, values: Values) -> bool:
+def _edit(spec: _Text, first: DriftFinding, spec_path: Path | None, values: Values) -> bool:
     """Make the additive change ``first`` asks for, whole or not at all: an edit that fails
     half-way (the property block added, its ``required`` list not) is undone, so the
     summary's count is what the patch does."""

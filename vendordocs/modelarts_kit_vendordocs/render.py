@@ -10,17 +10,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from modelarts_kit_vendordocs.drift import DriftReport, Finding, FindingGroup, group_findings
+from modelarts_kit_vendordocs.drift import DriftFinding, DriftReport, FindingGroup, group_findings
 
 __all__ = ["render_json", "render_text"]
 
 
-def _where(finding: Finding) -> str:
+def _where(finding: DriftFinding) -> str:
     side = finding.side if finding.status is None else f"{finding.side} {finding.status}"
     return f"{finding.operation} {side} {finding.field}"
 
 
-def _evidence(finding: Finding) -> str:
+def _evidence(finding: DriftFinding) -> str:
     source = finding.page or "spec"
     if finding.page and finding.line is not None:
         source = f"{finding.page}:{finding.line}"

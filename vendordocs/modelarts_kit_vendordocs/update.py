@@ -43,8 +43,8 @@ from modelarts_kit_spec.load import parse_yaml_text, read_input_bytes, read_inpu
 
 from modelarts_kit_vendordocs.carry import carried_sources
 from modelarts_kit_vendordocs.drift import (
+    DriftFinding,
     DriftReport,
-    Finding,
     FindingGroup,
     diff_pages,
     group_findings,
@@ -219,11 +219,11 @@ def _source_for(stage: _Stage, operation: str, text: str, page_format: str) -> R
 
 def _other_pages_drift(
     stage: _Stage, operation: str, spec: Path, run: tuple[list[Path], Path]
-) -> list[Finding]:
+) -> list[DriftFinding]:
     """What the current pages of every other operation say against ``spec``, and those of
     ``operation``: ``run`` is (the new page and the operation's other current pages, the page
     it replaces)."""
-    findings: list[Finding] = []
+    findings: list[DriftFinding] = []
     operations = {op.operation_id for op in load_spec(spec).operations}
     for other in sorted({p.operation for p in stage.index.pages if p.operation} - {operation}):
         pages = [stage.source_path(p) for p in stage.index.current(other)]

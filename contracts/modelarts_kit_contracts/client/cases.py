@@ -15,14 +15,14 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from modelarts_kit_spec.load import Operation, Spec, SpecError
+from modelarts_kit_spec.meaning import Role
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT
 
 from modelarts_kit_contracts.mock import PlannedResponse, ResponseGenerator, Variant, draw_examples
 
-__all__ = ["Call", "Case", "ClientCheckSettings", "build_cases"]
+__all__ = ["Case", "ClientCheckSettings", "build_cases"]
 
 JSON = Any
-Call = Literal["create", "show", "stop"]
 
 DEV_PROJECT_ID = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
 # Statuses a client may retry a GET on, and how often the check repeats such an error.
@@ -45,7 +45,7 @@ class Case:
 
     name: str
     operation: Operation
-    call: Call
+    role: Role
     responses: tuple[PlannedResponse, ...]
     expect: Literal["success", "error"]
     retry: Literal["required", "forbidden", "none"] = "none"
@@ -57,15 +57,12 @@ class Case:
 # ---------------------------------------------------------------- cases
 
 
-CALL_OF_ROLE: dict[str, Call] = {"create": "create", "show": "show", "terminate": "stop"}
-
-
-def _call_of(spec: Spec, op: Operation) -> Call:
-    """The adapter call for ``op``, by the role the spec gives it (``x-modelarts-role``)."""
+def _role_of(spec: Spec, op: Operation) -> Role:
+    """The role the spec gives ``op`` (``x-modelarts-role``)."""
     role = spec.meaning.roles.role_of(op.operation_id)
     if role is None:
         raise SpecError(f"{op.operation_id}: the spec gives it no role (x-modelarts-role)")
-    return CALL_OF_ROLE[role]
+    return role
 
 
 def build_cases(spec: Spec, settings: ClientCheckSettings) -> list[Case]:
@@ -79,7 +76,7 @@ def build_cases(spec: Spec, settings: ClientCheckSettings) -> list[Case]:
         for i in range(len(variants))
     ]
     for op_index, op in enumerate(spec.operations):
-        call = _call_of(spec, op)
+        role = _role_of(spec, op)
         success = op.success
         seed_base = settings.seed * 7919 + op_index * 104729
         job_ids = _job_ids(spec, op, generator, seed_base)
@@ -111,7 +108,7 @@ def build_cases(spec: Spec, settings: ClientCheckSettings) -> list[Case]:
                     Case(
                         name=f"{op.operation_id} {success.status} {variant.value} #{n + 1}",
                         operation=op,
-                        call=call,
+                        role=role,
                         responses=(
                             PlannedResponse(
                                 int(success.status), body, has_body=success.schema is not None
@@ -125,20 +122,20 @@ def build_cases(spec: Spec, settings: ClientCheckSettings) -> list[Case]:
         for status, bodies_for_status, headers in _error_answers(spec, op, generator, seed_base):
             # A client may retry a GET on 429/5xx: the error repeats until it gives up, and
             # must then surface. (Retrying more often than this is reported as not surfacing.)
-            repeats = PERSISTENT_ERROR_REPEATS if call == "show" and status in RETRIED else 1
+            repeats = PERSISTENT_ERROR_REPEATS if role is Role.SHOW and status in RETRIED else 1
             for n, error_body in enumerate(bodies_for_status):
                 cases.append(
                     Case(
                         name=f"{op.operation_id} {status} error #{n + 1}",
                         operation=op,
-                        call=call,
+                        role=role,
                         responses=(PlannedResponse(status, error_body, headers),) * repeats,
                         expect="error",
                         **inputs(counter),
                     )
                 )
                 counter += 1
-        cases += _retry_cases(spec, op, call, generator, seed_base, inputs(counter))
+        cases += _retry_cases(spec, op, role, generator, seed_base, inputs(counter))
     return cases
 
 
@@ -160,7 +157,7 @@ def _job_ids(spec: Spec, op: Operation, generator: ResponseGenerator, seed_base:
 def _request_bodies(
     spec: Spec, op: Operation, generator: ResponseGenerator, seed_base: int, count: int
 ) -> list[JSON]:
-    if _call_of(spec, op) != "create" or op.request_schema is None:
+    if _role_of(spec, op) is not Role.CREATE or op.request_schema is None:
         return []
     # What a client is given to send: bodies inside the must-accept envelope (documented
     # fields only, guidance followed), which every correct server accepts.
@@ -201,7 +198,7 @@ def _error_answers(
 def _retry_cases(
     spec: Spec,
     op: Operation,
-    call: Call,
+    role: Role,
     generator: ResponseGenerator,
     seed_base: int,
     inputs: Mapping[str, Any],
@@ -222,28 +219,28 @@ def _retry_cases(
             (500, errors.preferred(op.operation_id, "internal-error")),
         )
     }
-    if call == "show":
+    if role is Role.SHOW:
         for status in (429, 503):
             first = PlannedResponse(status, transient[status], (("Retry-After", "0"),))
             out.append(
                 Case(
                     name=f"{op.operation_id} {status} then {success.status} (retry)",
                     operation=op,
-                    call=call,
+                    role=role,
                     responses=(first, ok),
                     expect="success",
                     retry="required",
                     **inputs,
                 )
             )
-    if call == "create":
+    if role is Role.CREATE:
         for status in (429, 500, 503):
             first = PlannedResponse(status, transient[status], (("Retry-After", "0"),))
             out.append(
                 Case(
                     name=f"{op.operation_id} {status} then {success.status} (no blind retry)",
                     operation=op,
-                    call=call,
+                    role=role,
                     responses=(first, ok),
                     expect="error",
                     retry="forbidden",

@@ -17,9 +17,10 @@ from functools import cached_property
 from typing import Any
 
 from modelarts_kit_spec.load import Spec, json_type, pointer_join
+from modelarts_kit_spec.meaning import Role
 from modelarts_kit_spec.walker import SchemaView
 
-from modelarts_kit_contracts.client.adapters import ClientAdapter, ErrorInfo
+from modelarts_kit_contracts.client.adapters import ADAPTER_CALL, ClientAdapter, ErrorInfo
 from modelarts_kit_contracts.client.cases import Case
 from modelarts_kit_contracts.core import SKIP, CheckResult, Finding, check, short
 from modelarts_kit_contracts.core.wire import Exchange, decode_json_body
@@ -155,7 +156,7 @@ def request_operation(sent: SentRequest) -> CheckResult:
     if sent.exchange.operation in ("", expected):
         return None
     return sent.call.finding(
-        f"the {sent.call.case.call} call reached another operation",
+        f"the {ADAPTER_CALL[sent.call.case.role]} call reached another operation",
         expected,
         sent.exchange.operation,
     )
@@ -166,7 +167,7 @@ def path_values(sent: SentRequest) -> Finding | None:
     wire check's name: its meaning says both)."""
     case = sent.call.case
     expected = {"project_id": case.project_id}
-    if case.call != "create":
+    if case.role is not Role.CREATE:
         expected["training_job_id"] = case.job_id
     params = sent.exchange.path_params
     wrong = [(k, v, params.get(k)) for k, v in expected.items() if params.get(k) != v]
@@ -187,7 +188,7 @@ def path_values(sent: SentRequest) -> Finding | None:
 )
 def request_body_fidelity(sent: SentRequest) -> CheckResult:
     case = sent.call.case
-    if case.call != "create" or sent.exchange.operation != case.operation.operation_id:
+    if case.role is not Role.CREATE or sent.exchange.operation != case.operation.operation_id:
         return SKIP
     request = sent.exchange.request
     body, problem = decode_json_body(request.body, request.headers)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from modelarts_kit_spec import load_spec
 from modelarts_kit_spec.load import Spec
+from modelarts_kit_spec.meaning import Role
 
 from modelarts_kit_contracts.client import checks as client_checks
 from modelarts_kit_contracts.client.adapters import (
@@ -64,9 +65,9 @@ def _invoke(adapter: ClientAdapter, case: Case, timeout_s: float) -> Outcome:
 
     def run() -> None:
         try:
-            if case.call == "create":
+            if case.role is Role.CREATE:
                 outcome.result = adapter.create(case.project_id, case.body)
-            elif case.call == "show":
+            elif case.role is Role.SHOW:
                 outcome.result = adapter.show(case.project_id, case.job_id)
             else:
                 outcome.result = adapter.stop(case.project_id, case.job_id)

@@ -8,6 +8,7 @@ through the checks of :mod:`modelarts_kit_contracts.core.registry`; a run collec
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from collections.abc import Iterable
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import Any, Literal
 
-from modelarts_kit_contracts.core.redaction import Scrubber
+from modelarts_kit_contracts.core.redaction import Scrubber, scrubbed
 
 __all__ = [
     "CheckTally",
@@ -26,6 +27,8 @@ __all__ = [
     "RunReport",
     "Severity",
     "clip",
+    "redacted",
+    "scrub_report",
     "short",
 ]
 
@@ -241,3 +244,19 @@ class RunReport:
 
     def failed_checks(self) -> Counter[str]:
         return Counter(f.check for f in self.failures)
+
+
+def redacted(report: RunReport) -> RunReport:
+    """A copy of ``report`` with every string scrubbed by ``report.scrubber``."""
+    return scrubbed(report, report.scrubber)
+
+
+def scrub_report(report: RunReport, secrets: Iterable[str | None] = ()) -> RunReport:
+    """Learn ``secrets`` into ``report.scrubber`` and scrub ``report`` in place (returned)."""
+    for secret in secrets:
+        report.scrubber.learn(secret)
+    clean = redacted(report)
+    for f in dataclasses.fields(report):
+        if f.init:
+            setattr(report, f.name, getattr(clean, f.name))
+    return report

@@ -13,9 +13,9 @@ and then redacts the value of every credential header (``X-Auth-Token: ...``,
 text no run's secrets are known for.
 
 Every :class:`~modelarts_kit_contracts.core.findings.RunReport` carries its scrubber
-(``report.scrubber``); :func:`redacted` returns the report with every string in it scrubbed
-(findings, curl lines, errors, notes, ``created_jobs``, the target, any field added later),
-and every reporter renders only that copy. :func:`scrub_report` does it in place.
+(``report.scrubber``); :func:`scrubbed` copies any value with every string in it scrubbed
+(:func:`~modelarts_kit_contracts.core.findings.redacted` is that copy of a report, which every
+reporter renders). This module knows no report: the report knows its scrubber.
 """
 
 from __future__ import annotations
@@ -25,11 +25,8 @@ import dataclasses
 import json
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import quote, quote_plus
-
-if TYPE_CHECKING:
-    from modelarts_kit_contracts.core.findings import RunReport
 
 __all__ = [
     "MAX_SECRETS",
@@ -37,8 +34,6 @@ __all__ = [
     "REDACTED",
     "Scrubber",
     "redact",
-    "redacted",
-    "scrub_report",
     "scrubbed",
 ]
 
@@ -160,19 +155,3 @@ def scrubbed(value: T, scrub: Scrubber) -> T:
         }
         result = dataclasses.replace(value, **changes)
     return result  # type: ignore[no-any-return]
-
-
-def redacted(report: RunReport) -> RunReport:
-    """A copy of ``report`` with every string scrubbed by ``report.scrubber``."""
-    return scrubbed(report, report.scrubber)
-
-
-def scrub_report(report: RunReport, secrets: Iterable[str | None] = ()) -> RunReport:
-    """Learn ``secrets`` into ``report.scrubber`` and scrub ``report`` in place (returned)."""
-    for secret in secrets:
-        report.scrubber.learn(secret)
-    clean = redacted(report)
-    for f in dataclasses.fields(report):
-        if f.init:
-            setattr(report, f.name, getattr(clean, f.name))
-    return report

@@ -20,7 +20,7 @@ The API is shared by every ``modelarts-kit contract`` command (server, client, m
   gives each check's meaning from the registry.
 
 Reporters only read a ``RunReport``; they never run checks. Each renders the report through
-its scrubber (:func:`~modelarts_kit_contracts.core.redaction.redacted`): every secret the run
+its scrubber (:func:`~modelarts_kit_contracts.core.findings.redacted`): every secret the run
 knows, in its encodings, and every credential header are out of every string of it, the
 ``created_jobs`` included, so a token never reaches a report even if a check forgot.
 """
@@ -41,8 +41,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from modelarts_kit_contracts.core.findings import Finding, Observation, RunReport
-from modelarts_kit_contracts.core.redaction import REDACTED, redact, redacted
+from modelarts_kit_contracts.core.findings import Finding, Observation, RunReport, redacted
+from modelarts_kit_contracts.core.redaction import REDACTED, redact
 from modelarts_kit_contracts.core.registry import REGISTRY
 from modelarts_kit_contracts.errors import ContractError
 

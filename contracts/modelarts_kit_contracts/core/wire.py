@@ -44,7 +44,6 @@ __all__ = [
     "WireRequest",
     "WireResponse",
     "decode_json_body",
-    "match_route",
     "request_checks",
     "response_checks",
     "schema_findings",
@@ -142,14 +141,6 @@ class Exchange:
 
     def json(self) -> tuple[bool, JSON]:
         return self.response.json()
-
-
-# ---------------------------------------------------------------- routing
-
-
-def match_route(spec: Spec, method: str, path: str) -> RouteMatch | None:
-    """The operation serving ``method path`` (the spec layer's one rule); None: no path."""
-    return spec.match(method, path)
 
 
 # ---------------------------------------------------------------- schema findings
@@ -494,7 +485,7 @@ def _run(
 
 def validate_request(spec: Spec, request: WireRequest) -> RequestVerdict:
     """Route ``request`` and run every request check on it."""
-    route = match_route(spec, request.method, request.path)
+    route = spec.match(request.method, request.path)
     ctx = RequestContext(spec, request, route)
     op = ctx.operation
     checks = REGISTRY.select("wire", prefix="request_")

@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 from modelarts_kit_spec import load_spec
 from modelarts_kit_spec.load import Operation, Spec, SpecError, unescape_pointer_token
+from modelarts_kit_spec.meaning import Role
 from modelarts_kit_wire.asgi import Receive, Send
 
 from modelarts_kit_contracts.core import (
@@ -316,9 +317,10 @@ class MockServer:
         lifecycle = meaning.lifecycle
         shaped = copy.deepcopy(body)
         job_id = path_params.get(meaning.roles.job_id_parameter)
-        if role in ("show", "terminate") and job_id is not None:
+        if role in (Role.SHOW, Role.TERMINATE) and job_id is not None:
             _set(shaped, meaning.roles.job_id_field, job_id)
-        phase = {"create": lifecycle.initial, "terminate": lifecycle.stopping}.get(role or "")
+        phases = {Role.CREATE: lifecycle.initial, Role.TERMINATE: lifecycle.stopping}
+        phase = phases.get(role) if role is not None else None
         if phase is not None:
             _set(shaped, lifecycle.phase_field, phase)
             secondary = lifecycle.secondary_of.get(phase)
@@ -473,7 +475,7 @@ def _meaning_of(spec: Spec, op: Operation, finding: Finding) -> str:
     if finding.check == "request_body" and finding.rule == "json":
         return MALFORMED_BODY
     roles = spec.meaning.roles
-    if roles.role_of(op.operation_id) == "terminate" and finding.rule.endswith("enum"):
+    if roles.role_of(op.operation_id) is Role.TERMINATE and finding.rule.endswith("enum"):
         action_fields = {f"/{name}" for name in roles.terminate_body}
         if finding.pointer in action_fields:
             return UNSUPPORTED_ACTION

@@ -35,6 +35,7 @@ from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES
 from modelarts_kit_wire.asgi import Receive, Send
 
 from modelarts_kit_contracts.core import Finding, RunReport
+from modelarts_kit_contracts.core.answers import AnswerTooLarge
 from modelarts_kit_contracts.core.asgi import serve_asgi
 from modelarts_kit_contracts.core.redaction import scrubbed
 from modelarts_kit_contracts.core.wire import (
@@ -94,10 +95,6 @@ def _forwardable(headers: Headers) -> list[tuple[str, str]]:
     }
     dropped = HOP_BY_HOP | named | {"content-length"}  # recomputed from the same bytes
     return [(k, v) for k, v in headers.items if k.lower() not in dropped]
-
-
-class AnswerTooLarge(Exception):
-    """The upstream's answer exceeds the cap: it is not buffered (the proxy answers 502)."""
 
 
 class NoAnswer(Exception):

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from modelarts_kit_contracts.core import Finding, Observation
 from modelarts_kit_contracts.core.envelopes import NULLABLE, BrokenRule, Placement
-from modelarts_kit_contracts.server.meaning import Meaning, accepted_codes
+from modelarts_kit_contracts.server.meaning import ErrorMeaning, accepted_codes
 
 if TYPE_CHECKING:
-    from modelarts_kit_contracts.server.checks import ApiMap
+    from modelarts_kit_contracts.server.api_map import ApiMap
 
 __all__ = ["choices_made", "cite", "cite_response", "demanded"]
 
@@ -31,8 +31,8 @@ def _state_dependent(api: ApiMap, operation_id: str, code: JSON) -> bool:
     role = next((r for r, op in api.roles() if op.operation_id == operation_id), None)
     if role is None:
         return False
-    codes = accepted_codes(api, role, 400, Meaning.NOT_FOUND) | accepted_codes(
-        api, role, 400, Meaning.DUPLICATE_NAME
+    codes = accepted_codes(api, role, 400, ErrorMeaning.NOT_FOUND) | accepted_codes(
+        api, role, 400, ErrorMeaning.DUPLICATE_NAME
     )
     return code in codes
 

@@ -36,8 +36,11 @@ import requests.adapters
 import requests.auth
 import urllib3.connection
 import urllib3.connectionpool
+from modelarts_kit_spec.meaning import Role
 from modelarts_kit_spec.routes import match_path
 from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES, WireJsonError, decode_wire_json
+
+from modelarts_kit_contracts.core.answers import AnswerTooLarge
 
 __all__ = [
     "MAX_429_RETRIES",
@@ -64,14 +67,6 @@ class ResponseStalled(requests.exceptions.Timeout):
     """No complete response within the per-request limit (the server stalls or trickles)."""
 
 
-class AnswerTooLarge(requests.exceptions.RequestException):
-    """An answer's body (decoded) exceeds the cap: it is not read further.
-
-    The server's violation (no API answer is that large): the run records it as a finding of
-    ``answer_body_decodable`` and stops, since nothing more can be checked over such answers.
-    """
-
-
 class CreateCapReached(Exception):
     """A create was not sent: ``--max-creates`` is spent, or the run is ``--read-only``."""
 
@@ -83,7 +78,7 @@ class CreateCapReached(Exception):
 class Route:
     """One operation's method and path template, matched against request URLs."""
 
-    role: str
+    role: Role
     method: str
     template: str
 
@@ -386,7 +381,7 @@ class TrafficGuard(requests.auth.AuthBase):
         if self.deadline is not None and time.monotonic() >= self.deadline:
             raise RunStopped("the run's time budget (--max-time) is spent", request=request)
         route, _ = self.route(request)
-        if route is not None and route.role == "create":
+        if route is not None and route.role is Role.CREATE:
             if self.allow_after_stop:
                 raise CreateCapReached("create not sent: the run is cleaning up")
             if not refusal_expected:
@@ -482,7 +477,7 @@ class TrafficGuard(requests.auth.AuthBase):
         body = _json_body(response.content)
         phase = _at(body, self.phase_pointer)
         with self._lock:
-            if route.role == "create":
+            if route.role is Role.CREATE:
                 job_id = _at(body, self.job_id_pointer)
                 if isinstance(job_id, str) and job_id:
                     self.created[job_id] = CreatedJob(job_id, _text(phase))

@@ -27,11 +27,13 @@ from typing import TYPE_CHECKING, Any
 from modelarts_kit_spec.load import resolve_pointer
 
 if TYPE_CHECKING:
-    from modelarts_kit_contracts.server.checks import ApiMap, Role
+    from modelarts_kit_spec.meaning import Role
+
+    from modelarts_kit_contracts.server.api_map import ApiMap
 
 __all__ = [
-    "Lifecycle",
-    "Meaning",
+    "ErrorMeaning",
+    "LifecyclePhases",
     "acceptance_document",
     "accepted_codes",
     "lifecycle",
@@ -39,7 +41,7 @@ __all__ = [
 ]
 
 
-class Meaning(StrEnum):
+class ErrorMeaning(StrEnum):
     """The error meanings the checks ask about (keys of the spec's ``x-modelarts-error-codes``)."""
 
     INVALID_PARAMETER = "invalid-parameter"
@@ -50,22 +52,22 @@ class Meaning(StrEnum):
     DUPLICATE_NAME = "duplicate-name"
 
 
-def accepted_codes(api: ApiMap, role: Role, status: int, meaning: Meaning) -> frozenset[str]:
+def accepted_codes(api: ApiMap, role: Role, status: int, meaning: ErrorMeaning) -> frozenset[str]:
     """The codes the spec lists for ``role`` answering ``status`` with ``meaning``."""
     operation_id = api.operation(role).operation_id
     return api.spec.meaning.errors.codes_for(operation_id, str(meaning), status=status)
 
 
 @dataclass(frozen=True)
-class Lifecycle:
+class LifecyclePhases:
     final_phases: frozenset[str]
     terminate_accepted_phases: frozenset[str]  # what an accepted terminate may report
 
 
-def lifecycle(api: ApiMap) -> Lifecycle:
+def lifecycle(api: ApiMap) -> LifecyclePhases:
     """The spec's lifecycle, as the checks use it."""
     found = api.spec.meaning.lifecycle
-    return Lifecycle(
+    return LifecyclePhases(
         final_phases=frozenset(found.final),
         # an accepted terminate shows the stopping phase, or a phase it leads to
         terminate_accepted_phases=found.reachable(found.stopping),

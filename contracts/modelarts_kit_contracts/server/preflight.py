@@ -29,10 +29,12 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import requests
+from modelarts_kit_spec.meaning import Role
 
 from modelarts_kit_contracts.core import clip
-from modelarts_kit_contracts.server.checks import ApiMap, ProbeResponse, Role
+from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_contracts.server.guard import AnswerTooLarge
+from modelarts_kit_contracts.server.probe import ProbeResponse
 from modelarts_kit_contracts.server.target import ServerCheckError
 
 __all__ = ["PreflightError", "check_path_parameters", "preflight"]

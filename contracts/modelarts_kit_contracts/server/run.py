@@ -24,15 +24,11 @@ worker.
 
 from __future__ import annotations
 
-import json
 import random
-import shlex
 import threading
 import time
 import traceback
-import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,23 +36,15 @@ from urllib.parse import urlsplit
 
 import requests
 from modelarts_kit_spec.load import unescape_pointer_token
+from modelarts_kit_spec.meaning import Role
 from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES
 
-from modelarts_kit_contracts.core import CreatedJob, Finding, Observation, RunReport, clip
-from modelarts_kit_contracts.core.reporters import redact
-from modelarts_kit_contracts.core.wire import Exchange, Headers, WireRequest, WireResponse
-from modelarts_kit_contracts.server.checks import (
-    SCENARIOS,
-    ApiMap,
-    ProbeResponse,
-    Role,
-    response_checks,
-)
-from modelarts_kit_contracts.server.choices import cite
+from modelarts_kit_contracts.core import CreatedJob, Finding, RunReport, clip
+from modelarts_kit_contracts.server.api_map import ApiMap
+from modelarts_kit_contracts.server.checks import SCENARIOS
 from modelarts_kit_contracts.server.guard import (
     AnswerTooLarge,
     CreateCapReached,
-    GuardedAdapter,
     GuardPolicy,
     ResponseStalled,
     Route,
@@ -64,24 +52,36 @@ from modelarts_kit_contracts.server.guard import (
     StallWatchdog,
     TrafficGuard,
 )
+from modelarts_kit_contracts.server.http_probe import HttpProbe, Traffic, operation_label
 from modelarts_kit_contracts.server.meaning import acceptance_document, lifecycle, obligations
+from modelarts_kit_contracts.server.options import (
+    DEFAULT_LIVE_MAX_CREATES,
+    DEFAULT_MAX_EXAMPLES,
+    QUICK,
+    STOP_GRACE_S,
+    Budget,
+    Profile,
+    RunOptions,
+    cleanup_reserve,
+    default_other_project,
+)
+from modelarts_kit_contracts.server.plan import RunPlan, effective_phases, plan_run
 from modelarts_kit_contracts.server.preflight import (
     PreflightError,
     check_path_parameters,
     preflight,
 )
+from modelarts_kit_contracts.server.probe import ProbeResponse
 from modelarts_kit_contracts.server.schemathesis_adapter import (
     ALL_PHASES,
     EngineRun,
     EventCollector,
     ProgressSink,
-    asgi_session,
     build_config,
     register_checks,
 )
 from modelarts_kit_contracts.server.scrub import scrub_report
 from modelarts_kit_contracts.server.target import ServerCheckError, ServerTarget, parse_base_url
-from modelarts_kit_contracts.transport_auth import Credentials
 
 __all__ = [
     "ALL_PHASES",
@@ -99,338 +99,8 @@ __all__ = [
     "plan_run",
     "run_server_contract",
 ]
-
-DEFAULT_MAX_EXAMPLES = 25
-DEFAULT_LIVE_MAX_CREATES = 12
 PREFLIGHT_TIMEOUT_S = 4.0  # a user mistake is reported in under 5 s
-STOP_GRACE_S = 2.0  # after the deadline: time for the worker to notice before it is abandoned
-CLEANUP_RESERVE_S = 10.0  # of --max-time, kept for terminating a live run's jobs (at least)
-CLEANUP_REQUESTS_PER_JOB = 2  # its terminate, then a show of the phase it ends in
-CLEANUP_SLACK_S = 1.0
 MAX_TERMINATE_ATTEMPTS = 3  # a terminate that timed out (or got a 5xx or 429) is sent again
-
-
-@dataclass(frozen=True)
-class Budget:
-    max_examples: int = DEFAULT_MAX_EXAMPLES
-    max_time: int | None = None  # seconds; a hard wall-clock bound on the whole run
-    seed: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.max_examples < 1:
-            raise ValueError(f"--max-examples must be >= 1, got {self.max_examples}")
-        if self.max_time is not None and self.max_time < 1:
-            raise ValueError(f"--max-time must be >= 1 second, got {self.max_time}")
-
-
-@dataclass(frozen=True)
-class RunOptions:
-    credentials: Credentials
-    project_id: str
-    other_project_id: str
-    budget: Budget = Budget()
-    phases: tuple[str, ...] = ALL_PHASES
-    scenarios: bool = True
-    request_timeout_s: float = 10.0
-    final_phase_wait_s: float = 10.0
-    workers: int = 1
-    max_creates: int = DEFAULT_LIVE_MAX_CREATES  # on a live target
-    read_only: bool = False
-    rate: float | None = None  # requests per second
-
-    def __post_init__(self) -> None:
-        unknown = [p for p in self.phases if p not in ALL_PHASES]
-        if unknown:
-            raise ValueError(f"--phases: {unknown} not in {list(ALL_PHASES)}")
-        if self.project_id == self.other_project_id:
-            raise ValueError(
-                f"--other-project-id must differ from --project-id (both {self.project_id!r})"
-            )
-        if self.workers < 1:
-            raise ValueError(f"--workers must be >= 1, got {self.workers}")
-        if self.max_creates < 0:
-            raise ValueError(f"--max-creates must be >= 0, got {self.max_creates}")
-        if self.rate is not None and self.rate <= 0:
-            raise ValueError(f"--rate must be > 0 requests per second, got {self.rate}")
-
-    @property
-    def secrets(self) -> tuple[str | None, ...]:
-        c = self.credentials
-        return (c.token, c.ak, c.sk)
-
-
-def cleanup_reserve(max_time: int, jobs: int, slowest_answer_s: float) -> float:
-    """Seconds of ``--max-time`` a live run keeps for its clean-up.
-
-    Room for the worker to stop, then for each unfinished job's requests at the pace of the
-    slowest answer seen so far (a slow server gets the time it needs), and never less than
-    the fixed share (a quarter, at most :data:`CLEANUP_RESERVE_S`) nor more than the whole.
-    """
-    fixed = min(CLEANUP_RESERVE_S, max_time / 4)
-    needed = STOP_GRACE_S + jobs * CLEANUP_REQUESTS_PER_JOB * slowest_answer_s + CLEANUP_SLACK_S
-    return min(float(max_time), max(fixed, needed))
-
-
-@dataclass(frozen=True)
-class Profile:
-    phases: tuple[str, ...]
-    max_examples: int
-
-
-# The documented --quick profile: a verdict in a few seconds on the embedded server.
-QUICK = Profile(phases=("examples", "fuzzing"), max_examples=5)
-
-
-def default_other_project(project_id: str) -> str:
-    """A project id that is not ``project_id`` (the project-isolation check's default)."""
-    other = project_id[::-1]
-    return other if other != project_id else f"{project_id}-other"
-
-
-# --- the plan ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RunPlan:
-    """What a run would do (``--dry-run`` prints it and sends nothing)."""
-
-    target: str
-    live: bool
-    scenarios: tuple[str, ...]
-    phases: tuple[str, ...]
-    operations: tuple[str, ...]
-    caps: tuple[str, ...]
-
-    def lines(self) -> list[str]:
-        return [
-            f"target: {self.target} ({'live' if self.live else 'local'})",
-            f"scenarios: {', '.join(self.scenarios) or 'none'}",
-            f"schemathesis phases: {', '.join(self.phases) or 'none'}",
-            *[f"operation: {op}" for op in self.operations],
-            *[f"cap: {cap}" for cap in self.caps],
-        ]
-
-
-def _effective_phases(target: ServerTarget, options: RunOptions) -> tuple[str, ...]:
-    # The stateful phase creates jobs through the spec's links: not on a live target.
-    if target.live:
-        return tuple(p for p in options.phases if p != "stateful")
-    return options.phases
-
-
-def plan_run(target: ServerTarget, options: RunOptions, api: ApiMap | None = None) -> RunPlan:
-    resolved = api if api is not None else ApiMap.from_spec()
-    live = target.live
-    operations = []
-    for role, op in resolved.roles():
-        mode = "positive and negative data"
-        if live and role is Role.CREATE:
-            mode = "negative data only (no job is created by the phases)"
-        operations.append(f"{op.method.upper()} {op.path} ({role.value}): {mode}")
-    budget = options.budget
-    caps = [
-        f"--max-examples {budget.max_examples} per operation and phase",
-        f"--max-time {budget.max_time}s (hard)" if budget.max_time else "--max-time none",
-        f"--request-timeout {options.request_timeout_s:g}s per request, body included",
-        f"--rate {options.rate:g}/s" if options.rate else "--rate unlimited",
-        f"--workers {options.workers}",
-    ]
-    if options.read_only:
-        caps.append("--read-only: no create is sent")
-    elif live:
-        caps.append(
-            f"--max-creates {options.max_creates} (creates the target could accept); "
-            "jobs created are terminated at the end"
-        )
-    else:
-        caps.append("creates uncapped (local target)")
-    return RunPlan(
-        target=target.base_url,
-        live=live,
-        scenarios=tuple(s.name for s in SCENARIOS) if options.scenarios else (),
-        phases=_effective_phases(target, options),
-        operations=tuple(operations),
-        caps=tuple(caps),
-    )
-
-
-# --- HTTP plumbing shared by the scenarios ---------------------------------------------------
-
-_CURL_HEADERS = ("content-type", "x-auth-token", "authorization", "x-sdk-date", "x-project-id")
-
-
-def curl_command(request: requests.PreparedRequest) -> str:
-    """A curl line reproducing ``request``; credential headers are redacted."""
-    parts = ["curl", "-X", str(request.method), shlex.quote(str(request.url))]
-    for name, value in request.headers.items():
-        if name.lower() in _CURL_HEADERS:
-            header_value = value.decode("latin-1") if isinstance(value, bytes) else value
-            parts += ["-H", shlex.quote(redact(f"{name}: {header_value}"))]
-    body = request.body
-    if body:
-        text = body.decode("utf-8", "replace") if isinstance(body, bytes) else str(body)
-        parts += ["-d", shlex.quote(text)]
-    return " ".join(parts)
-
-
-def _operation_label(method: str, template: str) -> str:
-    return f"{method.upper()} {template}"
-
-
-@dataclass
-class _Traffic:
-    """The guard, the watchdog and how sessions are prepared for one run."""
-
-    target: ServerTarget
-    guard: TrafficGuard
-    watchdog: StallWatchdog
-    request_timeout_s: float
-
-    def prepare(self, session: requests.Session) -> None:
-        session.auth = self.guard
-        if self.target.app is None:
-            adapter = GuardedAdapter(self.watchdog, self.request_timeout_s)
-            session.mount("http://", adapter)
-            session.mount("https://", adapter)
-
-    @contextmanager
-    def session(self) -> Iterator[requests.Session]:
-        if self.target.app is None:
-            with requests.Session() as session:
-                self.prepare(session)
-                yield session
-            return
-        with asgi_session(self.target.app) as client:
-            self.prepare(client)
-            yield client
-
-
-class HttpProbe:
-    """The scenarios' :class:`~modelarts_kit_contracts.server.checks.Probe`, over ``requests``."""
-
-    def __init__(
-        self,
-        *,
-        api: ApiMap,
-        session: requests.Session,
-        traffic: _Traffic,
-        options: RunOptions,
-        report: RunReport,
-        lock: threading.Lock,
-    ) -> None:
-        self.api = api
-        self.project_id = options.project_id
-        self.other_project_id = options.other_project_id
-        self.final_phase_wait_s = options.final_phase_wait_s
-        self.read_only = options.read_only
-        self.seed = report.seed or 0
-        self._session = session
-        self._traffic = traffic
-        self._base_url = traffic.target.base_url.rstrip("/")
-        self._options = options
-        self._report = report
-        self._lock = lock
-        self.state: dict[str, Any] = {}
-
-    def _auth_for(self, credentials: str) -> tuple[dict[str, str], requests.auth.AuthBase]:
-        valid = self._options.credentials
-        guard = self._traffic.guard
-        if credentials == "none":
-            return {}, guard.using(None, refusal_expected=True)
-        if credentials == "invalid":
-            if valid.kind == "aksk":
-                wrong = Credentials(ak=valid.ak, sk=f"wrong-{uuid.uuid4().hex}")
-                return valid.headers(), guard.using(wrong.requests_auth(), refusal_expected=True)
-            return {"X-Auth-Token": f"invalid-{uuid.uuid4().hex}"}, guard.using(
-                None, refusal_expected=True
-            )
-        return valid.headers(), guard.using(valid.requests_auth())
-
-    def send(
-        self,
-        role: Role,
-        *,
-        project_id: str | None = None,
-        job_id: str | None = None,
-        body: Any = None,
-        credentials: str = "valid",
-        record: bool = True,
-        timeout_s: float | None = None,
-    ) -> ProbeResponse:
-        op = self.api.operation(role)
-        path = self.api.path(role, project_id or self.project_id, job_id)
-        headers, auth = self._auth_for(credentials)
-        data = None
-        if body is not None:
-            headers = {**headers, "Content-Type": "application/json"}
-            data = json.dumps(body).encode("utf-8")
-        request = requests.Request(
-            op.method.upper(), self._base_url + path, headers=headers, data=data, auth=auth
-        )
-        prepared = self._session.prepare_request(request)
-        started = time.perf_counter()
-        timeout = self._options.request_timeout_s
-        if timeout_s is not None:
-            timeout = min(timeout, timeout_s)
-        response = self._session.send(prepared, timeout=timeout)
-        elapsed_ms = (time.perf_counter() - started) * 1000
-        result = ProbeResponse(
-            status=response.status_code,
-            body=response.content,
-            content_type=response.headers.get("content-type", ""),
-            curl=curl_command(response.request),
-        )
-        if not record:
-            return result
-        label = _operation_label(op.method, op.path)
-        exchange = Exchange(
-            request=WireRequest(method=op.method.upper(), path=path),
-            response=WireResponse(
-                status=result.status,
-                headers=Headers(response.headers.items()),
-                body=result.body,
-            ),
-            operation=op.operation_id,
-            path_params={
-                self.api.project_param: project_id or self.project_id,
-                self.api.job_param: job_id or "",
-            },
-        )
-        with self._lock:
-            self._report.record_time(label, elapsed_ms)
-        for entry in response_checks():
-            self.record(entry.name, entry.run(self.api, exchange), role=role, reproduce=result.curl)
-        return result
-
-    def record(
-        self,
-        check: str,
-        found: Finding | list[Finding] | None,
-        *,
-        role: Role,
-        reproduce: str = "",
-    ) -> None:
-        op = self.api.operation(role)
-        findings = [] if found is None else [found] if isinstance(found, Finding) else found
-        stamped = [
-            cite(self.api, f, op.operation_id).but(
-                check=check,
-                operation=_operation_label(op.method, op.path),
-                reproduce=f.reproduce or reproduce,
-            )
-            for f in findings
-        ]
-        with self._lock:
-            self._report.record(check, stamped)
-
-    def note(self, text: str) -> None:
-        with self._lock:
-            self._report.notes.append(text)
-
-    def observe(self, observation: Observation) -> None:
-        """Keep what the server chose where the spec leaves it free."""
-        with self._lock:
-            self._report.observe(observation)
 
 
 # --- the run -----------------------------------------------------------------------------------
@@ -442,7 +112,7 @@ class _Run:
     options: RunOptions
     api: ApiMap
     report: RunReport
-    traffic: _Traffic
+    traffic: Traffic
     progress: ProgressSink | None
     lock: threading.Lock = field(default_factory=threading.Lock)
     engine: EngineRun | None = None
@@ -467,7 +137,7 @@ class _Run:
                 return
             if self.options.scenarios and not self._scenarios():
                 return
-            phases = _effective_phases(self.target, self.options)
+            phases = effective_phases(self.target, self.options)
             if self.target.live and "stateful" in self.options.phases:
                 self.note("stateful: not run against a live target (its links create jobs)")
             if phases and not self.stopping:
@@ -520,7 +190,7 @@ class _Run:
         path = urlsplit(str(request.url or "")).path if request is not None else ""
         route = self.api.spec.match(method, path) if request is not None else None
         operation = route.operation if route is not None else None
-        label = _operation_label(operation.method, operation.path) if operation else path
+        label = operation_label(operation.method, operation.path) if operation else path
         finding = Finding(
             title="Answer body is not JSON the spec can describe",
             expected=f"an answer of at most {MAX_WIRE_JSON_BYTES} bytes (no API answer is larger)",
@@ -730,8 +400,8 @@ def _tokens(pointer: str) -> tuple[str, ...]:
 
 def _build_traffic(
     target: ServerTarget, options: RunOptions, api: ApiMap, deadline: float | None
-) -> _Traffic:
-    routes = tuple(Route(role.value, op.method, op.path) for role, op in api.roles())
+) -> Traffic:
+    routes = tuple(Route(role, op.method, op.path) for role, op in api.roles())
     # A create "the target could accept": valid for what a server must enforce.
     validator = api.obligations.validator(api.obligations_create_schema)
     guard = TrafficGuard(
@@ -749,7 +419,7 @@ def _build_traffic(
         signer=options.credentials.requests_auth(),
         deadline=deadline,
     )
-    return _Traffic(target, guard, StallWatchdog(deadline), options.request_timeout_s)
+    return Traffic(target, guard, StallWatchdog(deadline), options.request_timeout_s)
 
 
 def _validate_setup(target: ServerTarget, options: RunOptions, api: ApiMap) -> None:

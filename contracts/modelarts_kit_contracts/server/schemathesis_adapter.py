@@ -30,7 +30,7 @@ from modelarts_kit_contracts.core import Check, Finding, RunReport
 from modelarts_kit_contracts.core.progress import ProgressSink
 from modelarts_kit_contracts.core.reporters import redact
 from modelarts_kit_contracts.core.wire import Exchange, Headers, WireRequest, WireResponse
-from modelarts_kit_contracts.server.checks import ApiMap, response_checks
+from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_contracts.server.choices import (
     REJECTION_CHECKS,
     choices_made,
@@ -38,6 +38,7 @@ from modelarts_kit_contracts.server.choices import (
     cite_response,
     demanded,
 )
+from modelarts_kit_contracts.server.response_checks import response_checks
 
 if TYPE_CHECKING:
     from schemathesis.engine.events import EngineEvent

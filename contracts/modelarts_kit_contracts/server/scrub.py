@@ -6,11 +6,7 @@ this module keeps the names the server checker has always exported.
 
 from __future__ import annotations
 
-from modelarts_kit_contracts.core.redaction import (
-    MIN_SECRET_LENGTH,
-    REDACTED,
-    Scrubber,
-    scrub_report,
-)
+from modelarts_kit_contracts.core.findings import scrub_report
+from modelarts_kit_contracts.core.redaction import MIN_SECRET_LENGTH, REDACTED, Scrubber
 
 __all__ = ["MIN_SECRET_LENGTH", "REDACTED", "Scrubber", "scrub_report"]

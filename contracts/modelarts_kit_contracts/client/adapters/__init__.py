@@ -23,6 +23,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 import httpx
 from modelarts_kit_spec import load_spec
+from modelarts_kit_spec.meaning import Role
 
 from modelarts_kit_contracts.errors import ContractError
 
@@ -102,6 +103,8 @@ class ClientAdapter(Protocol):
 
 AdapterFactory = Callable[[ClientTarget], ClientAdapter]
 ADAPTER_METHODS = ("create", "show", "stop", "to_dict", "error_info", "close")
+# The adapter method that performs each role of the spec (a client calls terminate "stop").
+ADAPTER_CALL: dict[Role, str] = {Role.CREATE: "create", Role.SHOW: "show", Role.TERMINATE: "stop"}
 
 
 def _import_from_cwd(module_name: str) -> ModuleType:

@@ -1,0 +1,1 @@
+"""The scenario drivers, by property: lifecycle, rejection, access."""
