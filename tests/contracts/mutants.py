@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 import json
 import unicodedata
-from collections.abc import Awaitable, Callable, Iterator, MutableMapping
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
 from types import ModuleType
@@ -29,6 +29,7 @@ from modelarts_kit_server import handlers as server_handlers
 from modelarts_kit_server.app import ReferenceServer
 from modelarts_kit_server.auth import Principal
 from modelarts_kit_server.store import JobRecord
+from modelarts_kit_wire.asgi import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = [
     "LENIENT",
@@ -39,12 +40,6 @@ __all__ = [
     "mutant_names",
     "mutated_app",
 ]
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 JOBS_SUFFIX = "/training-jobs"
 ACTIONS_SUFFIX = "/actions"
