@@ -9,7 +9,7 @@ Both are derandomised, so a failure reproduces on the next run.
 Tests marked ``chromium`` are skipped, with the reason in the summary, where Debian's chromium
 is missing, except under CI, where they run (and fail without it): ``tests/browser.py``.
 
-``scripts/check`` runs the suite on every core (pytest-xdist, ``-n auto --dist loadfile``: the
+``scripts/check`` runs the suite on four workers (pytest-xdist, ``-n 4 --dist loadfile``: the
 tests of one file on one worker, so module fixtures are built once), so every test must be
 parallel-safe with the other files: servers on port 0, files written only under ``tmp_path``,
 ``monkeypatch`` for the environment and the working directory, and wall-time budgets no loaded
