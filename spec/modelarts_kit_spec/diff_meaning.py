@@ -191,16 +191,20 @@ class _Compare:
     def roles(self) -> None:
         old, new = self.old_meaning.roles, self.new_meaning.roles
         for role in ROLES:
-            before, after = getattr(old, role), getattr(new, role)
-            if before.operation_id != after.operation_id:
+            # An optional role that one side lacks is an operation added or removed: the
+            # operation rules report that; here only a role that moved between operations.
+            was, now = old.get(role), new.get(role)
+            if was is None or now is None:
+                continue
+            if was.operation_id != now.operation_id:
                 self.emit(
                     "role-changed",
-                    pointer_join(after.pointer, ROLE_KEY),
-                    before.operation_id,
-                    after.operation_id,
-                    f"role `{role}` moved from {before.operation_id} to {after.operation_id}",
-                    after.operation_id,
-                    f"{after.method.upper()} {after.path}",
+                    pointer_join(now.pointer, ROLE_KEY),
+                    was.operation_id,
+                    now.operation_id,
+                    f"role `{role}` moved from {was.operation_id} to {now.operation_id}",
+                    now.operation_id,
+                    f"{now.method.upper()} {now.path}",
                 )
         where = pointer_join("", LIFECYCLE_KEY, "job-id")
         if old.job_id_field != new.job_id_field:

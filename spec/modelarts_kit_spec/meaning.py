@@ -3,7 +3,8 @@ read from the spec's ``x-modelarts-*`` extensions into typed objects (``load_spe
 
 The extensions (each documented with an example in ``spec/README.md``):
 
-- ``x-modelarts-role`` on an operation: ``create`` | ``show`` | ``terminate``;
+- ``x-modelarts-role`` on an operation: one of ``Role`` (``create``, ``show`` and ``terminate``
+  are required; ``list``, ``delete``, ``describe``, ``events``, ... are optional);
 - ``x-modelarts-lifecycle`` at the document root: the job id (response field and path
   parameter), the phase fields, the initial, running and stopping phases, the terminable and
   final phases, the transitions (the first target of each phase is its normal course), the
@@ -30,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from modelarts_kit_spec.document import SpecError, pointer_join
-from modelarts_kit_spec.role import ROLES, Role
+from modelarts_kit_spec.role import CORE_ROLES, ROLES, Role
 from modelarts_kit_spec.walker import SchemaWalker, iter_schemas
 
 if TYPE_CHECKING:
@@ -100,10 +101,16 @@ class Roles:
     job_id_field: str  # JSON pointer into a job response, e.g. "/metadata/id"
     job_id_parameter: str  # the path parameter that carries it, e.g. "training_job_id"
     terminate_body: Mapping[str, JSON]  # the body of a terminate request
+    # every role's operation: the three above, and the optional ones the spec has
+    by_role: Mapping[Role, Operation] = field(default_factory=dict)
+
+    def get(self, role: Role | str) -> Operation | None:
+        """The operation of ``role``, or None where the spec has no operation with that role."""
+        return self.by_role.get(Role(role))
 
     def role_of(self, operation_id: str) -> Role | None:
-        for role in ROLES:
-            if getattr(self, role.value).operation_id == operation_id:
+        for role, operation in self.by_role.items():
+            if operation.operation_id == operation_id:
                 return role
         return None
 
@@ -345,7 +352,7 @@ class _Reader:
                 self.problem(where, f"role {role!r} is already {other}'s")
             else:
                 found[role] = operation
-        for role in ROLES:
+        for role in CORE_ROLES:
             if role not in found:
                 self.problem("/paths", f"no operation has {ROLE_KEY}: {role}")
         job_id = _mapping(lifecycle.get("job-id"))
@@ -365,7 +372,8 @@ class _Reader:
                 "terminate-body must be the JSON object a terminate request sends",
             )
             body = None
-        if len(found) != len(ROLES) or id_field is None or id_parameter is None or body is None:
+        missing = any(role not in found for role in CORE_ROLES)
+        if missing or id_field is None or id_parameter is None or body is None:
             return None
         for role in ("show", "terminate"):
             names = {p.name for p in found[role].parameters if p.location == "path"}
@@ -393,6 +401,7 @@ class _Reader:
             job_id_field=id_field,
             job_id_parameter=id_parameter,
             terminate_body=dict(body),
+            by_role={Role(role): operation for role, operation in found.items()},
         )
 
     # lifecycle -----------------------------------------------------------------------------------

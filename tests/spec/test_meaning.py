@@ -350,6 +350,28 @@ def test_role_problems(spec: Spec) -> None:
     assert any("no operation has x-modelarts-role: show" in m for m in messages)
 
 
+def test_optional_roles_are_read_where_the_spec_has_them(spec: Spec) -> None:
+    """The three core roles are required; the others (list, delete, ...) only name operations."""
+    assert spec.meaning.roles.get("create") is spec.meaning.roles.create
+
+    def listing(document: JSON) -> None:
+        operation = copy.deepcopy(document["paths"][SHOW_PATH]["get"])
+        operation.update({"operationId": "ListSomething", "x-modelarts-role": "list"})
+        document["paths"]["/v2/{project_id}/somethings"] = {"get": operation}
+
+    roles = mutated(spec, listing).meaning.roles
+    listed = roles.get("list")
+    assert listed is not None and listed.operation_id == "ListSomething"
+    assert roles.role_of("ListSomething") == "list"
+    assert roles.get("delete") is None
+
+    def unknown(document: JSON) -> None:
+        document["paths"][SHOW_PATH]["get"]["x-modelarts-role"] = "rename"
+
+    messages = [p.message for p in meaning_problems(mutated(spec, unknown))]
+    assert any("role 'rename' is not one of" in m for m in messages)
+
+
 # -- the error model ---------------------------------------------------------------------------
 
 
