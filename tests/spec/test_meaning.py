@@ -361,7 +361,8 @@ def test_optional_roles_are_read_where_the_spec_has_them(spec: Spec) -> None:
 
     roles = mutated(spec, listing).meaning.roles
     listed = roles.get("list")
-    assert listed is not None and listed.operation_id == "ListSomething"
+    assert listed is not None
+    assert listed.operation_id == "ListSomething"
     assert roles.role_of("ListSomething") == "list"
     assert roles.get("delete") is None
 
