@@ -1,4 +1,4 @@
-"""Typed Python client for the ModelArts training jobs API (spec version 2.2.0).
+"""Typed Python client for the ModelArts training jobs API (spec version 2.3.0).
 
 Generated from the API's OpenAPI document by ``modelarts-kit generate``; do not edit.
 
@@ -66,12 +66,15 @@ from .models import (
     DataSource,
     Disk,
     DiskResponse,
+    Engine,
+    Event,
     FlavorDetail,
     FlavorInfo,
     FlavorInfoResponse,
     FlavorResponse,
     Gpu,
     I18NDescription,
+    ImageInfo,
     Input,
     InputDataInfo,
     JobAlgorithmResponse,
@@ -87,9 +90,11 @@ from .models import (
     JobSummary,
     JobVolume,
     JupyterLab,
+    ListTrainingJobEventsParameters,
     LogDir,
     LogExportPath,
     Memory,
+    MetricObject,
     MindStudioInsight,
     Nfs,
     Npu,
@@ -112,7 +117,12 @@ from .models import (
     RunningRecordRecoverRecordsItem,
     SchedulePolicy,
     SearchParams,
+    ShowObsUrlOfTrainingJobLogsParameters,
     ShowTrainingJobDetailsParameters,
+    ShowTrainingJobEnginesParameters,
+    ShowTrainingJobFlavorsParameters,
+    ShowTrainingJobLogsPreviewParameters,
+    ShowTrainingJobMetricsParameters,
     SpecResponse,
     SpecResponseAssetModel,
     SpecResponseOutputModel,
@@ -122,12 +132,18 @@ from .models import (
     StatusTaskIpsItem,
     StopTrainingJobParameters,
     Summary,
+    TaskLogObsUrl,
+    TaskLogPreview,
+    TaskMetrics,
     TaskResponse,
     TaskResponseAlgorithm,
     TaskResponseLogExportPath,
     TaskStatuses,
     TaskUrls,
     Tensorboard,
+    TrainingJobEngines,
+    TrainingJobEvents,
+    TrainingJobFlavors,
 )
 
 if TYPE_CHECKING:
@@ -171,8 +187,8 @@ if TYPE_CHECKING:
         TaskResource,
     )
 
-__version__ = "2.2.0"
-SPEC_VERSION = "2.2.0"
+__version__ = "2.3.0"
+SPEC_VERSION = "2.3.0"
 
 __all__ = [
     "TRAINING_JOB_FINAL_PHASES",
@@ -212,6 +228,8 @@ __all__ = [
     "DecodeError",
     "Disk",
     "DiskResponse",
+    "Engine",
+    "Event",
     "FlavorDetail",
     "FlavorInfo",
     "FlavorInfoResponse",
@@ -219,6 +237,7 @@ __all__ = [
     "Gpu",
     "I18NDescription",
     "I18NDescriptionInput",
+    "ImageInfo",
     "Input",
     "InputDataInfo",
     "InputDataInfoInput",
@@ -243,10 +262,12 @@ __all__ = [
     "JobVolume",
     "JobVolumeInput",
     "JupyterLab",
+    "ListTrainingJobEventsParameters",
     "LogDir",
     "LogExportPath",
     "LogExportPathInput",
     "Memory",
+    "MetricObject",
     "MindStudioInsight",
     "ModelArtsError",
     "Nfs",
@@ -291,7 +312,12 @@ __all__ = [
     "SearchParams",
     "SearchParamsInput",
     "ServerError",
+    "ShowObsUrlOfTrainingJobLogsParameters",
     "ShowTrainingJobDetailsParameters",
+    "ShowTrainingJobEnginesParameters",
+    "ShowTrainingJobFlavorsParameters",
+    "ShowTrainingJobLogsPreviewParameters",
+    "ShowTrainingJobMetricsParameters",
     "Spec",
     "SpecResource",
     "SpecResponse",
@@ -307,6 +333,9 @@ __all__ = [
     "TaskAlgorithmEngine",
     "TaskInput",
     "TaskInputRemote",
+    "TaskLogObsUrl",
+    "TaskLogPreview",
+    "TaskMetrics",
     "TaskResource",
     "TaskResponse",
     "TaskResponseAlgorithm",
@@ -315,6 +344,9 @@ __all__ = [
     "TaskUrls",
     "Tensorboard",
     "TokenAuth",
+    "TrainingJobEngines",
+    "TrainingJobEvents",
+    "TrainingJobFlavors",
     "TrainingJobsClient",
     "TrainingJobsClientWithRawResponse",
     "TransportError",

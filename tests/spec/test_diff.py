@@ -1027,8 +1027,11 @@ def test_meaning_added_to_a_spec_without_it_is_not_silent() -> None:
     old = curated()
     for key in [k for k in old if k.startswith("x-modelarts-")]:
         del old[key]
-    for operation_id in ("CreateTrainingJob", "ShowTrainingJobDetails", "StopTrainingJob"):
-        del operation(old, operation_id)["x-modelarts-role"]
+    # every operation with a role, the optional ones included: a spec without any meaning
+    for item in old["paths"].values():
+        for op in item.values():
+            if isinstance(op, dict):
+                op.pop("x-modelarts-role", None)
     found = diff_documents(old, curated())
     assert {c.rule for c in found} == {"extension-changed"}
     assert {c.pointer for c in found} >= {f"/{LIFE}", "/x-modelarts-error-catalogue"}
