@@ -7,10 +7,8 @@ One-off derivation (re-run it after the ledger or the page inventory changes):
   entries; :func:`modelarts_kit_spec.schemamodel.extension.ledger_rule` is the mapping);
 - ``pages``: per property and per object, the page tables that state the field (or the
   object's fields), from the field-by-field
-  inventory of the pages (``tests/spec/inventory_of_seeds.yaml``, itself cross-checked against
-  the vendordocs extractor) and, for the pages of the further operations
-  (``spec/sources/family``, clean reStructuredText with titled tables), from the vendordocs
-  extractor's reading of each page whose operation the spec has.
+  inventories of the pages (``tests/spec/inventory_of_*.yaml``, each cross-checked against
+  the vendordocs extractor).
 
 The extension is the last top-level key of openapi.yaml; the block is emitted by the YAML
 emitter and replaces the previous one (the rest of the curated file is kept byte for byte).
@@ -22,7 +20,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -31,12 +29,11 @@ from modelarts_kit_spec import load_spec, read_ledger
 from modelarts_kit_spec.load import Spec, pointer_join, read_yaml
 from modelarts_kit_spec.paths import SPEC_PATH
 from modelarts_kit_spec.schemamodel.extension import EXTENSION_KEY, ledger_rule
-from modelarts_kit_vendordocs import extract_page
-from modelarts_kit_vendordocs.findings import normalise_field
 
 ROOT = Path(__file__).resolve().parents[1]
-INVENTORY = ROOT / "tests" / "spec" / "inventory_of_seeds.yaml"
-FAMILY = ROOT / "spec" / "sources" / "family"
+# The field inventories of the pages: the seeds' and one per group of later pages, each
+# naming its folder of spec/sources (``folder:``, default ``seeds``).
+INVENTORIES = sorted((ROOT / "tests" / "spec").glob("inventory_of_*.yaml"))
 JSON = Any
 # Rules outside the request and response bodies the inventory covers, and the page that
 # states them.
@@ -84,6 +81,8 @@ def _holder(spec: Spec, field: Mapping[str, JSON]) -> str | None:
             if parameter.get("name") == field["path"]:
                 return pointer_join("/components/parameters", name)
         return None
+    if field["at"] in ("query", "header"):
+        return _operation_parameter(spec, str(field["op"]), str(field["path"]))
     roots = _roots(spec, str(field["op"]), str(field["at"]))
     if roots is None:
         return None
@@ -102,6 +101,16 @@ def _holder(spec: Spec, field: Mapping[str, JSON]) -> str | None:
     return view.property_pointers.get(name) or view.pointer or None
 
 
+def _operation_parameter(spec: Spec, operation_id: str, name: str) -> str | None:
+    """The pointer of an operation's own parameter named ``name``, wherever the spec puts it
+    (a page's header may be the spec's query parameter: the ledger says why)."""
+    op = spec.operation(operation_id)
+    for index, parameter in enumerate(spec.at(op.pointer).get("parameters", [])):
+        if isinstance(parameter, Mapping) and parameter.get("name") == name:
+            return pointer_join(op.pointer, "parameters", str(index))
+    return None
+
+
 def _tables_of(holder: str) -> list[str]:
     """Where a field's tables count: at its property (every rule of the field) and at the
     object holding it (the object's own rules: ``required``, closing, choose-one)."""
@@ -110,46 +119,24 @@ def _tables_of(holder: str) -> list[str]:
     return [holder, holder.rsplit("/properties/", 1)[0]]
 
 
-def seed_fields() -> Iterator[tuple[Mapping[str, JSON], list[str]]]:
-    """Each field of the seeds' inventory with its tables (``seeds/FILE: Table``)."""
-    inventory = read_yaml(INVENTORY)
-    files = inventory["seeds"]
-    for field in inventory["fields"]:
-        yield field, [f"seeds/{files[seed]}: {table}" for seed, table in field["sources"].items()]
-
-
-def family_fields(spec: Spec) -> Iterator[tuple[Mapping[str, JSON], list[str]]]:
-    """Each field a family page's tables state, as an inventory row, with its table
-    (``family/FILE: Table N Title``), for the pages whose operation the spec has."""
-    operations = {(op.method.upper(), op.path): op.operation_id for op in spec.operations}
-    for page in sorted(FAMILY.glob("*.rst")):
-        parsed = extract_page(page)
-        operation_id = operations.get((parsed.method or "", parsed.path or ""))
-        if operation_id is None:
-            continue  # a page of an operation the spec does not have (yet)
-        for entry in parsed.fields:
-            is_error = entry.side == "response" and (entry.status or 0) >= 400
-            field = {
-                "op": operation_id,
-                "at": "error" if is_error else entry.side,
-                "path": normalise_field(entry.path),
-            }
-            yield field, [f"family/{page.name}: {entry.table.label}"]
-
-
 def derive_pages(spec: Spec) -> tuple[dict[str, list[str]], list[str]]:
     pages: dict[str, list[str]] = {}
     missed: list[str] = []
-    for field, texts in [*seed_fields(), *family_fields(spec)]:
-        holder = _holder(spec, field)
-        if holder is None:
-            missed.append(f"{field['op']} {field['at']} {field['path']}")
-            continue
-        for pointer in _tables_of(holder):
-            tables = pages.setdefault(pointer, [])
-            for text in texts:
-                if text not in tables:
-                    tables.append(text)
+    for path in INVENTORIES:
+        inventory = read_yaml(path)
+        folder = inventory.get("folder", "seeds")
+        files = inventory["seeds"]
+        for field in inventory["fields"]:
+            holder = _holder(spec, field)
+            if holder is None:
+                missed.append(f"{field['op']} {field['at']} {field['path']}")
+                continue
+            for pointer in _tables_of(holder):
+                tables = pages.setdefault(pointer, [])
+                for seed, table in field["sources"].items():
+                    text = f"{folder}/{files[seed]}: {table}"
+                    if text not in tables:
+                        tables.append(text)
     for pointer, tables in list(pages.items()):
         target = _referenced(spec, pointer)
         if target is not None and target not in pages:

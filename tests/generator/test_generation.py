@@ -214,6 +214,12 @@ def test_ir_for_the_modelarts_spec() -> None:
         "list_training_jobs",
         "delete_training_job",
         "change_training_job_description",
+        "list_training_job_events",
+        "show_training_job_logs_preview",
+        "show_obs_url_of_training_job_logs",
+        "show_training_job_metrics",
+        "show_training_job_flavors",
+        "show_training_job_engines",
     }
     assert by_name["show_training_job_details"].retryable
     assert not by_name["create_training_job"].retryable
