@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 import httpx
 import requests
 import requests.auth
-from modelarts_kit_spec.signing import (
+from modelarts_kit_wire.signing import (
     ALGORITHM,
     RequestParts,
     canonical_request,
@@ -131,7 +131,7 @@ def sign_request(
         added["Host"] = parts.netloc
         lowered["host"] = parts.netloc
     signed = sorted(name for name in SIGNED_HEADER_CANDIDATES if name in lowered)
-    # The canonical request and the signature come from modelarts_kit_spec.signing, which the
+    # The canonical request and the signature come from modelarts_kit_wire.signing, which the
     # reference server's verifier imports too: the kit holds one implementation of the
     # algorithm (both sides are tested against huaweicloudsdkcore's signer).
     received = RequestParts(

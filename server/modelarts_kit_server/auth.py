@@ -25,7 +25,7 @@ hashed (:func:`verify_signature`). An unauthenticated request never gets its bod
 Functions: :func:`authenticate` (the entry point), :func:`authenticate_token`,
 :func:`authenticate_signature`, :func:`verify_signature`, :func:`parse_authorization`,
 :func:`check_project_access`. The canonical request and signature are
-:mod:`modelarts_kit_spec.signing` (shared with the contract kit's signer).
+:mod:`modelarts_kit_wire.signing` (shared with the contract kit's signer).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from modelarts_kit_spec.signing import (
+from modelarts_kit_wire.signing import (
     ALGORITHM,
     DATE_FORMAT,
     UNSIGNED_PAYLOAD,

@@ -1,4 +1,4 @@
-"""``modelarts_kit_spec.signing``: the SDK-HMAC-SHA256 algorithm against the official SDK's signer
+"""``modelarts_kit_wire.signing``: the SDK-HMAC-SHA256 algorithm against the official SDK's signer
 (the oracle), and the layer rule that checking a third-party server loads no reference server.
 """
 
@@ -13,8 +13,8 @@ from huaweicloudsdkcore.sdk_request import SdkRequest
 from huaweicloudsdkcore.signer.signer import Signer
 from hypothesis import given
 from hypothesis import strategies as st
-from modelarts_kit_spec.signing import ALGORITHM, RequestParts, canonical_request, sign
-from modelarts_kit_spec.signing import string_to_sign as text_to_sign
+from modelarts_kit_wire.signing import ALGORITHM, RequestParts, canonical_request, sign
+from modelarts_kit_wire.signing import string_to_sign as text_to_sign
 
 AK = "AKSIGNINGTEST000001"
 DATE = "20261123T010203Z"
