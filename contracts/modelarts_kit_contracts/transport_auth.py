@@ -23,6 +23,8 @@ import requests
 import requests.auth
 from modelarts_kit_wire.signing import (
     ALGORITHM,
+    DATE_FORMAT,
+    DATE_HEADER,
     RequestParts,
     canonical_request,
     sign,
@@ -40,8 +42,6 @@ __all__ = [
     "sign_request",
 ]
 
-DATE_HEADER = "X-Sdk-Date"
-DATE_FORMAT = "%Y%m%dT%H%M%SZ"
 TOKEN_HEADER = "X-Auth-Token"
 # Headers covered by the signature when present. A fixed set keeps the signature stable
 # across HTTP stacks (user agents, connection and encoding headers differ); the receiver

@@ -71,12 +71,12 @@ from modelarts_kit_wire.asgi import Send as Send
 from modelarts_kit_wire.asgi import answer_lifespan
 from modelarts_kit_wire.asgi import read_body as read_body_capped
 from modelarts_kit_wire.headers import asgi_headers
+from modelarts_kit_wire.signing import RequestParts
 
 from modelarts_kit_server import errors
 from modelarts_kit_server.auth import (
     PendingSignature,
     Principal,
-    RequestParts,
     authenticate,
     check_project_access,
     verify_signature,

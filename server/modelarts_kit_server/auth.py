@@ -51,19 +51,14 @@ from modelarts_kit_server.errors import ApiError
 from modelarts_kit_server.settings import AkSkCredential, ServerSettings
 
 __all__ = [
-    "ALGORITHM",
     "PendingSignature",
     "Principal",
-    "RequestParts",
     "SignatureHeader",
     "authenticate",
     "authenticate_signature",
     "authenticate_token",
-    "canonical_request",
     "check_project_access",
     "parse_authorization",
-    "sign",
-    "string_to_sign",
     "verify_signature",
 ]
 

@@ -27,6 +27,7 @@ from urllib.parse import quote, unquote
 __all__ = [
     "ALGORITHM",
     "DATE_FORMAT",
+    "DATE_HEADER",
     "EMPTY_SHA256",
     "UNSIGNED_PAYLOAD",
     "RequestParts",
@@ -39,7 +40,8 @@ __all__ = [
 ]
 
 ALGORITHM = "SDK-HMAC-SHA256"
-DATE_FORMAT = "%Y%m%dT%H%M%SZ"  # the X-Sdk-Date header
+DATE_HEADER = "X-Sdk-Date"  # when the request was signed; always among the signed headers
+DATE_FORMAT = "%Y%m%dT%H%M%SZ"  # of the X-Sdk-Date header
 EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()
 UNSIGNED_PAYLOAD = "UNSIGNED-PAYLOAD"
 
