@@ -26,6 +26,7 @@ from modelarts_kit_wire.signing import (
     DATE_FORMAT,
     DATE_HEADER,
     RequestParts,
+    authorization,
     canonical_request,
     sign,
     string_to_sign,
@@ -142,9 +143,7 @@ def sign_request(
         body=body or b"",
     )
     signature = sign(sk, string_to_sign(canonical_request(received, signed), date_value))
-    added["Authorization"] = (
-        f"{ALGORITHM} Access={ak}, SignedHeaders={';'.join(signed)}, Signature={signature}"
-    )
+    added["Authorization"] = authorization(ak, signed, signature)
     return added
 
 

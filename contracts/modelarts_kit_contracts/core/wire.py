@@ -29,6 +29,7 @@ from modelarts_kit_spec.load import Operation, Parameter, Spec, pointer_join
 from modelarts_kit_spec.routes import RouteMatch
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT
 from modelarts_kit_wire.headers import Headers
+from modelarts_kit_wire.signing import parse_authorization
 from modelarts_kit_wire.wirejson import WireJsonError, bounded_inflate, decode_wire_json
 
 from modelarts_kit_contracts.core.findings import Finding, RunReport, short
@@ -56,10 +57,7 @@ JSON = Any
 
 AUTH_HEADERS = frozenset({"x-auth-token", "authorization", "x-sdk-date"})
 _SDK_DATE = re.compile(r"^\d{8}T\d{6}Z$")
-_SIGNED_AUTH = re.compile(
-    r"^SDK-HMAC-SHA256\s+Access=(?P<access>[^,\s]+),\s*SignedHeaders=(?P<signed>[^,\s]+),"
-    r"\s*Signature=(?P<signature>[0-9a-fA-F]{64})$"
-)
+SIGNATURE_HEX_DIGITS = 64  # hex HMAC-SHA256
 
 
 @dataclass(frozen=True)
@@ -351,18 +349,19 @@ def request_auth(ctx: RequestContext) -> CheckResult:
     if authorization is None:
         return bad("an X-Auth-Token header or an SDK-HMAC-SHA256 Authorization header", "neither")
     scheme = authorization.split(" ", 1)[0]
-    found = _SIGNED_AUTH.match(authorization.strip())
-    if found is None:
+    found = parse_authorization(authorization)
+    if found is None or len(found.signature) != SIGNATURE_HEX_DIGITS:
         return bad(
             "Authorization: SDK-HMAC-SHA256 Access=<AK>, SignedHeaders=<h1;h2>, "
-            "Signature=<64 hex digits>",
+            f"Signature=<{SIGNATURE_HEX_DIGITS} hex digits>",
             f"a malformed header with scheme {scheme[:24]!r}",
         )
-    signed = found["signed"].split(";")
+    signed = list(found.signed_headers)
+    sent = ";".join(signed)
     if signed != sorted(signed) or any(h != h.lower() for h in signed):
-        return bad("SignedHeaders in lower case, sorted and ';'-separated", repr(found["signed"]))
+        return bad("SignedHeaders in lower case, sorted and ';'-separated", repr(sent))
     if "x-sdk-date" not in signed:
-        return bad("SignedHeaders to include x-sdk-date", repr(found["signed"]))
+        return bad("SignedHeaders to include x-sdk-date", repr(sent))
     missing = [h for h in signed if h != "host" and h not in headers]
     if missing:
         return bad("every signed header to be sent", f"missing {', '.join(missing)}")
