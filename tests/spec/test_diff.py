@@ -644,6 +644,7 @@ def test_the_curated_job_body_change_is_one_finding_for_three_operations() -> No
         "CreateTrainingJob",
         "ShowTrainingJobDetails",
         "StopTrainingJob",
+        "ListTrainingJobs",  # its items are the show page's job (JobResponse)
     }
 
 

@@ -73,6 +73,10 @@ LEDGER_KINDS = {
     "sensitive",
 }
 OPERATION_IDS = {CREATE, SHOW, STOP}
+LIST = "ListTrainingJobs"
+DELETE = "DeleteTrainingJob"
+DESCRIBE = "ChangeTrainingJobDescription"
+FAMILY_OPERATION_IDS = {LIST, DELETE, DESCRIBE}
 
 
 class DocField(NamedTuple):
@@ -138,12 +142,15 @@ def test_operations_and_success_statuses(spec: Spec) -> None:
     found = {
         (op.operation_id, op.method, op.path, op.success.status)
         for op in spec.operations
-        if op.operation_id in OPERATION_IDS
+        if op.operation_id in OPERATION_IDS | FAMILY_OPERATION_IDS
     }
     assert found == {
         (CREATE, "post", "/v2/{project_id}/training-jobs", "201"),
         (SHOW, "get", "/v2/{project_id}/training-jobs/{training_job_id}", "200"),
         (STOP, "post", "/v2/{project_id}/training-jobs/{training_job_id}/actions", "202"),
+        (LIST, "post", "/v2/{project_id}/training-job-searches", "200"),
+        (DELETE, "delete", "/v2/{project_id}/training-jobs/{training_job_id}", "202"),
+        (DESCRIBE, "put", "/v2/{project_id}/training-jobs/{training_job_id}", "200"),
     }
     assert spec.version == "2.3.0"
 
