@@ -58,7 +58,6 @@ from .models import (
     BillingInfo,
     Constraint,
     Cpu,
-    CreateTrainingJobParameters,
     CustomMetrics,
     CustomMetricsExec,
     CustomMetricsHttpGet,
@@ -112,7 +111,6 @@ from .models import (
     RunningRecordRecoverRecordsItem,
     SchedulePolicy,
     SearchParams,
-    ShowTrainingJobDetailsParameters,
     SpecResponse,
     SpecResponseAssetModel,
     SpecResponseOutputModel,
@@ -120,7 +118,6 @@ from .models import (
     SSHResp,
     Status,
     StatusTaskIpsItem,
-    StopTrainingJobParameters,
     Summary,
     TaskResponse,
     TaskResponseAlgorithm,
@@ -137,6 +134,7 @@ if TYPE_CHECKING:
         AutoSearchInput,
         AutoStop,
         ConstraintInput,
+        CreateTrainingJobParameters,
         DatasetInput,
         I18NDescriptionInput,
         InputDataInfoInput,
@@ -161,8 +159,10 @@ if TYPE_CHECKING:
         RemoteObsInput,
         RewardAttrsInput,
         SearchParamsInput,
+        ShowTrainingJobDetailsParameters,
         Spec,
         SpecResource,
+        StopTrainingJobParameters,
         Task,
         TaskAlgorithm,
         TaskAlgorithmEngine,
@@ -325,7 +325,7 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    """A request-body model, loaded on first access (see ``models``)."""
+    """A model loaded on first access, with its module (see ``models``)."""
     if name in _models._LAZY_MODELS:
         value: object = getattr(_models, name)
         globals()[name] = value

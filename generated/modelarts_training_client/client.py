@@ -45,10 +45,7 @@ from ._http import (
     validate_parameters,
 )
 from .models import (
-    CreateTrainingJobParameters,
     JobResponse,
-    ShowTrainingJobDetailsParameters,
-    StopTrainingJobParameters,
 )
 
 if TYPE_CHECKING:
@@ -441,7 +438,7 @@ class TrainingJobsClient:
     ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
             _CREATE_TRAINING_JOB,
-            CreateTrainingJobParameters,
+            _models.CreateTrainingJobParameters,
             {
                 "project_id": self._project_id,
             },
@@ -528,7 +525,7 @@ class TrainingJobsClient:
     ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
             _SHOW_TRAINING_JOB_DETAILS,
-            ShowTrainingJobDetailsParameters,
+            _models.ShowTrainingJobDetailsParameters,
             {
                 "project_id": self._project_id,
                 "training_job_id": training_job_id,
@@ -636,7 +633,7 @@ class TrainingJobsClient:
     ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
             _STOP_TRAINING_JOB,
-            StopTrainingJobParameters,
+            _models.StopTrainingJobParameters,
             {
                 "project_id": self._project_id,
                 "training_job_id": training_job_id,
@@ -978,7 +975,7 @@ class AsyncTrainingJobsClient:
     ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
             _CREATE_TRAINING_JOB,
-            CreateTrainingJobParameters,
+            _models.CreateTrainingJobParameters,
             {
                 "project_id": self._project_id,
             },
@@ -1065,7 +1062,7 @@ class AsyncTrainingJobsClient:
     ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
             _SHOW_TRAINING_JOB_DETAILS,
-            ShowTrainingJobDetailsParameters,
+            _models.ShowTrainingJobDetailsParameters,
             {
                 "project_id": self._project_id,
                 "training_job_id": training_job_id,
@@ -1173,7 +1170,7 @@ class AsyncTrainingJobsClient:
     ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
             _STOP_TRAINING_JOB,
-            StopTrainingJobParameters,
+            _models.StopTrainingJobParameters,
             {
                 "project_id": self._project_id,
                 "training_job_id": training_job_id,

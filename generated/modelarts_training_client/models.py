@@ -8,6 +8,9 @@ from typing import TYPE_CHECKING, Annotated, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictBool, StrictInt, StrictStr
 
 if TYPE_CHECKING:
+    from ._create_training_job_models import (
+        CreateTrainingJobParameters,
+    )
     from ._request_models import (
         AlgoConfigsInput,
         AutoSearchAlgoConfigParameterInput,
@@ -50,6 +53,12 @@ if TYPE_CHECKING:
         TaskInput,
         TaskInputRemote,
         TaskResource,
+    )
+    from ._show_training_job_details_models import (
+        ShowTrainingJobDetailsParameters,
+    )
+    from ._stop_training_job_models import (
+        StopTrainingJobParameters,
     )
 
 _RootT = TypeVar("_RootT")
@@ -196,19 +205,6 @@ class Cpu(BaseModel):
     """
     Number of cores.
     """
-
-
-class CreateTrainingJobParameters(BaseModel):
-    """
-    The parameters of ``create_training_job``.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
 
 
 class CustomMetricsExec(BaseModel):
@@ -959,20 +955,6 @@ class SearchParams(BaseModel):
     """
 
 
-class ShowTrainingJobDetailsParameters(BaseModel):
-    """
-    The parameters of ``show_training_job_details``.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-    training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-
-
 class SpecResponseAssetModel(BaseModel):
     """
     No documentation page mentions it; the vendor SDK's response model `SpecResponse`
@@ -1061,20 +1043,6 @@ class StatusTaskIpsItem(BaseModel):
     """
     `schedule_count` of the SDK model TaskIP (`int`).
     """
-
-
-class StopTrainingJobParameters(BaseModel):
-    """
-    The parameters of ``stop_training_job``.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-    training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
 
 
 class TaskResponseLogExportPath(BaseModel):
@@ -2353,60 +2321,63 @@ __all__ = [
     "Tensorboard",
 ]
 
-# Loaded on first access: only request bodies use them (see _request_models).
-_LAZY_MODELS = frozenset(
-    {
-        "AlgoConfigsInput",
-        "AutoSearchAlgoConfigParameterInput",
-        "AutoSearchInput",
-        "AutoStop",
-        "ConstraintInput",
-        "DatasetInput",
-        "I18NDescriptionInput",
-        "InputDataInfoInput",
-        "InputDataInfoInput1",
-        "InputDataInfoInput2",
-        "InputInput",
-        "Job",
-        "JobActionType",
-        "JobAlgorithm",
-        "JobConfig",
-        "JobEngine",
-        "JobMetadata",
-        "JobVolumeInput",
-        "LogExportPathInput",
-        "NfsInput",
-        "ObsInput",
-        "OutputInput",
-        "ParameterInput",
-        "ParameterInputI18NDescription",
-        "PoliciesInput",
-        "PoliciesInputAutoSearch",
-        "RemoteConstraintInput",
-        "RemoteInput",
-        "RemoteObsInput",
-        "RewardAttrsInput",
-        "SearchParamsInput",
-        "Spec",
-        "SpecResource",
-        "SpecResource1",
-        "SpecResource2",
-        "Task",
-        "TaskAlgorithm",
-        "TaskAlgorithmEngine",
-        "TaskInput",
-        "TaskInputRemote",
-        "TaskResource",
-    }
-)
+# Loaded on first access, with the module that holds them: the models of one
+# operation (or only request bodies use them) and nothing the package imports needs.
+_LAZY_MODELS: dict[str, str] = {
+    "AlgoConfigsInput": "_request_models",
+    "AutoSearchAlgoConfigParameterInput": "_request_models",
+    "AutoSearchInput": "_request_models",
+    "AutoStop": "_request_models",
+    "ConstraintInput": "_request_models",
+    "CreateTrainingJobParameters": "_create_training_job_models",
+    "DatasetInput": "_request_models",
+    "I18NDescriptionInput": "_request_models",
+    "InputDataInfoInput": "_request_models",
+    "InputDataInfoInput1": "_request_models",
+    "InputDataInfoInput2": "_request_models",
+    "InputInput": "_request_models",
+    "Job": "_request_models",
+    "JobActionType": "_request_models",
+    "JobAlgorithm": "_request_models",
+    "JobConfig": "_request_models",
+    "JobEngine": "_request_models",
+    "JobMetadata": "_request_models",
+    "JobVolumeInput": "_request_models",
+    "LogExportPathInput": "_request_models",
+    "NfsInput": "_request_models",
+    "ObsInput": "_request_models",
+    "OutputInput": "_request_models",
+    "ParameterInput": "_request_models",
+    "ParameterInputI18NDescription": "_request_models",
+    "PoliciesInput": "_request_models",
+    "PoliciesInputAutoSearch": "_request_models",
+    "RemoteConstraintInput": "_request_models",
+    "RemoteInput": "_request_models",
+    "RemoteObsInput": "_request_models",
+    "RewardAttrsInput": "_request_models",
+    "SearchParamsInput": "_request_models",
+    "ShowTrainingJobDetailsParameters": "_show_training_job_details_models",
+    "Spec": "_request_models",
+    "SpecResource": "_request_models",
+    "SpecResource1": "_request_models",
+    "SpecResource2": "_request_models",
+    "StopTrainingJobParameters": "_stop_training_job_models",
+    "Task": "_request_models",
+    "TaskAlgorithm": "_request_models",
+    "TaskAlgorithmEngine": "_request_models",
+    "TaskInput": "_request_models",
+    "TaskInputRemote": "_request_models",
+    "TaskResource": "_request_models",
+}
 
 
 def __getattr__(name: str) -> object:
-    """A request-body model, loaded with its module on first access (PEP 562)."""
-    if name in _LAZY_MODELS:
-        from . import _request_models
+    """A model of ``_LAZY_MODELS``, loaded with its module on first access (PEP 562)."""
+    module = _LAZY_MODELS.get(name)
+    if module is not None:
+        from importlib import import_module
 
-        value: object = getattr(_request_models, name)
+        value: object = getattr(import_module("." + module, __package__), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -16,13 +16,14 @@ from modelarts_kit_spec.errors import KitError
 from modelarts_kit_generator import cache
 from modelarts_kit_generator.ir import ClientIR
 from modelarts_kit_generator.manifest import MARKER, MARKER_TEXT, TEMPLATE_DIR
-from modelarts_kit_generator.modelgen import add_to_classes, render_models, split_models
+from modelarts_kit_generator.modelgen import add_to_classes, render_models, split_models_into
 
 __all__ = ["TEMPLATE_DIR", "TemplateRenderError", "render_files"]
 
 # Output file (relative to the output directory; {package} is the import package) ->
 # template. models.py is not a template: datamodel-code-generator writes it, and the
-# models only request bodies reach move to a module loaded on first use (ir.lazy_module).
+# models only request bodies or one operation reach move to modules loaded on first use
+# (ir.lazy_groups).
 TEMPLATES: tuple[tuple[str, str], ...] = (
     ("pyproject.toml", "pyproject.toml.jinja"),
     ("README.md", "README.md.jinja"),
@@ -96,7 +97,7 @@ def render_files(
             files[target.format(package=package)] = env.get_template(template).render(ir=ir)
         except jinja2.TemplateError as exc:
             raise TemplateRenderError(template, _template_line(exc, template), exc) from exc
-    models, lazy = split_models(
+    models, lazy = split_models_into(
         add_to_classes(
             render_models(
                 ir.model_schemas, ir.model_texts, header=ir.models_header, use_cache=use_cache
@@ -104,11 +105,9 @@ def render_files(
             ir.model_additions,
             ir.model_imports,
         ),
-        ir.lazy_models,
-        lazy_module=ir.lazy_module,
-        lazy_header=ir.lazy_models_header,
+        {group.module: (group.models, group.header) for group in ir.lazy_groups},
     )
     files[MODELS_FILE.format(package=package)] = models
-    if lazy is not None:
-        files[f"{package}/{ir.lazy_module}.py"] = lazy
+    for module, source in lazy.items():
+        files[f"{package}/{module}.py"] = source
     return dict(sorted(files.items()))

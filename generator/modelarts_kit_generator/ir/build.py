@@ -28,9 +28,9 @@ from modelarts_kit_generator.ir.client import (
     spec_token_header,
 )
 from modelarts_kit_generator.ir.errors import error_classes
+from modelarts_kit_generator.ir.lazy import lazy_groups
 from modelarts_kit_generator.ir.model import (
     LAZY_FACADE,
-    LAZY_MODULE,
     ClientIR,
     ClientParameterIR,
     OperationIR,
@@ -45,7 +45,7 @@ from modelarts_kit_generator.ir.operations import (
     build_operation,
     parameter_pointer,
     success_status,
-    with_lazy_bodies,
+    with_lazy_models,
 )
 from modelarts_kit_generator.ir.wait import build_wait
 from modelarts_kit_generator.naming import snake_case
@@ -92,8 +92,10 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
         build_operation(op, spec, plan, client_params, errors, taken, codes)
         for op in spec.operations
     )
-    lazy = plan.body_only(op.body.model for op in operations if op.body is not None)
-    operations = tuple(with_lazy_bodies(op, lazy) for op in operations)
+    title = spec.title or options.package
+    groups = lazy_groups(plan, operations, title)
+    lazy = {name for group in groups for name in group.models}
+    operations = tuple(with_lazy_models(op, lazy) for op in operations)
     wait = build_wait(spec, operations)
     copy = build_copy(spec, operations, lazy)
     additions = {name: field_rule_lines(rules) for name, rules in plan.rules.items()}
@@ -133,7 +135,6 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
             *plan.all_names,
         }
     )
-    title = spec.title or options.package
     token_header = spec_token_header(spec)
     package_version = package_version_of(spec.version)
     pyproject_description = toml_string(
@@ -147,13 +148,6 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
         "Request models validate strictly and keep fields the spec does not know (sent as "
         "given);\nresponse models keep unknown fields and accept enum values the spec does not "
         'know yet."""'
-    )
-    lazy_models_header = (
-        f'"""Request-body models of the {docstring_inline(title)} API (modelarts-kit; do not '
-        "edit).\n\n"
-        "Only request bodies use these models, so they are loaded on first use: import them "
-        "from\n``models`` or the package (this module's name is not part of the API)."
-        '"""'
     )
     client_models = {
         name
@@ -195,8 +189,7 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
         models=tuple(plan.all_names),
         eager_models=tuple(name for name in plan.all_names if name not in lazy),
         lazy_models=tuple(name for name in plan.all_names if name in lazy),
-        lazy_module=LAZY_MODULE,
-        lazy_models_header=lazy_models_header,
+        lazy_groups=groups,
         request_models=tuple(sorted(plan.request_models)),
         response_models=tuple(sorted(plan.response_models)),
         model_schemas=dict(sorted(plan.schemas.items())),

@@ -22,6 +22,7 @@ __all__ = [
     "ClientParameterIR",
     "ClientVariantIR",
     "ErrorClassIR",
+    "LazyGroupIR",
     "OperationIR",
     "ParameterIR",
     "ServerVariableIR",
@@ -81,6 +82,7 @@ class OperationIR:
     signature: tuple[str, ...]
     arguments: tuple[tuple[str, str], ...]  # (wire name literal, python expression)
     params_model: str
+    params_expression: str  # how the client names the params model (lazy: ``_models.X``)
     call_constant: str
     forward: tuple[str, ...]  # how a wrapper passes its own arguments on
     endpoint_doc: str  # "METHOD /path" as docstring text
@@ -97,6 +99,15 @@ class OperationIR:
     return_model: str | None
     return_annotation: str
     retryable: bool
+
+
+@dataclass(frozen=True)
+class LazyGroupIR:
+    """A module of models loaded on first use (see ``ir.lazy``)."""
+
+    module: str
+    models: tuple[str, ...]
+    header: str  # the module's docstring, a complete literal
 
 
 @dataclass(frozen=True)
@@ -195,9 +206,8 @@ class ClientIR:
     error_exports: tuple[str, ...]
     models: tuple[str, ...]
     eager_models: tuple[str, ...]  # imported with the package
-    lazy_models: tuple[str, ...]  # only request bodies reach them: LAZY_MODULE, on first use
-    lazy_module: str
-    lazy_models_header: str  # the lazy module's docstring, a complete literal
+    lazy_models: tuple[str, ...]  # every model of lazy_groups: loaded on first use
+    lazy_groups: tuple[LazyGroupIR, ...]
     request_models: tuple[str, ...]
     response_models: tuple[str, ...]
     model_schemas: Mapping[str, JSON]  # prose replaced by placeholders (see model_texts)
