@@ -340,11 +340,14 @@ def split_models(
 
 
 def split_models_into(
-    source: str, groups: Mapping[str, tuple[Collection[str], str]]
+    source: str,
+    groups: Mapping[str, tuple[Collection[str], str]],
+    eager: Collection[str] = (),
 ) -> tuple[str, dict[str, str]]:
     """Split the models module into the one the package imports and one module per group
     (``groups``: module name -> (the classes it holds, its docstring literal)), each loaded
-    on first use.
+    on first use. ``eager`` names classes the package imports: a group's classes may refer
+    to them, and they never move (nor what only they reach).
 
     Each group must be closed downwards: no class outside it may refer to one of its
     classes (the IR's :func:`~modelarts_kit_generator.ir.lazy.lazy_groups` are). A lazy
@@ -391,7 +394,7 @@ def split_models_into(
     # they go where the classes that use them go, by the same rule as the IR's.
     home: dict[str, str] = {}
     for name, (lazy, _) in groups.items():
-        moved = _only_reached_from(set(lazy), refers) - {DEFERRED_ROOT}
+        moved = _only_reached_from(set(lazy), refers, set(eager)) - {DEFERRED_ROOT}
         kept = sorted(set(lazy) - moved)
         if kept:
             raise ModelGenerationError(
@@ -463,21 +466,23 @@ def __dir__() -> list[str]:
 '''
 
 
-def _only_reached_from(roots: set[str], refers: Mapping[str, set[str]]) -> set[str]:
+def _only_reached_from(
+    roots: set[str], refers: Mapping[str, set[str]], avoid: Collection[str] = ()
+) -> set[str]:
     """What ``roots`` reach in ``refers`` (name -> names it refers to) that nothing else
-    reaches."""
+    reaches, never going through a class of ``avoid``."""
 
-    def reach(names: set[str]) -> set[str]:
+    def reach(names: set[str], avoid: Collection[str] = ()) -> set[str]:
         found: set[str] = set()
         pending = list(names)
         while pending:
             name = pending.pop()
             if name not in found:
                 found.add(name)
-                pending.extend(refers.get(name, ()))
+                pending.extend(n for n in refers.get(name, ()) if n not in avoid)
         return found
 
-    from_roots = reach(roots)
+    from_roots = reach(roots, avoid)
     return from_roots - reach(set(refers) - from_roots)
 
 

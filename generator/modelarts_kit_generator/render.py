@@ -39,6 +39,9 @@ TEMPLATES: tuple[tuple[str, str], ...] = (
 MODELS_FILE = "{package}/models.py"
 # Rendered when the IR plans a show -> create copy (ir.copy).
 COPY_TEMPLATE = ("{package}/_copy.py", "_copy.py.jinja")
+# Rendered when the IR has iterators (ir.paging) and a follow helper (ir.follow).
+PAGING_TEMPLATE = ("{package}/_paging.py", "_paging.py.jinja")
+FOLLOW_TEMPLATE = ("{package}/_follow.py", "_follow.py.jinja")
 
 
 class TemplateRenderError(KitError):
@@ -92,7 +95,12 @@ def render_files(
     env = environment(template_dir, None if cache_root is None else cache_root / "jinja")
     package = ir.options.package
     files: dict[str, str] = {MARKER: MARKER_TEXT}
-    for target, template in (*TEMPLATES, *((COPY_TEMPLATE,) if ir.copy is not None else ())):
+    optional = (
+        *((COPY_TEMPLATE,) if ir.copy is not None else ()),
+        *((PAGING_TEMPLATE,) if ir.paging else ()),
+        *((FOLLOW_TEMPLATE,) if ir.follow is not None else ()),
+    )
+    for target, template in (*TEMPLATES, *optional):
         try:
             files[target.format(package=package)] = env.get_template(template).render(ir=ir)
         except jinja2.TemplateError as exc:
@@ -106,6 +114,7 @@ def render_files(
             ir.model_imports,
         ),
         {group.module: (group.models, group.header) for group in ir.lazy_groups},
+        ir.eager_models,
     )
     files[MODELS_FILE.format(package=package)] = models
     for module, source in lazy.items():

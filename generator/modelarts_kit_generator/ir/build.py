@@ -28,6 +28,7 @@ from modelarts_kit_generator.ir.client import (
     spec_token_header,
 )
 from modelarts_kit_generator.ir.errors import error_classes
+from modelarts_kit_generator.ir.follow import build_follow
 from modelarts_kit_generator.ir.lazy import lazy_groups
 from modelarts_kit_generator.ir.model import (
     LAZY_FACADE,
@@ -47,6 +48,7 @@ from modelarts_kit_generator.ir.operations import (
     success_status,
     with_lazy_models,
 )
+from modelarts_kit_generator.ir.paging import build_paging, paging_models
 from modelarts_kit_generator.ir.wait import build_wait
 from modelarts_kit_generator.naming import snake_case
 from modelarts_kit_generator.options import GeneratorOptions
@@ -104,8 +106,16 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
             *additions.get(copy.response_model, ()),
             *copy_method_lines(copy),
         )
-    if wait is not None and wait.method_name in taken:
-        raise SpecError(f"the wait method {wait.method_name!r} collides with an operation method")
+    paging = build_paging(spec, operations, plan)
+    follow = build_follow(spec, operations, wait, paging)
+    helpers = [
+        *((wait.method_name,) if wait is not None else ()),
+        *(p.method_name for p in paging),
+        *((follow.method_name,) if follow is not None else ()),
+    ]
+    for name in helpers:
+        if name in taken or helpers.count(name) > 1:
+            raise SpecError(f"the helper method {name!r} collides with another method")
     base_url, variables = spec_servers(spec)
     variants = client_variants(options.client_name)
     info = spec.document.get("info") or {}
@@ -113,6 +123,7 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
         options.error_base,
         "ApiError",
         *(("WaitTimeoutError",) if wait is not None else ()),
+        *(("PagingError",) if paging else ()),
         *(e.name for e in errors),
         "DeadlineExceededError",
         "DecodeError",
@@ -127,6 +138,7 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
             *(v.raw_class_name for v in variants),
             *((wait.final_constant, wait.phases_constant) if wait is not None else ()),
             "ApiResponse",
+            *(("LogLine",) if follow is not None and follow.logs_method else ()),
             *exceptions,
             "AkSkAuth",
             "RetryPolicy",
@@ -154,7 +166,7 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
         for op in operations
         for name in (op.params_model, op.return_model, op.body.model if op.body else None)
         if name and name != "None"
-    }
+    } | paging_models(paging)
     return ClientIR(
         options=options,
         title_doc=docstring_inline(title),
@@ -183,6 +195,8 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
         operations=operations,
         variants=variants,
         wait=wait,
+        paging=paging,
+        follow=follow,
         error_classes=errors,
         status_errors=tuple(e for e in errors if e.status is not None),
         error_exports=tuple(sorted(exceptions)),

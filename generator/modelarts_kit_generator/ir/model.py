@@ -22,8 +22,10 @@ __all__ = [
     "ClientParameterIR",
     "ClientVariantIR",
     "ErrorClassIR",
+    "FollowIR",
     "LazyGroupIR",
     "OperationIR",
+    "PagingIR",
     "ParameterIR",
     "ServerVariableIR",
     "WaitIR",
@@ -130,6 +132,42 @@ class WaitIR:
 
 
 @dataclass(frozen=True)
+class PagingIR:
+    """``iter_<items>``: every item of a paged operation, page after page (see ``ir.paging``)."""
+
+    method_name: str  # iter_training_jobs
+    method_name_literal: str
+    operation: str  # the operation method each page calls
+    signature: tuple[str, ...]
+    call_arguments: tuple[str, ...]  # the page call's arguments (naming ``plan``)
+    item_annotation: str
+    item_model: str | None
+    items_expression: str  # the page's items (naming ``page``), a list
+    total_expression: str  # the page's total (naming ``page``), or None
+    offset_counts_literal: str  # "items" | "pages"
+    page_size: int
+    docstring: tuple[str, ...]  # escaped lines, indented as printed
+
+
+@dataclass(frozen=True)
+class FollowIR:
+    """``follow_<resource>``: the new events and log lines of a job until it ends (see
+    ``ir.follow``)."""
+
+    method_name: str  # follow_training_job
+    method_name_literal: str
+    id_argument: str
+    events_iterator: str  # the PagingIR method of the events
+    events_arguments: tuple[str, ...]  # the job id, and e.g. an ascending order
+    event_annotation: str
+    logs_method: str | None  # the logs-preview operation method, None: events only
+    log_content_expression: str  # naming ``preview``
+    log_size_expression: str  # naming ``preview``: the whole log's size, or None
+    tasks_pointer_literal: str  # where a job lists its tasks' names
+    docstring: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class ServerVariableIR:
     name_literal: str
     python_name: str
@@ -171,6 +209,7 @@ class ClientVariantIR:
     close_http: str
     summary: str
     for_: str
+    iterator_type: str  # what an iter_*/follow_* method returns
     iter_bytes: str
     close_response: str
     deadline_scope: str
@@ -201,6 +240,8 @@ class ClientIR:
     operations: tuple[OperationIR, ...]
     variants: tuple[ClientVariantIR, ...]
     wait: WaitIR | None
+    paging: tuple[PagingIR, ...]
+    follow: FollowIR | None
     error_classes: tuple[ErrorClassIR, ...]
     status_errors: tuple[ErrorClassIR, ...]
     error_exports: tuple[str, ...]
