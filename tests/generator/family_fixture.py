@@ -115,6 +115,42 @@ def family_document(*, list_offset_counts_pages: bool = True) -> dict[str, Any]:
             ),
         },
     }  # fmt: skip
+    job_item = paths["/v2/{project_id}/training-jobs/{training_job_id}"]
+    job_item["delete"] = {
+        "operationId": "DeleteTrainingJob",
+        "x-modelarts-role": "delete",
+        "requestBody": {  # optional: some clients send {}
+            "required": False,
+            "content": {"application/json": {"schema": {"type": "object"}}},
+        },
+        "responses": {"202": {"description": "No Content"}},
+    }
+    job_item["put"] = {
+        "operationId": "ChangeTrainingJobDescription",
+        "x-modelarts-role": "describe",
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": {
+                "type": "object",
+                "properties": {"description": {"type": "string", "maxLength": 256}},
+            }}},
+        },
+        "responses": {"200": {"description": "No Content"}},
+    }  # fmt: skip
+    paths["/v2/{project_id}/training-job-flavors"] = {
+        "parameters": [PROJECT],
+        "get": {
+            "operationId": "ShowTrainingJobFlavors",
+            "x-modelarts-role": "flavors",
+            "parameters": [
+                _query("flavor_type", {"type": "string", "enum": ["CPU", "GPU", "Ascend"]},
+                       "Flavor type."),
+            ],
+            "responses": _answer(
+                {"type": "object", "properties": {"total_count": {"type": "integer"}}}
+            ),
+        },
+    }  # fmt: skip
     return document
 
 

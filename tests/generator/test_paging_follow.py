@@ -281,3 +281,32 @@ def test_the_ir_reads_what_the_offset_counts(tmp_path: Path) -> None:
         "order",
         "asc",
     )
+
+
+def test_delete_put_and_query_parameters_are_sent_as_the_spec_says(family: Any) -> None:
+    """DELETE with an optional body (none, or ``{}`` as some clients send), PUT with its
+    body, a GET with a query parameter: one method each, named after the operation id."""
+    seen: list[tuple[str, str, bytes]] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append((request.method, str(request.url), request.content))
+        if request.method == "DELETE":
+            return httpx.Response(202)
+        if request.method == "PUT":
+            return httpx.Response(200)
+        return httpx.Response(200, json={"total_count": 2})
+
+    with _client(family, answer) as client:
+        assert client.delete_training_job(JOB_ID) is None
+        assert client.delete_training_job(JOB_ID, body={}) is None
+        assert client.change_training_job_description(JOB_ID, {"description": "new"}) is None
+        assert client.show_training_job_flavors(flavor_type="GPU").total_count == 2
+        with pytest.raises(family.RequestValidationError, match="flavor_type"):
+            client.show_training_job_flavors(flavor_type="TPU")
+    job = f"{BASE_URL}/v2/p/training-jobs/{JOB_ID}"
+    assert seen == [
+        ("DELETE", job, b""),
+        ("DELETE", job, b"{}"),
+        ("PUT", job, b'{"description":"new"}'),
+        ("GET", f"{BASE_URL}/v2/p/training-job-flavors?flavor_type=GPU", b""),
+    ]
