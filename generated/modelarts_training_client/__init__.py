@@ -1,4 +1,4 @@
-"""Typed Python client for the ModelArts training jobs API (spec version 2.2.0).
+"""Typed Python client for the ModelArts training jobs API (spec version 2.3.0).
 
 Generated from the API's OpenAPI document by ``modelarts-kit generate``; do not edit.
 
@@ -37,6 +37,7 @@ from .errors import (
     DecodeError,
     ModelArtsError,
     NotFoundError,
+    PagingError,
     PermissionDeniedError,
     RateLimitError,
     RequestValidationError,
@@ -133,9 +134,13 @@ if TYPE_CHECKING:
         AutoSearchAlgoConfigParameterInput,
         AutoSearchInput,
         AutoStop,
+        ChangeTrainingJobDescriptionParameters,
         ConstraintInput,
         CreateTrainingJobParameters,
         DatasetInput,
+        DeleteTrainingJobBody,
+        DeleteTrainingJobParameters,
+        Filter,
         I18NDescriptionInput,
         InputDataInfoInput,
         InputInput,
@@ -145,7 +150,11 @@ if TYPE_CHECKING:
         JobConfig,
         JobEngine,
         JobMetadata,
+        JobSearches,
+        JobUpdateRequestBody,
         JobVolumeInput,
+        ListTrainingJobsParameters,
+        ListTrainingJobsResponse,
         LogExportPathInput,
         NfsInput,
         ObsInput,
@@ -171,8 +180,8 @@ if TYPE_CHECKING:
         TaskResource,
     )
 
-__version__ = "2.2.0"
-SPEC_VERSION = "2.2.0"
+__version__ = "2.3.0"
+SPEC_VERSION = "2.3.0"
 
 __all__ = [
     "TRAINING_JOB_FINAL_PHASES",
@@ -196,6 +205,7 @@ __all__ = [
     "AutoStop",
     "BadRequestError",
     "BillingInfo",
+    "ChangeTrainingJobDescriptionParameters",
     "ClientError",
     "ConflictError",
     "Constraint",
@@ -210,8 +220,11 @@ __all__ = [
     "DatasetInput",
     "DeadlineExceededError",
     "DecodeError",
+    "DeleteTrainingJobBody",
+    "DeleteTrainingJobParameters",
     "Disk",
     "DiskResponse",
+    "Filter",
     "FlavorDetail",
     "FlavorInfo",
     "FlavorInfoResponse",
@@ -239,10 +252,14 @@ __all__ = [
     "JobResponseFtjobConfigCheckpointConfig",
     "JobResponseFtjobConfigTaskEnv",
     "JobResponseFtjobConfigTaskEnvEnvsItem",
+    "JobSearches",
     "JobSummary",
+    "JobUpdateRequestBody",
     "JobVolume",
     "JobVolumeInput",
     "JupyterLab",
+    "ListTrainingJobsParameters",
+    "ListTrainingJobsResponse",
     "LogDir",
     "LogExportPath",
     "LogExportPathInput",
@@ -258,6 +275,7 @@ __all__ = [
     "Output",
     "OutputInput",
     "PFSSummary",
+    "PagingError",
     "Parameter",
     "ParameterI18NDescription",
     "ParameterInput",

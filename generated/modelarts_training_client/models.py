@@ -8,8 +8,18 @@ from typing import TYPE_CHECKING, Annotated, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictBool, StrictInt, StrictStr
 
 if TYPE_CHECKING:
+    from ._change_training_job_description_models import (
+        ChangeTrainingJobDescriptionParameters,
+    )
     from ._create_training_job_models import (
         CreateTrainingJobParameters,
+    )
+    from ._delete_training_job_models import (
+        DeleteTrainingJobParameters,
+    )
+    from ._list_training_jobs_models import (
+        ListTrainingJobsParameters,
+        ListTrainingJobsResponse,
     )
     from ._request_models import (
         AlgoConfigsInput,
@@ -18,6 +28,8 @@ if TYPE_CHECKING:
         AutoStop,
         ConstraintInput,
         DatasetInput,
+        DeleteTrainingJobBody,
+        Filter,
         I18NDescriptionInput,
         InputDataInfoInput,
         InputDataInfoInput1,
@@ -29,6 +41,8 @@ if TYPE_CHECKING:
         JobConfig,
         JobEngine,
         JobMetadata,
+        JobSearches,
+        JobUpdateRequestBody,
         JobVolumeInput,
         LogExportPathInput,
         NfsInput,
@@ -2208,6 +2222,7 @@ __all__ = [
     "AutoSearchInput",
     "AutoStop",
     "BillingInfo",
+    "ChangeTrainingJobDescriptionParameters",
     "Constraint",
     "ConstraintInput",
     "Cpu",
@@ -2218,8 +2233,11 @@ __all__ = [
     "DataSource",
     "Dataset",
     "DatasetInput",
+    "DeleteTrainingJobBody",
+    "DeleteTrainingJobParameters",
     "Disk",
     "DiskResponse",
+    "Filter",
     "FlavorDetail",
     "FlavorInfo",
     "FlavorInfoResponse",
@@ -2251,10 +2269,14 @@ __all__ = [
     "JobResponseFtjobConfigCheckpointConfig",
     "JobResponseFtjobConfigTaskEnv",
     "JobResponseFtjobConfigTaskEnvEnvsItem",
+    "JobSearches",
     "JobSummary",
+    "JobUpdateRequestBody",
     "JobVolume",
     "JobVolumeInput",
     "JupyterLab",
+    "ListTrainingJobsParameters",
+    "ListTrainingJobsResponse",
     "LogDir",
     "LogExportPath",
     "LogExportPathInput",
@@ -2328,9 +2350,13 @@ _LAZY_MODELS: dict[str, str] = {
     "AutoSearchAlgoConfigParameterInput": "_request_models",
     "AutoSearchInput": "_request_models",
     "AutoStop": "_request_models",
+    "ChangeTrainingJobDescriptionParameters": "_change_training_job_description_models",
     "ConstraintInput": "_request_models",
     "CreateTrainingJobParameters": "_create_training_job_models",
     "DatasetInput": "_request_models",
+    "DeleteTrainingJobBody": "_request_models",
+    "DeleteTrainingJobParameters": "_delete_training_job_models",
+    "Filter": "_request_models",
     "I18NDescriptionInput": "_request_models",
     "InputDataInfoInput": "_request_models",
     "InputDataInfoInput1": "_request_models",
@@ -2342,7 +2368,11 @@ _LAZY_MODELS: dict[str, str] = {
     "JobConfig": "_request_models",
     "JobEngine": "_request_models",
     "JobMetadata": "_request_models",
+    "JobSearches": "_request_models",
+    "JobUpdateRequestBody": "_request_models",
     "JobVolumeInput": "_request_models",
+    "ListTrainingJobsParameters": "_list_training_jobs_models",
+    "ListTrainingJobsResponse": "_list_training_jobs_models",
     "LogExportPathInput": "_request_models",
     "NfsInput": "_request_models",
     "ObsInput": "_request_models",
