@@ -12,11 +12,12 @@ import contextlib
 import math
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Literal, Self
 
 import httpx
 
 from . import models as _models
+from ._follow import FollowState, LogLine, task_names
 from ._http import (
     CALL_END,
     DEFAULT_DEADLINE,
@@ -33,6 +34,7 @@ from ._http import (
     Sensitive,
     UncheckedBody,
     WaitPlan,
+    _at_pointer,
     build_request,
     content_encoding_error,
     deadline_error,
@@ -52,11 +54,18 @@ from .models import (
 if TYPE_CHECKING:
     from .models import (
         DeleteTrainingJobBody,
+        Event,
         Job,
         JobActionType,
         JobSearches,
         JobUpdateRequestBody,
         ListTrainingJobsResponse,
+        TaskLogObsUrl,
+        TaskLogPreview,
+        TaskMetrics,
+        TrainingJobEngines,
+        TrainingJobEvents,
+        TrainingJobFlavors,
     )
 
 __all__ = [
@@ -124,6 +133,24 @@ def _async_scope(seconds: float) -> contextlib.AbstractContextManager[object]:
     return anyio.fail_after(None if seconds == math.inf else seconds)
 
 
+_SHOW_TRAINING_JOB_FLAVORS = Call(
+    operation="show_training_job_flavors",
+    method="GET",
+    path="/v2/{project_id}/training-job-flavors",
+    path_names=("project_id",),
+    query_names=("flavor_type",),
+    header_names=(),
+    retryable=True,
+)
+_SHOW_TRAINING_JOB_ENGINES = Call(
+    operation="show_training_job_engines",
+    method="GET",
+    path="/v2/{project_id}/training-job-engines",
+    path_names=("project_id",),
+    query_names=(),
+    header_names=(),
+    retryable=True,
+)
 _LIST_TRAINING_JOBS = Call(
     operation="list_training_jobs",
     method="POST",
@@ -232,6 +259,52 @@ _STOP_TRAINING_JOB = Call(
         ),
         when=((("algorithm", "parameters", None, "value"), ("constraint", "sensitive")),),
     ),
+)
+_LIST_TRAINING_JOB_EVENTS = Call(
+    operation="list_training_job_events",
+    method="GET",
+    path="/v2/{project_id}/training-jobs/{training_job_id}/events",
+    path_names=("project_id", "training_job_id"),
+    query_names=(
+        "offset",
+        "limit",
+        "order",
+        "start_time",
+        "end_time",
+        "level",
+        "pattern",
+        "source",
+    ),
+    header_names=("X-Language",),
+    retryable=True,
+)
+_SHOW_TRAINING_JOB_LOGS_PREVIEW = Call(
+    operation="show_training_job_logs_preview",
+    method="GET",
+    path="/v2/{project_id}/training-jobs/{training_job_id}/tasks/{task_id}/logs/preview",
+    path_names=("project_id", "training_job_id", "task_id"),
+    query_names=(),
+    header_names=(),
+    retryable=True,
+)
+_SHOW_OBS_URL_OF_TRAINING_JOB_LOGS = Call(
+    operation="show_obs_url_of_training_job_logs",
+    method="GET",
+    path="/v2/{project_id}/training-jobs/{training_job_id}/tasks/{task_id}/logs/url",
+    path_names=("project_id", "training_job_id", "task_id"),
+    query_names=("Content-Type",),
+    header_names=(),
+    retryable=True,
+    answer_secrets=Sensitive(always=(("obs_url",),), when=()),
+)
+_SHOW_TRAINING_JOB_METRICS = Call(
+    operation="show_training_job_metrics",
+    method="GET",
+    path="/v2/{project_id}/training-jobs/{training_job_id}/metrics/{task_id}",
+    path_names=("project_id", "training_job_id", "task_id"),
+    query_names=(),
+    header_names=(),
+    retryable=True,
 )
 
 
@@ -388,6 +461,180 @@ class TrainingJobsClient:
         finally:
             streamed.close()
         return received.response(streamed)
+
+    def show_training_job_flavors(
+        self,
+        *,
+        flavor_type: Literal["CPU", "GPU", "Ascend"] | None = None,
+        deadline: float | None = None,
+    ) -> TrainingJobFlavors:
+        """Obtain the public resource flavors supported by training jobs.
+
+        Returns the public resource flavors a training job can use (`spec.resource.flavor_id` of
+        the create request), all of them or those of one `flavor_type`.
+
+        ``GET /v2/{project_id}/training-job-flavors``
+
+        Args:
+            flavor_type: Type of the flavors to return; without it, every flavor is
+                returned. The page documents `CPU` and `GPU`; the vendor SDK's request model
+                adds `Ascend`, the third flavor type of the job's own flavors.
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TrainingJobFlavors``.
+
+        Raises:
+            BadRequestError: HTTP 400: A query parameter is invalid (ModelArts.2788).
+                Error codes (``error_code``) by meaning:
+                - invalid-parameter: ModelArts.2788, ModelArts.2764, ModelArts.0101,
+                    ModelArts.0104
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (self._show_training_job_flavors(flavor_type=flavor_type, deadline=deadline)).parsed
+
+    def _show_training_job_flavors(
+        self,
+        *,
+        flavor_type: Literal["CPU", "GPU", "Ascend"] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobFlavors]:
+        parameters = validate_parameters(
+            _SHOW_TRAINING_JOB_FLAVORS,
+            _models.ShowTrainingJobFlavorsParameters,
+            {
+                "project_id": self._project_id,
+                "flavor_type": flavor_type,
+            },
+        )
+        content = None
+        response = self._send(_SHOW_TRAINING_JOB_FLAVORS, parameters, content, deadline)
+        return ApiResponse(
+            response,
+            decode_response(_SHOW_TRAINING_JOB_FLAVORS, response, _models.TrainingJobFlavors),
+        )
+
+    def show_training_job_engines(
+        self,
+        *,
+        deadline: float | None = None,
+    ) -> TrainingJobEngines:
+        """Obtain the preset AI engines supported by training jobs.
+
+        Returns the preset AI engines (frameworks) a training job can use (`algorithm.engine` of
+        the create request).
+
+        ``GET /v2/{project_id}/training-job-engines``
+
+        Args:
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TrainingJobEngines``.
+
+        Raises:
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (self._show_training_job_engines(deadline=deadline)).parsed
+
+    def _show_training_job_engines(
+        self,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobEngines]:
+        parameters = validate_parameters(
+            _SHOW_TRAINING_JOB_ENGINES,
+            _models.ShowTrainingJobEnginesParameters,
+            {
+                "project_id": self._project_id,
+            },
+        )
+        content = None
+        response = self._send(_SHOW_TRAINING_JOB_ENGINES, parameters, content, deadline)
+        return ApiResponse(
+            response,
+            decode_response(_SHOW_TRAINING_JOB_ENGINES, response, _models.TrainingJobEngines),
+        )
 
     def list_training_jobs(
         self,
@@ -995,6 +1242,469 @@ class TrainingJobsClient:
         response = self._send(_STOP_TRAINING_JOB, parameters, content, deadline)
         return ApiResponse(response, decode_response(_STOP_TRAINING_JOB, response, JobResponse))
 
+    def list_training_job_events(
+        self,
+        training_job_id: str,
+        *,
+        offset: int | None = None,
+        limit: int | None = None,
+        order: Literal["asc", "desc"] | None = None,
+        start_time: str | None = None,
+        end_time: str | None = None,
+        level: Literal["Info", "Error", "Warning"] | None = None,
+        pattern: str | None = None,
+        source: Literal["K8S", "Job", "Task"] | None = None,
+        x_language: str | None = None,
+        deadline: float | None = None,
+    ) -> TrainingJobEvents:
+        """Obtain the events of a training job.
+
+        Returns the events of a training job (its lifecycle, its tasks and the Kubernetes
+        objects behind them), one page at a time.
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/events``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+            offset: Offset of the first event returned (0, the default, is the first). The
+                page gives no range.
+            limit: Maximum number of events returned on each page, from 1 to 100 (default
+                50).
+            order: Order of the events by time: `desc` (newest first) or `asc`. The page
+                says only "instance order"; its example sends `desc`.
+            start_time: Start of the time window, in milliseconds since the Unix epoch (the
+                page's example sends `1669449696964`). Must be passed together with `end_time`.
+            end_time: End of the time window, in milliseconds since the Unix epoch. Must be
+                passed together with `start_time`.
+            level: Level of the events to return.
+            pattern: Text the events must contain, at most 256 characters.
+            source: Source of the events to return.
+            x_language: Language of the event messages.
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TrainingJobEvents``.
+
+        Raises:
+            BadRequestError: HTTP 400: The training job does not exist (ModelArts.2775) or a
+                query parameter is invalid (ModelArts.2788).
+                Error codes (``error_code``) by meaning:
+                - not-found: ModelArts.2775
+                - invalid-parameter: ModelArts.2788, ModelArts.2764, ModelArts.0101,
+                    ModelArts.0104
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (
+            self._list_training_job_events(
+                training_job_id,
+                offset=offset,
+                limit=limit,
+                order=order,
+                start_time=start_time,
+                end_time=end_time,
+                level=level,
+                pattern=pattern,
+                source=source,
+                x_language=x_language,
+                deadline=deadline,
+            )
+        ).parsed
+
+    def _list_training_job_events(
+        self,
+        training_job_id: str,
+        *,
+        offset: int | None = None,
+        limit: int | None = None,
+        order: Literal["asc", "desc"] | None = None,
+        start_time: str | None = None,
+        end_time: str | None = None,
+        level: Literal["Info", "Error", "Warning"] | None = None,
+        pattern: str | None = None,
+        source: Literal["K8S", "Job", "Task"] | None = None,
+        x_language: str | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobEvents]:
+        parameters = validate_parameters(
+            _LIST_TRAINING_JOB_EVENTS,
+            _models.ListTrainingJobEventsParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+                "offset": offset,
+                "limit": limit,
+                "order": order,
+                "start_time": start_time,
+                "end_time": end_time,
+                "level": level,
+                "pattern": pattern,
+                "source": source,
+                "X-Language": x_language,
+            },
+        )
+        content = None
+        response = self._send(_LIST_TRAINING_JOB_EVENTS, parameters, content, deadline)
+        return ApiResponse(
+            response,
+            decode_response(_LIST_TRAINING_JOB_EVENTS, response, _models.TrainingJobEvents),
+        )
+
+    def show_training_job_logs_preview(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> TaskLogPreview:
+        """Query the logs of a task of a training job (preview).
+
+        Returns the log of one task of a training job: all of it up to the size limit, otherwise
+        its latest part.
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/tasks/{task_id}/logs/preview``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+            task_id: Name of a task of the training job, for example `worker-0`: one of the
+                names in the job's `status.tasks` (the job's details, `ShowTrainingJobDetails`).
+                A name the job does not have is refused (400 ModelArts.2788, invalid parameter
+                task_id).
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TaskLogPreview``.
+
+        Raises:
+            BadRequestError: HTTP 400: The training job does not exist (ModelArts.2775), the
+                job has no task of this name (ModelArts.2788, invalid parameter task_id) or a
+                parameter is invalid (ModelArts.2788).
+                Error codes (``error_code``) by meaning:
+                - not-found: ModelArts.2775
+                - task-not-found: ModelArts.2788
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (
+            self._show_training_job_logs_preview(training_job_id, task_id, deadline=deadline)
+        ).parsed
+
+    def _show_training_job_logs_preview(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskLogPreview]:
+        parameters = validate_parameters(
+            _SHOW_TRAINING_JOB_LOGS_PREVIEW,
+            _models.ShowTrainingJobLogsPreviewParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+                "task_id": task_id,
+            },
+        )
+        content = None
+        response = self._send(_SHOW_TRAINING_JOB_LOGS_PREVIEW, parameters, content, deadline)
+        return ApiResponse(
+            response,
+            decode_response(_SHOW_TRAINING_JOB_LOGS_PREVIEW, response, _models.TaskLogPreview),
+        )
+
+    def show_obs_url_of_training_job_logs(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        content_type: Literal["text/plain", "application/octet-stream"] | None = None,
+        deadline: float | None = None,
+    ) -> TaskLogObsUrl:
+        """Query the OBS link of the logs of a task of a training job.
+
+        Returns a temporary OBS link (valid for 5 minutes) to the complete log of one task of a
+        training job, to view it (`text/plain`) or to download it (`application/octet-stream`).
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/tasks/{task_id}/logs/url``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+            task_id: Name of a task of the training job, for example `worker-0`: one of the
+                names in the job's `status.tasks` (the job's details, `ShowTrainingJobDetails`).
+                A name the job does not have is refused (400 ModelArts.2788, invalid parameter
+                task_id).
+            content_type: `text/plain` for a link that shows the log,
+                `application/octet-stream` for a link that downloads it. The page's table calls
+                it a request header, its example request sends it in the query string; OpenAPI
+                ignores a header parameter named Content-Type, so the spec declares the query
+                form.
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TaskLogObsUrl``.
+
+        Raises:
+            BadRequestError: HTTP 400: The training job does not exist (ModelArts.2775), the
+                job has no task of this name (ModelArts.2788, invalid parameter task_id) or a
+                parameter is invalid (ModelArts.2788).
+                Error codes (``error_code``) by meaning:
+                - not-found: ModelArts.2775
+                - task-not-found: ModelArts.2788
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (
+            self._show_obs_url_of_training_job_logs(
+                training_job_id, task_id, content_type=content_type, deadline=deadline
+            )
+        ).parsed
+
+    def _show_obs_url_of_training_job_logs(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        content_type: Literal["text/plain", "application/octet-stream"] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskLogObsUrl]:
+        parameters = validate_parameters(
+            _SHOW_OBS_URL_OF_TRAINING_JOB_LOGS,
+            _models.ShowObsUrlOfTrainingJobLogsParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+                "task_id": task_id,
+                "Content-Type": content_type,
+            },
+        )
+        content = None
+        response = self._send(_SHOW_OBS_URL_OF_TRAINING_JOB_LOGS, parameters, content, deadline)
+        return ApiResponse(
+            response,
+            decode_response(_SHOW_OBS_URL_OF_TRAINING_JOB_LOGS, response, _models.TaskLogObsUrl),
+        )
+
+    def show_training_job_metrics(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> TaskMetrics:
+        """Query the running metrics of a task of a training job.
+
+        Returns the running metrics (per-minute averages) of one task of a training job.
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/metrics/{task_id}``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+            task_id: Name of a task of the training job, for example `worker-0`: one of the
+                names in the job's `status.tasks` (the job's details, `ShowTrainingJobDetails`).
+                A name the job does not have is refused (400 ModelArts.2788, invalid parameter
+                task_id).
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TaskMetrics``.
+
+        Raises:
+            BadRequestError: HTTP 400: The training job does not exist (ModelArts.2775), the
+                job has no task of this name (ModelArts.2788, invalid parameter task_id) or a
+                parameter is invalid (ModelArts.2788).
+                Error codes (``error_code``) by meaning:
+                - not-found: ModelArts.2775
+                - task-not-found: ModelArts.2788
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (self._show_training_job_metrics(training_job_id, task_id, deadline=deadline)).parsed
+
+    def _show_training_job_metrics(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskMetrics]:
+        parameters = validate_parameters(
+            _SHOW_TRAINING_JOB_METRICS,
+            _models.ShowTrainingJobMetricsParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+                "task_id": task_id,
+            },
+        )
+        content = None
+        response = self._send(_SHOW_TRAINING_JOB_METRICS, parameters, content, deadline)
+        return ApiResponse(
+            response, decode_response(_SHOW_TRAINING_JOB_METRICS, response, _models.TaskMetrics)
+        )
+
     def wait_for_training_job(
         self,
         training_job_id: str,
@@ -1062,6 +1772,101 @@ class TrainingJobsClient:
             if not plan.after(len(items), page.total):
                 return
 
+    def iter_training_job_events(
+        self,
+        training_job_id: str,
+        *,
+        order: Literal["asc", "desc"] | None = None,
+        start_time: str | None = None,
+        end_time: str | None = None,
+        level: Literal["Info", "Error", "Warning"] | None = None,
+        pattern: str | None = None,
+        source: Literal["K8S", "Job", "Task"] | None = None,
+        x_language: str | None = None,
+        page_size: int = 100,
+        max_pages: int = DEFAULT_MAX_PAGES,
+        deadline: float | None = None,
+    ) -> Iterator[Event]:
+        """Every item of ``list_training_job_events`` (its answers' ``events``), page after page.
+
+        Takes the arguments of ``list_training_job_events`` but the ``offset`` and ``limit``,
+        which the iterator sets: pages of ``page_size`` items (the spec's largest, 100) are
+        asked for one after the other (the offset counts pages) until one comes back shorter, or
+        the answer's total is reached. Each page is one call, with its own ``deadline``.
+
+        Raises:
+            PagingError: the pages did not end within ``max_pages`` pages.
+            ValueError: ``page_size`` or ``max_pages`` is not a positive integer.
+            The errors of ``list_training_job_events``.
+        """
+        plan = PagePlan(
+            "iter_training_job_events",
+            page_size,
+            max_pages,
+            offset_counts="pages",
+        )
+        while True:
+            page = self.list_training_job_events(
+                training_job_id,
+                order=order,
+                start_time=start_time,
+                end_time=end_time,
+                level=level,
+                pattern=pattern,
+                source=source,
+                x_language=x_language,
+                offset=plan.offset,
+                limit=plan.limit,
+                deadline=deadline,
+            )
+            items = page.events or []
+            yield from items
+            if not plan.after(len(items), page.total):
+                return
+
+    def follow_training_job(
+        self,
+        training_job_id: str,
+        *,
+        until: Collection[str] = TRAINING_JOB_FINAL_PHASES,
+        timeout: float = DEFAULT_WAIT_TIMEOUT,
+        poll: float = DEFAULT_POLL,
+        max_poll: float = DEFAULT_MAX_POLL,
+    ) -> Iterator[Event | LogLine]:
+        """Every new event of the job (``iter_training_job_events``) and every new line of its
+        tasks' logs (``show_training_job_logs_preview``), as they come, until the job reaches a
+        phase of ``until`` (by default the final ones: ``TRAINING_JOB_FINAL_PHASES``).
+
+        Each poll shows the job, then reads its events and the logs of the tasks it lists;
+        nothing is given twice (an event by its content, a log line by its place in the log).
+        The polls wait as ``wait_for_training_job``'s do; after the last poll the last line of
+        each log is given even without a line break.
+
+        Yields:
+            The events (``Event``) and the log lines (``LogLine``: ``task``, ``line``).
+
+        Raises:
+            WaitTimeoutError: ``timeout`` seconds passed before the job ended.
+            ValueError: ``until`` is empty, or ``timeout``/``poll``/``max_poll`` is negative.
+        """
+        plan = WaitPlan("follow_training_job", training_job_id, until, timeout, poll, max_poll)
+        seen = FollowState()
+        while True:
+            response = self._show_training_job_details(training_job_id)
+            events = [
+                event for event in self.iter_training_job_events(training_job_id, order="asc")
+            ]
+            yield from seen.new_events(events)
+            for task in task_names(_at_pointer(response.json(), "/status/tasks")):
+                preview = self.show_training_job_logs_preview(training_job_id, task)
+                lines = seen.new_lines(task, preview.content, preview.full_size)
+                yield from lines
+            delay = plan.after(response)
+            if delay is None:
+                yield from seen.last_lines()
+                return
+            self._sleep(delay)
+
 
 class TrainingJobsClientWithRawResponse:
     """The operations of ``TrainingJobsClient``, answering the whole response.
@@ -1073,6 +1878,29 @@ class TrainingJobsClientWithRawResponse:
 
     def __init__(self, client: TrainingJobsClient) -> None:
         self._client = client
+
+    def show_training_job_flavors(
+        self,
+        *,
+        flavor_type: Literal["CPU", "GPU", "Ascend"] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobFlavors]:
+        """The whole response of ``show_training_job_flavors`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-job-flavors``
+        """
+        return self._client._show_training_job_flavors(flavor_type=flavor_type, deadline=deadline)
+
+    def show_training_job_engines(
+        self,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobEngines]:
+        """The whole response of ``show_training_job_engines`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-job-engines``
+        """
+        return self._client._show_training_job_engines(deadline=deadline)
 
     def list_training_jobs(
         self,
@@ -1150,6 +1978,83 @@ class TrainingJobsClientWithRawResponse:
         ``POST /v2/{project_id}/training-jobs/{training_job_id}/actions``
         """
         return self._client._stop_training_job(training_job_id, body, deadline=deadline)
+
+    def list_training_job_events(
+        self,
+        training_job_id: str,
+        *,
+        offset: int | None = None,
+        limit: int | None = None,
+        order: Literal["asc", "desc"] | None = None,
+        start_time: str | None = None,
+        end_time: str | None = None,
+        level: Literal["Info", "Error", "Warning"] | None = None,
+        pattern: str | None = None,
+        source: Literal["K8S", "Job", "Task"] | None = None,
+        x_language: str | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobEvents]:
+        """The whole response of ``list_training_job_events`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/events``
+        """
+        return self._client._list_training_job_events(
+            training_job_id,
+            offset=offset,
+            limit=limit,
+            order=order,
+            start_time=start_time,
+            end_time=end_time,
+            level=level,
+            pattern=pattern,
+            source=source,
+            x_language=x_language,
+            deadline=deadline,
+        )
+
+    def show_training_job_logs_preview(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskLogPreview]:
+        """The whole response of ``show_training_job_logs_preview`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/tasks/{task_id}/logs/preview``
+        """
+        return self._client._show_training_job_logs_preview(
+            training_job_id, task_id, deadline=deadline
+        )
+
+    def show_obs_url_of_training_job_logs(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        content_type: Literal["text/plain", "application/octet-stream"] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskLogObsUrl]:
+        """The whole response of ``show_obs_url_of_training_job_logs`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/tasks/{task_id}/logs/url``
+        """
+        return self._client._show_obs_url_of_training_job_logs(
+            training_job_id, task_id, content_type=content_type, deadline=deadline
+        )
+
+    def show_training_job_metrics(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskMetrics]:
+        """The whole response of ``show_training_job_metrics`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/metrics/{task_id}``
+        """
+        return self._client._show_training_job_metrics(training_job_id, task_id, deadline=deadline)
 
 
 class AsyncTrainingJobsClient:
@@ -1305,6 +2210,182 @@ class AsyncTrainingJobsClient:
         finally:
             await streamed.aclose()
         return received.response(streamed)
+
+    async def show_training_job_flavors(
+        self,
+        *,
+        flavor_type: Literal["CPU", "GPU", "Ascend"] | None = None,
+        deadline: float | None = None,
+    ) -> TrainingJobFlavors:
+        """Obtain the public resource flavors supported by training jobs.
+
+        Returns the public resource flavors a training job can use (`spec.resource.flavor_id` of
+        the create request), all of them or those of one `flavor_type`.
+
+        ``GET /v2/{project_id}/training-job-flavors``
+
+        Args:
+            flavor_type: Type of the flavors to return; without it, every flavor is
+                returned. The page documents `CPU` and `GPU`; the vendor SDK's request model
+                adds `Ascend`, the third flavor type of the job's own flavors.
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TrainingJobFlavors``.
+
+        Raises:
+            BadRequestError: HTTP 400: A query parameter is invalid (ModelArts.2788).
+                Error codes (``error_code``) by meaning:
+                - invalid-parameter: ModelArts.2788, ModelArts.2764, ModelArts.0101,
+                    ModelArts.0104
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (
+            await self._show_training_job_flavors(flavor_type=flavor_type, deadline=deadline)
+        ).parsed
+
+    async def _show_training_job_flavors(
+        self,
+        *,
+        flavor_type: Literal["CPU", "GPU", "Ascend"] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobFlavors]:
+        parameters = validate_parameters(
+            _SHOW_TRAINING_JOB_FLAVORS,
+            _models.ShowTrainingJobFlavorsParameters,
+            {
+                "project_id": self._project_id,
+                "flavor_type": flavor_type,
+            },
+        )
+        content = None
+        response = await self._send(_SHOW_TRAINING_JOB_FLAVORS, parameters, content, deadline)
+        return ApiResponse(
+            response,
+            decode_response(_SHOW_TRAINING_JOB_FLAVORS, response, _models.TrainingJobFlavors),
+        )
+
+    async def show_training_job_engines(
+        self,
+        *,
+        deadline: float | None = None,
+    ) -> TrainingJobEngines:
+        """Obtain the preset AI engines supported by training jobs.
+
+        Returns the preset AI engines (frameworks) a training job can use (`algorithm.engine` of
+        the create request).
+
+        ``GET /v2/{project_id}/training-job-engines``
+
+        Args:
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TrainingJobEngines``.
+
+        Raises:
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (await self._show_training_job_engines(deadline=deadline)).parsed
+
+    async def _show_training_job_engines(
+        self,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobEngines]:
+        parameters = validate_parameters(
+            _SHOW_TRAINING_JOB_ENGINES,
+            _models.ShowTrainingJobEnginesParameters,
+            {
+                "project_id": self._project_id,
+            },
+        )
+        content = None
+        response = await self._send(_SHOW_TRAINING_JOB_ENGINES, parameters, content, deadline)
+        return ApiResponse(
+            response,
+            decode_response(_SHOW_TRAINING_JOB_ENGINES, response, _models.TrainingJobEngines),
+        )
 
     async def list_training_jobs(
         self,
@@ -1914,6 +2995,473 @@ class AsyncTrainingJobsClient:
         response = await self._send(_STOP_TRAINING_JOB, parameters, content, deadline)
         return ApiResponse(response, decode_response(_STOP_TRAINING_JOB, response, JobResponse))
 
+    async def list_training_job_events(
+        self,
+        training_job_id: str,
+        *,
+        offset: int | None = None,
+        limit: int | None = None,
+        order: Literal["asc", "desc"] | None = None,
+        start_time: str | None = None,
+        end_time: str | None = None,
+        level: Literal["Info", "Error", "Warning"] | None = None,
+        pattern: str | None = None,
+        source: Literal["K8S", "Job", "Task"] | None = None,
+        x_language: str | None = None,
+        deadline: float | None = None,
+    ) -> TrainingJobEvents:
+        """Obtain the events of a training job.
+
+        Returns the events of a training job (its lifecycle, its tasks and the Kubernetes
+        objects behind them), one page at a time.
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/events``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+            offset: Offset of the first event returned (0, the default, is the first). The
+                page gives no range.
+            limit: Maximum number of events returned on each page, from 1 to 100 (default
+                50).
+            order: Order of the events by time: `desc` (newest first) or `asc`. The page
+                says only "instance order"; its example sends `desc`.
+            start_time: Start of the time window, in milliseconds since the Unix epoch (the
+                page's example sends `1669449696964`). Must be passed together with `end_time`.
+            end_time: End of the time window, in milliseconds since the Unix epoch. Must be
+                passed together with `start_time`.
+            level: Level of the events to return.
+            pattern: Text the events must contain, at most 256 characters.
+            source: Source of the events to return.
+            x_language: Language of the event messages.
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TrainingJobEvents``.
+
+        Raises:
+            BadRequestError: HTTP 400: The training job does not exist (ModelArts.2775) or a
+                query parameter is invalid (ModelArts.2788).
+                Error codes (``error_code``) by meaning:
+                - not-found: ModelArts.2775
+                - invalid-parameter: ModelArts.2788, ModelArts.2764, ModelArts.0101,
+                    ModelArts.0104
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (
+            await self._list_training_job_events(
+                training_job_id,
+                offset=offset,
+                limit=limit,
+                order=order,
+                start_time=start_time,
+                end_time=end_time,
+                level=level,
+                pattern=pattern,
+                source=source,
+                x_language=x_language,
+                deadline=deadline,
+            )
+        ).parsed
+
+    async def _list_training_job_events(
+        self,
+        training_job_id: str,
+        *,
+        offset: int | None = None,
+        limit: int | None = None,
+        order: Literal["asc", "desc"] | None = None,
+        start_time: str | None = None,
+        end_time: str | None = None,
+        level: Literal["Info", "Error", "Warning"] | None = None,
+        pattern: str | None = None,
+        source: Literal["K8S", "Job", "Task"] | None = None,
+        x_language: str | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobEvents]:
+        parameters = validate_parameters(
+            _LIST_TRAINING_JOB_EVENTS,
+            _models.ListTrainingJobEventsParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+                "offset": offset,
+                "limit": limit,
+                "order": order,
+                "start_time": start_time,
+                "end_time": end_time,
+                "level": level,
+                "pattern": pattern,
+                "source": source,
+                "X-Language": x_language,
+            },
+        )
+        content = None
+        response = await self._send(_LIST_TRAINING_JOB_EVENTS, parameters, content, deadline)
+        return ApiResponse(
+            response,
+            decode_response(_LIST_TRAINING_JOB_EVENTS, response, _models.TrainingJobEvents),
+        )
+
+    async def show_training_job_logs_preview(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> TaskLogPreview:
+        """Query the logs of a task of a training job (preview).
+
+        Returns the log of one task of a training job: all of it up to the size limit, otherwise
+        its latest part.
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/tasks/{task_id}/logs/preview``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+            task_id: Name of a task of the training job, for example `worker-0`: one of the
+                names in the job's `status.tasks` (the job's details, `ShowTrainingJobDetails`).
+                A name the job does not have is refused (400 ModelArts.2788, invalid parameter
+                task_id).
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TaskLogPreview``.
+
+        Raises:
+            BadRequestError: HTTP 400: The training job does not exist (ModelArts.2775), the
+                job has no task of this name (ModelArts.2788, invalid parameter task_id) or a
+                parameter is invalid (ModelArts.2788).
+                Error codes (``error_code``) by meaning:
+                - not-found: ModelArts.2775
+                - task-not-found: ModelArts.2788
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (
+            await self._show_training_job_logs_preview(training_job_id, task_id, deadline=deadline)
+        ).parsed
+
+    async def _show_training_job_logs_preview(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskLogPreview]:
+        parameters = validate_parameters(
+            _SHOW_TRAINING_JOB_LOGS_PREVIEW,
+            _models.ShowTrainingJobLogsPreviewParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+                "task_id": task_id,
+            },
+        )
+        content = None
+        response = await self._send(_SHOW_TRAINING_JOB_LOGS_PREVIEW, parameters, content, deadline)
+        return ApiResponse(
+            response,
+            decode_response(_SHOW_TRAINING_JOB_LOGS_PREVIEW, response, _models.TaskLogPreview),
+        )
+
+    async def show_obs_url_of_training_job_logs(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        content_type: Literal["text/plain", "application/octet-stream"] | None = None,
+        deadline: float | None = None,
+    ) -> TaskLogObsUrl:
+        """Query the OBS link of the logs of a task of a training job.
+
+        Returns a temporary OBS link (valid for 5 minutes) to the complete log of one task of a
+        training job, to view it (`text/plain`) or to download it (`application/octet-stream`).
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/tasks/{task_id}/logs/url``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+            task_id: Name of a task of the training job, for example `worker-0`: one of the
+                names in the job's `status.tasks` (the job's details, `ShowTrainingJobDetails`).
+                A name the job does not have is refused (400 ModelArts.2788, invalid parameter
+                task_id).
+            content_type: `text/plain` for a link that shows the log,
+                `application/octet-stream` for a link that downloads it. The page's table calls
+                it a request header, its example request sends it in the query string; OpenAPI
+                ignores a header parameter named Content-Type, so the spec declares the query
+                form.
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TaskLogObsUrl``.
+
+        Raises:
+            BadRequestError: HTTP 400: The training job does not exist (ModelArts.2775), the
+                job has no task of this name (ModelArts.2788, invalid parameter task_id) or a
+                parameter is invalid (ModelArts.2788).
+                Error codes (``error_code``) by meaning:
+                - not-found: ModelArts.2775
+                - task-not-found: ModelArts.2788
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (
+            await self._show_obs_url_of_training_job_logs(
+                training_job_id, task_id, content_type=content_type, deadline=deadline
+            )
+        ).parsed
+
+    async def _show_obs_url_of_training_job_logs(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        content_type: Literal["text/plain", "application/octet-stream"] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskLogObsUrl]:
+        parameters = validate_parameters(
+            _SHOW_OBS_URL_OF_TRAINING_JOB_LOGS,
+            _models.ShowObsUrlOfTrainingJobLogsParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+                "task_id": task_id,
+                "Content-Type": content_type,
+            },
+        )
+        content = None
+        response = await self._send(
+            _SHOW_OBS_URL_OF_TRAINING_JOB_LOGS, parameters, content, deadline
+        )
+        return ApiResponse(
+            response,
+            decode_response(_SHOW_OBS_URL_OF_TRAINING_JOB_LOGS, response, _models.TaskLogObsUrl),
+        )
+
+    async def show_training_job_metrics(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> TaskMetrics:
+        """Query the running metrics of a task of a training job.
+
+        Returns the running metrics (per-minute averages) of one task of a training job.
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/metrics/{task_id}``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+            task_id: Name of a task of the training job, for example `worker-0`: one of the
+                names in the job's `status.tasks` (the job's details, `ShowTrainingJobDetails`).
+                A name the job does not have is refused (400 ModelArts.2788, invalid parameter
+                task_id).
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TaskMetrics``.
+
+        Raises:
+            BadRequestError: HTTP 400: The training job does not exist (ModelArts.2775), the
+                job has no task of this name (ModelArts.2788, invalid parameter task_id) or a
+                parameter is invalid (ModelArts.2788).
+                Error codes (``error_code``) by meaning:
+                - not-found: ModelArts.2775
+                - task-not-found: ModelArts.2788
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (
+            await self._show_training_job_metrics(training_job_id, task_id, deadline=deadline)
+        ).parsed
+
+    async def _show_training_job_metrics(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskMetrics]:
+        parameters = validate_parameters(
+            _SHOW_TRAINING_JOB_METRICS,
+            _models.ShowTrainingJobMetricsParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+                "task_id": task_id,
+            },
+        )
+        content = None
+        response = await self._send(_SHOW_TRAINING_JOB_METRICS, parameters, content, deadline)
+        return ApiResponse(
+            response, decode_response(_SHOW_TRAINING_JOB_METRICS, response, _models.TaskMetrics)
+        )
+
     async def wait_for_training_job(
         self,
         training_job_id: str,
@@ -1982,6 +3530,105 @@ class AsyncTrainingJobsClient:
             if not plan.after(len(items), page.total):
                 return
 
+    async def iter_training_job_events(
+        self,
+        training_job_id: str,
+        *,
+        order: Literal["asc", "desc"] | None = None,
+        start_time: str | None = None,
+        end_time: str | None = None,
+        level: Literal["Info", "Error", "Warning"] | None = None,
+        pattern: str | None = None,
+        source: Literal["K8S", "Job", "Task"] | None = None,
+        x_language: str | None = None,
+        page_size: int = 100,
+        max_pages: int = DEFAULT_MAX_PAGES,
+        deadline: float | None = None,
+    ) -> AsyncIterator[Event]:
+        """Every item of ``list_training_job_events`` (its answers' ``events``), page after page.
+
+        Takes the arguments of ``list_training_job_events`` but the ``offset`` and ``limit``,
+        which the iterator sets: pages of ``page_size`` items (the spec's largest, 100) are
+        asked for one after the other (the offset counts pages) until one comes back shorter, or
+        the answer's total is reached. Each page is one call, with its own ``deadline``.
+
+        Raises:
+            PagingError: the pages did not end within ``max_pages`` pages.
+            ValueError: ``page_size`` or ``max_pages`` is not a positive integer.
+            The errors of ``list_training_job_events``.
+        """
+        plan = PagePlan(
+            "iter_training_job_events",
+            page_size,
+            max_pages,
+            offset_counts="pages",
+        )
+        while True:
+            page = await self.list_training_job_events(
+                training_job_id,
+                order=order,
+                start_time=start_time,
+                end_time=end_time,
+                level=level,
+                pattern=pattern,
+                source=source,
+                x_language=x_language,
+                offset=plan.offset,
+                limit=plan.limit,
+                deadline=deadline,
+            )
+            items = page.events or []
+            for item in items:
+                yield item
+            if not plan.after(len(items), page.total):
+                return
+
+    async def follow_training_job(
+        self,
+        training_job_id: str,
+        *,
+        until: Collection[str] = TRAINING_JOB_FINAL_PHASES,
+        timeout: float = DEFAULT_WAIT_TIMEOUT,
+        poll: float = DEFAULT_POLL,
+        max_poll: float = DEFAULT_MAX_POLL,
+    ) -> AsyncIterator[Event | LogLine]:
+        """Every new event of the job (``iter_training_job_events``) and every new line of its
+        tasks' logs (``show_training_job_logs_preview``), as they come, until the job reaches a
+        phase of ``until`` (by default the final ones: ``TRAINING_JOB_FINAL_PHASES``).
+
+        Each poll shows the job, then reads its events and the logs of the tasks it lists;
+        nothing is given twice (an event by its content, a log line by its place in the log).
+        The polls wait as ``wait_for_training_job``'s do; after the last poll the last line of
+        each log is given even without a line break.
+
+        Yields:
+            The events (``Event``) and the log lines (``LogLine``: ``task``, ``line``).
+
+        Raises:
+            WaitTimeoutError: ``timeout`` seconds passed before the job ended.
+            ValueError: ``until`` is empty, or ``timeout``/``poll``/``max_poll`` is negative.
+        """
+        plan = WaitPlan("follow_training_job", training_job_id, until, timeout, poll, max_poll)
+        seen = FollowState()
+        while True:
+            response = await self._show_training_job_details(training_job_id)
+            events = [
+                event async for event in self.iter_training_job_events(training_job_id, order="asc")
+            ]
+            for event in seen.new_events(events):
+                yield event
+            for task in task_names(_at_pointer(response.json(), "/status/tasks")):
+                preview = await self.show_training_job_logs_preview(training_job_id, task)
+                lines = seen.new_lines(task, preview.content, preview.full_size)
+                for line in lines:
+                    yield line
+            delay = plan.after(response)
+            if delay is None:
+                for line in seen.last_lines():
+                    yield line
+                return
+            await self._sleep(delay)
+
 
 class AsyncTrainingJobsClientWithRawResponse:
     """The operations of ``AsyncTrainingJobsClient``, answering the whole response.
@@ -1993,6 +3640,31 @@ class AsyncTrainingJobsClientWithRawResponse:
 
     def __init__(self, client: AsyncTrainingJobsClient) -> None:
         self._client = client
+
+    async def show_training_job_flavors(
+        self,
+        *,
+        flavor_type: Literal["CPU", "GPU", "Ascend"] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobFlavors]:
+        """The whole response of ``show_training_job_flavors`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-job-flavors``
+        """
+        return await self._client._show_training_job_flavors(
+            flavor_type=flavor_type, deadline=deadline
+        )
+
+    async def show_training_job_engines(
+        self,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobEngines]:
+        """The whole response of ``show_training_job_engines`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-job-engines``
+        """
+        return await self._client._show_training_job_engines(deadline=deadline)
 
     async def list_training_jobs(
         self,
@@ -2072,3 +3744,82 @@ class AsyncTrainingJobsClientWithRawResponse:
         ``POST /v2/{project_id}/training-jobs/{training_job_id}/actions``
         """
         return await self._client._stop_training_job(training_job_id, body, deadline=deadline)
+
+    async def list_training_job_events(
+        self,
+        training_job_id: str,
+        *,
+        offset: int | None = None,
+        limit: int | None = None,
+        order: Literal["asc", "desc"] | None = None,
+        start_time: str | None = None,
+        end_time: str | None = None,
+        level: Literal["Info", "Error", "Warning"] | None = None,
+        pattern: str | None = None,
+        source: Literal["K8S", "Job", "Task"] | None = None,
+        x_language: str | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobEvents]:
+        """The whole response of ``list_training_job_events`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/events``
+        """
+        return await self._client._list_training_job_events(
+            training_job_id,
+            offset=offset,
+            limit=limit,
+            order=order,
+            start_time=start_time,
+            end_time=end_time,
+            level=level,
+            pattern=pattern,
+            source=source,
+            x_language=x_language,
+            deadline=deadline,
+        )
+
+    async def show_training_job_logs_preview(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskLogPreview]:
+        """The whole response of ``show_training_job_logs_preview`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/tasks/{task_id}/logs/preview``
+        """
+        return await self._client._show_training_job_logs_preview(
+            training_job_id, task_id, deadline=deadline
+        )
+
+    async def show_obs_url_of_training_job_logs(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        content_type: Literal["text/plain", "application/octet-stream"] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskLogObsUrl]:
+        """The whole response of ``show_obs_url_of_training_job_logs`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/tasks/{task_id}/logs/url``
+        """
+        return await self._client._show_obs_url_of_training_job_logs(
+            training_job_id, task_id, content_type=content_type, deadline=deadline
+        )
+
+    async def show_training_job_metrics(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskMetrics]:
+        """The whole response of ``show_training_job_metrics`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/metrics/{task_id}``
+        """
+        return await self._client._show_training_job_metrics(
+            training_job_id, task_id, deadline=deadline
+        )

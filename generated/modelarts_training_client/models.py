@@ -17,6 +17,11 @@ if TYPE_CHECKING:
     from ._delete_training_job_models import (
         DeleteTrainingJobParameters,
     )
+    from ._list_training_job_events_models import (
+        Event,
+        ListTrainingJobEventsParameters,
+        TrainingJobEvents,
+    )
     from ._list_training_jobs_models import (
         ListTrainingJobsParameters,
         ListTrainingJobsResponse,
@@ -68,8 +73,31 @@ if TYPE_CHECKING:
         TaskInputRemote,
         TaskResource,
     )
+    from ._show_obs_url_of_training_job_logs_models import (
+        ShowObsUrlOfTrainingJobLogsParameters,
+        TaskLogObsUrl,
+    )
     from ._show_training_job_details_models import (
         ShowTrainingJobDetailsParameters,
+    )
+    from ._show_training_job_engines_models import (
+        Engine,
+        ImageInfo,
+        ShowTrainingJobEnginesParameters,
+        TrainingJobEngines,
+    )
+    from ._show_training_job_flavors_models import (
+        ShowTrainingJobFlavorsParameters,
+        TrainingJobFlavors,
+    )
+    from ._show_training_job_logs_preview_models import (
+        ShowTrainingJobLogsPreviewParameters,
+        TaskLogPreview,
+    )
+    from ._show_training_job_metrics_models import (
+        MetricObject,
+        ShowTrainingJobMetricsParameters,
+        TaskMetrics,
     )
     from ._stop_training_job_models import (
         StopTrainingJobParameters,
@@ -2237,6 +2265,8 @@ __all__ = [
     "DeleteTrainingJobParameters",
     "Disk",
     "DiskResponse",
+    "Engine",
+    "Event",
     "Filter",
     "FlavorDetail",
     "FlavorInfo",
@@ -2245,6 +2275,7 @@ __all__ = [
     "Gpu",
     "I18NDescription",
     "I18NDescriptionInput",
+    "ImageInfo",
     "Input",
     "InputDataInfo",
     "InputDataInfo1",
@@ -2275,12 +2306,14 @@ __all__ = [
     "JobVolume",
     "JobVolumeInput",
     "JupyterLab",
+    "ListTrainingJobEventsParameters",
     "ListTrainingJobsParameters",
     "ListTrainingJobsResponse",
     "LogDir",
     "LogExportPath",
     "LogExportPathInput",
     "Memory",
+    "MetricObject",
     "MindStudioInsight",
     "Nfs",
     "NfsInput",
@@ -2316,7 +2349,12 @@ __all__ = [
     "SchedulePolicy",
     "SearchParams",
     "SearchParamsInput",
+    "ShowObsUrlOfTrainingJobLogsParameters",
     "ShowTrainingJobDetailsParameters",
+    "ShowTrainingJobEnginesParameters",
+    "ShowTrainingJobFlavorsParameters",
+    "ShowTrainingJobLogsPreviewParameters",
+    "ShowTrainingJobMetricsParameters",
     "Spec",
     "SpecResource",
     "SpecResource1",
@@ -2334,6 +2372,9 @@ __all__ = [
     "TaskAlgorithmEngine",
     "TaskInput",
     "TaskInputRemote",
+    "TaskLogObsUrl",
+    "TaskLogPreview",
+    "TaskMetrics",
     "TaskResource",
     "TaskResponse",
     "TaskResponseAlgorithm",
@@ -2341,6 +2382,9 @@ __all__ = [
     "TaskStatuses",
     "TaskUrls",
     "Tensorboard",
+    "TrainingJobEngines",
+    "TrainingJobEvents",
+    "TrainingJobFlavors",
 ]
 
 # Loaded on first access, with the module that holds them: the models of one
@@ -2356,8 +2400,11 @@ _LAZY_MODELS: dict[str, str] = {
     "DatasetInput": "_request_models",
     "DeleteTrainingJobBody": "_request_models",
     "DeleteTrainingJobParameters": "_delete_training_job_models",
+    "Engine": "_show_training_job_engines_models",
+    "Event": "_list_training_job_events_models",
     "Filter": "_request_models",
     "I18NDescriptionInput": "_request_models",
+    "ImageInfo": "_show_training_job_engines_models",
     "InputDataInfoInput": "_request_models",
     "InputDataInfoInput1": "_request_models",
     "InputDataInfoInput2": "_request_models",
@@ -2371,9 +2418,11 @@ _LAZY_MODELS: dict[str, str] = {
     "JobSearches": "_request_models",
     "JobUpdateRequestBody": "_request_models",
     "JobVolumeInput": "_request_models",
+    "ListTrainingJobEventsParameters": "_list_training_job_events_models",
     "ListTrainingJobsParameters": "_list_training_jobs_models",
     "ListTrainingJobsResponse": "_list_training_jobs_models",
     "LogExportPathInput": "_request_models",
+    "MetricObject": "_show_training_job_metrics_models",
     "NfsInput": "_request_models",
     "ObsInput": "_request_models",
     "OutputInput": "_request_models",
@@ -2386,7 +2435,12 @@ _LAZY_MODELS: dict[str, str] = {
     "RemoteObsInput": "_request_models",
     "RewardAttrsInput": "_request_models",
     "SearchParamsInput": "_request_models",
+    "ShowObsUrlOfTrainingJobLogsParameters": "_show_obs_url_of_training_job_logs_models",
     "ShowTrainingJobDetailsParameters": "_show_training_job_details_models",
+    "ShowTrainingJobEnginesParameters": "_show_training_job_engines_models",
+    "ShowTrainingJobFlavorsParameters": "_show_training_job_flavors_models",
+    "ShowTrainingJobLogsPreviewParameters": "_show_training_job_logs_preview_models",
+    "ShowTrainingJobMetricsParameters": "_show_training_job_metrics_models",
     "Spec": "_request_models",
     "SpecResource": "_request_models",
     "SpecResource1": "_request_models",
@@ -2397,7 +2451,13 @@ _LAZY_MODELS: dict[str, str] = {
     "TaskAlgorithmEngine": "_request_models",
     "TaskInput": "_request_models",
     "TaskInputRemote": "_request_models",
+    "TaskLogObsUrl": "_show_obs_url_of_training_job_logs_models",
+    "TaskLogPreview": "_show_training_job_logs_preview_models",
+    "TaskMetrics": "_show_training_job_metrics_models",
     "TaskResource": "_request_models",
+    "TrainingJobEngines": "_show_training_job_engines_models",
+    "TrainingJobEvents": "_list_training_job_events_models",
+    "TrainingJobFlavors": "_show_training_job_flavors_models",
 }
 
 
