@@ -92,9 +92,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
-JOB_COLUMNS = (
-    "project_id, job_id, name, document, created_ms, outcome, terminate_requested_ms"
-)
+JOB_COLUMNS = "project_id, job_id, name, document, created_ms, outcome, terminate_requested_ms"
 
 
 class StoreError(ServerError):
@@ -258,8 +256,7 @@ class JobStore:
         """Every job of ``project_id``, in the order they were stored."""
         with _storage_errors("read the jobs"), self._lock:
             rows = self._connection.execute(
-                f"SELECT {JOB_COLUMNS} FROM jobs WHERE project_id = ?"
-                " ORDER BY created_ms, rowid",
+                f"SELECT {JOB_COLUMNS} FROM jobs WHERE project_id = ? ORDER BY created_ms, rowid",
                 (project_id,),
             ).fetchall()
         return [_record(row) for row in rows]
