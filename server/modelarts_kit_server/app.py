@@ -22,7 +22,8 @@ module-level function so tests and the contract kit's mutants can wrap or replac
    :mod:`~modelarts_kit_server.handlers_catalogue` by the spec's roles;
    ``create_app(settings, handlers=...)`` replaces the table);
 7. :func:`send_json` - the response, with ``X-Request-Id`` and
-   ``Content-Type: application/json; charset=utf-8``.
+   ``Content-Type: application/json; charset=utf-8`` (no body and no content type where the
+   spec documents the answer without content: a delete's 202).
 
 Large bodies do not hold up other clients: a handler whose body is larger than
 :data:`INLINE_BODY_BYTES` runs (parsing, validation, storage and encoding of the answer) on
@@ -226,11 +227,14 @@ def encode_json(body: Any) -> bytes:
 async def send_json(
     send: Send, response: JsonResponse, request_id: str, payload: bytes | None = None
 ) -> None:
-    """Send ``response`` (``payload``: its body already encoded, e.g. off the event loop)."""
-    if payload is None:
+    """Send ``response`` (``payload``: its body already encoded, e.g. off the event loop);
+    an ``empty`` response has no body and no content type."""
+    if response.empty:
+        payload = b""
+    elif payload is None:
         payload = encode_json(response.body)
-    headers = [
-        (b"content-type", CONTENT_TYPE.encode()),
+    headers = [] if response.empty else [(b"content-type", CONTENT_TYPE.encode())]
+    headers += [
         (b"content-length", str(len(payload)).encode()),
         (b"x-request-id", request_id.encode()),
     ]

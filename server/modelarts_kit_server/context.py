@@ -43,9 +43,13 @@ class JobServer(Protocol):
 
 @dataclass(frozen=True)
 class JsonResponse:
+    """An answer: a JSON ``body``, or none at all with ``empty`` (a response the spec
+    documents without content, e.g. 202 of a delete)."""
+
     status: int
     body: Any
     headers: Mapping[str, str] = field(default_factory=dict)
+    empty: bool = False
 
 
 @dataclass(frozen=True)

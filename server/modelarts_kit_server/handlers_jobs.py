@@ -39,10 +39,12 @@ FALLBACK_LIMIT = 50  # the page's largest limit, where the spec gives no default
 
 
 def success_response(context: RequestContext, body: Any) -> JsonResponse:
-    """``body`` shaped to the operation's success schema, with its documented status."""
+    """``body`` shaped to the operation's success schema, with its documented status; no body
+    at all where the spec documents the success without content."""
     response = context.operation.success
-    if response.schema is not None and body is not None:
-        body = conform_to_schema(context.server.spec, response.schema, body)
+    if response.schema is None:
+        return JsonResponse(int(response.status), None, empty=True)
+    body = conform_to_schema(context.server.spec, response.schema, body)
     return JsonResponse(int(response.status), body)
 
 
@@ -122,12 +124,13 @@ def list_jobs(context: RequestContext) -> JsonResponse:
         "order": query.order,
         "group_by": query.group_by,
         "workspace_id": workspace if isinstance(workspace, str) and workspace else None,
-        "ai_project": None,
+        "ai_project": None,  # the response schema's default, if it has one
         "items": result.items,
     }
-    for name in ("workspace_id", "ai_project"):  # the response schema's defaults, if any
-        if answer[name] is None:
-            answer[name] = _response_default(context, name)
+    if answer["workspace_id"] is None:
+        answer["workspace_id"] = _request_default(context, "workspace_id")
+    if answer["ai_project"] is None:
+        answer["ai_project"] = _response_default(context, "ai_project")
     return success_response(context, {k: v for k, v in answer.items() if v is not None})
 
 
