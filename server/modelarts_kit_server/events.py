@@ -47,6 +47,7 @@ MESSAGES = {
     Stage.STOPPED: "Training job {phase}.",
 }
 MAX_MILLISECONDS = 253_402_300_799_999  # 9999-12-31T23:59:59.999Z: later is not a time
+MAX_DIGITS = len(str(MAX_MILLISECONDS))
 
 
 def transition_events(transitions: Sequence[Transition]) -> list[StoredEvent]:
@@ -74,7 +75,7 @@ def parse_time(text: str) -> int:
     offset); ValueError saying what it expects."""
     stripped = text.strip()
     if stripped.isascii() and stripped.isdigit():
-        value = int(stripped)
+        value = int(stripped[: MAX_DIGITS + 1])  # longer is out of range anyway
     else:
         try:
             moment = datetime.fromisoformat(stripped)

@@ -9,6 +9,7 @@ value and the rule. Parameters the spec does not document are ignored, as the se
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qsl
@@ -25,6 +26,7 @@ from modelarts_kit_server.validation import describe_violation, redacted_value, 
 __all__ = ["MAX_QUERY_FIELDS", "query_parameters", "schema_default"]
 
 MAX_QUERY_FIELDS = 64  # a query string with more fields is refused, not parsed on
+INTEGER = re.compile(r"-?[0-9]{1,18}")  # longer would not fit any integer format anyway
 _MISSING: Any = object()
 
 
@@ -43,10 +45,8 @@ def _convert(name: str, text: str, types: frozenset[str]) -> Any:
     """``text`` as the JSON type the schema names (text where it allows a string)."""
     if not types or "string" in types:
         return text
-    if "integer" in types:
-        stripped = text.strip()
-        if stripped.lstrip("-").isascii() and stripped.lstrip("-").isdigit() and len(stripped) < 20:
-            return int(stripped)
+    if "integer" in types and INTEGER.fullmatch(text.strip()):
+        return int(text.strip())
     if "number" in types:
         try:
             number = float(text)

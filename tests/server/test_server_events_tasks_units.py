@@ -61,6 +61,8 @@ def test_times_are_iso_8601_and_parse_back() -> None:
         parse_time("yesterday")
     with pytest.raises(ValueError, match="between 0 and"):
         parse_time("99999999999999999999")
+    with pytest.raises(ValueError, match="between 0 and"):
+        parse_time("9" * 5000)  # more digits than int() takes: still the range rule
 
 
 def test_a_failed_job_has_an_error_event_last() -> None:
