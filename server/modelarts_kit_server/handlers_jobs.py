@@ -1,11 +1,13 @@
 """Handlers of the job operations beyond create, show and terminate: list, delete, describe.
 
-- **list** (:func:`list_jobs`): the request's project's jobs, rendered as show renders them at
-  the clock's now, searched by :func:`modelarts_kit_server.search.search` (filters, sort,
+- **list** (:func:`list_jobs`): the request's project's jobs (their documents and their phase
+  at the clock's now, where the spec's lifecycle puts it), searched by
+  :func:`modelarts_kit_server.search.search` (filters, sort,
   group, pages; the defaults of ``limit``, ``offset``, ``sort_by`` and ``order`` are the
   request schema's, else the page's). ``workspace_id`` (sent by real clients such as
   ``modelarts-macli``) keeps the jobs of that workspace (a job without one is in ``"0"``, the
-  page's default). The answer is shaped to the spec's success schema.
+  page's default). The jobs of the page are rendered as show renders them, and the answer is
+  shaped to the spec's success schema.
 - **delete** (:func:`delete_job`): the job and its events are gone (show answers the unknown-job
   error, list leaves it out); deleting it again answers the meaning the spec lists for a
   deleted job (else the unknown-job error). A body of ``{}`` or no body is accepted.
@@ -20,20 +22,23 @@ from typing import Any
 
 from modelarts_kit_server import errors
 from modelarts_kit_server import handlers as jobs
-from modelarts_kit_server.context import JsonResponse, RequestContext, short
+from modelarts_kit_server.context import JobServer, JsonResponse, RequestContext, short
 from modelarts_kit_server.errors import ApiError
 from modelarts_kit_server.query import schema_default
 from modelarts_kit_server.rendering import conform_to_schema
 from modelarts_kit_server.search import (
     DEFAULT_SORT,
     DESCENDING,
+    FILTER_FIELDS,
     Filter,
     SearchQuery,
     search,
 )
+from modelarts_kit_server.store import JobRecord
 
 __all__ = ["delete_job", "describe_job", "list_jobs", "search_query", "success_response"]
 
+PHASE_KEY = "phase"  # the list page's filter key for the job's phase
 DEFAULT_WORKSPACE = "0"  # the list page: "The default value is 0"
 FALLBACK_LIMIT = 50  # the page's largest limit, where the spec gives no default
 
@@ -98,6 +103,23 @@ def search_query(context: RequestContext, body: Mapping[str, Any]) -> SearchQuer
     )
 
 
+def _phase_path(server: JobServer) -> tuple[str, ...]:
+    """Where the phase is in a job: the spec's lifecycle pointer (e.g. ``/status/phase``)."""
+    pointer = server.spec.meaning.lifecycle.phase_field
+    return tuple(part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")[1:])
+
+
+def _searchable(
+    server: JobServer, record: JobRecord, now_ms: int, phase_path: tuple[str, ...]
+) -> dict[str, Any]:
+    """The job's document with its phase at ``now_ms`` where the spec puts it (the only
+    computed field a search reads)."""
+    phase: Any = server.simulation.snapshot_at(record.timeline, now_ms).phase
+    for part in reversed(phase_path[1:]):
+        phase = {part: phase}
+    return {**record.document, phase_path[0]: phase} if phase_path else dict(record.document)
+
+
 def _workspace(document: Mapping[str, Any]) -> str:
     metadata = document.get("metadata")
     value = metadata.get("workspace_id") if isinstance(metadata, Mapping) else None
@@ -110,11 +132,17 @@ def list_jobs(context: RequestContext) -> JsonResponse:
     query = search_query(context, body)
     server = context.server
     now_ms = server.clock.now_ms()
-    rendered = [jobs.render_job(server, r, now_ms) for r in server.store.jobs(context.project_id)]
+    records = server.store.jobs(context.project_id)
     workspace = body.get("workspace_id")
     if isinstance(workspace, str) and workspace:
-        rendered = [job for job in rendered if _workspace(job) == workspace]
-    result = search(rendered, query)
+        records = [record for record in records if _workspace(record.document) == workspace]
+    # Search over each job's document and phase; only the page is rendered whole.
+    phase_path = _phase_path(server)
+    fields = {**FILTER_FIELDS, PHASE_KEY: phase_path}
+    searchable = [_searchable(server, record, now_ms, phase_path) for record in records]
+    by_id = {id(document): record for document, record in zip(searchable, records, strict=True)}
+    result = search(searchable, query, fields)
+    items = [jobs.render_job(server, by_id[id(job)], now_ms) for job in result.items]
     answer: dict[str, Any] = {
         "total": result.total,
         "count": result.count,
@@ -125,7 +153,7 @@ def list_jobs(context: RequestContext) -> JsonResponse:
         "group_by": query.group_by,
         "workspace_id": workspace if isinstance(workspace, str) and workspace else None,
         "ai_project": None,  # the response schema's default, if it has one
-        "items": result.items,
+        "items": items,
     }
     if answer["workspace_id"] is None:
         answer["workspace_id"] = _request_default(context, "workspace_id")

@@ -39,6 +39,7 @@ __all__ = [
     "DESCENDING",
     "FILTER_FIELDS",
     "OPERATORS",
+    "Fields",
     "Filter",
     "SearchQuery",
     "SearchResult",
@@ -47,7 +48,8 @@ __all__ = [
     "search",
 ]
 
-# Where each filter key of the list page's example is in a job document.
+# Where each filter key of the list page's example is in a job document (the list handler puts
+# the phase where the spec's lifecycle says it is).
 FILTER_FIELDS: Mapping[str, tuple[str, ...]] = {
     "name": ("metadata", "name"),
     "create_time": ("metadata", "create_time"),
@@ -86,10 +88,13 @@ class SearchResult:
     items: list[Mapping[str, Any]]  # the requested page of them
 
 
-def field_value(job: Mapping[str, Any], key: str) -> Any:
+Fields = Mapping[str, tuple[str, ...]]  # filter key -> its path in a job document
+
+
+def field_value(job: Mapping[str, Any], key: str, fields: Fields = FILTER_FIELDS) -> Any:
     """The value of filter key ``key`` in ``job`` (None: the job has no such field)."""
     node: Any = job
-    for part in FILTER_FIELDS.get(key, ()):
+    for part in fields.get(key, ()):
         if not isinstance(node, Mapping):
             return None
         node = node.get(part)
@@ -129,12 +134,12 @@ def _between(value: Any, bounds: Sequence[str]) -> bool:
     return (low == "" or _compare(value, low) >= 0) and (high == "" or _compare(value, high) <= 0)
 
 
-def matches(job: Mapping[str, Any], condition: Filter) -> bool:
+def matches(job: Mapping[str, Any], condition: Filter, fields: Fields = FILTER_FIELDS) -> bool:
     """Whether ``job`` meets one filter (a filter without a non-empty value always holds)."""
     wanted = [value for value in condition.values if value != ""]
     if not wanted:
         return True
-    value = field_value(job, condition.key)
+    value = field_value(job, condition.key, fields)
     if condition.operator == "not":
         return value is None or _text(value) not in wanted
     if value is None:
@@ -149,11 +154,13 @@ def matches(job: Mapping[str, Any], condition: Filter) -> bool:
     return False
 
 
-def _sort_key(key: str) -> Callable[[Mapping[str, Any]], tuple[int, int, float, str]]:
+def _sort_key(
+    key: str, fields: Fields
+) -> Callable[[Mapping[str, Any]], tuple[int, int, float, str]]:
     """Jobs with the field first (numbers before text), then by value."""
 
     def sort_key(job: Mapping[str, Any]) -> tuple[int, int, float, str]:
-        value = field_value(job, key)
+        value = field_value(job, key, fields)
         if value is None:
             return (1, 0, 0.0, "")
         number = _number(value) if not isinstance(value, str) else None
@@ -164,22 +171,29 @@ def _sort_key(key: str) -> Callable[[Mapping[str, Any]], tuple[int, int, float, 
     return sort_key
 
 
-def _sorted(jobs: Sequence[Mapping[str, Any]], key: str, descending: bool) -> list[Any]:
+def _sorted(
+    jobs: Sequence[Mapping[str, Any]], key: str, descending: bool, fields: Fields
+) -> list[Any]:
     """Stable sort by ``key``; jobs without the field last in either order."""
-    sort_key = _sort_key(key)
-    present = [job for job in jobs if sort_key(job)[0] == 0]
-    absent = [job for job in jobs if sort_key(job)[0] != 0]
-    return sorted(present, key=sort_key, reverse=descending) + absent
+    sort_key = _sort_key(key, fields)
+    keyed = [(sort_key(job), job) for job in jobs]  # each key computed once
+    present = [(k, job) for k, job in keyed if k[0] == 0]
+    absent = [job for k, job in keyed if k[0] != 0]
+    ordered = sorted(present, key=lambda pair: pair[0], reverse=descending)
+    return [job for _, job in ordered] + absent
 
 
-def search(jobs: Sequence[Mapping[str, Any]], query: SearchQuery) -> SearchResult:
-    """The page of ``jobs`` (in the store's order) that ``query`` asks for, with its counts."""
-    found = [job for job in jobs if all(matches(job, f) for f in query.filters)]
-    ordered = _sorted(found, query.sort_by, query.order != ASCENDING)
+def search(
+    jobs: Sequence[Mapping[str, Any]], query: SearchQuery, fields: Fields = FILTER_FIELDS
+) -> SearchResult:
+    """The page of ``jobs`` (in the store's order) that ``query`` asks for, with its counts;
+    ``fields`` says where each filter key is in a job."""
+    found = [job for job in jobs if all(matches(job, f, fields) for f in query.filters)]
+    ordered = _sorted(found, query.sort_by, query.order != ASCENDING, fields)
     if query.group_by:
         groups: dict[str, list[Any]] = {}
         for job in ordered:
-            groups.setdefault(repr(field_value(job, query.group_by)), []).append(job)
+            groups.setdefault(repr(field_value(job, query.group_by, fields)), []).append(job)
         ordered = [job for members in groups.values() for job in members]
     limit = max(1, query.limit)
     start = max(0, query.offset) * limit
