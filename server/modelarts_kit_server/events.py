@@ -11,7 +11,8 @@ those that have happened by the clock's now.
 :func:`select_events` answers the events query of the page: ``start_time`` and ``end_time``
 (both or neither; milliseconds since the epoch, as in the page's example request, or an ISO
 8601 time), ``level``, ``source``, ``pattern`` (contained in the message), then ``order``
-(``asc``/``desc`` by time; events of one moment keep the order they happened in) and the page
+(``asc``/``desc`` by time; events of one moment in the order they happened, reversed for
+``desc``) and the page
 ``offset`` (an event index, "offset of a data entry") and ``limit``. ``time`` is ISO 8601 in
 UTC with its offset, as in the page's example (``2022-11-26T16:03:41+08:00``).
 """
