@@ -83,8 +83,10 @@ def daily_loop(base_url: str | None = None) -> dict[str, Any]:
         failed = list(failed_jobs(client))
         # The copy: what the create request documents of the first failed job, renamed, and
         # without the test hook that made it fail.
-        retry = failed[0].to_create_training_job_body().model_dump(
-            mode="json", by_alias=True, exclude_unset=True
+        retry = (
+            failed[0]
+            .to_create_training_job_body()
+            .model_dump(mode="json", by_alias=True, exclude_unset=True)
         )
         retry["metadata"]["name"] = f"{failed[0].metadata.name}-retry"
         retry["metadata"].pop("annotations", None)
