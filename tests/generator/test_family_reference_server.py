@@ -9,16 +9,19 @@ import copy
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from modelarts_kit_server import (
     DEV_PROJECT_ID,
     DEV_TOKEN,
     ManualClock,
     ServerSettings,
+    create_app,
     serve_in_thread,
 )
 from modelarts_training_client import (
     TRAINING_JOB_FINAL_PHASES,
+    AsyncTrainingJobsClient,
     LogLine,
     TokenAuth,
     TrainingJobsClient,
@@ -89,3 +92,41 @@ def test_follow_gives_the_jobs_events_and_log_lines_once_until_it_ends(
     for task in tasks:
         log = client.show_training_job_logs_preview(job_id, task).content or ""
         assert [line.line for line in lines if line.task == task] == log.splitlines()
+
+
+async def test_the_async_iterators_and_follow_agree_with_the_server(
+    clock: ManualClock, create_job_example: dict[str, Any]
+) -> None:
+    """The same through the asynchronous client, in process (ASGI)."""
+
+    async def wait(seconds: float) -> None:
+        clock.advance(seconds)
+
+    http = httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=create_app(ServerSettings(clock=clock)))
+    )
+    async with AsyncTrainingJobsClient(
+        project_id=DEV_PROJECT_ID,
+        base_url="http://modelarts.local",
+        auth=TokenAuth(DEV_TOKEN),
+        http_client=http,
+        sleep=wait,
+    ) as client:
+        created = []
+        for number in range(51):
+            body = copy.deepcopy(create_job_example)
+            body["metadata"]["name"] = f"async-{number}"
+            created.append(str((await client.create_training_job(body)).metadata.id))
+            clock.advance(0.001)
+        seen = [job.metadata.id async for job in client.iter_training_jobs(ASCENDING, page_size=10)]
+        assert seen == created
+        followed = [item async for item in client.follow_training_job(created[0], timeout=60)]
+        listed = [
+            e.model_dump() async for e in client.iter_training_job_events(created[0], order="asc")
+        ]
+        ended = await client.show_training_job_details(created[0])
+    await http.aclose()
+    assert ended.status.phase in TRAINING_JOB_FINAL_PHASES
+    assert [e.model_dump() for e in followed if not isinstance(e, LogLine)] == listed
+    lines = [item for item in followed if isinstance(item, LogLine)]
+    assert len({(line.task, line.line) for line in lines}) == len(lines)
