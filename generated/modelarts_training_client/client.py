@@ -11,12 +11,13 @@ from __future__ import annotations
 import contextlib
 import math
 import time
-from collections.abc import Awaitable, Callable, Collection, Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Literal, Self
 
 import httpx
 
 from . import models as _models
+from ._follow import FollowState, LogLine, task_names
 from ._http import (
     CALL_END,
     DEFAULT_DEADLINE,
@@ -33,6 +34,7 @@ from ._http import (
     Sensitive,
     UncheckedBody,
     WaitPlan,
+    _at_pointer,
     build_request,
     content_encoding_error,
     deadline_error,
@@ -44,36 +46,26 @@ from ._http import (
     transport_error,
     validate_parameters,
 )
+from ._paging import DEFAULT_MAX_PAGES, PagePlan, page_body
 from .models import (
-    ChangeTrainingJobDescriptionParameters,
-    CreateTrainingJobParameters,
-    DeleteTrainingJobParameters,
     JobResponse,
-    ListTrainingJobEventsParameters,
-    ListTrainingJobsParameters,
-    ListTrainingJobsResponse,
-    ShowObsUrlOfTrainingJobLogsParameters,
-    ShowTrainingJobDetailsParameters,
-    ShowTrainingJobEnginesParameters,
-    ShowTrainingJobFlavorsParameters,
-    ShowTrainingJobLogsPreviewParameters,
-    ShowTrainingJobMetricsParameters,
-    StopTrainingJobParameters,
-    TaskLogObsUrl,
-    TaskLogPreview,
-    TaskMetrics,
-    TrainingJobEngines,
-    TrainingJobEvents,
-    TrainingJobFlavors,
 )
 
 if TYPE_CHECKING:
     from .models import (
         DeleteTrainingJobBody,
+        Event,
         Job,
         JobActionType,
         JobSearches,
         JobUpdateRequestBody,
+        ListTrainingJobsResponse,
+        TaskLogObsUrl,
+        TaskLogPreview,
+        TaskMetrics,
+        TrainingJobEngines,
+        TrainingJobEvents,
+        TrainingJobFlavors,
     )
 
 __all__ = [
@@ -549,7 +541,7 @@ class TrainingJobsClient:
     ) -> ApiResponse[TrainingJobFlavors]:
         parameters = validate_parameters(
             _SHOW_TRAINING_JOB_FLAVORS,
-            ShowTrainingJobFlavorsParameters,
+            _models.ShowTrainingJobFlavorsParameters,
             {
                 "project_id": self._project_id,
                 "flavor_type": flavor_type,
@@ -558,7 +550,8 @@ class TrainingJobsClient:
         content = None
         response = self._send(_SHOW_TRAINING_JOB_FLAVORS, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response(_SHOW_TRAINING_JOB_FLAVORS, response, TrainingJobFlavors)
+            response,
+            decode_response(_SHOW_TRAINING_JOB_FLAVORS, response, _models.TrainingJobFlavors),
         )
 
     def show_training_job_engines(
@@ -631,7 +624,7 @@ class TrainingJobsClient:
     ) -> ApiResponse[TrainingJobEngines]:
         parameters = validate_parameters(
             _SHOW_TRAINING_JOB_ENGINES,
-            ShowTrainingJobEnginesParameters,
+            _models.ShowTrainingJobEnginesParameters,
             {
                 "project_id": self._project_id,
             },
@@ -639,7 +632,8 @@ class TrainingJobsClient:
         content = None
         response = self._send(_SHOW_TRAINING_JOB_ENGINES, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response(_SHOW_TRAINING_JOB_ENGINES, response, TrainingJobEngines)
+            response,
+            decode_response(_SHOW_TRAINING_JOB_ENGINES, response, _models.TrainingJobEngines),
         )
 
     def list_training_jobs(
@@ -732,7 +726,7 @@ class TrainingJobsClient:
     ) -> ApiResponse[ListTrainingJobsResponse]:
         parameters = validate_parameters(
             _LIST_TRAINING_JOBS,
-            ListTrainingJobsParameters,
+            _models.ListTrainingJobsParameters,
             {
                 "project_id": self._project_id,
             },
@@ -740,7 +734,8 @@ class TrainingJobsClient:
         content = encode_body(_LIST_TRAINING_JOBS, _models.JobSearches, body)
         response = self._send(_LIST_TRAINING_JOBS, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response(_LIST_TRAINING_JOBS, response, ListTrainingJobsResponse)
+            response,
+            decode_response(_LIST_TRAINING_JOBS, response, _models.ListTrainingJobsResponse),
         )
 
     def create_training_job(
@@ -839,7 +834,7 @@ class TrainingJobsClient:
     ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
             _CREATE_TRAINING_JOB,
-            CreateTrainingJobParameters,
+            _models.CreateTrainingJobParameters,
             {
                 "project_id": self._project_id,
             },
@@ -926,7 +921,7 @@ class TrainingJobsClient:
     ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
             _SHOW_TRAINING_JOB_DETAILS,
-            ShowTrainingJobDetailsParameters,
+            _models.ShowTrainingJobDetailsParameters,
             {
                 "project_id": self._project_id,
                 "training_job_id": training_job_id,
@@ -1029,7 +1024,7 @@ class TrainingJobsClient:
     ) -> ApiResponse[None]:
         parameters = validate_parameters(
             _CHANGE_TRAINING_JOB_DESCRIPTION,
-            ChangeTrainingJobDescriptionParameters,
+            _models.ChangeTrainingJobDescriptionParameters,
             {
                 "project_id": self._project_id,
                 "training_job_id": training_job_id,
@@ -1131,7 +1126,7 @@ class TrainingJobsClient:
     ) -> ApiResponse[None]:
         parameters = validate_parameters(
             _DELETE_TRAINING_JOB,
-            DeleteTrainingJobParameters,
+            _models.DeleteTrainingJobParameters,
             {
                 "project_id": self._project_id,
                 "training_job_id": training_job_id,
@@ -1237,7 +1232,7 @@ class TrainingJobsClient:
     ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
             _STOP_TRAINING_JOB,
-            StopTrainingJobParameters,
+            _models.StopTrainingJobParameters,
             {
                 "project_id": self._project_id,
                 "training_job_id": training_job_id,
@@ -1373,7 +1368,7 @@ class TrainingJobsClient:
     ) -> ApiResponse[TrainingJobEvents]:
         parameters = validate_parameters(
             _LIST_TRAINING_JOB_EVENTS,
-            ListTrainingJobEventsParameters,
+            _models.ListTrainingJobEventsParameters,
             {
                 "project_id": self._project_id,
                 "training_job_id": training_job_id,
@@ -1391,7 +1386,8 @@ class TrainingJobsClient:
         content = None
         response = self._send(_LIST_TRAINING_JOB_EVENTS, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response(_LIST_TRAINING_JOB_EVENTS, response, TrainingJobEvents)
+            response,
+            decode_response(_LIST_TRAINING_JOB_EVENTS, response, _models.TrainingJobEvents),
         )
 
     def show_training_job_logs_preview(
@@ -1483,7 +1479,7 @@ class TrainingJobsClient:
     ) -> ApiResponse[TaskLogPreview]:
         parameters = validate_parameters(
             _SHOW_TRAINING_JOB_LOGS_PREVIEW,
-            ShowTrainingJobLogsPreviewParameters,
+            _models.ShowTrainingJobLogsPreviewParameters,
             {
                 "project_id": self._project_id,
                 "training_job_id": training_job_id,
@@ -1493,7 +1489,8 @@ class TrainingJobsClient:
         content = None
         response = self._send(_SHOW_TRAINING_JOB_LOGS_PREVIEW, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response(_SHOW_TRAINING_JOB_LOGS_PREVIEW, response, TaskLogPreview)
+            response,
+            decode_response(_SHOW_TRAINING_JOB_LOGS_PREVIEW, response, _models.TaskLogPreview),
         )
 
     def show_obs_url_of_training_job_logs(
@@ -1594,7 +1591,7 @@ class TrainingJobsClient:
     ) -> ApiResponse[TaskLogObsUrl]:
         parameters = validate_parameters(
             _SHOW_OBS_URL_OF_TRAINING_JOB_LOGS,
-            ShowObsUrlOfTrainingJobLogsParameters,
+            _models.ShowObsUrlOfTrainingJobLogsParameters,
             {
                 "project_id": self._project_id,
                 "training_job_id": training_job_id,
@@ -1605,7 +1602,8 @@ class TrainingJobsClient:
         content = None
         response = self._send(_SHOW_OBS_URL_OF_TRAINING_JOB_LOGS, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response(_SHOW_OBS_URL_OF_TRAINING_JOB_LOGS, response, TaskLogObsUrl)
+            response,
+            decode_response(_SHOW_OBS_URL_OF_TRAINING_JOB_LOGS, response, _models.TaskLogObsUrl),
         )
 
     def show_training_job_metrics(
@@ -1694,7 +1692,7 @@ class TrainingJobsClient:
     ) -> ApiResponse[TaskMetrics]:
         parameters = validate_parameters(
             _SHOW_TRAINING_JOB_METRICS,
-            ShowTrainingJobMetricsParameters,
+            _models.ShowTrainingJobMetricsParameters,
             {
                 "project_id": self._project_id,
                 "training_job_id": training_job_id,
@@ -1704,7 +1702,7 @@ class TrainingJobsClient:
         content = None
         response = self._send(_SHOW_TRAINING_JOB_METRICS, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response(_SHOW_TRAINING_JOB_METRICS, response, TaskMetrics)
+            response, decode_response(_SHOW_TRAINING_JOB_METRICS, response, _models.TaskMetrics)
         )
 
     def wait_for_training_job(
@@ -1737,6 +1735,136 @@ class TrainingJobsClient:
             delay = plan.after(response)
             if delay is None:
                 return response.parsed
+            self._sleep(delay)
+
+    def iter_training_jobs(
+        self,
+        body: JobSearches | Mapping[str, Any] | UncheckedBody | None = None,
+        *,
+        page_size: int = 50,
+        max_pages: int = DEFAULT_MAX_PAGES,
+        deadline: float | None = None,
+    ) -> Iterator[JobResponse]:
+        """Every item of ``list_training_jobs`` (its answers' ``items``), page after page.
+
+        Takes the arguments of ``list_training_jobs`` but the body's ``offset`` and ``limit``,
+        which the iterator sets: pages of ``page_size`` items (the spec's largest, 50) are asked
+        for one after the other (the offset counts pages) until one comes back shorter, or the
+        answer's total is reached. Each page is one call, with its own ``deadline``.
+
+        Raises:
+            PagingError: the pages did not end within ``max_pages`` pages.
+            ValueError: ``page_size`` or ``max_pages`` is not a positive integer.
+            The errors of ``list_training_jobs``.
+        """
+        plan = PagePlan(
+            "iter_training_jobs",
+            page_size,
+            max_pages,
+            offset_counts="pages",
+        )
+        while True:
+            page = self.list_training_jobs(
+                page_body(body, "offset", plan.offset, "limit", plan.limit), deadline=deadline
+            )
+            items = page.items or []
+            yield from items
+            if not plan.after(len(items), page.total):
+                return
+
+    def iter_training_job_events(
+        self,
+        training_job_id: str,
+        *,
+        order: Literal["asc", "desc"] | None = None,
+        start_time: str | None = None,
+        end_time: str | None = None,
+        level: Literal["Info", "Error", "Warning"] | None = None,
+        pattern: str | None = None,
+        source: Literal["K8S", "Job", "Task"] | None = None,
+        x_language: str | None = None,
+        page_size: int = 100,
+        max_pages: int = DEFAULT_MAX_PAGES,
+        deadline: float | None = None,
+    ) -> Iterator[Event]:
+        """Every item of ``list_training_job_events`` (its answers' ``events``), page after page.
+
+        Takes the arguments of ``list_training_job_events`` but the ``offset`` and ``limit``,
+        which the iterator sets: pages of ``page_size`` items (the spec's largest, 100) are
+        asked for one after the other (the offset counts pages) until one comes back shorter, or
+        the answer's total is reached. Each page is one call, with its own ``deadline``.
+
+        Raises:
+            PagingError: the pages did not end within ``max_pages`` pages.
+            ValueError: ``page_size`` or ``max_pages`` is not a positive integer.
+            The errors of ``list_training_job_events``.
+        """
+        plan = PagePlan(
+            "iter_training_job_events",
+            page_size,
+            max_pages,
+            offset_counts="pages",
+        )
+        while True:
+            page = self.list_training_job_events(
+                training_job_id,
+                order=order,
+                start_time=start_time,
+                end_time=end_time,
+                level=level,
+                pattern=pattern,
+                source=source,
+                x_language=x_language,
+                offset=plan.offset,
+                limit=plan.limit,
+                deadline=deadline,
+            )
+            items = page.events or []
+            yield from items
+            if not plan.after(len(items), page.total):
+                return
+
+    def follow_training_job(
+        self,
+        training_job_id: str,
+        *,
+        until: Collection[str] = TRAINING_JOB_FINAL_PHASES,
+        timeout: float = DEFAULT_WAIT_TIMEOUT,
+        poll: float = DEFAULT_POLL,
+        max_poll: float = DEFAULT_MAX_POLL,
+    ) -> Iterator[Event | LogLine]:
+        """Every new event of the job (``iter_training_job_events``) and every new line of its
+        tasks' logs (``show_training_job_logs_preview``), as they come, until the job reaches a
+        phase of ``until`` (by default the final ones: ``TRAINING_JOB_FINAL_PHASES``).
+
+        Each poll shows the job, then reads its events and the logs of the tasks it lists;
+        nothing is given twice (an event by its content, a log line by its place in the log).
+        The polls wait as ``wait_for_training_job``'s do; after the last poll the last line of
+        each log is given even without a line break.
+
+        Yields:
+            The events (``Event``) and the log lines (``LogLine``: ``task``, ``line``).
+
+        Raises:
+            WaitTimeoutError: ``timeout`` seconds passed before the job ended.
+            ValueError: ``until`` is empty, or ``timeout``/``poll``/``max_poll`` is negative.
+        """
+        plan = WaitPlan("follow_training_job", training_job_id, until, timeout, poll, max_poll)
+        seen = FollowState()
+        while True:
+            response = self._show_training_job_details(training_job_id)
+            events = [
+                event for event in self.iter_training_job_events(training_job_id, order="asc")
+            ]
+            yield from seen.new_events(events)
+            for task in task_names(_at_pointer(response.json(), "/status/tasks")):
+                preview = self.show_training_job_logs_preview(training_job_id, task)
+                lines = seen.new_lines(task, preview.content, preview.full_size)
+                yield from lines
+            delay = plan.after(response)
+            if delay is None:
+                yield from seen.last_lines()
+                return
             self._sleep(delay)
 
 
@@ -2164,7 +2292,7 @@ class AsyncTrainingJobsClient:
     ) -> ApiResponse[TrainingJobFlavors]:
         parameters = validate_parameters(
             _SHOW_TRAINING_JOB_FLAVORS,
-            ShowTrainingJobFlavorsParameters,
+            _models.ShowTrainingJobFlavorsParameters,
             {
                 "project_id": self._project_id,
                 "flavor_type": flavor_type,
@@ -2173,7 +2301,8 @@ class AsyncTrainingJobsClient:
         content = None
         response = await self._send(_SHOW_TRAINING_JOB_FLAVORS, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response(_SHOW_TRAINING_JOB_FLAVORS, response, TrainingJobFlavors)
+            response,
+            decode_response(_SHOW_TRAINING_JOB_FLAVORS, response, _models.TrainingJobFlavors),
         )
 
     async def show_training_job_engines(
@@ -2246,7 +2375,7 @@ class AsyncTrainingJobsClient:
     ) -> ApiResponse[TrainingJobEngines]:
         parameters = validate_parameters(
             _SHOW_TRAINING_JOB_ENGINES,
-            ShowTrainingJobEnginesParameters,
+            _models.ShowTrainingJobEnginesParameters,
             {
                 "project_id": self._project_id,
             },
@@ -2254,7 +2383,8 @@ class AsyncTrainingJobsClient:
         content = None
         response = await self._send(_SHOW_TRAINING_JOB_ENGINES, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response(_SHOW_TRAINING_JOB_ENGINES, response, TrainingJobEngines)
+            response,
+            decode_response(_SHOW_TRAINING_JOB_ENGINES, response, _models.TrainingJobEngines),
         )
 
     async def list_training_jobs(
@@ -2347,7 +2477,7 @@ class AsyncTrainingJobsClient:
     ) -> ApiResponse[ListTrainingJobsResponse]:
         parameters = validate_parameters(
             _LIST_TRAINING_JOBS,
-            ListTrainingJobsParameters,
+            _models.ListTrainingJobsParameters,
             {
                 "project_id": self._project_id,
             },
@@ -2355,7 +2485,8 @@ class AsyncTrainingJobsClient:
         content = encode_body(_LIST_TRAINING_JOBS, _models.JobSearches, body)
         response = await self._send(_LIST_TRAINING_JOBS, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response(_LIST_TRAINING_JOBS, response, ListTrainingJobsResponse)
+            response,
+            decode_response(_LIST_TRAINING_JOBS, response, _models.ListTrainingJobsResponse),
         )
 
     async def create_training_job(
@@ -2454,7 +2585,7 @@ class AsyncTrainingJobsClient:
     ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
             _CREATE_TRAINING_JOB,
-            CreateTrainingJobParameters,
+            _models.CreateTrainingJobParameters,
             {
                 "project_id": self._project_id,
             },
@@ -2541,7 +2672,7 @@ class AsyncTrainingJobsClient:
     ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
             _SHOW_TRAINING_JOB_DETAILS,
-            ShowTrainingJobDetailsParameters,
+            _models.ShowTrainingJobDetailsParameters,
             {
                 "project_id": self._project_id,
                 "training_job_id": training_job_id,
@@ -2644,7 +2775,7 @@ class AsyncTrainingJobsClient:
     ) -> ApiResponse[None]:
         parameters = validate_parameters(
             _CHANGE_TRAINING_JOB_DESCRIPTION,
-            ChangeTrainingJobDescriptionParameters,
+            _models.ChangeTrainingJobDescriptionParameters,
             {
                 "project_id": self._project_id,
                 "training_job_id": training_job_id,
@@ -2748,7 +2879,7 @@ class AsyncTrainingJobsClient:
     ) -> ApiResponse[None]:
         parameters = validate_parameters(
             _DELETE_TRAINING_JOB,
-            DeleteTrainingJobParameters,
+            _models.DeleteTrainingJobParameters,
             {
                 "project_id": self._project_id,
                 "training_job_id": training_job_id,
@@ -2854,7 +2985,7 @@ class AsyncTrainingJobsClient:
     ) -> ApiResponse[JobResponse]:
         parameters = validate_parameters(
             _STOP_TRAINING_JOB,
-            StopTrainingJobParameters,
+            _models.StopTrainingJobParameters,
             {
                 "project_id": self._project_id,
                 "training_job_id": training_job_id,
@@ -2990,7 +3121,7 @@ class AsyncTrainingJobsClient:
     ) -> ApiResponse[TrainingJobEvents]:
         parameters = validate_parameters(
             _LIST_TRAINING_JOB_EVENTS,
-            ListTrainingJobEventsParameters,
+            _models.ListTrainingJobEventsParameters,
             {
                 "project_id": self._project_id,
                 "training_job_id": training_job_id,
@@ -3008,7 +3139,8 @@ class AsyncTrainingJobsClient:
         content = None
         response = await self._send(_LIST_TRAINING_JOB_EVENTS, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response(_LIST_TRAINING_JOB_EVENTS, response, TrainingJobEvents)
+            response,
+            decode_response(_LIST_TRAINING_JOB_EVENTS, response, _models.TrainingJobEvents),
         )
 
     async def show_training_job_logs_preview(
@@ -3100,7 +3232,7 @@ class AsyncTrainingJobsClient:
     ) -> ApiResponse[TaskLogPreview]:
         parameters = validate_parameters(
             _SHOW_TRAINING_JOB_LOGS_PREVIEW,
-            ShowTrainingJobLogsPreviewParameters,
+            _models.ShowTrainingJobLogsPreviewParameters,
             {
                 "project_id": self._project_id,
                 "training_job_id": training_job_id,
@@ -3110,7 +3242,8 @@ class AsyncTrainingJobsClient:
         content = None
         response = await self._send(_SHOW_TRAINING_JOB_LOGS_PREVIEW, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response(_SHOW_TRAINING_JOB_LOGS_PREVIEW, response, TaskLogPreview)
+            response,
+            decode_response(_SHOW_TRAINING_JOB_LOGS_PREVIEW, response, _models.TaskLogPreview),
         )
 
     async def show_obs_url_of_training_job_logs(
@@ -3211,7 +3344,7 @@ class AsyncTrainingJobsClient:
     ) -> ApiResponse[TaskLogObsUrl]:
         parameters = validate_parameters(
             _SHOW_OBS_URL_OF_TRAINING_JOB_LOGS,
-            ShowObsUrlOfTrainingJobLogsParameters,
+            _models.ShowObsUrlOfTrainingJobLogsParameters,
             {
                 "project_id": self._project_id,
                 "training_job_id": training_job_id,
@@ -3224,7 +3357,8 @@ class AsyncTrainingJobsClient:
             _SHOW_OBS_URL_OF_TRAINING_JOB_LOGS, parameters, content, deadline
         )
         return ApiResponse(
-            response, decode_response(_SHOW_OBS_URL_OF_TRAINING_JOB_LOGS, response, TaskLogObsUrl)
+            response,
+            decode_response(_SHOW_OBS_URL_OF_TRAINING_JOB_LOGS, response, _models.TaskLogObsUrl),
         )
 
     async def show_training_job_metrics(
@@ -3315,7 +3449,7 @@ class AsyncTrainingJobsClient:
     ) -> ApiResponse[TaskMetrics]:
         parameters = validate_parameters(
             _SHOW_TRAINING_JOB_METRICS,
-            ShowTrainingJobMetricsParameters,
+            _models.ShowTrainingJobMetricsParameters,
             {
                 "project_id": self._project_id,
                 "training_job_id": training_job_id,
@@ -3325,7 +3459,7 @@ class AsyncTrainingJobsClient:
         content = None
         response = await self._send(_SHOW_TRAINING_JOB_METRICS, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response(_SHOW_TRAINING_JOB_METRICS, response, TaskMetrics)
+            response, decode_response(_SHOW_TRAINING_JOB_METRICS, response, _models.TaskMetrics)
         )
 
     async def wait_for_training_job(
@@ -3358,6 +3492,141 @@ class AsyncTrainingJobsClient:
             delay = plan.after(response)
             if delay is None:
                 return response.parsed
+            await self._sleep(delay)
+
+    async def iter_training_jobs(
+        self,
+        body: JobSearches | Mapping[str, Any] | UncheckedBody | None = None,
+        *,
+        page_size: int = 50,
+        max_pages: int = DEFAULT_MAX_PAGES,
+        deadline: float | None = None,
+    ) -> AsyncIterator[JobResponse]:
+        """Every item of ``list_training_jobs`` (its answers' ``items``), page after page.
+
+        Takes the arguments of ``list_training_jobs`` but the body's ``offset`` and ``limit``,
+        which the iterator sets: pages of ``page_size`` items (the spec's largest, 50) are asked
+        for one after the other (the offset counts pages) until one comes back shorter, or the
+        answer's total is reached. Each page is one call, with its own ``deadline``.
+
+        Raises:
+            PagingError: the pages did not end within ``max_pages`` pages.
+            ValueError: ``page_size`` or ``max_pages`` is not a positive integer.
+            The errors of ``list_training_jobs``.
+        """
+        plan = PagePlan(
+            "iter_training_jobs",
+            page_size,
+            max_pages,
+            offset_counts="pages",
+        )
+        while True:
+            page = await self.list_training_jobs(
+                page_body(body, "offset", plan.offset, "limit", plan.limit), deadline=deadline
+            )
+            items = page.items or []
+            for item in items:
+                yield item
+            if not plan.after(len(items), page.total):
+                return
+
+    async def iter_training_job_events(
+        self,
+        training_job_id: str,
+        *,
+        order: Literal["asc", "desc"] | None = None,
+        start_time: str | None = None,
+        end_time: str | None = None,
+        level: Literal["Info", "Error", "Warning"] | None = None,
+        pattern: str | None = None,
+        source: Literal["K8S", "Job", "Task"] | None = None,
+        x_language: str | None = None,
+        page_size: int = 100,
+        max_pages: int = DEFAULT_MAX_PAGES,
+        deadline: float | None = None,
+    ) -> AsyncIterator[Event]:
+        """Every item of ``list_training_job_events`` (its answers' ``events``), page after page.
+
+        Takes the arguments of ``list_training_job_events`` but the ``offset`` and ``limit``,
+        which the iterator sets: pages of ``page_size`` items (the spec's largest, 100) are
+        asked for one after the other (the offset counts pages) until one comes back shorter, or
+        the answer's total is reached. Each page is one call, with its own ``deadline``.
+
+        Raises:
+            PagingError: the pages did not end within ``max_pages`` pages.
+            ValueError: ``page_size`` or ``max_pages`` is not a positive integer.
+            The errors of ``list_training_job_events``.
+        """
+        plan = PagePlan(
+            "iter_training_job_events",
+            page_size,
+            max_pages,
+            offset_counts="pages",
+        )
+        while True:
+            page = await self.list_training_job_events(
+                training_job_id,
+                order=order,
+                start_time=start_time,
+                end_time=end_time,
+                level=level,
+                pattern=pattern,
+                source=source,
+                x_language=x_language,
+                offset=plan.offset,
+                limit=plan.limit,
+                deadline=deadline,
+            )
+            items = page.events or []
+            for item in items:
+                yield item
+            if not plan.after(len(items), page.total):
+                return
+
+    async def follow_training_job(
+        self,
+        training_job_id: str,
+        *,
+        until: Collection[str] = TRAINING_JOB_FINAL_PHASES,
+        timeout: float = DEFAULT_WAIT_TIMEOUT,
+        poll: float = DEFAULT_POLL,
+        max_poll: float = DEFAULT_MAX_POLL,
+    ) -> AsyncIterator[Event | LogLine]:
+        """Every new event of the job (``iter_training_job_events``) and every new line of its
+        tasks' logs (``show_training_job_logs_preview``), as they come, until the job reaches a
+        phase of ``until`` (by default the final ones: ``TRAINING_JOB_FINAL_PHASES``).
+
+        Each poll shows the job, then reads its events and the logs of the tasks it lists;
+        nothing is given twice (an event by its content, a log line by its place in the log).
+        The polls wait as ``wait_for_training_job``'s do; after the last poll the last line of
+        each log is given even without a line break.
+
+        Yields:
+            The events (``Event``) and the log lines (``LogLine``: ``task``, ``line``).
+
+        Raises:
+            WaitTimeoutError: ``timeout`` seconds passed before the job ended.
+            ValueError: ``until`` is empty, or ``timeout``/``poll``/``max_poll`` is negative.
+        """
+        plan = WaitPlan("follow_training_job", training_job_id, until, timeout, poll, max_poll)
+        seen = FollowState()
+        while True:
+            response = await self._show_training_job_details(training_job_id)
+            events = [
+                event async for event in self.iter_training_job_events(training_job_id, order="asc")
+            ]
+            for event in seen.new_events(events):
+                yield event
+            for task in task_names(_at_pointer(response.json(), "/status/tasks")):
+                preview = await self.show_training_job_logs_preview(training_job_id, task)
+                lines = seen.new_lines(task, preview.content, preview.full_size)
+                for line in lines:
+                    yield line
+            delay = plan.after(response)
+            if delay is None:
+                for line in seen.last_lines():
+                    yield line
+                return
             await self._sleep(delay)
 
 

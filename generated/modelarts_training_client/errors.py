@@ -19,6 +19,7 @@ __all__ = [
     "DecodeError",
     "ModelArtsError",
     "NotFoundError",
+    "PagingError",
     "PermissionDeniedError",
     "RateLimitError",
     "RequestValidationError",
@@ -150,6 +151,20 @@ class WaitTimeoutError(ModelArtsError, TimeoutError):
         super().__init__(
             f"{operation}: {resource_id} is still {phase!r} after {timeout:g} s "
             f"(waiting for {', '.join(self.until)}){suffix}"
+        )
+
+
+class PagingError(ModelArtsError):
+    """An iteration gave up: the server's pages did not end within ``max_pages`` pages (a
+    page always full and no total reached), so the listing would never end."""
+
+    def __init__(self, operation: str, max_pages: int, seen: int) -> None:
+        self.operation = operation
+        self.max_pages = max_pages
+        self.seen = seen
+        super().__init__(
+            f"{operation}: the pages did not end after {max_pages} pages ({seen} items); "
+            "pass a larger max_pages to read further"
         )
 
 

@@ -8,6 +8,24 @@ from typing import TYPE_CHECKING, Annotated, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictBool, StrictInt, StrictStr
 
 if TYPE_CHECKING:
+    from ._change_training_job_description_models import (
+        ChangeTrainingJobDescriptionParameters,
+    )
+    from ._create_training_job_models import (
+        CreateTrainingJobParameters,
+    )
+    from ._delete_training_job_models import (
+        DeleteTrainingJobParameters,
+    )
+    from ._list_training_job_events_models import (
+        Event,
+        ListTrainingJobEventsParameters,
+        TrainingJobEvents,
+    )
+    from ._list_training_jobs_models import (
+        ListTrainingJobsParameters,
+        ListTrainingJobsResponse,
+    )
     from ._request_models import (
         AlgoConfigsInput,
         AutoSearchAlgoConfigParameterInput,
@@ -54,6 +72,35 @@ if TYPE_CHECKING:
         TaskInput,
         TaskInputRemote,
         TaskResource,
+    )
+    from ._show_obs_url_of_training_job_logs_models import (
+        ShowObsUrlOfTrainingJobLogsParameters,
+        TaskLogObsUrl,
+    )
+    from ._show_training_job_details_models import (
+        ShowTrainingJobDetailsParameters,
+    )
+    from ._show_training_job_engines_models import (
+        Engine,
+        ImageInfo,
+        ShowTrainingJobEnginesParameters,
+        TrainingJobEngines,
+    )
+    from ._show_training_job_flavors_models import (
+        ShowTrainingJobFlavorsParameters,
+        TrainingJobFlavors,
+    )
+    from ._show_training_job_logs_preview_models import (
+        ShowTrainingJobLogsPreviewParameters,
+        TaskLogPreview,
+    )
+    from ._show_training_job_metrics_models import (
+        MetricObject,
+        ShowTrainingJobMetricsParameters,
+        TaskMetrics,
+    )
+    from ._stop_training_job_models import (
+        StopTrainingJobParameters,
     )
 
 _RootT = TypeVar("_RootT")
@@ -146,20 +193,6 @@ class BillingInfo(BaseModel):
     """
 
 
-class ChangeTrainingJobDescriptionParameters(BaseModel):
-    """
-    The parameters of ``change_training_job_description``.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-    training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-
-
 class Constraint(BaseModel):
     """
     Constraint of a running parameter.
@@ -214,19 +247,6 @@ class Cpu(BaseModel):
     """
     Number of cores.
     """
-
-
-class CreateTrainingJobParameters(BaseModel):
-    """
-    The parameters of ``create_training_job``.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
 
 
 class CustomMetricsExec(BaseModel):
@@ -307,20 +327,6 @@ class Dataset(BaseModel):
     """
 
 
-class DeleteTrainingJobParameters(BaseModel):
-    """
-    The parameters of ``delete_training_job``.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-    training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-
-
 class Disk(BaseModel):
     """
     Disk information (in the job's resource).
@@ -358,34 +364,6 @@ class DiskResponse(BaseModel):
     unit: StrictStr | None = None
     """
     Unit of the disk size, generally `GB`.
-    """
-
-
-class Event(BaseModel):
-    """
-    An event of a training job.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    message: StrictStr | None = None
-    """
-    Event message.
-    """
-    level: Literal["Info", "Error", "Warning"] | StrictStr | None = None
-    """
-    Event severity: `Info`, `Error` or `Warning`.
-    """
-    time: StrictStr | None = None
-    """
-    When the event occurred, for example `2022-11-26T16:03:41+08:00`.
-    """
-    source: Literal["K8S", "Job", "Task"] | StrictStr | None = None
-    """
-    Event source: `K8S`, `Job` or `Task`.
     """
 
 
@@ -430,30 +408,6 @@ class I18NDescription(BaseModel):
     description: StrictStr | None = None
     """
     Description in that language.
-    """
-
-
-class ImageInfo(BaseModel):
-    """
-    Images of a preset engine.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    cpu_image_url: StrictStr | None = None
-    """
-    Image used with CPU flavors.
-    """
-    gpu_image_url: StrictStr | None = None
-    """
-    Image used with GPU flavors (may be empty).
-    """
-    image_version: StrictStr | None = None
-    """
-    Image version.
     """
 
 
@@ -637,42 +591,6 @@ class JupyterLab(BaseModel):
     """
 
 
-class ListTrainingJobEventsParameters(BaseModel):
-    """
-    The parameters of ``list_training_job_events``.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-    training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-    offset: StrictInt = 0
-    limit: Annotated[StrictInt, Field(ge=1, le=100)] = 50
-    order: Literal["asc", "desc"] | None = None
-    start_time: StrictStr | None = None
-    end_time: StrictStr | None = None
-    level: Literal["Info", "Error", "Warning"] | None = None
-    pattern: Annotated[StrictStr | None, Field(max_length=256)] = None
-    source: Literal["K8S", "Job", "Task"] | None = None
-    X_Language: Annotated[StrictStr | None, Field(alias="X-Language")] = None
-
-
-class ListTrainingJobsParameters(BaseModel):
-    """
-    The parameters of ``list_training_jobs``.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-
-
 class LogExportPath(BaseModel):
     """
     Where the training job logs are exported.
@@ -711,32 +629,6 @@ class Memory(BaseModel):
     unit: StrictStr | None = None
     """
     Unit of the memory size, for example `GB`.
-    """
-
-
-class MetricObject(BaseModel):
-    """
-    One running metric of a task, sampled every minute.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    metric: (
-        Literal["cpuUsage", "memUsage", "gpuUtil", "gpuMemUsage", "npuUtil", "npuMemUsage"]
-        | StrictStr
-        | None
-    ) = None
-    """
-    Running metric: `cpuUsage` (CPU usage), `memUsage` (physical memory usage),
-    `gpuUtil` (GPU usage), `gpuMemUsage` (GPU memory usage), `npuUtil` (NPU usage) or
-    `npuMemUsage` (NPU memory usage).
-    """
-    value: list[float] | None = None
-    """
-    Values of the metric, one average per minute; `-1` where there is no value.
     """
 
 
@@ -1105,95 +997,6 @@ class SearchParams(BaseModel):
     """
 
 
-class ShowObsUrlOfTrainingJobLogsParameters(BaseModel):
-    """
-    The parameters of ``show_obs_url_of_training_job_logs``.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-    training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-    task_id: Annotated[StrictStr, Field(min_length=1)]
-    Content_Type: Annotated[
-        Literal["text/plain", "application/octet-stream"] | None, Field(alias="Content-Type")
-    ] = None
-
-
-class ShowTrainingJobDetailsParameters(BaseModel):
-    """
-    The parameters of ``show_training_job_details``.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-    training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-
-
-class ShowTrainingJobEnginesParameters(BaseModel):
-    """
-    The parameters of ``show_training_job_engines``.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-
-
-class ShowTrainingJobFlavorsParameters(BaseModel):
-    """
-    The parameters of ``show_training_job_flavors``.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-    flavor_type: Literal["CPU", "GPU", "Ascend"] | None = None
-
-
-class ShowTrainingJobLogsPreviewParameters(BaseModel):
-    """
-    The parameters of ``show_training_job_logs_preview``.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-    training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-    task_id: Annotated[StrictStr, Field(min_length=1)]
-
-
-class ShowTrainingJobMetricsParameters(BaseModel):
-    """
-    The parameters of ``show_training_job_metrics``.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-    training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-    task_id: Annotated[StrictStr, Field(min_length=1)]
-
-
 class SpecResponseAssetModel(BaseModel):
     """
     No documentation page mentions it; the vendor SDK's response model `SpecResponse`
@@ -1284,80 +1087,6 @@ class StatusTaskIpsItem(BaseModel):
     """
 
 
-class StopTrainingJobParameters(BaseModel):
-    """
-    The parameters of ``stop_training_job``.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-    training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-
-
-class TaskLogObsUrl(BaseModel):
-    """
-    A temporary link to the log of a task of a training job (the logs URL operation's
-    answer).
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    obs_url: StrictStr | None = None
-    """
-    Temporary OBS URL of the complete log, valid for 5 minutes. It carries a signed
-    temporary credential in its query string: whoever holds it reads the log.
-    """
-
-
-class TaskLogPreview(BaseModel):
-    """
-    The log of a task of a training job, or its latest part (the logs preview
-    operation's answer).
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    content: StrictStr | None = None
-    """
-    Log content: the whole log if it does not exceed the size limit, otherwise its
-    latest part. Called `context` before 2022-03-01 00:00:00 (GMT+08:00).
-    """
-    current_size: StrictInt | None = None
-    """
-    Size of the returned log content, in bytes (at most 5 MB).
-    """
-    full_size: StrictInt | None = None
-    """
-    Size of the complete log, in bytes.
-    """
-
-
-class TaskMetrics(BaseModel):
-    """
-    The running metrics of a task of a training job (the metrics operation's answer).
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    metrics: list[MetricObject] | None = None
-    """
-    Running metrics.
-    """
-
-
 class TaskResponseLogExportPath(BaseModel):
     """
     No documentation page mentions it; the vendor SDK's response model `TaskResponse`
@@ -1438,46 +1167,6 @@ class Tensorboard(BaseModel):
     token: StrictStr | None = None
     """
     TensorBoard token of the training job.
-    """
-
-
-class TrainingJobEvents(BaseModel):
-    """
-    One page of the events of a training job (the events operation's answer).
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    total: StrictInt | None = None
-    """
-    Total number of events (of every page).
-    """
-    limit: StrictInt | None = None
-    """
-    Maximum number of events on this page.
-    """
-    offset: StrictInt | None = None
-    """
-    Offset of the first event of this page.
-    """
-    order: StrictStr | None = None
-    """
-    Order of the events by time, `desc` or `asc`.
-    """
-    start_time: StrictStr | None = None
-    """
-    Start of the time window, for example `2022-11-26T16:01:36+08:00`.
-    """
-    end_time: StrictStr | None = None
-    """
-    End of the time window, for example `2022-11-29T16:53:11+08:00`.
-    """
-    events: list[Event] | None = None
-    """
-    The events of this page.
     """
 
 
@@ -1575,40 +1264,6 @@ class DataSource(BaseModel):
         populate_by_name=True,
     )
     job: JobSummary | None = None
-
-
-class Engine(BaseModel):
-    """
-    A preset AI engine (framework) training jobs can use.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    engine_id: StrictStr | None = None
-    """
-    Engine ID, for example `caffe-1.0.0-python2.7`.
-    """
-    engine_name: StrictStr | None = None
-    """
-    Engine name, for example `Caffe`.
-    """
-    engine_version: StrictStr | None = None
-    """
-    Engine version. An engine name has several versions, for example
-    `Caffe-1.0.0-python2.7` for Python 2.7.
-    """
-    v1_compatible: StrictBool | None = None
-    """
-    Whether the v1 compatibility mode is used.
-    """
-    run_user: StrictStr | None = None
-    """
-    UID of the user the engine starts as by default (may be empty).
-    """
-    image_info: ImageInfo | None = None
 
 
 class FlavorInfo(BaseModel):
@@ -2117,46 +1772,6 @@ class Summary(BaseModel):
     """
 
 
-class TrainingJobEngines(BaseModel):
-    """
-    The preset AI engines of training jobs (the engines operation's answer).
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    total: StrictInt | None = None
-    """
-    Total number of engines.
-    """
-    items: list[Engine] | None = None
-    """
-    The engines.
-    """
-
-
-class TrainingJobFlavors(BaseModel):
-    """
-    The public resource flavors of training jobs (the flavors operation's answer).
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    total_count: StrictInt | None = None
-    """
-    Total number of resource flavors.
-    """
-    flavors: list[FlavorResponse] | None = None
-    """
-    The resource flavors.
-    """
-
-
 class AlgorithmInput(BaseModel):
     """
     Input channel of a heterogeneous job algorithm.
@@ -2635,65 +2250,6 @@ class JobResponse(BaseModel):
         return create_training_job_body(self)
 
 
-class ListTrainingJobsResponse(BaseModel):
-    """
-    One page of the training jobs that meet the search criteria.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    total: StrictInt | None = None
-    """
-    Total number of training jobs of the current user.
-    """
-    count: StrictInt | None = None
-    """
-    Number of training jobs that meet the search criteria.
-    """
-    limit: StrictInt | None = None
-    """
-    Number of jobs on each page, 1 to 50.
-    """
-    offset: StrictInt | None = None
-    """
-    Page of the jobs returned, from 0 (the first page).
-    """
-    sort_by: StrictStr | None = None
-    """
-    Field by which the jobs are sorted. `create_time` by default.
-    """
-    order: Literal["desc", "asc"] | StrictStr | None = None
-    """
-    Order of the jobs: `desc` (descending, the default) or `asc` (ascending). Documented
-    values: desc, asc.
-    """
-    group_by: StrictStr | None = None
-    """
-    Condition by which the jobs are grouped.
-    """
-    workspace_id: StrictStr | None = None
-    """
-    Workspace where the jobs are located. The default value is `0`.
-    """
-    ai_project: StrictStr | None = None
-    """
-    AI project the jobs belong to. The default value is `default-ai-project`.
-    """
-    train_type: StrictStr | None = None
-    """
-    No documentation page mentions it; the vendor SDK's response model
-    `ListTrainingJobsResponse` (huaweicloudsdkmodelarts 3.1.219) declares `train_type`
-    as `str`. Optional: a service that does not send it still conforms.
-    """
-    items: list[JobResponse] | None = None
-    """
-    The training jobs of this page, each as the show operation returns it.
-    """
-
-
 __all__ = [
     "AlgoConfigs",
     "AlgoConfigsInput",
@@ -2844,64 +2400,87 @@ __all__ = [
     "TrainingJobFlavors",
 ]
 
-# Loaded on first access: only request bodies use them (see _request_models).
-_LAZY_MODELS = frozenset(
-    {
-        "AlgoConfigsInput",
-        "AutoSearchAlgoConfigParameterInput",
-        "AutoSearchInput",
-        "AutoStop",
-        "ConstraintInput",
-        "DatasetInput",
-        "DeleteTrainingJobBody",
-        "Filter",
-        "I18NDescriptionInput",
-        "InputDataInfoInput",
-        "InputDataInfoInput1",
-        "InputDataInfoInput2",
-        "InputInput",
-        "Job",
-        "JobActionType",
-        "JobAlgorithm",
-        "JobConfig",
-        "JobEngine",
-        "JobMetadata",
-        "JobSearches",
-        "JobUpdateRequestBody",
-        "JobVolumeInput",
-        "LogExportPathInput",
-        "NfsInput",
-        "ObsInput",
-        "OutputInput",
-        "ParameterInput",
-        "ParameterInputI18NDescription",
-        "PoliciesInput",
-        "PoliciesInputAutoSearch",
-        "RemoteConstraintInput",
-        "RemoteInput",
-        "RemoteObsInput",
-        "RewardAttrsInput",
-        "SearchParamsInput",
-        "Spec",
-        "SpecResource",
-        "SpecResource1",
-        "SpecResource2",
-        "Task",
-        "TaskAlgorithm",
-        "TaskAlgorithmEngine",
-        "TaskInput",
-        "TaskInputRemote",
-        "TaskResource",
-    }
-)
+# Loaded on first access, with the module that holds them: the models of one
+# operation (or only request bodies use them) and nothing the package imports needs.
+_LAZY_MODELS: dict[str, str] = {
+    "AlgoConfigsInput": "_request_models",
+    "AutoSearchAlgoConfigParameterInput": "_request_models",
+    "AutoSearchInput": "_request_models",
+    "AutoStop": "_request_models",
+    "ChangeTrainingJobDescriptionParameters": "_change_training_job_description_models",
+    "ConstraintInput": "_request_models",
+    "CreateTrainingJobParameters": "_create_training_job_models",
+    "DatasetInput": "_request_models",
+    "DeleteTrainingJobBody": "_request_models",
+    "DeleteTrainingJobParameters": "_delete_training_job_models",
+    "Engine": "_show_training_job_engines_models",
+    "Event": "_list_training_job_events_models",
+    "Filter": "_request_models",
+    "I18NDescriptionInput": "_request_models",
+    "ImageInfo": "_show_training_job_engines_models",
+    "InputDataInfoInput": "_request_models",
+    "InputDataInfoInput1": "_request_models",
+    "InputDataInfoInput2": "_request_models",
+    "InputInput": "_request_models",
+    "Job": "_request_models",
+    "JobActionType": "_request_models",
+    "JobAlgorithm": "_request_models",
+    "JobConfig": "_request_models",
+    "JobEngine": "_request_models",
+    "JobMetadata": "_request_models",
+    "JobSearches": "_request_models",
+    "JobUpdateRequestBody": "_request_models",
+    "JobVolumeInput": "_request_models",
+    "ListTrainingJobEventsParameters": "_list_training_job_events_models",
+    "ListTrainingJobsParameters": "_list_training_jobs_models",
+    "ListTrainingJobsResponse": "_list_training_jobs_models",
+    "LogExportPathInput": "_request_models",
+    "MetricObject": "_show_training_job_metrics_models",
+    "NfsInput": "_request_models",
+    "ObsInput": "_request_models",
+    "OutputInput": "_request_models",
+    "ParameterInput": "_request_models",
+    "ParameterInputI18NDescription": "_request_models",
+    "PoliciesInput": "_request_models",
+    "PoliciesInputAutoSearch": "_request_models",
+    "RemoteConstraintInput": "_request_models",
+    "RemoteInput": "_request_models",
+    "RemoteObsInput": "_request_models",
+    "RewardAttrsInput": "_request_models",
+    "SearchParamsInput": "_request_models",
+    "ShowObsUrlOfTrainingJobLogsParameters": "_show_obs_url_of_training_job_logs_models",
+    "ShowTrainingJobDetailsParameters": "_show_training_job_details_models",
+    "ShowTrainingJobEnginesParameters": "_show_training_job_engines_models",
+    "ShowTrainingJobFlavorsParameters": "_show_training_job_flavors_models",
+    "ShowTrainingJobLogsPreviewParameters": "_show_training_job_logs_preview_models",
+    "ShowTrainingJobMetricsParameters": "_show_training_job_metrics_models",
+    "Spec": "_request_models",
+    "SpecResource": "_request_models",
+    "SpecResource1": "_request_models",
+    "SpecResource2": "_request_models",
+    "StopTrainingJobParameters": "_stop_training_job_models",
+    "Task": "_request_models",
+    "TaskAlgorithm": "_request_models",
+    "TaskAlgorithmEngine": "_request_models",
+    "TaskInput": "_request_models",
+    "TaskInputRemote": "_request_models",
+    "TaskLogObsUrl": "_show_obs_url_of_training_job_logs_models",
+    "TaskLogPreview": "_show_training_job_logs_preview_models",
+    "TaskMetrics": "_show_training_job_metrics_models",
+    "TaskResource": "_request_models",
+    "TrainingJobEngines": "_show_training_job_engines_models",
+    "TrainingJobEvents": "_list_training_job_events_models",
+    "TrainingJobFlavors": "_show_training_job_flavors_models",
+}
 
 
 def __getattr__(name: str) -> object:
-    """A request-body model, loaded with its module on first access (PEP 562)."""
-    if name in _LAZY_MODELS:
-        from . import _request_models
+    """A model of ``_LAZY_MODELS``, loaded with its module on first access (PEP 562)."""
+    module = _LAZY_MODELS.get(name)
+    if module is not None:
+        from importlib import import_module
 
-        value: object = getattr(_request_models, name)
+        value: object = getattr(import_module("." + module, __package__), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -37,6 +37,7 @@ __all__ = [
     "defer_validator_builds",
     "render_models",
     "split_models",
+    "split_models_into",
     "substitute_texts",
 ]
 
@@ -331,18 +332,34 @@ def split_models(
     source: str, lazy: Collection[str], *, lazy_module: str, lazy_header: str
 ) -> tuple[str, str | None]:
     """Split the models module into the one the package imports and ``lazy_module``, which
-    holds the classes named in ``lazy`` and is loaded on first use.
+    holds the classes named in ``lazy`` and is loaded on first use (one group of
+    :func:`split_models_into`). Returns ``(models source, lazy module source or None when
+    nothing is lazy)``."""
+    eager, modules = split_models_into(source, {lazy_module: (lazy, lazy_header)})
+    return eager, modules.get(lazy_module)
 
-    ``lazy`` must be closed downwards: no other class may refer to one of its classes (the
-    IR's :meth:`~modelarts_kit_generator.schemas.ModelPlan.body_only` is). The lazy module
-    keeps the source's imports (ruff removes the unused ones) and imports the other
+
+def split_models_into(
+    source: str,
+    groups: Mapping[str, tuple[Collection[str], str]],
+    eager: Collection[str] = (),
+) -> tuple[str, dict[str, str]]:
+    """Split the models module into the one the package imports and one module per group
+    (``groups``: module name -> (the classes it holds, its docstring literal)), each loaded
+    on first use. ``eager`` names classes the package imports: a group's classes may refer
+    to them, and they never move (nor what only they reach).
+
+    Each group must be closed downwards: no class outside it may refer to one of its
+    classes (the IR's :func:`~modelarts_kit_generator.ir.lazy.lazy_groups` are). A lazy
+    module keeps the source's imports (ruff removes the unused ones) and imports the other
     classes it refers to from ``models``; ``models`` names the lazy classes for type
-    checkers (``TYPE_CHECKING``) and resolves them at first access (PEP 562 ``__getattr__``),
-    so ``from <package>.models import X`` works for every class as before.
-    Returns ``(models source, lazy module source or None when nothing is lazy)``.
+    checkers (``TYPE_CHECKING``) and resolves them at first access (PEP 562
+    ``__getattr__``), so ``from <package>.models import X`` works for every class as before.
+    Returns ``(models source, {module name: its source})``, without the empty groups.
     """
-    if not lazy:
-        return source, None
+    groups = {module: group for module, group in groups.items() if group[0]}
+    if not groups:
+        return source, {}
     try:
         module = ast.parse(source)
     except SyntaxError as exc:
@@ -363,7 +380,8 @@ def split_models(
         if isinstance(node, ast.Import | ast.ImportFrom)
     )
     classes = {node.name for node in body if isinstance(node, ast.ClassDef)}
-    unknown = sorted(set(lazy) - classes)
+    planned = {name for names, _ in groups.values() for name in names}
+    unknown = sorted(planned - classes)
     if unknown:
         raise ModelGenerationError(f"no model class to load lazily is named {unknown[0]!r}")
     refers: dict[str, set[str]] = {}
@@ -374,85 +392,97 @@ def split_models(
             refers.setdefault(owner, set()).update(names & classes)
     # datamodel-code-generator adds classes of its own (numbered variants of a union):
     # they go where the classes that use them go, by the same rule as the IR's.
-    moved = _only_reached_from(set(lazy), refers) - {DEFERRED_ROOT}
-    kept = sorted(set(lazy) - moved)
-    if kept:
-        raise ModelGenerationError(
-            f"model {kept[0]!r} was planned to load lazily, but a model the package imports "
-            "refers to it (rule: what the package imports never needs the lazy module)"
-        )
+    home: dict[str, str] = {}
+    for name, (lazy, _) in groups.items():
+        moved = _only_reached_from(set(lazy), refers, set(eager)) - {DEFERRED_ROOT}
+        kept = sorted(set(lazy) - moved)
+        if kept:
+            raise ModelGenerationError(
+                f"model {kept[0]!r} was planned to load lazily, but a model outside its "
+                "group refers to it (rule: what the package imports never needs a lazy module, "
+                "and a lazy module never needs another)"
+            )
+        home.update(dict.fromkeys(moved, name))
     eager_parts: list[str] = []
-    lazy_parts: list[str] = []
-    needed: set[str] = set()
+    lazy_parts: dict[str, list[str]] = {name: [] for name in groups}
+    needed: dict[str, set[str]] = {name: set() for name in groups}
     start = prelude_end
     for node in body[first_code:]:
         assert node.end_lineno is not None
         text = "".join(lines[start : node.end_lineno])
         start = node.end_lineno
         owner = _statement_owner(node)
-        if owner in moved:
-            lazy_parts.append(text)
-            needed |= refers.get(owner, set()) - moved
+        target = home.get(owner) if owner is not None else None
+        if target is not None:
+            lazy_parts[target].append(text)
+            needed[target] |= refers.get(str(owner), set()) - set(home)
         else:
             eager_parts.append(text)
-    lazy_names = sorted(moved)
-    listed = "".join(f"        {name},\n" for name in lazy_names)
-    facade_imports = (
-        f"from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
-        f"    from .{lazy_module} import (\n{listed}    )\n\n"
+    listed = "".join(
+        f"    from .{name} import (\n"
+        + "".join(f"        {cls},\n" for cls in sorted(c for c, h in home.items() if h == name))
+        + "    )\n"
+        for name in groups
     )
+    facade_imports = f"from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n{listed}\n"
     exported = "".join(f'    "{name}",\n' for name in sorted(classes - {DEFERRED_ROOT}))
-    lazy_set = "".join(f'        "{name}",\n' for name in lazy_names)
+    lazy_map = "".join(f'    "{cls}": "{home[cls]}",\n' for cls in sorted(home))
     facade = (
         f"\n\n__all__ = [\n{exported}]\n\n"
-        f"# Loaded on first access: only request bodies use them (see {lazy_module}).\n"
-        f"_LAZY_MODELS = frozenset(\n    {{\n{lazy_set}    }}\n)\n\n\n"
-        f"{LAZY_GETATTR.format(module=lazy_module)}"
+        "# Loaded on first access, with the module that holds them: the models of one\n"
+        "# operation (or only request bodies use them) and nothing the package imports needs.\n"
+        f"_LAZY_MODELS: dict[str, str] = {{\n{lazy_map}}}\n\n\n"
+        f"{LAZY_GETATTR}"
     )
     eager = prelude + facade_imports + "".join(eager_parts).rstrip("\n") + "\n" + facade
-    own_imports = "".join(f"    {name},\n" for name in sorted(needed))
-    lazy_source = (
-        f"{lazy_header}\n\n{imports}"
-        + (f"\nfrom .models import (\n{own_imports})\n" if needed else "")
-        + "".join(lazy_parts).rstrip("\n")
-        + "\n\n__all__ = [\n"
-        + "".join(f'    "{name}",\n' for name in lazy_names)
-        + "]\n"
-    )
-    return eager, lazy_source
+    sources: dict[str, str] = {}
+    for name, (_, header) in groups.items():
+        own_imports = "".join(f"    {cls},\n" for cls in sorted(needed[name]))
+        sources[name] = (
+            f"{header}\n\n{imports}"
+            + (f"\nfrom .models import (\n{own_imports})\n" if needed[name] else "")
+            + "".join(lazy_parts[name]).rstrip("\n")
+            + "\n\n__all__ = [\n"
+            + "".join(f'    "{cls}",\n' for cls in sorted(c for c, h in home.items() if h == name))
+            + "]\n"
+        )
+    return eager, sources
 
 
 LAZY_GETATTR = '''def __getattr__(name: str) -> object:
-    """A request-body model, loaded with its module on first access (PEP 562)."""
-    if name in _LAZY_MODELS:
-        from . import {module}
+    """A model of ``_LAZY_MODELS``, loaded with its module on first access (PEP 562)."""
+    module = _LAZY_MODELS.get(name)
+    if module is not None:
+        from importlib import import_module
 
-        value: object = getattr({module}, name)
+        value: object = getattr(import_module("." + module, __package__), name)
         globals()[name] = value
         return value
-    raise AttributeError(f"module {{__name__!r}} has no attribute {{name!r}}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted({{*globals(), *_LAZY_MODELS}})
+    return sorted({*globals(), *_LAZY_MODELS})
 '''
 
 
-def _only_reached_from(roots: set[str], refers: Mapping[str, set[str]]) -> set[str]:
+def _only_reached_from(
+    roots: set[str], refers: Mapping[str, set[str]], avoid: Collection[str] = ()
+) -> set[str]:
     """What ``roots`` reach in ``refers`` (name -> names it refers to) that nothing else
-    reaches."""
+    reaches, never going through a class of ``avoid``."""
 
-    def reach(names: set[str]) -> set[str]:
+    def reach(names: set[str], avoid: Collection[str] = ()) -> set[str]:
         found: set[str] = set()
         pending = list(names)
         while pending:
             name = pending.pop()
             if name not in found:
                 found.add(name)
-                pending.extend(refers.get(name, ()))
+                pending.extend(n for n in refers.get(name, ()) if n not in avoid)
         return found
 
-    from_roots = reach(roots)
+    from_roots = reach(roots, avoid)
     return from_roots - reach(set(refers) - from_roots)
 
 

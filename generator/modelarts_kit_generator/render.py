@@ -16,13 +16,14 @@ from modelarts_kit_wire.errors import KitError
 from modelarts_kit_generator import cache
 from modelarts_kit_generator.ir import ClientIR
 from modelarts_kit_generator.manifest import MARKER, MARKER_TEXT, TEMPLATE_DIR
-from modelarts_kit_generator.modelgen import add_to_classes, render_models, split_models
+from modelarts_kit_generator.modelgen import add_to_classes, render_models, split_models_into
 
 __all__ = ["TEMPLATE_DIR", "TemplateRenderError", "render_files"]
 
 # Output file (relative to the output directory; {package} is the import package) ->
 # template. models.py is not a template: datamodel-code-generator writes it, and the
-# models only request bodies reach move to a module loaded on first use (ir.lazy_module).
+# models only request bodies or one operation reach move to modules loaded on first use
+# (ir.lazy_groups).
 TEMPLATES: tuple[tuple[str, str], ...] = (
     ("pyproject.toml", "pyproject.toml.jinja"),
     ("README.md", "README.md.jinja"),
@@ -38,6 +39,9 @@ TEMPLATES: tuple[tuple[str, str], ...] = (
 MODELS_FILE = "{package}/models.py"
 # Rendered when the IR plans a show -> create copy (ir.copy).
 COPY_TEMPLATE = ("{package}/_copy.py", "_copy.py.jinja")
+# Rendered when the IR has iterators (ir.paging) and a follow helper (ir.follow).
+PAGING_TEMPLATE = ("{package}/_paging.py", "_paging.py.jinja")
+FOLLOW_TEMPLATE = ("{package}/_follow.py", "_follow.py.jinja")
 
 
 class TemplateRenderError(KitError):
@@ -91,12 +95,17 @@ def render_files(
     env = environment(template_dir, None if cache_root is None else cache_root / "jinja")
     package = ir.options.package
     files: dict[str, str] = {MARKER: MARKER_TEXT}
-    for target, template in (*TEMPLATES, *((COPY_TEMPLATE,) if ir.copy is not None else ())):
+    optional = (
+        *((COPY_TEMPLATE,) if ir.copy is not None else ()),
+        *((PAGING_TEMPLATE,) if ir.paging else ()),
+        *((FOLLOW_TEMPLATE,) if ir.follow is not None else ()),
+    )
+    for target, template in (*TEMPLATES, *optional):
         try:
             files[target.format(package=package)] = env.get_template(template).render(ir=ir)
         except jinja2.TemplateError as exc:
             raise TemplateRenderError(template, _template_line(exc, template), exc) from exc
-    models, lazy = split_models(
+    models, lazy = split_models_into(
         add_to_classes(
             render_models(
                 ir.model_schemas, ir.model_texts, header=ir.models_header, use_cache=use_cache
@@ -104,11 +113,10 @@ def render_files(
             ir.model_additions,
             ir.model_imports,
         ),
-        ir.lazy_models,
-        lazy_module=ir.lazy_module,
-        lazy_header=ir.lazy_models_header,
+        {group.module: (group.models, group.header) for group in ir.lazy_groups},
+        ir.eager_models,
     )
     files[MODELS_FILE.format(package=package)] = models
-    if lazy is not None:
-        files[f"{package}/{ir.lazy_module}.py"] = lazy
+    for module, source in lazy.items():
+        files[f"{package}/{module}.py"] = source
     return dict(sorted(files.items()))

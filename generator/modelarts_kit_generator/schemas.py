@@ -49,7 +49,14 @@ from modelarts_kit_generator.escaping import shorten
 from modelarts_kit_generator.naming import pascal_case
 from modelarts_kit_generator.rules import FieldRule, field_rules
 
-__all__ = ["DESCRIPTION_WIDTH", "MODEL_KEYWORDS", "PLACEHOLDER", "ModelPlan", "Side"]
+__all__ = [
+    "DESCRIPTION_WIDTH",
+    "MODEL_KEYWORDS",
+    "PLACEHOLDER",
+    "ModelPlan",
+    "Side",
+    "referenced_models",
+]
 
 JSON = Any
 
@@ -177,7 +184,7 @@ class ModelPlan:
             if name in found:
                 continue
             found.add(name)
-            pending.extend(_referenced_models(self.schemas[name]))
+            pending.extend(referenced_models(self.schemas[name]))
         return found
 
     def body_only(self, bodies: Iterable[str]) -> set[str]:
@@ -457,17 +464,17 @@ def _split_by_type(node: Mapping[str, JSON]) -> list[dict[str, JSON]] | None:
 _MODEL_REF = "#/components/schemas/"
 
 
-def _referenced_models(node: JSON) -> Iterator[str]:
+def referenced_models(node: JSON) -> Iterator[str]:
     """The model names a converted schema refers to (``$ref`` to a plan schema)."""
     if isinstance(node, Mapping):
         ref = node.get("$ref")
         if isinstance(ref, str) and ref.startswith(_MODEL_REF):
             yield ref.removeprefix(_MODEL_REF)
         for value in node.values():
-            yield from _referenced_models(value)
+            yield from referenced_models(value)
     elif isinstance(node, list):
         for value in node:
-            yield from _referenced_models(value)
+            yield from referenced_models(value)
 
 
 def _checked_pattern(value: JSON, pointer: str) -> str:

@@ -14,7 +14,12 @@ from typing import Any
 
 import pytest
 from modelarts_kit_generator import GeneratorOptions, build_ir, pipeline
-from modelarts_kit_generator.modelgen import ModelGenerationError, render_models, split_models
+from modelarts_kit_generator.modelgen import (
+    ModelGenerationError,
+    render_models,
+    split_models,
+    split_models_into,
+)
 from modelarts_kit_spec import load_spec
 from pydantic import BaseModel
 
@@ -139,20 +144,47 @@ def test_every_model_name_is_reachable_as_from_one_module() -> None:
 
 
 def test_the_partition_follows_the_reference_graph() -> None:
-    """Lazy: only what request bodies reach. Responses, parameters and every model a
-    response reaches stay eager; a lazy model never is a response model."""
+    """Lazy: what only request bodies reach (``_request_models``), and what only one
+    operation's parameters and answer reach (that operation's module). What several
+    operations share (the job every answer returns) stays eager; groups never overlap."""
     ir = build_ir(load_spec(), GeneratorOptions())
-    lazy = set(ir.lazy_models)
-    assert lazy
-    assert lazy <= set(ir.request_models)
-    assert not lazy & set(ir.response_models)
-    params = {op.params_model for op in ir.operations} - {"None"}
+    groups = {group.module: set(group.models) for group in ir.lazy_groups}
+    request_only = groups.pop("_request_models")
+    assert request_only <= set(ir.request_models)
+    assert not request_only & set(ir.response_models)
     bodies = {op.body.model for op in ir.operations if op.body is not None}
-    assert params
-    assert not params & lazy
-    assert bodies <= lazy
+    assert bodies <= request_only
+    shown = next(op for op in ir.operations if op.python_name == "show_training_job_details")
+    returned = {op.return_model for op in ir.operations} - {None}
+    assert shown.return_model in set(ir.eager_models), "the job all three answer is shared"
+    for op in ir.operations:
+        own = groups.get(f"_{op.python_name}_models", set())
+        assert op.params_model in own
+        assert not own & (returned - {op.return_model})
+        assert f"_models.{op.params_model}" == op.params_expression
+    lazy = set(ir.lazy_models)
+    assert lazy == request_only.union(*groups.values())
+    assert sum(len(group.models) for group in ir.lazy_groups) == len(lazy), "groups overlap"
     assert set(ir.eager_models) | lazy == set(ir.models)
     assert not set(ir.eager_models) & lazy
+
+
+def test_a_show_loads_only_its_own_module(show_job_example: dict[str, Any]) -> None:
+    """Importing the client loads no operation's models; a show call loads show's alone."""
+    seen = _run(
+        "import json, sys, httpx\n"
+        f"import {PACKAGE} as m\n"
+        f"answer = json.loads({json.dumps(show_job_example)!r})\n"
+        "transport = httpx.MockTransport(lambda request: httpx.Response(200, json=answer))\n"
+        "client = m.TrainingJobsClient(project_id='p', base_url='https://h', "
+        "transport=transport)\n"
+        "lazy = lambda: sorted(n.rsplit('.', 1)[1] for n in sys.modules "
+        f"if n.startswith('{PACKAGE}._') and n.endswith('_models'))\n"
+        "before = lazy()\n"
+        "client.show_training_job_details(answer['metadata']['id'])\n"
+        "print(json.dumps({'import': before, 'show': lazy()}))\n"
+    )
+    assert seen == {"import": [], "show": ["_show_training_job_details_models"]}
 
 
 SOURCE = '''"""Header."""
@@ -220,5 +252,28 @@ def test_generation_builds_the_lazy_models_too(
     monkeypatch.setattr(pipeline, "_build_validators", recording)
     pipeline.render_to(tmp_path / "out", use_cache=False)
     ir = build_ir(load_spec(), GeneratorOptions())
-    assert {f"_request_models.{name}" for name in ir.lazy_models} <= set(built)
+    planned = {f"{group.module}.{name}" for group in ir.lazy_groups for name in group.models}
+    assert planned <= set(built)
     assert {f"models.{name}" for name in ir.eager_models} <= set(built)
+
+
+def test_split_into_groups_keeps_each_group_apart() -> None:
+    """Two lazy groups: each module holds its own classes and imports only eager ones; a
+    class of one group that another group's class refers to is refused."""
+    source = SOURCE + "\n\nclass Other(BaseModel):\n    shared: Shared\n"
+    eager, modules = split_models_into(
+        source, {"_a": ({"Body"}, '"""A."""'), "_b": ({"Other"}, '"""B."""'), "_c": ((), "")}
+    )
+    assert sorted(modules) == ["_a", "_b"]
+    held = {
+        name: {n.name for n in ast.parse(text).body if isinstance(n, ast.ClassDef)}
+        for name, text in modules.items()
+    }
+    assert held == {"_a": {"Body", "Body1"}, "_b": {"Other"}}
+    assert '"Body1": "_a"' in eager
+    assert '"Other": "_b"' in eager
+    crossing = SOURCE + "\n\nclass Other(BaseModel):\n    body: Body1\n"
+    with pytest.raises(ModelGenerationError, match="'Body1' was planned to load lazily"):
+        split_models_into(
+            crossing, {"_a": ({"Body"}, '"""A."""'), "_b": ({"Other", "Body1"}, '"""B."""')}
+        )

@@ -28,9 +28,10 @@ from modelarts_kit_generator.ir.client import (
     spec_token_header,
 )
 from modelarts_kit_generator.ir.errors import error_classes
+from modelarts_kit_generator.ir.follow import build_follow
+from modelarts_kit_generator.ir.lazy import lazy_groups
 from modelarts_kit_generator.ir.model import (
     LAZY_FACADE,
-    LAZY_MODULE,
     ClientIR,
     ClientParameterIR,
     OperationIR,
@@ -45,8 +46,9 @@ from modelarts_kit_generator.ir.operations import (
     build_operation,
     parameter_pointer,
     success_status,
-    with_lazy_bodies,
+    with_lazy_models,
 )
+from modelarts_kit_generator.ir.paging import build_paging, paging_models
 from modelarts_kit_generator.ir.wait import build_wait
 from modelarts_kit_generator.naming import snake_case
 from modelarts_kit_generator.options import GeneratorOptions
@@ -92,8 +94,10 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
         build_operation(op, spec, plan, client_params, errors, taken, codes)
         for op in spec.operations
     )
-    lazy = plan.body_only(op.body.model for op in operations if op.body is not None)
-    operations = tuple(with_lazy_bodies(op, lazy) for op in operations)
+    title = spec.title or options.package
+    groups = lazy_groups(plan, operations, title)
+    lazy = {name for group in groups for name in group.models}
+    operations = tuple(with_lazy_models(op, lazy) for op in operations)
     wait = build_wait(spec, operations)
     copy = build_copy(spec, operations, lazy)
     additions = {name: field_rule_lines(rules) for name, rules in plan.rules.items()}
@@ -102,8 +106,16 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
             *additions.get(copy.response_model, ()),
             *copy_method_lines(copy),
         )
-    if wait is not None and wait.method_name in taken:
-        raise SpecError(f"the wait method {wait.method_name!r} collides with an operation method")
+    paging = build_paging(spec, operations, plan)
+    follow = build_follow(spec, operations, wait, paging)
+    helpers = [
+        *((wait.method_name,) if wait is not None else ()),
+        *(p.method_name for p in paging),
+        *((follow.method_name,) if follow is not None else ()),
+    ]
+    for name in helpers:
+        if name in taken or helpers.count(name) > 1:
+            raise SpecError(f"the helper method {name!r} collides with another method")
     base_url, variables = spec_servers(spec)
     variants = client_variants(options.client_name)
     info = spec.document.get("info") or {}
@@ -111,6 +123,7 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
         options.error_base,
         "ApiError",
         *(("WaitTimeoutError",) if wait is not None else ()),
+        *(("PagingError",) if paging else ()),
         *(e.name for e in errors),
         "DeadlineExceededError",
         "DecodeError",
@@ -125,6 +138,7 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
             *(v.raw_class_name for v in variants),
             *((wait.final_constant, wait.phases_constant) if wait is not None else ()),
             "ApiResponse",
+            *(("LogLine",) if follow is not None and follow.logs_method else ()),
             *exceptions,
             "AkSkAuth",
             "RetryPolicy",
@@ -133,7 +147,6 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
             *plan.all_names,
         }
     )
-    title = spec.title or options.package
     token_header = spec_token_header(spec)
     package_version = package_version_of(spec.version)
     pyproject_description = toml_string(
@@ -148,19 +161,12 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
         "given);\nresponse models keep unknown fields and accept enum values the spec does not "
         'know yet."""'
     )
-    lazy_models_header = (
-        f'"""Request-body models of the {docstring_inline(title)} API (modelarts-kit; do not '
-        "edit).\n\n"
-        "Only request bodies use these models, so they are loaded on first use: import them "
-        "from\n``models`` or the package (this module's name is not part of the API)."
-        '"""'
-    )
     client_models = {
         name
         for op in operations
         for name in (op.params_model, op.return_model, op.body.model if op.body else None)
         if name and name != "None"
-    }
+    } | paging_models(paging)
     return ClientIR(
         options=options,
         title_doc=docstring_inline(title),
@@ -189,14 +195,15 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
         operations=operations,
         variants=variants,
         wait=wait,
+        paging=paging,
+        follow=follow,
         error_classes=errors,
         status_errors=tuple(e for e in errors if e.status is not None),
         error_exports=tuple(sorted(exceptions)),
         models=tuple(plan.all_names),
         eager_models=tuple(name for name in plan.all_names if name not in lazy),
         lazy_models=tuple(name for name in plan.all_names if name in lazy),
-        lazy_module=LAZY_MODULE,
-        lazy_models_header=lazy_models_header,
+        lazy_groups=groups,
         request_models=tuple(sorted(plan.request_models)),
         response_models=tuple(sorted(plan.response_models)),
         model_schemas=dict(sorted(plan.schemas.items())),

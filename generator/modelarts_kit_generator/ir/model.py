@@ -22,7 +22,10 @@ __all__ = [
     "ClientParameterIR",
     "ClientVariantIR",
     "ErrorClassIR",
+    "FollowIR",
+    "LazyGroupIR",
     "OperationIR",
+    "PagingIR",
     "ParameterIR",
     "ServerVariableIR",
     "WaitIR",
@@ -81,6 +84,7 @@ class OperationIR:
     signature: tuple[str, ...]
     arguments: tuple[tuple[str, str], ...]  # (wire name literal, python expression)
     params_model: str
+    params_expression: str  # how the client names the params model (lazy: ``_models.X``)
     call_constant: str
     forward: tuple[str, ...]  # how a wrapper passes its own arguments on
     endpoint_doc: str  # "METHOD /path" as docstring text
@@ -100,6 +104,15 @@ class OperationIR:
 
 
 @dataclass(frozen=True)
+class LazyGroupIR:
+    """A module of models loaded on first use (see ``ir.lazy``)."""
+
+    module: str
+    models: tuple[str, ...]
+    header: str  # the module's docstring, a complete literal
+
+
+@dataclass(frozen=True)
 class WaitIR:
     """``wait_for_<resource>``: poll the show operation until a phase is reached (from the
     spec's roles and lifecycle, ``x-modelarts-lifecycle``)."""
@@ -116,6 +129,42 @@ class WaitIR:
     phases_constant: str  # TRAINING_JOB_PHASES
     phases_literal: str
     docstring: tuple[str, ...]  # escaped lines, indented as printed
+
+
+@dataclass(frozen=True)
+class PagingIR:
+    """``iter_<items>``: every item of a paged operation, page after page (see ``ir.paging``)."""
+
+    method_name: str  # iter_training_jobs
+    method_name_literal: str
+    operation: str  # the operation method each page calls
+    signature: tuple[str, ...]
+    call_arguments: tuple[str, ...]  # the page call's arguments (naming ``plan``)
+    item_annotation: str
+    item_model: str | None
+    items_expression: str  # the page's items (naming ``page``), a list
+    total_expression: str  # the page's total (naming ``page``), or None
+    offset_counts_literal: str  # "items" | "pages"
+    page_size: int
+    docstring: tuple[str, ...]  # escaped lines, indented as printed
+
+
+@dataclass(frozen=True)
+class FollowIR:
+    """``follow_<resource>``: the new events and log lines of a job until it ends (see
+    ``ir.follow``)."""
+
+    method_name: str  # follow_training_job
+    method_name_literal: str
+    id_argument: str
+    events_iterator: str  # the PagingIR method of the events
+    events_arguments: tuple[str, ...]  # the job id, and e.g. an ascending order
+    event_annotation: str
+    logs_method: str | None  # the logs-preview operation method, None: events only
+    log_content_expression: str  # naming ``preview``
+    log_size_expression: str  # naming ``preview``: the whole log's size, or None
+    tasks_pointer_literal: str  # where a job lists its tasks' names
+    docstring: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -160,6 +209,7 @@ class ClientVariantIR:
     close_http: str
     summary: str
     for_: str
+    iterator_type: str  # what an iter_*/follow_* method returns
     iter_bytes: str
     close_response: str
     deadline_scope: str
@@ -190,14 +240,15 @@ class ClientIR:
     operations: tuple[OperationIR, ...]
     variants: tuple[ClientVariantIR, ...]
     wait: WaitIR | None
+    paging: tuple[PagingIR, ...]
+    follow: FollowIR | None
     error_classes: tuple[ErrorClassIR, ...]
     status_errors: tuple[ErrorClassIR, ...]
     error_exports: tuple[str, ...]
     models: tuple[str, ...]
     eager_models: tuple[str, ...]  # imported with the package
-    lazy_models: tuple[str, ...]  # only request bodies reach them: LAZY_MODULE, on first use
-    lazy_module: str
-    lazy_models_header: str  # the lazy module's docstring, a complete literal
+    lazy_models: tuple[str, ...]  # every model of lazy_groups: loaded on first use
+    lazy_groups: tuple[LazyGroupIR, ...]
     request_models: tuple[str, ...]
     response_models: tuple[str, ...]
     model_schemas: Mapping[str, JSON]  # prose replaced by placeholders (see model_texts)

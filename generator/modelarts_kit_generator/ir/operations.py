@@ -32,7 +32,7 @@ from modelarts_kit_generator.ir.model import (
 from modelarts_kit_generator.naming import pascal_case, snake_case
 from modelarts_kit_generator.schemas import ModelPlan, Side, is_object_schema
 
-__all__ = ["build_operation", "parameter_pointer", "success_status", "with_lazy_bodies"]
+__all__ = ["build_operation", "parameter_pointer", "success_status", "with_lazy_models"]
 
 
 def _annotation(schema: JSON, spec: Spec) -> str:
@@ -252,11 +252,7 @@ def build_operation(
     name_literal = python_string(python_name)
     call_constant = f"_{python_name.upper()}"
     body_expression = "None" if body is None else _body_expression(call_constant, body.model, ())
-    result_expression = (
-        "None"
-        if return_model is None
-        else f"decode_response({call_constant}, response, {return_model})"
-    )
+    result_expression = _result_expression(call_constant, return_model, ())
     secrets = {
         "parameter_secrets": sensitive_fields(
             spec.walker, {"type": "object", "properties": {p.name: p.schema for p in op.parameters}}
@@ -295,6 +291,7 @@ def build_operation(
         signature=tuple(signature),
         arguments=tuple((python_string(p.wire_name), p.python_name) for p in params),
         params_model=params_model,
+        params_expression=params_model,
         path_names_literal=tuple_literal(p.wire_name for p in params if p.location == "path"),
         query_names_literal=tuple_literal(p.wire_name for p in params if p.location == "query"),
         header_names_literal=tuple_literal(p.wire_name for p in params if p.location == "header"),
@@ -305,18 +302,32 @@ def build_operation(
     )
 
 
+def _reference(model: str, lazy: Collection[str]) -> str:
+    """How the client names ``model``: one of a lazily loaded module is reached through the
+    ``models`` facade (``_models.X``), which loads that module on first use."""
+    return f"{LAZY_FACADE}.{model}" if model in lazy else model
+
+
 def _body_expression(call_constant: str, model: str, lazy: Collection[str]) -> str:
-    """How a method encodes its body: a model of the lazily loaded module is reached
-    through the ``models`` facade (``_models.X``), which loads that module on first use."""
-    reference = f"{LAZY_FACADE}.{model}" if model in lazy else model
-    return f"encode_body({call_constant}, {reference}, body)"
+    return f"encode_body({call_constant}, {_reference(model, lazy)}, body)"
 
 
-def with_lazy_bodies(op: OperationIR, lazy: Collection[str]) -> OperationIR:
-    if op.body is None:
-        return op
-    expression = _body_expression(op.call_constant, op.body.model, lazy)
-    return dataclasses.replace(op, body_expression=expression)
+def _result_expression(call_constant: str, model: str | None, lazy: Collection[str]) -> str:
+    if model is None:
+        return "None"
+    return f"decode_response({call_constant}, response, {_reference(model, lazy)})"
+
+
+def with_lazy_models(op: OperationIR, lazy: Collection[str]) -> OperationIR:
+    """``op`` naming its models through the facade where they load lazily."""
+    return dataclasses.replace(
+        op,
+        body_expression="None"
+        if op.body is None
+        else _body_expression(op.call_constant, op.body.model, lazy),
+        params_expression=_reference(op.params_model, lazy),
+        result_expression=_result_expression(op.call_constant, op.return_model, lazy),
+    )
 
 
 def parameter_pointer(spec: Spec, op: Operation, name: str, location: str) -> str:

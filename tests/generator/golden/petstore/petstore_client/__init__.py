@@ -37,14 +37,6 @@ from .errors import (
 )
 from .models import (
     Category,
-    DeletePetParameters,
-    FindPetsByStatusParameters,
-    FindPetsByStatusResponse,
-    FindPetsByTagsParameters,
-    FindPetsByTagsResponse,
-    GetInventoryResponse,
-    GetPetByIdParameters,
-    Order,
     Pet,
     Tag,
 )
@@ -52,6 +44,14 @@ from .models import (
 if TYPE_CHECKING:
     from .models import (
         CategoryInput,
+        DeletePetParameters,
+        FindPetsByStatusParameters,
+        FindPetsByStatusResponse,
+        FindPetsByTagsParameters,
+        FindPetsByTagsResponse,
+        GetInventoryResponse,
+        GetPetByIdParameters,
+        Order,
         OrderInput,
         PetInput,
         TagInput,
@@ -106,7 +106,7 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    """A request-body model, loaded on first access (see ``models``)."""
+    """A model loaded on first access, with its module (see ``models``)."""
     if name in _models._LAZY_MODELS:
         value: object = getattr(_models, name)
         globals()[name] = value

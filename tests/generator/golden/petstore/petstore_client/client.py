@@ -40,19 +40,15 @@ from ._http import (
     validate_parameters,
 )
 from .models import (
-    DeletePetParameters,
-    FindPetsByStatusParameters,
-    FindPetsByStatusResponse,
-    FindPetsByTagsParameters,
-    FindPetsByTagsResponse,
-    GetInventoryResponse,
-    GetPetByIdParameters,
-    Order,
     Pet,
 )
 
 if TYPE_CHECKING:
     from .models import (
+        FindPetsByStatusResponse,
+        FindPetsByTagsResponse,
+        GetInventoryResponse,
+        Order,
         OrderInput,
         PetInput,
     )
@@ -445,7 +441,7 @@ class PetstoreClient:
     ) -> ApiResponse[FindPetsByStatusResponse]:
         parameters = validate_parameters(
             _FIND_PETS_BY_STATUS,
-            FindPetsByStatusParameters,
+            _models.FindPetsByStatusParameters,
             {
                 "status": status,
             },
@@ -453,7 +449,8 @@ class PetstoreClient:
         content = None
         response = self._send(_FIND_PETS_BY_STATUS, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response(_FIND_PETS_BY_STATUS, response, FindPetsByStatusResponse)
+            response,
+            decode_response(_FIND_PETS_BY_STATUS, response, _models.FindPetsByStatusResponse),
         )
 
     def find_pets_by_tags(
@@ -488,7 +485,7 @@ class PetstoreClient:
     ) -> ApiResponse[FindPetsByTagsResponse]:
         parameters = validate_parameters(
             _FIND_PETS_BY_TAGS,
-            FindPetsByTagsParameters,
+            _models.FindPetsByTagsParameters,
             {
                 "tags": tags,
             },
@@ -496,7 +493,7 @@ class PetstoreClient:
         content = None
         response = self._send(_FIND_PETS_BY_TAGS, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response(_FIND_PETS_BY_TAGS, response, FindPetsByTagsResponse)
+            response, decode_response(_FIND_PETS_BY_TAGS, response, _models.FindPetsByTagsResponse)
         )
 
     def get_pet_by_id(
@@ -535,7 +532,7 @@ class PetstoreClient:
     ) -> ApiResponse[Pet]:
         parameters = validate_parameters(
             _GET_PET_BY_ID,
-            GetPetByIdParameters,
+            _models.GetPetByIdParameters,
             {
                 "petId": pet_id,
             },
@@ -580,7 +577,7 @@ class PetstoreClient:
     ) -> ApiResponse[None]:
         parameters = validate_parameters(
             _DELETE_PET,
-            DeletePetParameters,
+            _models.DeletePetParameters,
             {
                 "api_key": api_key,
                 "petId": pet_id,
@@ -625,7 +622,7 @@ class PetstoreClient:
         content = None
         response = self._send(_GET_INVENTORY, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response(_GET_INVENTORY, response, GetInventoryResponse)
+            response, decode_response(_GET_INVENTORY, response, _models.GetInventoryResponse)
         )
 
     def place_order(
@@ -667,7 +664,7 @@ class PetstoreClient:
         )
         content = encode_body(_PLACE_ORDER, _models.OrderInput, body)
         response = self._send(_PLACE_ORDER, parameters, content, deadline)
-        return ApiResponse(response, decode_response(_PLACE_ORDER, response, Order))
+        return ApiResponse(response, decode_response(_PLACE_ORDER, response, _models.Order))
 
 
 class PetstoreClientWithRawResponse:
@@ -1042,7 +1039,7 @@ class AsyncPetstoreClient:
     ) -> ApiResponse[FindPetsByStatusResponse]:
         parameters = validate_parameters(
             _FIND_PETS_BY_STATUS,
-            FindPetsByStatusParameters,
+            _models.FindPetsByStatusParameters,
             {
                 "status": status,
             },
@@ -1050,7 +1047,8 @@ class AsyncPetstoreClient:
         content = None
         response = await self._send(_FIND_PETS_BY_STATUS, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response(_FIND_PETS_BY_STATUS, response, FindPetsByStatusResponse)
+            response,
+            decode_response(_FIND_PETS_BY_STATUS, response, _models.FindPetsByStatusResponse),
         )
 
     async def find_pets_by_tags(
@@ -1085,7 +1083,7 @@ class AsyncPetstoreClient:
     ) -> ApiResponse[FindPetsByTagsResponse]:
         parameters = validate_parameters(
             _FIND_PETS_BY_TAGS,
-            FindPetsByTagsParameters,
+            _models.FindPetsByTagsParameters,
             {
                 "tags": tags,
             },
@@ -1093,7 +1091,7 @@ class AsyncPetstoreClient:
         content = None
         response = await self._send(_FIND_PETS_BY_TAGS, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response(_FIND_PETS_BY_TAGS, response, FindPetsByTagsResponse)
+            response, decode_response(_FIND_PETS_BY_TAGS, response, _models.FindPetsByTagsResponse)
         )
 
     async def get_pet_by_id(
@@ -1132,7 +1130,7 @@ class AsyncPetstoreClient:
     ) -> ApiResponse[Pet]:
         parameters = validate_parameters(
             _GET_PET_BY_ID,
-            GetPetByIdParameters,
+            _models.GetPetByIdParameters,
             {
                 "petId": pet_id,
             },
@@ -1177,7 +1175,7 @@ class AsyncPetstoreClient:
     ) -> ApiResponse[None]:
         parameters = validate_parameters(
             _DELETE_PET,
-            DeletePetParameters,
+            _models.DeletePetParameters,
             {
                 "api_key": api_key,
                 "petId": pet_id,
@@ -1222,7 +1220,7 @@ class AsyncPetstoreClient:
         content = None
         response = await self._send(_GET_INVENTORY, parameters, content, deadline)
         return ApiResponse(
-            response, decode_response(_GET_INVENTORY, response, GetInventoryResponse)
+            response, decode_response(_GET_INVENTORY, response, _models.GetInventoryResponse)
         )
 
     async def place_order(
@@ -1264,7 +1262,7 @@ class AsyncPetstoreClient:
         )
         content = encode_body(_PLACE_ORDER, _models.OrderInput, body)
         response = await self._send(_PLACE_ORDER, parameters, content, deadline)
-        return ApiResponse(response, decode_response(_PLACE_ORDER, response, Order))
+        return ApiResponse(response, decode_response(_PLACE_ORDER, response, _models.Order))
 
 
 class AsyncPetstoreClientWithRawResponse:

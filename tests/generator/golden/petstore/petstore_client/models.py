@@ -6,17 +6,35 @@ response models keep unknown fields and accept enum values the spec does not kno
 from typing import TYPE_CHECKING, Annotated, Literal, TypeVar
 
 from pydantic import (
-    AwareDatetime,
     BaseModel,
     ConfigDict,
     Field,
     RootModel,
-    StrictBool,
     StrictInt,
     StrictStr,
 )
 
 if TYPE_CHECKING:
+    from ._delete_pet_models import (
+        DeletePetParameters,
+    )
+    from ._find_pets_by_status_models import (
+        FindPetsByStatusParameters,
+        FindPetsByStatusResponse,
+    )
+    from ._find_pets_by_tags_models import (
+        FindPetsByTagsParameters,
+        FindPetsByTagsResponse,
+    )
+    from ._get_inventory_models import (
+        GetInventoryResponse,
+    )
+    from ._get_pet_by_id_models import (
+        GetPetByIdParameters,
+    )
+    from ._place_order_models import (
+        Order,
+    )
     from ._request_models import (
         CategoryInput,
         OrderInput,
@@ -41,81 +59,6 @@ class Category(BaseModel):
     )
     id: StrictInt | None = None
     name: StrictStr | None = None
-
-
-class DeletePetParameters(BaseModel):
-    """
-    The parameters of ``delete_pet``.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    api_key: StrictStr | None = None
-    petId: StrictInt
-
-
-class FindPetsByStatusParameters(BaseModel):
-    """
-    The parameters of ``find_pets_by_status``.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    status: Literal["available", "pending", "sold"] = "available"
-
-
-class FindPetsByTagsParameters(BaseModel):
-    """
-    The parameters of ``find_pets_by_tags``.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    tags: list[StrictStr]
-
-
-class GetInventoryResponse(_DeferredRootModel[dict[str, StrictInt]]):
-    model_config = ConfigDict(defer_build=True)
-    root: dict[str, StrictInt]
-
-
-class GetPetByIdParameters(BaseModel):
-    """
-    The parameters of ``get_pet_by_id``.
-    """
-
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    petId: Annotated[StrictInt, Field(ge=1)]
-
-
-class Order(BaseModel):
-    model_config = ConfigDict(
-        defer_build=True,
-        extra="allow",
-        populate_by_name=True,
-    )
-    id: StrictInt | None = None
-    petId: StrictInt | None = None
-    quantity: Annotated[StrictInt | None, Field(ge=1)] = None
-    shipDate: AwareDatetime | None = None
-    status: Literal["placed", "approved", "delivered"] | StrictStr | None = None
-    """
-    Order Status
-    """
-    complete: StrictBool | None = None
 
 
 class Tag(BaseModel):
@@ -146,16 +89,6 @@ class Pet(BaseModel):
     nickname: StrictStr | None = None
 
 
-class FindPetsByStatusResponse(_DeferredRootModel[list[Pet]]):
-    model_config = ConfigDict(defer_build=True)
-    root: list[Pet]
-
-
-class FindPetsByTagsResponse(_DeferredRootModel[list[Pet]]):
-    model_config = ConfigDict(defer_build=True)
-    root: list[Pet]
-
-
 __all__ = [
     "Category",
     "CategoryInput",
@@ -174,23 +107,31 @@ __all__ = [
     "TagInput",
 ]
 
-# Loaded on first access: only request bodies use them (see _request_models).
-_LAZY_MODELS = frozenset(
-    {
-        "CategoryInput",
-        "OrderInput",
-        "PetInput",
-        "TagInput",
-    }
-)
+# Loaded on first access, with the module that holds them: the models of one
+# operation (or only request bodies use them) and nothing the package imports needs.
+_LAZY_MODELS: dict[str, str] = {
+    "CategoryInput": "_request_models",
+    "DeletePetParameters": "_delete_pet_models",
+    "FindPetsByStatusParameters": "_find_pets_by_status_models",
+    "FindPetsByStatusResponse": "_find_pets_by_status_models",
+    "FindPetsByTagsParameters": "_find_pets_by_tags_models",
+    "FindPetsByTagsResponse": "_find_pets_by_tags_models",
+    "GetInventoryResponse": "_get_inventory_models",
+    "GetPetByIdParameters": "_get_pet_by_id_models",
+    "Order": "_place_order_models",
+    "OrderInput": "_request_models",
+    "PetInput": "_request_models",
+    "TagInput": "_request_models",
+}
 
 
 def __getattr__(name: str) -> object:
-    """A request-body model, loaded with its module on first access (PEP 562)."""
-    if name in _LAZY_MODELS:
-        from . import _request_models
+    """A model of ``_LAZY_MODELS``, loaded with its module on first access (PEP 562)."""
+    module = _LAZY_MODELS.get(name)
+    if module is not None:
+        from importlib import import_module
 
-        value: object = getattr(_request_models, name)
+        value: object = getattr(import_module("." + module, __package__), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,28 @@
+"""The models only ``change_training_job_description`` of the ModelArts training jobs API uses
+(modelarts-kit; do not edit).
+
+They are loaded with its first call: import them from ``models`` or the package (this module's
+name is not part of the API)."""
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
+
+
+class ChangeTrainingJobDescriptionParameters(BaseModel):
+    """
+    The parameters of ``change_training_job_description``.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
+    training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
+
+
+__all__ = [
+    "ChangeTrainingJobDescriptionParameters",
+]
