@@ -37,6 +37,7 @@ def render_text(report: SdkDiffReport) -> str:
         f"sdk: {report.sdk} ({report.origin})",
         f"spec: {report.spec} ({report.fields_compared} fields compared)",
     ]
+    lines.extend(f"{m.operation}: {m.note}" for m in report.without_models)
     for group in report.schemas:
         lines.append("")
         lines.append(group.schema)
@@ -63,6 +64,9 @@ def render_json(report: SdkDiffReport) -> str:
         "fields_compared": report.fields_compared,
         "unreconciled": report.unreconciled_count,
         "reconciled": report.reconciled_count,
+        "operations_without_models": [
+            {"operation": m.operation, "models": list(m.models)} for m in report.without_models
+        ],
         "schemas": [
             {
                 "schema": group.schema,
