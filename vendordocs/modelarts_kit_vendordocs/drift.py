@@ -140,6 +140,11 @@ def compare(
             )
         for table in inventory.unattached:
             notes.append(f"{name}:{table.line}: {table.label} is not referenced by any field")
+        for row in inventory.repeated:
+            notes.append(
+                f"{name}:{row.line}: {row.table} repeats row {row.field!r} of line "
+                f"{row.first_line} word for word; read once"
+            )
         operation = by_key.get(path_key(inventory.method, inventory.path))
         if operation is None:
             unmatched.append((name, inventory.method, inventory.path))

@@ -20,6 +20,8 @@
   is one of the values when the description lists others.
 * Inline value-led lists after an introduction: ``The value can be: regular: the standard
   mode, which is the default, detached: ...`` (each ``value:`` after a separator).
+* A bracketed list after an introduction, separated by spaces or commas: ``The value range is
+  [Info Error Warning].`` (the events page).
 
 A bullet list counts only when every item starts with a value token; a list of sentences
 ("The directory must be under /home.") is prose, not an enum.
@@ -55,6 +57,7 @@ _INTRO_ONLY_RE = re.compile(
 )
 _LED_RE = re.compile(r"^[\"“]?([A-Za-z0-9_][\w.\-+/]*)[\"”]?\s*[:\uff1a]\s*\S")
 _VALUE_TOKEN_RE = re.compile(r"[A-Za-z0-9_][\w.\-+/]*")
+_BRACKETED_RE = re.compile(r"^\[([^\[\]]+)\]")
 _JOINED_LED_RE = re.compile(r"(?:^|(?<=[.\u3002;\uff1b])\s+)([A-Za-z0-9_][\w.\-+/]*)\s*[:\uff1a]\s")
 # "A: ..., B: ..." after an introduction: a value may also follow a comma.
 _INLINE_LED_RE = re.compile(
@@ -135,11 +138,26 @@ def _list_values(tail: str) -> list[str]:
     return values
 
 
+def _bracketed_values(inside: str) -> list[str]:
+    """``[Info Error Warning]`` or ``[K8S, Job]``: values; ``[1, 100]`` is an interval and
+    ``[a sentence, not values]`` prose (a comma-separated piece holds one value)."""
+    pieces = [p.strip() for p in re.split(r"[,\uff0c]", inside) if p.strip()]
+    tokens = pieces if len(pieces) > 1 else inside.split()
+    if not all(_VALUE_TOKEN_RE.fullmatch(t) for t in tokens):
+        return []
+    if all(re.fullmatch(r"-?\d+(?:\.\d+)?", t) for t in tokens):
+        return []
+    return tokens
+
+
 def _inline_values(paragraph: str) -> list[str]:
     intro = _INTRO_RE.search(paragraph)
     if intro is None:
         return []
     tail = full_tail = intro.group(1).strip()
+    bracketed = _BRACKETED_RE.match(tail)
+    if bracketed is not None:
+        return _bracketed_values(bracketed.group(1))
     # The first sentence only: "The value can be regular. Default: ..." lists "regular".
     tail = re.split(r"(?<=[.\u3002])\s", tail, maxsplit=1)[0]
     quoted = re.findall(r"[“\"]([^”\"]+)[”\"]", tail)
