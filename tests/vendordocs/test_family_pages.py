@@ -2,6 +2,8 @@
 and what the reStructuredText reader used to miss on them is read right, on page excerpts.
 
 * a value list in brackets (the events page: ``The value range is [Info Error Warning].``);
+* a value offered beside the default (the list page's ``order``: ``The default value is
+  desc ... You can also set this parameter to asc``);
 * a table that prints its rows twice (the logs preview page's path parameters): read once,
   with a note naming the repeated row.
 """
@@ -42,7 +44,7 @@ def grid(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
 def page(operation: str, *tables: tuple[str, tuple[str, ...], list[tuple[str, ...]]]) -> str:
     lines = ["Excerpt", "=======", "", "URI", "---", "", operation, ""]
     for caption, header, rows in tables:
-        lines += [f".. table:: **{caption}**", "", *grid(header, rows), ""]
+        lines += [f".. table:: **{caption}", "", *grid(header, rows), ""]
     return "\n".join(lines) + "\n"
 
 
@@ -95,6 +97,31 @@ def test_a_bracketed_value_range_lists_the_values(description: str, values: list
     )
     (entry,) = [e for e in extract_text("events.rst", text).fields if e.path == "level"]
     assert entry.side == "query"
+    assert entry.field.enum == values
+
+
+LIST = "POST /v2/{project_id}/training-job-searches"
+_ORDER = (
+    "Order of queried jobs. The default value is **desc**, indicating the descending order. "
+    "You can also set this parameter to **asc**, indicating the ascending order."
+)
+
+
+@pytest.mark.parametrize(
+    ("description", "values"),
+    [
+        (_ORDER, ["desc", "asc"]),
+        ("Order. You can also set this parameter to asc.", []),  # no default: no list
+        ("Training job description. The default value is **NULL**.", []),
+    ],
+)
+def test_a_value_offered_beside_the_default_is_listed(description: str, values: list[str]) -> None:
+    text = page(
+        LIST,
+        ("Table 2** Request body parameters", PARAMETER, [("order", "No", "String", description)]),
+    )
+    (entry,) = [e for e in extract_text("list.rst", text).fields if e.path == "order"]
+    assert entry.side == "request"
     assert entry.field.enum == values
 
 

@@ -20,6 +20,8 @@
   is one of the values when the description lists others.
 * Inline value-led lists after an introduction: ``The value can be: regular: the standard
   mode, which is the default, detached: ...`` (each ``value:`` after a separator).
+* A value offered beside the default: ``The default value is desc, ... You can also set this
+  parameter to asc, ...`` (the list page's ``order``): the default and the other value.
 * A bracketed list after an introduction, separated by spaces or commas: ``The value range is
   [Info Error Warning].`` (the events page).
 
@@ -77,6 +79,12 @@ _DEFAULT_RES = (
         r"(?:默认使用|默认为|默认值为)\s*[\"“]?([A-Za-z0-9_][\w.\-+/]*?)[\"”]?"
         r"(?=[\s\u3002,\uff0c;\uff1b.]|$)"
     ),
+)
+# "You can also set this parameter to asc": a value beside the default.
+_ALSO_RE = re.compile(
+    r"(?:you can also set this parameter to|(?:it|this parameter) can also be(?: set to)?)\s+"
+    r"[\"“]?([A-Za-z0-9_][\w\-+/]*)",
+    re.I,
 )
 # Bold as a pipe page keeps it (the reStructuredText reader already reduced it to its text).
 _STRONG_RE = re.compile(r"\*\*([^*\n]+)\*\*")
@@ -255,6 +263,8 @@ def extract_enum(description: str, vendor_type: VendorType) -> list[str]:
                 values.extend(_inline_values(paragraph))
     values.extend(_bold_values(paragraphs))
     default = _default_value(description)
+    if default is not None:
+        values.extend(m.group(1) for m in _ALSO_RE.finditer(description))
     if values and default is not None and default not in values:
         values.insert(0, default)
     return list(dict.fromkeys(values))
