@@ -5,17 +5,24 @@ and what the reStructuredText reader used to miss on them is read right, on page
 * a value offered beside the default (the list page's ``order``: ``The default value is
   desc ... You can also set this parameter to asc``);
 * a table that prints its rows twice (the logs preview page's path parameters): read once,
-  with a note naming the repeated row.
+  with a note naming the repeated row;
+* ``docs compare`` of two operations' pages, one shared object of each (``--old-root``,
+  ``--new-root``): the list page's job against the show page's, the flavors page's flavor
+  against the list page's task resource; list marks ("•", "-") alone are no change.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from modelarts_kit_vendordocs import extract_page, extract_text
+from click.testing import CliRunner
+from modelarts_kit.main import cli
+from modelarts_kit_vendordocs import Inventory, extract_page, extract_text
 from modelarts_kit_vendordocs.drift import diff_pages
+from modelarts_kit_vendordocs.pagediff import compare_pages
 
 from .support import REPO
 
@@ -23,7 +30,7 @@ FAMILY = REPO / "spec" / "sources" / "family"
 PAGES = sorted(FAMILY.glob("*.rst"))
 
 
-def grid(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
+def grid(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> list[str]:
     """A reStructuredText grid table, indented under a ``.. table::`` directive."""
     widths = [max(len(cell) for cell in column) for column in zip(header, *rows, strict=True)]
 
@@ -41,7 +48,7 @@ def grid(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
     return out
 
 
-def page(operation: str, *tables: tuple[str, tuple[str, ...], list[tuple[str, ...]]]) -> str:
+def page(operation: str, *tables: tuple[str, tuple[str, ...], Sequence[tuple[str, ...]]]) -> str:
     lines = ["Excerpt", "=======", "", "URI", "---", "", operation, ""]
     for caption, header, rows in tables:
         lines += [f".. table:: **{caption}", "", *grid(header, rows), ""]
@@ -157,3 +164,69 @@ def test_a_row_that_differs_from_an_earlier_one_is_kept() -> None:
     inventory = extract_text("preview.rst", text)
     assert [e.path for e in inventory.fields].count("task_id") == 2
     assert inventory.repeated == []
+
+
+# --- docs compare across operations: one shared object of each page ----------------------
+
+SHOW = REPO / "spec" / "sources" / "seeds" / "003_268fe6fc14cf50e2.txt"
+
+
+def family(word: str) -> Path:
+    (found,) = [p for p in PAGES if word in p.name]
+    return found
+
+
+def compare(*args: str | Path) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, ["docs", "compare", *map(str, args)])
+    return result.exit_code, result.output
+
+
+def test_the_list_pages_job_is_compared_with_the_show_pages_job() -> None:
+    code, out = compare(
+        SHOW, family("querying_a_training_job_list"), "--new-root", "response 200 items[]"
+    )
+    assert code == 1, out
+    assert "(at response 200 items)" in out.splitlines()[1]
+    changes = [line.split()[:2] for line in out.splitlines()[2:-1]]
+    where = {path for _, path in changes}
+    assert not any(path.startswith(("items", "total", "response")) for path in where)
+    # The job's own fields line up: only what one page documents and the other does not moves.
+    assert ["row-removed", "endpoints:"] in changes  # the list page has no endpoints
+    assert not any(path.startswith("metadata.id") for path in where)
+    assert ["table-renamed", "spec.volumes:"] in changes  # JobVolume on the show page
+
+
+def test_the_flavors_pages_flavor_is_the_list_pages_task_resource() -> None:
+    code, out = compare(
+        family("general_specifications"),
+        family("querying_a_training_job_list"),
+        "--old-root",
+        "response 200 flavors",
+        "--new-root",
+        "response 200 items.tasks.task_resource",
+    )
+    assert (code, out.splitlines()[-1]) == (0, "the two objects are the same"), out
+
+
+@pytest.mark.parametrize(
+    ("root", "rule"),
+    [("response 200 itemz", "has no object field there"), ("body 200", "not SIDE [STATUS] [PATH]")],
+)
+def test_a_root_that_is_not_an_object_of_the_page_is_one_error_line(root: str, rule: str) -> None:
+    code, out = compare(SHOW, family("querying_a_training_job_list"), "--new-root", root)
+    assert code == 2
+    (line,) = out.splitlines()
+    assert line.startswith(f"error: --new-root {root!r}")
+    assert rule in line
+
+
+def _flavor_type(source: str, options: str) -> Inventory:
+    row = ("flavor_type", "No", "String", f"Flavor type. Options: {options}")
+    return extract_text(source, page(LIST, ("Table 2** Request body parameters", PARAMETER, [row])))
+
+
+def test_list_marks_alone_are_no_description_change() -> None:
+    old = _flavor_type("old.rst", "- CPU: central - GPU: graphics")
+    assert compare_pages(old, _flavor_type("new.rst", "• CPU: central • GPU: graphics")).same
+    changed = _flavor_type("new.rst", "• CPU: central • GPU: graphics cards")
+    assert "description-changed" in {c.kind for c in compare_pages(old, changed).changes}
