@@ -8,7 +8,9 @@ and what the reStructuredText reader used to miss on them is read right, on page
   with a note naming the repeated row;
 * ``docs compare`` of two operations' pages, one shared object of each (``--old-root``,
   ``--new-root``): the list page's job against the show page's, the flavors page's flavor
-  against the list page's task resource; list marks ("•", "-") alone are no change.
+  against the list page's task resource; list marks ("•", "-") alone are no change;
+* the JSON examples: read (request line, ``//`` comments, status heading) and matched with
+  the spec's examples of the operation (``docs diff`` kind ``example``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner
 from modelarts_kit.main import cli
 from modelarts_kit_vendordocs import Inventory, extract_page, extract_text
@@ -230,3 +233,148 @@ def test_list_marks_alone_are_no_description_change() -> None:
     assert compare_pages(old, _flavor_type("new.rst", "• CPU: central • GPU: graphics")).same
     changed = _flavor_type("new.rst", "• CPU: central • GPU: graphics cards")
     assert "description-changed" in {c.kind for c in compare_pages(old, changed).changes}
+
+
+# --- examples: read from the page, matched with the spec's examples -----------------------
+
+_EVENTS_SPEC = {
+    "openapi": "3.1.0",
+    "info": {"title": "events", "version": "1.0.0"},
+    "paths": {
+        "/v2/{project_id}/training-jobs/{training_job_id}/events": {
+            "get": {
+                "operationId": "ListTrainingJobEvents",
+                "parameters": [
+                    {"name": n, "in": "path", "required": True, "schema": {"type": "string"}}
+                    for n in ("project_id", "training_job_id")
+                ],
+                "responses": {
+                    "200": {
+                        "description": "ok",
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "properties": {"total": {"type": "integer"}},
+                                },
+                                "examples": {
+                                    "family-events-response": {"value": {"total": 27}},
+                                },
+                            }
+                        },
+                    }
+                },
+            }
+        }
+    },
+}
+
+
+def _events_page(example: str) -> str:
+    body = page(
+        EVENTS,
+        ("Table 1** Path Parameters", PARAMETER, [_PROJECT, _JOB]),
+    )
+    response = [
+        "Response Parameters",
+        "-------------------",
+        "",
+        "**Status code: 200**",
+        "",
+        ".. table:: **Table 4** Response body parameters",
+        "",
+        *grid(("Parameter", "Type", "Description"), [("total", "Integer", "Total.")]),
+        "",
+        "Example Requests",
+        "----------------",
+        "",
+        ".. code-block:: text",
+        "",
+        "   GET https://endpoint/v2/{project_id}/training-jobs/{training_job_id}/events",
+        "",
+        "Example Responses",
+        "-----------------",
+        "",
+        "**Status code: 200**",
+        "",
+        "ok",
+        "",
+        ".. code-block::",
+        "",
+        *(f"   {line}" for line in example.splitlines()),
+        "",
+        "Status Codes",
+        "------------",
+        "",
+        "=========== ===========",
+        "Status Code Description",
+        "=========== ===========",
+        "200         ok",
+        "=========== ===========",
+    ]
+    return body + "\n".join(response) + "\n"
+
+
+@pytest.fixture
+def events_spec(tmp_path: Path) -> Path:
+    folder = tmp_path / "spec"
+    folder.mkdir()
+    (folder / "openapi.yaml").write_text(yaml.safe_dump(_EVENTS_SPEC), encoding="utf-8")
+    (folder / "ledger.yaml").write_text(yaml.safe_dump({"entries": []}), encoding="utf-8")
+    return folder / "openapi.yaml"
+
+
+def _diff(tmp_path: Path, spec: Path, example: str) -> list[tuple[str, int | None, int | None]]:
+    saved = tmp_path / "events.rst"
+    saved.write_text(_events_page(example), encoding="utf-8")
+    report = diff_pages([saved], spec_path=spec)
+    return [(f.kind, f.status, f.line) for op in report.operations for f in op.findings]
+
+
+def test_the_examples_of_a_page_are_read_with_side_status_and_line() -> None:
+    text = _events_page('{\n  "total" : 27, // all of them\n  "url" : "http://x//y"\n}')
+    inventory = extract_text("events.rst", text)
+    ((side, status, value),) = [(x.side, x.status, x.value) for x in inventory.examples]
+    assert (side, status, value) == ("response", 200, {"total": 27, "url": "http://x//y"})
+    line = text.splitlines()[inventory.examples[0].line - 1]
+    assert line.strip() == "{"
+
+
+def test_an_example_the_spec_holds_is_no_finding(tmp_path: Path, events_spec: Path) -> None:
+    assert _diff(tmp_path, events_spec, '{\n  "total" : 27\n}') == []
+
+
+def test_an_example_the_spec_does_not_hold_is_a_finding(tmp_path: Path, events_spec: Path) -> None:
+    found = _diff(tmp_path, events_spec, '{\n  "total" : 28\n}')
+    ((kind, status, line),) = found
+    assert (kind, status) == ("example", 200)
+    saved = (tmp_path / "events.rst").read_text(encoding="utf-8").splitlines()
+    assert saved[line - 1].strip() == "{"
+
+
+def test_a_ledger_entry_records_an_example_left_out(tmp_path: Path, events_spec: Path) -> None:
+    entry = {
+        "id": "events-example-left-out",
+        "pointer": "/paths/~1v2~1{project_id}~1training-jobs~1{training_job_id}~1events",
+        "field": "(example)",
+        "side": "response",
+        "operations": ["ListTrainingJobEvents"],
+        "kind": "example",
+        "sources": [{"seed": "events.rst", "table": "Example Responses", "says": "(not embedded)"}],
+        "decision": "the spec keeps its own example",
+        "expect": {},
+        "reason": "test",
+    }
+    (events_spec.parent / "ledger.yaml").write_text(
+        yaml.safe_dump({"entries": [entry]}), encoding="utf-8"
+    )
+    assert _diff(tmp_path, events_spec, '{\n  "total" : 28\n}') == []
+
+
+def test_an_example_that_is_not_json_is_a_page_note(tmp_path: Path, events_spec: Path) -> None:
+    saved = tmp_path / "events.rst"
+    saved.write_text(_events_page('{\n  "total" : 27,\n  ...\n}'), encoding="utf-8")
+    report = diff_pages([saved], spec_path=events_spec)
+    assert [f.kind for op in report.operations for f in op.findings] == []
+    (note,) = [n for n in report.notes if "example" in n]
+    assert "the response example is not JSON" in note

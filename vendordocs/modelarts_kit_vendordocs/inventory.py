@@ -24,6 +24,7 @@ from typing import Any
 
 from modelarts_kit_vendordocs.enums import extract_enum
 from modelarts_kit_vendordocs.errors import PageError
+from modelarts_kit_vendordocs.examples import BrokenExample, PageExample
 from modelarts_kit_vendordocs.infer import TableShape, infer_links, words
 from modelarts_kit_vendordocs.model import Heading, HeadingKind, OperationLine, RawPage, RawTable
 from modelarts_kit_vendordocs.types import VendorType, parse_type
@@ -132,6 +133,8 @@ class Inventory:
     unattached: list[DocTable]
     cycles: list[str]
     repeated: list[RepeatedRow] = field(default_factory=list)
+    examples: list[PageExample] = field(default_factory=list)  # the JSON examples
+    broken_examples: list[BrokenExample] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         labels = {t.index: t for t in self.tables}
@@ -206,6 +209,13 @@ class Inventory:
                 for r in self.repeated
             ],
             "cycles": self.cycles,
+            "examples": [
+                {"side": x.side, "status": x.status, "line": x.line, "value": x.value}
+                for x in self.examples
+            ],
+            "broken_examples": [
+                {"side": x.side, "line": x.line, "reason": x.reason} for x in self.broken_examples
+            ],
         }
 
 
