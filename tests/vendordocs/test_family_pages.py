@@ -348,6 +348,7 @@ def test_an_example_the_spec_does_not_hold_is_a_finding(tmp_path: Path, events_s
     found = _diff(tmp_path, events_spec, '{\n  "total" : 28\n}')
     ((kind, status, line),) = found
     assert (kind, status) == ("example", 200)
+    assert line is not None
     saved = (tmp_path / "events.rst").read_text(encoding="utf-8").splitlines()
     assert saved[line - 1].strip() == "{"
 
