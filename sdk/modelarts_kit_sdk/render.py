@@ -87,6 +87,9 @@ def render_compare_text(report: CompareReport) -> str:
     lines = [f"old: {report.old} ({report.old_origin})", f"new: {report.new} ({report.new_origin})"]
     for op in report.operations:
         lines.append("")
+        if not (op.old_models or op.new_models):
+            lines.append(f"{op.operation}: no SDK model in either release; not compared")
+            continue
         lines.append(
             f"{op.operation}: {op.old_fields} -> {op.new_fields} fields; "
             f"{len(op.added)} added, {len(op.removed)} removed, {len(op.changed)} type changed"
@@ -112,6 +115,8 @@ def render_compare_json(report: CompareReport) -> str:
                 "operation": op.operation,
                 "old_fields": op.old_fields,
                 "new_fields": op.new_fields,
+                "old_models": op.old_models,
+                "new_models": op.new_models,
                 "added": [c.to_json() for c in op.added],
                 "removed": [c.to_json() for c in op.removed],
                 "changed": [c.to_json() for c in op.changed],
