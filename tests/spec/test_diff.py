@@ -169,12 +169,19 @@ def add_operation(document: JSON) -> None:
     }
 
 
+def add_optional_operation(document: JSON) -> None:
+    """An operation of an optional role (#26's nine): a server may leave it out."""
+    add_operation(document)
+    document["paths"]["/v2/{project_id}/other"]["get"]["x-modelarts-role"] = "engines"
+
+
 P = REQ + "/properties"
 R = RESP + "/properties"
 
 # (case id, mutation applied to NEW, rule, breaks_clients, breaks_servers)
 CASES: list[tuple[str, Callable[[JSON], None], str, bool, bool]] = [
     ("operation added", add_operation, "operation-added", False, True),
+    ("optional-role operation added", add_optional_operation, "operation-added", False, False),
     (
         "operationId changed",
         edit("", "operationId", "ChangeJob"),
