@@ -27,7 +27,7 @@ from modelarts_kit_vendordocs import Inventory, extract_page, extract_text
 from modelarts_kit_vendordocs.drift import diff_pages
 from modelarts_kit_vendordocs.pagediff import compare_pages
 
-from .support import REPO
+from .support import REPO, repository_copy
 
 FAMILY = REPO / "spec" / "sources" / "family"
 PAGES = sorted(FAMILY.glob("*.rst"))
@@ -379,3 +379,42 @@ def test_an_example_that_is_not_json_is_a_page_note(tmp_path: Path, events_spec:
     assert [f.kind for op in report.operations for f in op.findings] == []
     (note,) = [n for n in report.notes if "example" in n]
     assert "the response example is not JSON" in note
+
+
+# --- docs update: a new revision of a family page --------------------------------------------
+
+_DESCRIPTION_ROW = (
+    "   | description | No        | String | Training job description, which consists of 0 to "
+    "256 characters. The default value is **NULL**. |\n"
+    "   +-------------+-----------+--------+---------------------------------------------------"
+    "----------------------------------------------+\n"
+)
+_NAME_ROW = (
+    "   | name        | No        | String | New name of the training job.                     "
+    "                                              |\n"
+    "   +-------------+-----------+--------+---------------------------------------------------"
+    "----------------------------------------------+\n"
+)
+
+
+def test_docs_update_dry_run_on_a_revision_of_a_family_page(tmp_path: Path) -> None:
+    spec = repository_copy(tmp_path / "repo")
+    root = spec.parents[2]
+    before = {p: p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    text = family("modifying_the_description").read_text(encoding="utf-8")
+    assert _DESCRIPTION_ROW in text
+    page = tmp_path / "modifying_the_description_of_a_training_job_2026-01.rst"
+    page.write_text(text.replace(_DESCRIPTION_ROW, _DESCRIPTION_ROW + _NAME_ROW), "utf-8")
+    result = CliRunner().invoke(
+        cli, ["docs", "update", str(page), "--spec", str(spec), "--dry-run"]
+    )
+    assert result.exit_code in (0, 1), result.output  # 1: decisions the ledger has not made
+    out = result.output
+    assert "a new revision of family/modifying_the_description_of_a_training_job_2024-11.rst" in out
+    assert "row-added            request name: 'String'" in out
+    assert "add property `name` (string) to `/components/schemas/" in out
+    assert f"recorded as spec/sources/family/{page.name}" in out
+    assert out.rstrip().splitlines()[-1 if result.exit_code == 0 else -2] == (
+        "dry run: nothing was written"
+    )
+    assert {p: p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()} == before
