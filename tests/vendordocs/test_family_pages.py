@@ -418,3 +418,22 @@ def test_docs_update_dry_run_on_a_revision_of_a_family_page(tmp_path: Path) -> N
         "dry run: nothing was written"
     )
     assert {p: p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()} == before
+
+
+def test_an_elided_item_of_an_example_array_is_no_difference(
+    tmp_path: Path, events_spec: Path
+) -> None:
+    """The engines page elides engines with "......"; the spec's copy leaves the marker out."""
+    document = yaml.safe_load(events_spec.read_text(encoding="utf-8"))
+    media = document["paths"][EVENTS.split(" ", 1)[1]]["get"]["responses"]["200"]["content"]
+    media["application/json"]["examples"]["family-events-response"]["value"] = {
+        "total": 27,
+        "events": [{"level": "Info"}, {"level": "Error"}],
+    }
+    events_spec.write_text(yaml.safe_dump(document), encoding="utf-8")
+    elided = (
+        '{\n  "total" : 27,\n  "events" : [ {"level" : "Info"}, "......", {"level" : "Error"} ]\n}'
+    )
+    assert _diff(tmp_path, events_spec, elided) == []
+    dropped = '{\n  "total" : 27,\n  "events" : [ {"level" : "Info"}, "......" ]\n}'
+    assert [kind for kind, _, _ in _diff(tmp_path, events_spec, dropped)] == ["example"]

@@ -2,6 +2,10 @@
 of the same operation, side and status (the spec embeds each page example as an ``examples:``
 entry, verbatim; see spec/README.md).
 
+The vendor elides items of a long array with a string of dots (``[ {...}, "......", {...} ]``,
+the engines page): the spec's copy leaves the marker out, so both sides are compared without
+such items.
+
 An example the spec does not hold is an ``example`` finding (field ``(example)``, direction
 ``docs``): a new page revision whose example changed shows here even when no table did. A
 ledger entry of kind ``example`` whose source for the page says ``(not embedded)`` settles
@@ -10,6 +14,7 @@ that page's examples on that side.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -20,10 +25,24 @@ from modelarts_kit_vendordocs.findings import DriftFinding
 from modelarts_kit_vendordocs.inventory import Inventory
 from modelarts_kit_vendordocs.settle import NOT_EMBEDDED
 
-__all__ = ["EXAMPLE_FIELD", "example_findings"]
+__all__ = ["EXAMPLE_FIELD", "example_findings", "without_elisions"]
 
 EXAMPLE_FIELD = "(example)"
 _JSON = "application~1json"
+_ELISION_RE = re.compile(r"^(?:\.{3,}|…+)$")
+
+
+def without_elisions(value: Any) -> Any:
+    """``value`` without the array items that only mark an elision (``"......"``)."""
+    if isinstance(value, Mapping):
+        return {key: without_elisions(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [
+            without_elisions(item)
+            for item in value
+            if not (isinstance(item, str) and _ELISION_RE.match(item.strip()))
+        ]
+    return value
 
 
 def _media_examples(spec: Spec, response_or_body: Any) -> Iterator[tuple[str, Any]]:
@@ -77,7 +96,8 @@ def example_findings(
         name = Path(page.source).name
         for example in page.examples:
             pointer, embedded = _spec_examples(spec, operation, example.side, example.status)
-            if any(value == example.value for _, value in embedded):
+            shown = without_elisions(example.value)
+            if any(without_elisions(value) == shown for _, value in embedded):
                 continue
             names = ", ".join(n for n, _ in embedded)
             findings.append(
