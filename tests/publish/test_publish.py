@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -110,7 +111,9 @@ def test_publish_writes_the_bundle_page_changelog_and_manifest(published: Path) 
         "Initial release.\n"
     )
     html = (published / "index.html").read_text(encoding="utf-8")
-    assert "http://" not in html.replace('"http://www.w3.org', "")
+    # Offline: no attribute points outside the page (an example's text may hold a URL: the
+    # logs URL operation answers one).
+    assert re.findall(r"""(?:href|src|action)\s*=\s*["']?(?:https?:)?//""", html) == []
     assert "<script src" not in html
     assert '<link rel="stylesheet"' not in html
 

@@ -1044,3 +1044,21 @@ def test_meaning_added_to_a_spec_without_it_is_not_silent() -> None:
     assert {c.rule for c in found} == {"extension-changed"}
     assert {c.pointer for c in found} >= {f"/{LIFE}", "/x-modelarts-error-catalogue"}
     assert all("only one side" in c.message for c in found)
+
+
+def test_an_extension_on_a_new_node_comes_with_it() -> None:
+    """A marker on a schema the old spec does not have at all (a new operation's answer) is
+    part of that addition, not a change of meaning; on an existing node it still is."""
+    old, new = curated(), curated()
+    new["components"]["schemas"]["LogUrl"] = {
+        "type": "object",
+        "description": "A log URL.",
+        "properties": {
+            "url": {"type": "string", "description": "The URL.", "x-modelarts-sensitive": True}
+        },
+    }
+    assert [c.rule for c in diff_documents(old, new) if c.rule == "extension-changed"] == []
+    assert [c.rule for c in diff_documents(new, old) if c.rule == "extension-changed"] == []
+    sensitive_marker(new)
+    changed = [c for c in diff_documents(old, new) if c.rule == "extension-changed"]
+    assert [c.pointer.rsplit("/", 1)[1] for c in changed] == ["x-modelarts-sensitive"]
