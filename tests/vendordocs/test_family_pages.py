@@ -414,9 +414,7 @@ def test_docs_update_dry_run_on_a_revision_of_a_family_page(tmp_path: Path) -> N
     assert "row-added            request name: 'String'" in out
     assert "add property `name` (string) to `/components/schemas/" in out
     assert f"recorded as spec/sources/family/{page.name}" in out
-    assert out.rstrip().splitlines()[-1 if result.exit_code == 0 else -2] == (
-        "dry run: nothing was written"
-    )
+    assert "dry run: nothing was written" in out.splitlines()
     assert {p: p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()} == before
 
 
