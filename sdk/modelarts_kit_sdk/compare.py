@@ -11,7 +11,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from modelarts_kit_sdk.models import SdkField, SdkModels, SdkType, walk_fields
+from modelarts_kit_sdk.models import (
+    SdkField,
+    SdkModels,
+    SdkType,
+    operation_model_names,
+    walk_fields,
+)
 from modelarts_kit_sdk.sources import SdkSource
 
 __all__ = ["CompareReport", "FieldChange", "OperationChanges", "compare_sdks", "wire_shape"]
@@ -55,6 +61,9 @@ class OperationChanges:
     added: list[FieldChange] = field(default_factory=list)
     removed: list[FieldChange] = field(default_factory=list)
     changed: list[FieldChange] = field(default_factory=list)
+    # Whether each release has a model class of the operation (request or response).
+    old_models: bool = True
+    new_models: bool = True
 
 
 @dataclass
@@ -106,7 +115,14 @@ def compare_sdks(old: SdkSource, new: SdkSource, operations: Iterable[str]) -> C
     for operation in operations:
         before = {(f.side, f.path): f for f in walk_fields(old_models, operation)}
         after = {(f.side, f.path): f for f in walk_fields(new_models, operation)}
-        changes = OperationChanges(operation, len(before), len(after))
+        names = operation_model_names(operation)
+        changes = OperationChanges(
+            operation,
+            len(before),
+            len(after),
+            old_models=any(name in old_models for name in names),
+            new_models=any(name in new_models for name in names),
+        )
         for key, f in after.items():
             was = before.get(key)
             if was is None:

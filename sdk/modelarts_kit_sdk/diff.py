@@ -31,6 +31,7 @@ from modelarts_kit_sdk.models import (
     SdkAttribute,
     SdkModels,
     SdkType,
+    operation_model_names,
     operation_roots,
     too_deep,
 )
@@ -40,12 +41,14 @@ from modelarts_kit_sdk.sources import SdkSource
 __all__ = [
     "ABSENT",
     "FindingKind",
+    "MissingModels",
     "Occurrence",
     "SchemaDrift",
     "SdkDiffReport",
     "SdkFinding",
     "diff_sdk",
     "find_drift",
+    "operations_without_models",
 ]
 
 FindingKind = Literal["sdk-only", "spec-only", "type"]
@@ -160,6 +163,29 @@ def _json_of(says: str) -> str:
     return ABSENT if says == ABSENT else "object"
 
 
+@dataclass(frozen=True)
+class MissingModels:
+    """An operation of the spec the SDK release has no model for."""
+
+    operation: str
+    models: tuple[str, str]  # the request and response classes looked for
+
+    @property
+    def note(self) -> str:
+        request, response = self.models
+        return f"no SDK model: the SDK has no {request} or {response}; not compared"
+
+
+def operations_without_models(spec: Spec, models: SdkModels) -> list[MissingModels]:
+    """The spec's operations for which the release declares neither model class."""
+    out: list[MissingModels] = []
+    for op in spec.operations:
+        names = operation_model_names(op.operation_id)
+        if not any(name in models for name in names):
+            out.append(MissingModels(op.operation_id, names))
+    return out
+
+
 @dataclass
 class SchemaDrift:
     schema: str
@@ -175,6 +201,9 @@ class SdkDiffReport:
     spec: str
     schemas: list[SchemaDrift]
     fields_compared: int
+    # Operations of the spec the release has no model class for (neither request nor
+    # response): not compared, and said so, not a finding.
+    without_models: list[MissingModels] = field(default_factory=list)
 
     @property
     def unreconciled_count(self) -> int:
@@ -228,7 +257,7 @@ class _Walk:
                         f"{pointer}/schema",
                         attr.wire,
                     )
-        request_class = f"{op.operation_id}Request"
+        request_class, response_class = operation_model_names(op.operation_id)
         for name, (_, pointer) in parameters.items():
             if name not in sdk_parameters and request_class in self.models:
                 occurrence = Occurrence(
@@ -242,7 +271,6 @@ class _Walk:
                     pointer,
                 )
                 self.emit("spec-only", pointer, name, occurrence)
-        response_class = f"{op.operation_id}Response"
         success = op.success
         if response_class in self.models and success.schema is not None:
             pointer = f"{success.pointer}/content/application~1json/schema"
@@ -459,4 +487,5 @@ def diff_sdk(
         spec=str(spec.path),
         schemas=sorted(groups.values(), key=lambda g: g.schema),
         fields_compared=compared,
+        without_models=operations_without_models(spec, models),
     )

@@ -30,6 +30,7 @@ __all__ = [
     "SdkModel",
     "SdkModels",
     "SdkType",
+    "operation_model_names",
     "operation_roots",
     "too_deep",
     "walk_fields",
@@ -259,18 +260,22 @@ class SdkField:
     attribute: SdkAttribute
 
 
+def operation_model_names(operation_id: str) -> tuple[str, str]:
+    """The SDK's classes of one operation: ``<operationId>Request``, ``<operationId>Response``
+    (the pages' ``:original_name:`` and the SDK share the operation ids)."""
+    return f"{operation_id}Request", f"{operation_id}Response"
+
+
 def operation_roots(models: SdkModels, operation_id: str) -> Iterator[tuple[Side, SdkAttribute]]:
     """The SDK's top-level attributes of one operation, by side.
 
-    The SDK names an operation's classes ``<operationId>Request`` and ``<operationId>Response``.
     The request's ``body`` attribute is the request body; its other attributes are path, query
     and header parameters. Every attribute of the response class is a body field.
     """
-    request = f"{operation_id}Request"
+    request, response = operation_model_names(operation_id)
     if request in models:
         for attr in models.get(request).attributes:
             yield ("request" if attr.attribute == BODY_ATTRIBUTE else "parameter"), attr
-    response = f"{operation_id}Response"
     if response in models:
         for attr in models.get(response).attributes:
             yield "response", attr

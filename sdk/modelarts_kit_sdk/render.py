@@ -37,6 +37,7 @@ def render_text(report: SdkDiffReport) -> str:
         f"sdk: {report.sdk} ({report.origin})",
         f"spec: {report.spec} ({report.fields_compared} fields compared)",
     ]
+    lines.extend(f"{m.operation}: {m.note}" for m in report.without_models)
     for group in report.schemas:
         lines.append("")
         lines.append(group.schema)
@@ -63,6 +64,9 @@ def render_json(report: SdkDiffReport) -> str:
         "fields_compared": report.fields_compared,
         "unreconciled": report.unreconciled_count,
         "reconciled": report.reconciled_count,
+        "operations_without_models": [
+            {"operation": m.operation, "models": list(m.models)} for m in report.without_models
+        ],
         "schemas": [
             {
                 "schema": group.schema,
@@ -83,6 +87,9 @@ def render_compare_text(report: CompareReport) -> str:
     lines = [f"old: {report.old} ({report.old_origin})", f"new: {report.new} ({report.new_origin})"]
     for op in report.operations:
         lines.append("")
+        if not (op.old_models or op.new_models):
+            lines.append(f"{op.operation}: no SDK model in either release; not compared")
+            continue
         lines.append(
             f"{op.operation}: {op.old_fields} -> {op.new_fields} fields; "
             f"{len(op.added)} added, {len(op.removed)} removed, {len(op.changed)} type changed"
@@ -108,6 +115,8 @@ def render_compare_json(report: CompareReport) -> str:
                 "operation": op.operation,
                 "old_fields": op.old_fields,
                 "new_fields": op.new_fields,
+                "old_models": op.old_models,
+                "new_models": op.new_models,
                 "added": [c.to_json() for c in op.added],
                 "removed": [c.to_json() for c in op.removed],
                 "changed": [c.to_json() for c in op.changed],

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from modelarts_kit_spec.document import JSON, SpecError, pointer_join
+from modelarts_kit_spec.document import JSON, SpecError, pointer_join, resolve_pointer
 from modelarts_kit_spec.load import Spec, parse_spec
 from modelarts_kit_spec.meaning import (
     CATALOGUE_KEY,
@@ -621,6 +621,14 @@ def _read_places(spec: Spec) -> frozenset[str]:
     return frozenset(places)
 
 
+def _has_node(document: JSON, pointer: str) -> bool:
+    try:
+        resolve_pointer(document, pointer)
+    except KeyError:
+        return False
+    return True
+
+
 def _readable(spec: Spec) -> tuple[Meaning | None, str]:
     """The spec's meaning, or None and why not ('' when the spec declares no meaning at all)."""
     if not uses_meaning(spec):
@@ -658,6 +666,13 @@ def meaning_changed(old_doc: JSON, new_doc: JSON, sink: Emit, *, labels: tuple[s
         state = (
             "added" if pointer not in before else "removed" if pointer not in after else "changed"
         )
+        # An extension on a node that is itself new (a new operation's schema) or gone comes
+        # and goes with that node, whose own change is reported by the other rules.
+        node = pointer.rsplit("/", 1)[0]
+        if (state == "added" and not _has_node(old_doc, node)) or (
+            state == "removed" and not _has_node(new_doc, node)
+        ):
+            continue
         reason = (
             f"the meaning cannot be read: {why}" if why else "the kit does not interpret it here"
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import yaml
 from modelarts_kit_sdk import SdkError, SdkFinding, diff_sdk, from_wheel
 from modelarts_kit_sdk.diff import find_drift
 from modelarts_kit_sdk.models import SdkModels
+from modelarts_kit_sdk.render import render_json, render_text
 from modelarts_kit_spec import load_spec
 
 from .support import Models, fake_wheel
@@ -247,3 +249,59 @@ def test_an_sdk_source_without_its_attribute_is_refused(tmp_path: Path, small_sp
     _ledger(small_spec, [entry])
     with pytest.raises(SdkError, match="an sdk source needs model, attribute and says"):
         diff_sdk(from_wheel(fake_wheel(tmp_path, BASE)), small_spec)
+
+
+def _with_an_operation_the_sdk_lacks(spec: Path) -> None:
+    document = yaml.safe_load(spec.read_text(encoding="utf-8"))
+    document["paths"]["/v1/{project_id}/things/{thing_id}/log-url"] = {
+        "get": {
+            "operationId": "ShowThingLogUrl",
+            "parameters": [
+                {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+                for name in ("project_id", "thing_id")
+            ],
+            "responses": {
+                "200": {
+                    "description": "ok",
+                    "content": {
+                        "application/json": {
+                            "schema": {"type": "object", "properties": {"url": {"type": "string"}}}
+                        }
+                    },
+                }
+            },
+        }
+    }
+    spec.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+
+
+def test_an_operation_without_sdk_models_is_said_not_failed(
+    tmp_path: Path, small_spec: Path
+) -> None:
+    _with_an_operation_the_sdk_lacks(small_spec)
+    report = diff_sdk(from_wheel(fake_wheel(tmp_path, BASE)), small_spec)
+    assert report.unreconciled_count == 0
+    assert [(m.operation, m.models) for m in report.without_models] == [
+        ("ShowThingLogUrl", ("ShowThingLogUrlRequest", "ShowThingLogUrlResponse"))
+    ]
+    text = render_text(report).splitlines()
+    (line,) = [line for line in text if "ShowThingLogUrl" in line]
+    assert line.startswith("ShowThingLogUrl: no SDK model")
+    assert "ShowThingLogUrlRequest" in line
+    assert "ShowThingLogUrlResponse" in line
+    document = json.loads(render_json(report))
+    assert document["operations_without_models"] == [
+        {
+            "operation": "ShowThingLogUrl",
+            "models": ["ShowThingLogUrlRequest", "ShowThingLogUrlResponse"],
+        }
+    ]
+
+
+def test_an_operation_with_only_a_request_model_is_compared(
+    tmp_path: Path, small_spec: Path
+) -> None:
+    _with_an_operation_the_sdk_lacks(small_spec)
+    models = variant(ShowThingLogUrlRequest={"thing_id": "str"})
+    report = diff_sdk(from_wheel(fake_wheel(tmp_path, models)), small_spec)
+    assert report.without_models == []

@@ -64,3 +64,19 @@ def test_an_edit_to_one_model_of_a_copy_of_the_sdk_is_reported(tmp_path: Path) -
         "StopTrainingJob",
         "ListTrainingJobs",  # its items are the show job, Status included
     }
+
+
+def test_the_logs_url_operation_has_no_model_in_3_1_219_and_the_report_says_so() -> None:
+    """#26: the SDK has no model for ShowObsUrlOfTrainingJobLogs; a line, not a failure."""
+    assert "ShowObsUrlOfTrainingJobLogs" in {op.operation_id for op in load_spec().operations}
+    code, out = run("sdk", "diff")
+    assert code == 0, out
+    lines = [line for line in out.splitlines() if "ShowObsUrlOfTrainingJobLogs" in line]
+    assert lines == [
+        "ShowObsUrlOfTrainingJobLogs: no SDK model: the SDK has no "
+        "ShowObsUrlOfTrainingJobLogsRequest or ShowObsUrlOfTrainingJobLogsResponse; not compared"
+    ]
+    _, out = run("sdk", "diff", "--format", "json")
+    assert [m["operation"] for m in json.loads(out)["operations_without_models"]] == [
+        "ShowObsUrlOfTrainingJobLogs"
+    ]

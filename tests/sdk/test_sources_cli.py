@@ -177,3 +177,23 @@ def test_compare_lists_added_removed_and_changed(tmp_path: Path, small_spec: Pat
     code, out, _ = run("sdk", "compare", str(old), str(old), "--spec", str(small_spec))
     assert code == 0
     assert out.rstrip().endswith("no changes in the operations' models")
+
+
+def test_compare_says_which_operation_neither_release_has_a_model_for(
+    tmp_path: Path, small_spec: Path
+) -> None:
+    from .test_diff import _with_an_operation_the_sdk_lacks
+
+    _with_an_operation_the_sdk_lacks(small_spec)
+    old = fake_wheel(tmp_path, BASE, version="1.0.0")
+    new = fake_wheel(tmp_path, BASE, version="1.1.0")
+    code, out, _ = run("sdk", "compare", str(old), str(new), "--spec", str(small_spec))
+    assert code == 0
+    assert "ShowThingLogUrl: no SDK model in either release; not compared" in out.splitlines()
+    code, out, _ = run(
+        "sdk", "compare", str(old), str(new), "--spec", str(small_spec), "--format", "json"
+    )
+    models = {
+        o["operation"]: (o["old_models"], o["new_models"]) for o in json.loads(out)["operations"]
+    }
+    assert models == {"CreateThing": (True, True), "ShowThingLogUrl": (False, False)}

@@ -169,12 +169,19 @@ def add_operation(document: JSON) -> None:
     }
 
 
+def add_optional_operation(document: JSON) -> None:
+    """An operation of an optional role (#26's nine): a server may leave it out."""
+    add_operation(document)
+    document["paths"]["/v2/{project_id}/other"]["get"]["x-modelarts-role"] = "engines"
+
+
 P = REQ + "/properties"
 R = RESP + "/properties"
 
 # (case id, mutation applied to NEW, rule, breaks_clients, breaks_servers)
 CASES: list[tuple[str, Callable[[JSON], None], str, bool, bool]] = [
     ("operation added", add_operation, "operation-added", False, True),
+    ("optional-role operation added", add_optional_operation, "operation-added", False, False),
     (
         "operationId changed",
         edit("", "operationId", "ChangeJob"),
@@ -1037,3 +1044,21 @@ def test_meaning_added_to_a_spec_without_it_is_not_silent() -> None:
     assert {c.rule for c in found} == {"extension-changed"}
     assert {c.pointer for c in found} >= {f"/{LIFE}", "/x-modelarts-error-catalogue"}
     assert all("only one side" in c.message for c in found)
+
+
+def test_an_extension_on_a_new_node_comes_with_it() -> None:
+    """A marker on a schema the old spec does not have at all (a new operation's answer) is
+    part of that addition, not a change of meaning; on an existing node it still is."""
+    old, new = curated(), curated()
+    new["components"]["schemas"]["LogUrl"] = {
+        "type": "object",
+        "description": "A log URL.",
+        "properties": {
+            "url": {"type": "string", "description": "The URL.", "x-modelarts-sensitive": True}
+        },
+    }
+    assert [c.rule for c in diff_documents(old, new) if c.rule == "extension-changed"] == []
+    assert [c.rule for c in diff_documents(new, old) if c.rule == "extension-changed"] == []
+    sensitive_marker(new)
+    changed = [c for c in diff_documents(old, new) if c.rule == "extension-changed"]
+    assert [c.pointer.rsplit("/", 1)[1] for c in changed] == ["x-modelarts-sensitive"]

@@ -12,6 +12,8 @@ Per operation (pages and spec operations are matched by method and path template
 * ``name`` -- the page calls a nested table X where the spec's ``$ref`` names another schema
   (compared without case, ``_`` and ``-``).
 * ``status-code`` -- a status code the pages list that the spec lacks, or the other way round.
+* ``example`` -- a JSON example of a page that is not among the spec's examples of that
+  operation, side and status (:mod:`modelarts_kit_vendordocs.example_drift`).
 
 A finding is *reconciled* by a ledger entry with the same kind, the same field (array markers
 ``[]`` ignored), a compatible side (``both`` matches either; path/query parameters are
@@ -39,6 +41,7 @@ from modelarts_kit_spec import load_spec
 
 from modelarts_kit_vendordocs.decisions import Decision, decisions_from_entries, load_decisions
 from modelarts_kit_vendordocs.errors import VendorDocsError
+from modelarts_kit_vendordocs.example_drift import example_findings
 from modelarts_kit_vendordocs.findings import (
     KINDS,
     DriftFinding,
@@ -140,6 +143,16 @@ def compare(
             )
         for table in inventory.unattached:
             notes.append(f"{name}:{table.line}: {table.label} is not referenced by any field")
+        for broken in inventory.broken_examples:
+            notes.append(
+                f"{name}:{broken.line}: the {broken.side} example is {broken.reason}; "
+                "not compared with the spec"
+            )
+        for row in inventory.repeated:
+            notes.append(
+                f"{name}:{row.line}: {row.table} repeats row {row.field!r} of line "
+                f"{row.first_line} word for word; read once"
+            )
         operation = by_key.get(path_key(inventory.method, inventory.path))
         if operation is None:
             unmatched.append((name, inventory.method, inventory.path))
@@ -164,7 +177,11 @@ def compare(
         replaced_by = _replaced_pages(pairs)
         names = [Path(p.source).name for p in pages]
         run_pages = tuple(dict.fromkeys(e for n in names for e in replaced_by.get(n, (n,))))
-        for finding in compare_operation(walker, operation, pages, _dropped(pairs)):
+        found = [
+            *compare_operation(walker, operation, pages, _dropped(pairs)),
+            *example_findings(spec, operation, pages),
+        ]
+        for finding in found:
             own = replaced_by.get(finding.page, (finding.page,)) if finding.page else run_pages
             finding = replace(finding, evidence=own)
             decision = next((d for d in decisions if d.settles(finding)), None)

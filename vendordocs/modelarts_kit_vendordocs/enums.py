@@ -20,6 +20,10 @@
   is one of the values when the description lists others.
 * Inline value-led lists after an introduction: ``The value can be: regular: the standard
   mode, which is the default, detached: ...`` (each ``value:`` after a separator).
+* A value offered beside the default: ``The default value is desc, ... You can also set this
+  parameter to asc, ...`` (the list page's ``order``): the default and the other value.
+* A bracketed list after an introduction, separated by spaces or commas: ``The value range is
+  [Info Error Warning].`` (the events page).
 
 A bullet list counts only when every item starts with a value token; a list of sentences
 ("The directory must be under /home.") is prose, not an enum.
@@ -55,6 +59,7 @@ _INTRO_ONLY_RE = re.compile(
 )
 _LED_RE = re.compile(r"^[\"“]?([A-Za-z0-9_][\w.\-+/]*)[\"”]?\s*[:\uff1a]\s*\S")
 _VALUE_TOKEN_RE = re.compile(r"[A-Za-z0-9_][\w.\-+/]*")
+_BRACKETED_RE = re.compile(r"^\[([^\[\]]+)\]")
 _JOINED_LED_RE = re.compile(r"(?:^|(?<=[.\u3002;\uff1b])\s+)([A-Za-z0-9_][\w.\-+/]*)\s*[:\uff1a]\s")
 # "A: ..., B: ..." after an introduction: a value may also follow a comma.
 _INLINE_LED_RE = re.compile(
@@ -74,6 +79,12 @@ _DEFAULT_RES = (
         r"(?:默认使用|默认为|默认值为)\s*[\"“]?([A-Za-z0-9_][\w.\-+/]*?)[\"”]?"
         r"(?=[\s\u3002,\uff0c;\uff1b.]|$)"
     ),
+)
+# "You can also set this parameter to asc": a value beside the default.
+_ALSO_RE = re.compile(
+    r"(?:you can also set this parameter to|(?:it|this parameter) can also be(?: set to)?)\s+"
+    r"[\"“]?([A-Za-z0-9_][\w\-+/]*)",
+    re.I,
 )
 # Bold as a pipe page keeps it (the reStructuredText reader already reduced it to its text).
 _STRONG_RE = re.compile(r"\*\*([^*\n]+)\*\*")
@@ -135,11 +146,26 @@ def _list_values(tail: str) -> list[str]:
     return values
 
 
+def _bracketed_values(inside: str) -> list[str]:
+    """``[Info Error Warning]`` or ``[K8S, Job]``: values; ``[1, 100]`` is an interval and
+    ``[a sentence, not values]`` prose (a comma-separated piece holds one value)."""
+    pieces = [p.strip() for p in re.split(r"[,\uff0c]", inside) if p.strip()]
+    tokens = pieces if len(pieces) > 1 else inside.split()
+    if not all(_VALUE_TOKEN_RE.fullmatch(t) for t in tokens):
+        return []
+    if all(re.fullmatch(r"-?\d+(?:\.\d+)?", t) for t in tokens):
+        return []
+    return tokens
+
+
 def _inline_values(paragraph: str) -> list[str]:
     intro = _INTRO_RE.search(paragraph)
     if intro is None:
         return []
     tail = full_tail = intro.group(1).strip()
+    bracketed = _BRACKETED_RE.match(tail)
+    if bracketed is not None:
+        return _bracketed_values(bracketed.group(1))
     # The first sentence only: "The value can be regular. Default: ..." lists "regular".
     tail = re.split(r"(?<=[.\u3002])\s", tail, maxsplit=1)[0]
     quoted = re.findall(r"[“\"]([^”\"]+)[”\"]", tail)
@@ -237,6 +263,8 @@ def extract_enum(description: str, vendor_type: VendorType) -> list[str]:
                 values.extend(_inline_values(paragraph))
     values.extend(_bold_values(paragraphs))
     default = _default_value(description)
+    if default is not None:
+        values.extend(m.group(1) for m in _ALSO_RE.finditer(description))
     if values and default is not None and default not in values:
         values.insert(0, default)
     return list(dict.fromkeys(values))

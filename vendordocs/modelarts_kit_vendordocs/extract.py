@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from modelarts_kit_spec.load import InputError, decode_text, read_input_bytes
 
 from modelarts_kit_vendordocs.errors import PageError
+from modelarts_kit_vendordocs.examples import page_examples
 from modelarts_kit_vendordocs.formats import read_page_text
 from modelarts_kit_vendordocs.inventory import Inventory, build_inventory
 
@@ -29,7 +31,9 @@ def extract_text(source: str, text: str, page_format: str | None = None) -> Inve
     """The inventory of a page given as text (``source`` names it in errors)."""
     if not text.strip():
         raise PageError(source, 1, "empty page")
-    return build_inventory(read_page_text(source, text, page_format))
+    inventory = build_inventory(read_page_text(source, text, page_format))
+    examples, broken = page_examples(text)
+    return replace(inventory, examples=examples, broken_examples=broken)
 
 
 def extract_page(path: Path | str, page_format: str | None = None) -> Inventory:

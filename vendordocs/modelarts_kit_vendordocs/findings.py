@@ -10,7 +10,7 @@ from typing import Any
 from modelarts_kit_vendordocs.settle import DROPPED
 from modelarts_kit_vendordocs.types import parse_type
 
-KINDS = ("presence", "type", "mandatory", "enum", "name", "status-code")
+KINDS = ("presence", "type", "mandatory", "enum", "name", "status-code", "example")
 _SIDES = ("request", "response", "both")
 _ARRAY_MARKER_RE = re.compile(r"\[(?:\d*|\*)\]")
 
@@ -110,6 +110,11 @@ def action(finding: DriftFinding) -> str:
         )
     if finding.kind == "status-code" and finding.direction == "docs":
         return f"add response {finding.field} to {finding.operation}"
+    if finding.kind == "example":
+        return (
+            f"embed the {finding.side} example of {finding.page}:{finding.line} under {where} "
+            f"{decide}"
+        )
     if finding.kind == "status-code":
         return f"remove response {finding.field} from {finding.operation} {decide}"
     return decide

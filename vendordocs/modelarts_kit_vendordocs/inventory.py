@@ -11,7 +11,9 @@
    expanded under each of their users.
 4. Enums: values listed in descriptions (:mod:`modelarts_kit_vendordocs.enums`).
 
-References to tables that are not on the page are reported, as are tables no field points to.
+References to tables that are not on the page are reported, as are tables no field points to
+and rows a table prints twice, word for word (read once: the logs preview page repeats its
+three path parameters).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 
 from modelarts_kit_vendordocs.enums import extract_enum
 from modelarts_kit_vendordocs.errors import PageError
+from modelarts_kit_vendordocs.examples import BrokenExample, PageExample
 from modelarts_kit_vendordocs.infer import TableShape, infer_links, words
 from modelarts_kit_vendordocs.model import Heading, HeadingKind, OperationLine, RawPage, RawTable
 from modelarts_kit_vendordocs.types import VendorType, parse_type
@@ -105,6 +108,16 @@ class UnresolvedReference:
     line: int
 
 
+@dataclass(frozen=True)
+class RepeatedRow:
+    """A row a table prints again, cell for cell (kept once)."""
+
+    table: str
+    field: str
+    line: int
+    first_line: int
+
+
 @dataclass
 class Inventory:
     source: str
@@ -119,6 +132,9 @@ class Inventory:
     unresolved: list[UnresolvedReference]
     unattached: list[DocTable]
     cycles: list[str]
+    repeated: list[RepeatedRow] = field(default_factory=list)
+    examples: list[PageExample] = field(default_factory=list)  # the JSON examples
+    broken_examples: list[BrokenExample] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         labels = {t.index: t for t in self.tables}
@@ -188,7 +204,18 @@ class Inventory:
                 for u in self.unresolved
             ],
             "unattached_tables": [{"table": t.label, "line": t.line} for t in self.unattached],
+            "repeated_rows": [
+                {"table": r.table, "field": r.field, "line": r.line, "first_line": r.first_line}
+                for r in self.repeated
+            ],
             "cycles": self.cycles,
+            "examples": [
+                {"side": x.side, "status": x.status, "line": x.line, "value": x.value}
+                for x in self.examples
+            ],
+            "broken_examples": [
+                {"side": x.side, "line": x.line, "reason": x.reason} for x in self.broken_examples
+            ],
         }
 
 
@@ -262,10 +289,16 @@ def _sections(page: RawPage) -> tuple[OperationLine, list[_Section], RawTable | 
     return operation, sections, status_table
 
 
-def _doc_fields(page: RawPage, table: RawTable) -> list[DocField]:
+def _doc_fields(page: RawPage, table: RawTable, repeated: list[RepeatedRow]) -> list[DocField]:
     out: list[DocField] = []
     columns = table.columns
+    first_seen: dict[tuple[str, ...], int] = {}
     for row in table.rows:
+        first = first_seen.setdefault(row.cells, row.line)
+        if first != row.line:
+            name = dict(zip(columns, row.cells, strict=True)).get("name", "").strip()
+            repeated.append(RepeatedRow(table.label, name, row.line, first))
+            continue
         values = dict(zip(columns, row.cells, strict=True))
         name = values.get("name", "").strip()
         written = values.get("type", "").strip()
@@ -320,6 +353,7 @@ def build_inventory(page: RawPage) -> Inventory:
     operation, sections, status_table = _sections(page)
     tables: list[DocTable] = []
     members: list[list[int]] = []
+    repeated: list[RepeatedRow] = []
     for section in sections:
         indices: list[int] = []
         for raw, is_root in section.tables:
@@ -335,7 +369,7 @@ def build_inventory(page: RawPage) -> Inventory:
                     status=section.status,
                     root=is_root or section.side in ("path", "query", "header"),
                     line=raw.line,
-                    fields=_doc_fields(page, raw),
+                    fields=_doc_fields(page, raw, repeated),
                 )
             )
             indices.append(index)
@@ -391,6 +425,7 @@ def build_inventory(page: RawPage) -> Inventory:
         unresolved=unresolved,
         unattached=unattached,
         cycles=cycles,
+        repeated=repeated,
     )
 
 

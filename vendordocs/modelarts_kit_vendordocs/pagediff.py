@@ -15,22 +15,29 @@ Each change has a kind (an id, like a rule of oasdiff) and says where and what:
 * ``operation-changed`` -- the method or path template of the page;
 * ``status-added`` / ``status-removed`` / ``status-changed`` -- the status code table;
 * ``example-added`` / ``example-removed`` / ``example-changed`` -- the example sections.
+
+Two pages of different operations share objects (the list page's ``items[]`` is the show
+page's job): ``old_root`` / ``new_root`` (``response 200 items``: side, status, dotted path)
+compare only the fields under that object of each page, at paths relative to it; a root
+given for one page only is the whole body of the same side and status on the other.
+Operation, status codes and examples are then not compared: they belong to the pages.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from modelarts_kit_vendordocs.errors import VendorDocsError
 from modelarts_kit_vendordocs.extract import extract_page, read_page
 from modelarts_kit_vendordocs.inventory import FieldEntry, Inventory
 from modelarts_kit_vendordocs.model import HeadingKind
 from modelarts_kit_vendordocs.text import classify_heading
 
-__all__ = ["PageChange", "PageComparison", "compare_pages", "compare_paths"]
+__all__ = ["PageChange", "PageComparison", "Root", "compare_pages", "compare_paths", "parse_root"]
 
 # Headings that end an example section ("Status code: 200" inside it does not).
 _SECTION_ENDS = frozenset(
@@ -71,6 +78,8 @@ class PageComparison:
     old: str
     new: str
     changes: tuple[PageChange, ...]
+    old_root: str | None = None  # the object compared on each page, when not the whole page
+    new_root: str | None = None
 
     @property
     def same(self) -> bool:
@@ -83,11 +92,83 @@ def _key(entry: FieldEntry) -> tuple[str, int | None, str]:
 
 def _label(key: tuple[str, int | None, str]) -> str:
     side, status, path = key
+    if not side:  # a field under a root: its path relative to the root says where
+        return path
     return f"{side}{'' if status is None else f' {status}'} {path}"
+
+
+_SIDES = ("path", "query", "header", "request", "response")
+_ROOT_RE = re.compile(r"^(?P<side>[a-z]+)(?:\s+(?P<status>\d{3}))?(?:\s+(?P<path>\S+))?$")
+
+
+@dataclass(frozen=True)
+class Root:
+    """An object of a page: ``response 200 items`` (side, status, dotted path; no path: the
+    whole body)."""
+
+    side: str
+    status: int | None
+    path: str
+
+    def __str__(self) -> str:
+        return " ".join(
+            part
+            for part in (self.side, "" if self.status is None else str(self.status), self.path)
+            if part
+        )
+
+
+def parse_root(text: str, option: str) -> Root:
+    """``response 200 items[]`` as a :class:`Root` (array markers ignored)."""
+    match = _ROOT_RE.match(text.strip())
+    if match is None or match["side"] not in _SIDES:
+        raise VendorDocsError(
+            f"{option} {text!r}: not SIDE [STATUS] [PATH] (rule: SIDE is one of "
+            f"{', '.join(_SIDES)}, e.g. 'response 200 items')"
+        )
+    status = match["status"]
+    return Root(
+        match["side"],
+        None if status is None else int(status),
+        re.sub(r"\[\]", "", match["path"] or ""),
+    )
+
+
+def _reroot(page: Inventory, root: Root, option: str) -> Inventory:
+    """The page's fields under ``root``, at paths relative to it, with no side."""
+    depth = len(root.path.split(".")) if root.path else 0
+    under: list[FieldEntry] = []
+    found = not root.path
+    for entry in page.fields:
+        if (entry.side, entry.status) != (root.side, root.status):
+            continue
+        parts = entry.path.split(".")
+        plain = [re.sub(r"\[\]", "", part) for part in parts]
+        if root.path and ".".join(plain) == root.path:
+            found = found or entry.field.vendor_type.table_ref is not None
+            continue
+        if plain[:depth] == (root.path.split(".") if root.path else []) and len(parts) > depth:
+            under.append(replace(entry, side="", status=None, path=".".join(parts[depth:])))
+    if not found or not under:
+        raise VendorDocsError(
+            f"{option} {str(root)!r}: {Path(page.source).name} has no object field there "
+            f"(rule: the root names an object field of the page with fields under it, "
+            f"e.g. 'response 200 items')"
+        )
+    return replace(page, fields=under)
 
 
 def _squash(text: str) -> str:
     return " ".join(text.split())
+
+
+# A list item's mark: web text prints "•", reStructuredText "-" and pipe tables "*" or "-".
+_BULLET_MARK_RE = re.compile(r"(?:^|(?<=\s))[•·▪●*\-](?=\s)")
+
+
+def _same_prose(old: str, new: str) -> bool:
+    """Whether two descriptions say the same, whatever the list marks and line breaks."""
+    return _squash(_BULLET_MARK_RE.sub("-", old)) == _squash(_BULLET_MARK_RE.sub("-", new))
 
 
 def _fields(page: Inventory) -> dict[tuple[str, int | None, str], FieldEntry]:
@@ -123,7 +204,7 @@ def _row_changes(old: Inventory, new: Inventory) -> list[PageChange]:
                     "mandatory-changed", where, was.mandatory or "", now.mandatory or "", *lines
                 )
             )
-        if _squash(was.description) != _squash(now.description):
+        if not _same_prose(was.description, now.description):
             changes.append(
                 PageChange("description-changed", where, was.description, now.description, *lines)
             )
@@ -231,7 +312,7 @@ def _status_changes(old: Inventory, new: Inventory) -> list[PageChange]:
         elif (
             was is not None
             and now is not None
-            and _squash(was.description) != _squash(now.description)
+            and not _same_prose(was.description, now.description)
         ):
             changes.append(
                 PageChange(
@@ -298,9 +379,25 @@ def _example_changes(old_text: str, new_text: str) -> list[PageChange]:
 
 
 def compare_pages(
-    old: Inventory, new: Inventory, old_text: str = "", new_text: str = ""
+    old: Inventory,
+    new: Inventory,
+    old_text: str = "",
+    new_text: str = "",
+    *,
+    old_root: Root | None = None,
+    new_root: Root | None = None,
 ) -> PageComparison:
-    """Every change between two versions of one page (texts give the example sections)."""
+    """Every change between two versions of one page (texts give the example sections), or
+    between one object of each page when a root is given."""
+    if old_root is None and new_root is not None:
+        old_root = Root(new_root.side, new_root.status, "")
+    if new_root is None and old_root is not None:
+        new_root = Root(old_root.side, old_root.status, "")
+    if old_root is not None and new_root is not None:
+        old_part = _reroot(old, old_root, "--old-root")
+        new_part = _reroot(new, new_root, "--new-root")
+        found = (*_row_changes(old_part, new_part), *_table_changes(old_part, new_part))
+        return PageComparison(old.source, new.source, found, str(old_root), str(new_root))
     changes: list[PageChange] = []
     if (old.method, old.path) != (new.method, new.path):
         changes.append(
@@ -320,14 +417,26 @@ def compare_pages(
     return PageComparison(old.source, new.source, tuple(changes))
 
 
-def compare_paths(old: Path, new: Path) -> PageComparison:
+def compare_paths(
+    old: Path, new: Path, old_root: Root | None = None, new_root: Root | None = None
+) -> PageComparison:
     """``docs compare``: read both pages (parse errors name file and line) and compare."""
     old_page, new_page = extract_page(old), extract_page(new)
-    return compare_pages(old_page, new_page, read_page(old), read_page(new))
+    return compare_pages(
+        old_page,
+        new_page,
+        read_page(old),
+        read_page(new),
+        old_root=old_root,
+        new_root=new_root,
+    )
 
 
 def render_comparison_text(result: PageComparison) -> str:
-    lines = [f"old: {result.old}", f"new: {result.new}"]
+    lines = [
+        f"old: {result.old}" + (f" (at {result.old_root})" if result.old_root else ""),
+        f"new: {result.new}" + (f" (at {result.new_root})" if result.new_root else ""),
+    ]
     for change in result.changes:
         detail = (
             f"{change.old!r} -> {change.new!r}"
@@ -337,10 +446,11 @@ def render_comparison_text(result: PageComparison) -> str:
         if change.kind.startswith(("description", "example")):
             detail = f"{_squash(change.old)[:80]!r} -> {_squash(change.new)[:80]!r}"
         lines.append(f"  {change.kind:<20} {change.where}: {detail}")
+    compared = "objects" if result.old_root else "versions"
     lines.append(
-        "the pages are the same"
+        ("the two objects are the same" if result.old_root else "the pages are the same")
         if result.same
-        else f"{len(result.changes)} change(s) between the two versions"
+        else f"{len(result.changes)} change(s) between the two {compared}"
     )
     return "\n".join(lines)
 
@@ -349,6 +459,8 @@ def render_comparison_json(result: PageComparison) -> dict[str, Any]:
     return {
         "old": result.old,
         "new": result.new,
+        "old_root": result.old_root,
+        "new_root": result.new_root,
         "same": result.same,
         "changes": [c.to_json() for c in result.changes],
     }

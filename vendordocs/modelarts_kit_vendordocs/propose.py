@@ -396,6 +396,8 @@ def page_says(finding: DriftFinding) -> str:
         return "(absent: the new page dropped it)" if finding.value == DROPPED else "(absent)"
     if finding.kind == "status-code":
         return finding.value.replace(",", ", ") or finding.field
+    if finding.kind == "example":
+        return "(not embedded)"
     return finding.docs
 
 

@@ -13,6 +13,8 @@ sources recorded (``sources[].says``). Both sides are reduced to the same keys h
 * ``presence`` -- ``present`` or ``absent`` (``(absent)`` in a source); ``dropped`` for a field
   a new revision no longer lists, settled only by a source of that page recording the drop
   (``(absent: the new page dropped it)``).
+* ``example`` -- ``not-embedded``: the page's example is not among the spec's examples,
+  recorded as ``(not embedded)`` (the entry says why the spec holds another one).
 * ``status-code`` -- per code: whether the page lists it (``201 listed``, ``409 unlisted``),
   against the codes a source recorded (``201 ok; 400 error body`` records 201 and 400 listed,
   every other code unlisted). A revision that drops 400 reopens 400 alone.
@@ -33,6 +35,7 @@ from modelarts_kit_vendordocs.types import parse_type
 __all__ = [
     "ABSENT",
     "DROPPED",
+    "NOT_EMBEDDED",
     "PRESENT",
     "enum_key",
     "mandatory_key",
@@ -50,6 +53,8 @@ ABSENT = "absent"
 # A replacing page no longer lists the field: settled only by a source of that very page that
 # recorded the drop (``(absent: the new page dropped it)``, what a ledger stub writes).
 DROPPED = "dropped"
+# A page example the spec does not hold (see modelarts_kit_vendordocs.example_drift).
+NOT_EMBEDDED = "not-embedded"
 _YES = frozenset({"yes", "是", "true", "mandatory", "必选"})
 _NO = frozenset({"no", "否", "false", "optional", "可选"})
 _PAREN_RE = re.compile(r"\s*[(\uff08][^)\uff09]*[)\uff09]")
@@ -176,6 +181,8 @@ def recorded_keys(kind: str, says: Iterable[str]) -> frozenset[str]:
                     keys.add(name_key(first.group(0)))
         elif kind == "presence":
             keys |= _presence_keys(text)
+        elif kind == "example" and text.strip().lower().startswith("(not embedded"):
+            keys.add(NOT_EMBEDDED)
         elif kind == "status-code":
             codes = [int(c) for c in _CODE_RE.findall(text)]
             if codes:

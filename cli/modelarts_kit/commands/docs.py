@@ -143,22 +143,43 @@ def diff(
 @click.argument("old", type=click.Path(path_type=Path, dir_okay=False))
 @click.argument("new", type=click.Path(path_type=Path, dir_okay=False))
 @options.output_format("text", "json")
-def compare(old: Path, new: Path, output_format: str) -> None:
+@click.option(
+    "--old-root",
+    metavar="'SIDE [STATUS] [PATH]'",
+    help="Compare only this object of OLD, e.g. 'response 200' (a shared object of two "
+    "operations' pages).",
+)
+@click.option(
+    "--new-root",
+    metavar="'SIDE [STATUS] [PATH]'",
+    help="Compare only this object of NEW, e.g. 'response 200 items' (the list page's job).",
+)
+def compare(
+    old: Path, new: Path, output_format: str, old_root: str | None, new_root: str | None
+) -> None:
     """What the vendor changed between two versions of one page, independent of the spec.
 
     Rows added, removed and changed (type, mandatory, description), enum values added and
     removed (a value dropped and one added that are the same value spelt anew, discreate ->
     discrete, are one respelling), tables renamed or moved, status codes and examples changed.
-    Any of the three page formats. Exit 0 when the pages are the same, 1 when they differ, 2
-    on parse errors.
+    Any of the three page formats. With --old-root/--new-root, one object of each page (the
+    job of the show page against the list page's items), at paths relative to it; a root
+    given for one page only is the whole body of that side and status on the other. Exit 0
+    when the pages are the same, 1 when they differ, 2 on parse errors.
     """
     from modelarts_kit_vendordocs.pagediff import (
         compare_paths,
+        parse_root,
         render_comparison_json,
         render_comparison_text,
     )
 
-    result = compare_paths(old, new)
+    result = compare_paths(
+        old,
+        new,
+        None if old_root is None else parse_root(old_root, "--old-root"),
+        None if new_root is None else parse_root(new_root, "--new-root"),
+    )
     if output_format == "json":
         click.echo(json.dumps(render_comparison_json(result), indent=2, ensure_ascii=False))
     else:

@@ -31,7 +31,7 @@ Side = Literal["request", "response"]
 
 # Every rule id this module can emit, with what it means (shown by the docs and the tests).
 RULES: dict[str, str] = {
-    "operation-added": "a new operation (servers must implement it)",
+    "operation-added": "a new operation (servers must implement it, unless its role is optional)",
     "operation-removed": "an operation disappeared (clients calling it break)",
     "operation-id-changed": "the operationId changed (generated client method names change)",
     "parameter-added": "a new parameter; required ones break clients, every one breaks servers",

@@ -18,6 +18,8 @@ from modelarts_kit_spec.diff.model import (
 )
 from modelarts_kit_spec.diff.schema_rules import compare_schema
 from modelarts_kit_spec.document import HTTP_METHODS, JSON, pointer_join
+from modelarts_kit_spec.meaning import ROLE_KEY
+from modelarts_kit_spec.role import CORE_ROLES, ROLES
 
 __all__ = [
     "OPERATION_RULES",
@@ -44,6 +46,13 @@ class OperationView:
     @property
     def operation_id(self) -> str:
         return str(self.operation.get("operationId") or self.endpoint)
+
+    @property
+    def optional_role(self) -> str | None:
+        """The operation's role when it is one a kit spec may leave out (``list``, ...)."""
+        role = self.operation.get(ROLE_KEY)
+        optional = {str(r) for r in ROLES} - {str(r) for r in CORE_ROLES}
+        return role if isinstance(role, str) and role in optional else None
 
 
 TEMPLATE = re.compile(r"\{[^{}]*\}")
@@ -101,9 +110,13 @@ def operations_changed(walk: Walk, old: JSON, new: JSON) -> None:
     for key, view in new_ops.items():
         walk.operation, walk.endpoint = view.operation_id, view.endpoint
         if key not in old_ops:
+            # A server of the older spec without an operation of an optional role still
+            # serves every role that spec requires: breaking for no one.
+            role = view.optional_role
             walk.emit(
-                "operation-added", view.pointer, None, view.operation_id, (False, True),
-                f"operation {view.operation_id} ({view.endpoint}) added",
+                "operation-added", view.pointer, None, view.operation_id, (False, role is None),
+                f"operation {view.operation_id} ({view.endpoint}) added"
+                + ("" if role is None else f" (optional role {role}: a server may leave it out)"),
             )  # fmt: skip
             continue
         before = old_ops[key]
