@@ -17,10 +17,9 @@ from functools import cached_property
 from typing import Any
 
 from modelarts_kit_spec.load import Spec, json_type, pointer_join
-from modelarts_kit_spec.meaning import Role
 from modelarts_kit_spec.walker import SchemaView
 
-from modelarts_kit_contracts.client.adapters import ADAPTER_CALL, ClientAdapter, ErrorInfo
+from modelarts_kit_contracts.client.adapters import ClientAdapter, ErrorInfo, adapter_method
 from modelarts_kit_contracts.client.cases import Case
 from modelarts_kit_contracts.core import SKIP, CheckResult, Finding, check, short
 from modelarts_kit_contracts.core.wire import Exchange, decode_json_body
@@ -37,6 +36,7 @@ class Outcome:
     result: object = None
     error: BaseException | None = None
     finished: bool = False
+    unsupported: str | None = None  # why the client cannot make the call at all
 
 
 @dataclass
@@ -156,19 +156,18 @@ def request_operation(sent: SentRequest) -> CheckResult:
     if sent.exchange.operation in ("", expected):
         return None
     return sent.call.finding(
-        f"the {ADAPTER_CALL[sent.call.case.role]} call reached another operation",
+        f"the {adapter_method(sent.call.case.role)} call of {expected} reached another operation",
         expected,
         sent.exchange.operation,
     )
 
 
 def path_values(sent: SentRequest) -> Finding | None:
-    """The path carries the caller's project and job ids (recorded as ``request_path``, the
-    wire check's name: its meaning says both)."""
+    """The path carries the caller's project id and every other path parameter the caller gave
+    (the job id, a task name), recorded as ``request_path``, the wire check's name: its
+    meaning says both."""
     case = sent.call.case
-    expected = {"project_id": case.project_id}
-    if case.role is not Role.CREATE:
-        expected["training_job_id"] = case.job_id
+    expected = {"project_id": case.project_id, **case.path_params}
     params = sent.exchange.path_params
     wrong = [(k, v, params.get(k)) for k, v in expected.items() if params.get(k) != v]
     if not wrong:
@@ -188,7 +187,7 @@ def path_values(sent: SentRequest) -> Finding | None:
 )
 def request_body_fidelity(sent: SentRequest) -> CheckResult:
     case = sent.call.case
-    if case.role is not Role.CREATE or sent.exchange.operation != case.operation.operation_id:
+    if case.body is None or sent.exchange.operation != case.operation.operation_id:
         return SKIP
     request = sent.exchange.request
     body, problem = decode_json_body(request.body, request.headers)

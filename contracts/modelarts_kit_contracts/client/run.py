@@ -20,10 +20,12 @@ from modelarts_kit_spec.meaning import Role
 from modelarts_kit_contracts.client import checks as client_checks
 from modelarts_kit_contracts.client.adapters import (
     ADAPTER_METHODS,
+    GENERIC_CALL,
     AdapterError,
     AdapterFactory,
     ClientAdapter,
     ClientTarget,
+    OperationNotSupported,
 )
 from modelarts_kit_contracts.client.cases import Case, ClientCheckSettings, build_cases
 from modelarts_kit_contracts.client.checks import ClientCall, Outcome, SentRequest
@@ -39,6 +41,7 @@ CHECK_AK = "MODELARTSKITCHECKAK00"
 CHECK_SK = "modelarts-kit-client-check-sk"
 MAX_PLACES_LISTED = 6
 INTERRUPTED = "interrupted ({}): the check did not complete; the verdict covers the cases run"
+NOT_SUPPORTED = "{operation}: not supported by this client, not checked ({reason})"
 
 # The order the checks run in; each stage needs the one before it to have passed.
 _CALL = ("client_returns", "request_sent")
@@ -60,17 +63,29 @@ _OUTCOME = (
 )
 
 
+def _make_call(adapter: ClientAdapter, case: Case) -> object:
+    """One call through the adapter: its own method for the three roles every spec has, its
+    optional ``call`` for every other operation (OperationNotSupported where it has none)."""
+    if case.role is Role.CREATE:
+        return adapter.create(case.project_id, case.body)
+    if case.role is Role.SHOW:
+        return adapter.show(case.project_id, case.job_id)
+    if case.role is Role.TERMINATE:
+        return adapter.stop(case.project_id, case.job_id)
+    generic = getattr(adapter, GENERIC_CALL, None)
+    if not callable(generic):
+        raise OperationNotSupported(f"the adapter has no {GENERIC_CALL}() method")
+    return generic(case.call())
+
+
 def _invoke(adapter: ClientAdapter, case: Case, timeout_s: float) -> Outcome:
     outcome = Outcome()
 
     def run() -> None:
         try:
-            if case.role is Role.CREATE:
-                outcome.result = adapter.create(case.project_id, case.body)
-            elif case.role is Role.SHOW:
-                outcome.result = adapter.show(case.project_id, case.job_id)
-            else:
-                outcome.result = adapter.stop(case.project_id, case.job_id)
+            outcome.result = _make_call(adapter, case)
+        except OperationNotSupported as exc:
+            outcome.unsupported = str(exc)
         except Exception as exc:  # noqa: BLE001 - the client's own error is what we inspect
             outcome.error = exc
         outcome.finished = True
@@ -182,15 +197,28 @@ def _run_cases(
         todo = list(cases) if cases is not None else build_cases(spec, settings)
         per_operation = Counter(case.operation.operation_id for case in todo)
         current = ""
+        unsupported: set[str] = set()
         for case in todo:
             operation_id = case.operation.operation_id
             if progress is not None and operation_id != current:
                 current = operation_id
                 progress.phase(f"client: {operation_id} ({per_operation[operation_id]} cases)")
+            if operation_id in unsupported:
+                if progress is not None:
+                    progress.advance(case.name)
+                continue
             mock.reset()
             mock.enqueue(*case.responses)
             began = time.monotonic()
             outcome = _invoke(adapter, case, settings.call_timeout_s)
+            if outcome.unsupported is not None:
+                # The client cannot make this call at all: said once, not a failure.
+                unsupported.add(operation_id)
+                note = NOT_SUPPORTED.format(operation=operation_id, reason=outcome.unsupported)
+                report.notes.append(note)
+                if progress is not None:
+                    progress.advance(case.name)
+                continue
             report.record_time(case.operation.operation_id, (time.monotonic() - began) * 1000)
             call = ClientCall(
                 spec, adapter, case, outcome, list(mock.exchanges), settings.call_timeout_s
