@@ -4,10 +4,11 @@ Shared by the mock (what a client sends), the client checker (what a client send
 the mock answered) and the proxy (both directions of live traffic). Each rule is a check of the
 registry (product ``wire``): ``request_path``, ``request_method``, ``request_path_params``,
 ``request_query``, ``request_headers``, ``request_auth``, ``request_body`` look at a
-:class:`RequestContext`; ``response_status``, ``response_headers``, ``response_body`` at a
-:class:`ResponseContext`. :func:`validate_request` and :func:`validate_response` run them all.
-A finding names the JSON pointer and the rule; credentials never appear in one (auth problems
-describe the header, not its value).
+:class:`RequestContext`; ``response_status``, ``response_headers``, ``response_body`` and
+``response_page_size`` (a paged answer against the request's ``limit``, when the request is
+known) at a :class:`ResponseContext`. :func:`validate_request` and :func:`validate_response`
+run them all. A finding names the JSON pointer and the rule; credentials never appear in one
+(auth problems describe the header, not its value).
 
 Auth rule (from the vendor's authentication page): a request is authenticated when it carries a
 non-empty ``X-Auth-Token`` header, or an ``Authorization: SDK-HMAC-SHA256 Access=..,
@@ -30,7 +31,9 @@ from modelarts_kit_spec.routes import RouteMatch
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT
 from modelarts_kit_spec.wirejson import WireJsonError, bounded_inflate, decode_wire_json
 
+from modelarts_kit_contracts.core.envelopes import Envelopes
 from modelarts_kit_contracts.core.findings import Finding, RunReport, short
+from modelarts_kit_contracts.core.paging import LIMIT, paging_of
 from modelarts_kit_contracts.core.registry import REGISTRY, SKIP, Check, CheckResult, check
 
 __all__ = [
@@ -44,6 +47,7 @@ __all__ = [
     "WireRequest",
     "WireResponse",
     "decode_json_body",
+    "parse_query",
     "request_checks",
     "response_checks",
     "schema_findings",
@@ -238,7 +242,8 @@ def _coerce_param(spec: Spec, schema: JSON, value: str) -> JSON:
     return value
 
 
-def _parse_query(query: str) -> dict[str, str]:
+def parse_query(query: str) -> dict[str, str]:
+    """A query string's parameters, decoded (the first value of a repeated name)."""
     out: dict[str, str] = {}
     for part in query.split("&"):
         if not part:
@@ -335,7 +340,7 @@ def request_path_params(ctx: RequestContext) -> CheckResult:
 def request_query(ctx: RequestContext) -> CheckResult:
     if ctx.operation is None:
         return SKIP
-    query = _parse_query(ctx.request.query)
+    query = parse_query(ctx.request.query)
     return list(_param_findings(ctx.spec, ctx.operation.parameters, "query", query))
 
 
@@ -499,11 +504,13 @@ def validate_request(spec: Spec, request: WireRequest) -> RequestVerdict:
 
 @dataclass(frozen=True)
 class ResponseContext:
-    """What a response check looks at: the response and the operation that answered it."""
+    """What a response check looks at: the response, the operation that answered it and,
+    when known, the request it answers."""
 
     spec: Spec
     operation: Operation
     response: WireResponse
+    request: WireRequest | None = None
 
 
 @check(
@@ -576,13 +583,49 @@ def response_body(ctx: ResponseContext) -> CheckResult:
     return schema_findings(ctx.spec.envelope(MUST_REJECT), documented.schema, body)
 
 
+@check(
+    product="wire",
+    title="page holds more entries than the request's limit",
+    meaning="a paged answer holds at most the limit asked for (the spec's default or maximum "
+    "when none)",
+)
+def response_page_size(ctx: ResponseContext) -> CheckResult:
+    paging = paging_of(ctx.spec, ctx.operation)
+    if ctx.request is None or paging is None or not 200 <= ctx.response.status < 300:
+        return SKIP
+    answer, problem = decode_json_body(ctx.response.body, ctx.response.headers)
+    page = answer.get(paging.page_field) if isinstance(answer, Mapping) else None
+    if problem is not None or not isinstance(page, list):
+        return SKIP  # response_body says what is wrong with the answer's shape
+    request = ctx.request
+    sent, _ = decode_json_body(request.body, request.headers) if request.body else (None, None)
+    bound = paging.page_size(parse_query(request.query), sent)
+    if bound is None or len(page) <= bound:
+        return None if bound is not None else SKIP
+    asked = paging.requested(parse_query(request.query), sent)
+    why = f"limit {asked}" if asked is not None else "no limit: the spec's default or maximum"
+    pointer = f"/{paging.page_field}"
+    evidence = Envelopes(ctx.spec).rule(paging.limit_pointer, "maximum")[1]
+    return Finding(
+        title=f"page at {pointer} holds more entries than the request's limit",
+        expected=f"at most {bound} entries ({why}, {paging.location})",
+        got=f"{len(page)} entries",
+        pointer=pointer,
+        rule=LIMIT,
+        evidence=evidence if paging.limit_pointer else "",
+    )
+
+
 def response_checks() -> tuple[str, ...]:
     """The names of the wire checks on a response, in the order they run."""
     return tuple(c.name for c in REGISTRY.select("wire", prefix="response_"))
 
 
-def validate_response(spec: Spec, operation: Operation, response: WireResponse) -> Verdict:
-    """Run every response check on what ``operation`` answered."""
-    ctx = ResponseContext(spec, operation, response)
+def validate_response(
+    spec: Spec, operation: Operation, response: WireResponse, request: WireRequest | None = None
+) -> Verdict:
+    """Run every response check on what ``operation`` answered (to ``request``, when given:
+    the checks that compare the two need it)."""
+    ctx = ResponseContext(spec, operation, response, request)
     checks = REGISTRY.select("wire", prefix="response_")
     return Verdict(*_run(checks, ctx, operation.operation_id, "response"))
