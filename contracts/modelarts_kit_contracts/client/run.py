@@ -239,8 +239,13 @@ def _judge(call: ClientCall, report: RunReport) -> None:
         if evaluate(report, [REGISTRY[name]], call):
             return  # the call did not return, or sent nothing: nothing more to judge
     reproduce = f"case: {call.case.name}"
+    asked = call.case.operation.operation_id
     for exchange in call.exchanges:
-        report.record_all(exchange.checked, [f.but(reproduce=reproduce) for f in exchange.findings])
+        # A request that reached no operation is still the call of the one the caller asked for.
+        found = [
+            f.but(reproduce=reproduce, operation=f.operation or asked) for f in exchange.findings
+        ]
+        report.record_all(exchange.checked, found)
         sent = SentRequest(call, exchange)
         evaluate(report, [REGISTRY[_PER_REQUEST[0]]], sent)
         if exchange.operation == call.case.operation.operation_id:
