@@ -41,6 +41,7 @@ class SpecClientAdapter:
     faulty_role: ClassVar[Role | None] = None
     wrong_method: ClassVar[str | None] = None
     path_suffix: ClassVar[str] = ""
+    drops_query: ClassVar[bool] = False
 
     def __init__(self, target: ClientTarget) -> None:
         self.http = httpx.Client(
@@ -58,11 +59,12 @@ class SpecClientAdapter:
         for name, value in request.path_params.items():
             path = path.replace("{" + name + "}", value)
         method = op.method.upper()
+        body = request.body if request.has_body and request.body is not None else None
+        params = {k: v if isinstance(v, str) else _text(v) for k, v in request.query.items()}
         if request.role is self.faulty_role:
             method = self.wrong_method or method
             path += self.path_suffix
-        body = request.body if request.has_body and request.body is not None else None
-        params = {k: v if isinstance(v, str) else _text(v) for k, v in request.query.items()}
+            params = {} if self.drops_query else params
         for _attempt in range(3):
             answer = self.http.request(method, path, params=params, json=body)
             if not (method == "GET" and answer.status_code in RETRIED):

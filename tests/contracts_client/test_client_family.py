@@ -92,7 +92,7 @@ def test_an_operation_the_client_lacks_is_not_supported_not_failed(
 def test_the_generated_client_adapter_finds_operations_by_id(
     spec: Spec, check: Callable[..., RunReport]
 ) -> None:
-    # The generated client on this branch has no method for the test operations.
+    # The generated client has no method for the test operations.
     report = check(GeneratedClientAdapter)
     unsupported = sorted(note.split(":")[0] for note in report.notes)
     assert unsupported == sorted([EVENTS_ID, SEARCH_ID])
@@ -105,10 +105,11 @@ def test_the_generated_client_adapter_finds_operations_by_id(
     [
         ({"wrong_method": "DELETE"}, "request_method"),
         ({"path_suffix": "/all"}, "request_path"),
+        ({"drops_query": True}, "request_query_fidelity"),
     ],
-    ids=["wrong-method", "wrong-path"],
+    ids=["wrong-method", "wrong-path", "drops-query"],
 )
-def test_a_wrong_method_or_path_for_one_operation_is_caught_there(
+def test_a_wrong_method_path_or_query_for_one_operation_is_caught_there(
     spec: Spec, check: Callable[..., RunReport], fault: dict[str, str], expected: str
 ) -> None:
     report = check(adapter_for(spec, faulty_role=Role.EVENTS, **fault))

@@ -22,7 +22,7 @@ from modelarts_kit_spec.walker import SchemaView
 from modelarts_kit_contracts.client.adapters import ClientAdapter, ErrorInfo, adapter_method
 from modelarts_kit_contracts.client.cases import Case
 from modelarts_kit_contracts.core import SKIP, CheckResult, Finding, check, short
-from modelarts_kit_contracts.core.wire import Exchange, decode_json_body
+from modelarts_kit_contracts.core.wire import Exchange, decode_json_body, parse_query
 
 __all__ = ["ClientCall", "Outcome", "SentRequest", "compare_json"]
 
@@ -178,6 +178,43 @@ def path_values(sent: SentRequest) -> Finding | None:
         f"{name}={short(value)}",
         short(got),
     )
+
+
+@check(
+    product="client",
+    title="a query parameter on the wire is not the caller's",
+    meaning="the query parameters on the wire are the caller's",
+)
+def request_query_fidelity(sent: SentRequest) -> CheckResult:
+    case = sent.call.case
+    if not case.query or sent.exchange.operation != case.operation.operation_id:
+        return SKIP
+    on_the_wire = parse_query(sent.exchange.request.query)
+    out: list[Finding] = []
+    for name, value in case.query.items():
+        got = on_the_wire.get(name)
+        if got is None or not _same_query_value(value, got):
+            out.append(
+                sent.call.finding(
+                    f"query parameter {name} is not the value the caller gave",
+                    f"{name}={short(value)}",
+                    "none" if got is None else f"{name}={short(got)}",
+                    pointer=f"?{name}",
+                )
+            )
+    return out
+
+
+def _same_query_value(value: JSON, text: str) -> bool:
+    """Whether ``text`` on the wire spells the caller's ``value`` (5 as "5", true as "true")."""
+    if isinstance(value, bool):
+        return text == ("true" if value else "false")
+    if isinstance(value, int | float):
+        try:
+            return float(text) == float(value)
+        except ValueError:
+            return False
+    return text == str(value)
 
 
 @check(

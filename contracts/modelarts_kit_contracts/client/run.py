@@ -45,7 +45,7 @@ NOT_SUPPORTED = "{operation}: not supported by this client, not checked ({reason
 
 # The order the checks run in; each stage needs the one before it to have passed.
 _CALL = ("client_returns", "request_sent")
-_PER_REQUEST = ("request_operation", "request_body_fidelity")
+_PER_REQUEST = ("request_operation", "request_query_fidelity", "request_body_fidelity")
 _OUTCOME = (
     "retry_safe",
     "no_blind_retry",
@@ -250,5 +250,5 @@ def _judge(call: ClientCall, report: RunReport) -> None:
         evaluate(report, [REGISTRY[_PER_REQUEST[0]]], sent)
         if exchange.operation == call.case.operation.operation_id:
             report.record("request_path", client_checks.path_values(sent))
-        evaluate(report, [REGISTRY[_PER_REQUEST[1]]], sent)
+        evaluate(report, [REGISTRY[name] for name in _PER_REQUEST[1:]], sent)
     evaluate(report, [REGISTRY[name] for name in _OUTCOME], call)
