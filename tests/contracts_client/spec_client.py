@@ -42,6 +42,9 @@ class SpecClientAdapter:
     wrong_method: ClassVar[str | None] = None
     path_suffix: ClassVar[str] = ""
     drops_query: ClassVar[bool] = False
+    # Not faults: what some correct clients do (the vendor SDK does both).
+    omits_empty_body: ClassVar[bool] = False  # an optional body of {} is not sent
+    empty_result: ClassVar[bool] = False  # an answer without content gives {}, not None
 
     def __init__(self, target: ClientTarget) -> None:
         self.http = httpx.Client(
@@ -60,6 +63,8 @@ class SpecClientAdapter:
             path = path.replace("{" + name + "}", value)
         method = op.method.upper()
         body = request.body if request.has_body and request.body is not None else None
+        if self.omits_empty_body and body == {} and not op.request_required:
+            body = None
         params = {k: v if isinstance(v, str) else _text(v) for k, v in request.query.items()}
         if request.role is self.faulty_role:
             method = self.wrong_method or method
@@ -96,7 +101,7 @@ class SpecClientAdapter:
         )
 
     def to_dict(self, result: object) -> JSON:
-        return result
+        return {} if result is None and self.empty_result else result
 
     def error_info(self, exc: BaseException) -> ErrorInfo | None:
         if isinstance(exc, SpecApiError):

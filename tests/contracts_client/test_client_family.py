@@ -15,7 +15,7 @@ import pytest
 from modelarts_kit_contracts.client import Case, ClientCheckSettings, build_cases, run_client_check
 from modelarts_kit_contracts.client.adapters.generated import GeneratedClientAdapter
 from modelarts_kit_contracts.core import RunReport
-from modelarts_kit_spec import Spec
+from modelarts_kit_spec import Spec, load_spec
 from modelarts_kit_spec.meaning import Role
 
 from .family_spec import EVENTS_ID, SEARCH_ID, first_edition_spec, paged_spec
@@ -117,3 +117,44 @@ def test_a_wrong_method_path_or_query_for_one_operation_is_caught_there(
     assert (expected, EVENTS_ID) in found, found
     assert {operation for _, operation in found} == {EVENTS_ID}
     assert int(report.exit_code) == 1
+
+
+@pytest.fixture(scope="module")
+def delete_cases() -> list[Case]:
+    spec = load_spec()
+    delete = spec.meaning.roles.get(Role.DELETE)
+    assert delete is not None
+    return [c for c in build_cases(spec, SETTINGS) if c.operation is delete]
+
+
+@pytest.mark.parametrize(
+    ("fault", "expected"),
+    [({"wrong_method": "POST"}, "request_method"), ({"path_suffix": "/x"}, "request_path")],
+    ids=["wrong-method", "wrong-path"],
+)
+def test_a_client_deleting_with_a_wrong_method_or_path_is_caught(
+    delete_cases: list[Case], fault: dict[str, str], expected: str
+) -> None:
+    spec = load_spec()
+    correct = run_client_check(adapter_for(spec), settings=SETTINGS, cases=delete_cases)
+    assert correct.failures == [], [f.message for f in correct.failures]
+    report = run_client_check(
+        adapter_for(spec, faulty_role=Role.DELETE, **fault), settings=SETTINGS, cases=delete_cases
+    )
+    delete_id = delete_cases[0].operation.operation_id
+    assert (expected, delete_id) in {(f.check, f.operation) for f in report.failures}
+    assert int(report.exit_code) == 1
+
+
+def test_no_body_for_an_empty_optional_one_and_an_empty_result_for_no_content_pass(
+    delete_cases: list[Case],
+) -> None:
+    # The vendor SDK sends no body where the caller's optional body is {}, and hands back an
+    # empty object for an answer without content: neither loses anything.
+    spec = load_spec()
+    sdk_like = adapter_for(spec, omits_empty_body=True, empty_result=True)
+    assert any(case.body == {} for case in delete_cases)
+    report = run_client_check(sdk_like, settings=SETTINGS, cases=delete_cases)
+    assert report.failures == [], [f.message for f in report.failures]
+    assert report.tallies["request_body_fidelity"].passed > 0
+    assert report.tallies["fidelity_value_changed"].passed > 0
