@@ -3,10 +3,11 @@
 - :func:`first_edition_spec`: only the three operations every spec has (create, show,
   terminate), as older users' specs are: the client check, the mock and the proxy must work
   on it.
-- :func:`paged_spec`: today's spec with two paged operations shaped as the vendor's pages shape
-  them, whatever today's spec has: a search with ``limit`` (1-50) and ``offset`` in its JSON
-  body (role ``list``) and an events query with ``limit`` (1-100, default 50) and ``offset`` in
-  the query string (role ``events``). Their entries are small objects, so answers draw fast.
+- :func:`paged_spec`: the first edition with two paged operations shaped as the vendor's pages
+  shape them, whatever today's spec has: a search with ``limit`` (1-50) and ``offset`` in its
+  JSON body (role ``list``) and an events query with ``limit`` (1-100, default 50) and
+  ``offset`` in the query string (role ``events``). Their entries are small objects, so answers
+  draw fast.
 """
 
 from __future__ import annotations
@@ -45,6 +46,10 @@ def _write(tmp_path: Path, document: dict[str, Any], name: str) -> Spec:
 
 def first_edition_spec(tmp_path: Path) -> Spec:
     """Today's spec without every operation whose role is not one of the three core roles."""
+    return _write(tmp_path, _first_edition(), "first-edition.yaml")
+
+
+def _first_edition() -> dict[str, Any]:
     document = _document()
     core = {str(role) for role in CORE_ROLES}
     for path, item in list(document["paths"].items()):
@@ -54,7 +59,7 @@ def first_edition_spec(tmp_path: Path) -> Spec:
                 del item[method]
         if not any(method in item for method in METHODS):
             del document["paths"][path]
-    return _write(tmp_path, document, "first-edition.yaml")
+    return document
 
 
 def _error_responses(document: dict[str, Any]) -> dict[str, Any]:
@@ -84,7 +89,7 @@ def _page(limit: dict[str, Any]) -> dict[str, Any]:
 
 
 def paged_spec(tmp_path: Path) -> Spec:
-    document = _document()
+    document = _first_edition()
     errors = _error_responses(document)
     project = {"$ref": "#/components/parameters/project_id"}
     job = {"$ref": "#/components/parameters/training_job_id"}

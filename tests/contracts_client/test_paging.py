@@ -16,9 +16,10 @@ import httpx
 import pytest
 from modelarts_kit_contracts.core.paging import paging_of
 from modelarts_kit_contracts.core.wire import Headers, WireRequest, WireResponse
-from modelarts_kit_contracts.mock import MockServer
+from modelarts_kit_contracts.mock import MockServer, Variant
 from modelarts_kit_contracts.proxy import ValidatingProxy
-from modelarts_kit_spec import Spec
+from modelarts_kit_spec import Spec, load_spec
+from modelarts_kit_spec.meaning import Role
 
 from .family_spec import EVENTS_ID, SEARCH_ID, paged_spec
 
@@ -86,6 +87,11 @@ def test_the_mock_answers_events_limit_3_with_at_most_3(spec: Spec) -> None:
 def _proxied_search(spec: Spec, entries: int, body: Any) -> list[Any]:
     """What the proxy reports of a search for ``body`` answered with ``entries`` entries."""
     page = {"total": entries, "items": [{"name": f"j{i}"} for i in range(entries)]}
+    return _proxied(spec, SEARCH, page, body)
+
+
+def _proxied(spec: Spec, path: str, page: Any, body: Any) -> list[Any]:
+    """What the proxy reports of a POST of ``body`` to ``path`` answered with ``page``."""
 
     def upstream(request: httpx.Request) -> httpx.Response:
         content = json.dumps(page).encode()
@@ -99,7 +105,7 @@ def _proxied_search(spec: Spec, entries: int, body: Any) -> list[Any]:
         on_violation=seen.append,
         transport=httpx.MockTransport(upstream),
     )
-    request = WireRequest("POST", SEARCH, JSON_HEADERS, json.dumps(body).encode())
+    request = WireRequest("POST", path, JSON_HEADERS, json.dumps(body).encode())
 
     async def relay() -> WireResponse:
         try:
@@ -136,3 +142,38 @@ def test_the_proxy_holds_a_page_to_a_small_limit_and_to_the_maximum(spec: Spec) 
     [unbounded] = _proxied_search(spec, 51, {})
     assert "at most 50 entries (no limit" in unbounded.expected
     assert _proxied_search(spec, 3, {"limit": 3}) == []
+
+
+# ---------------------------------------------------------------- today's spec: the list search
+
+
+@pytest.fixture(scope="module")
+def today() -> Spec:
+    return load_spec()
+
+
+def _list_path(spec: Spec) -> str:
+    listing = spec.meaning.roles.get(Role.LIST)
+    assert listing is not None
+    return listing.path.replace("{project_id}", PROJECT)
+
+
+def test_the_mock_answers_the_list_search_with_the_page_asked_for(today: Spec) -> None:
+    # Drawn job lists are short: limit 1 is what cuts them.
+    path = _list_path(today)
+    asked = _answers(today, [("POST", path, {"limit": 1, "offset": 0})] * 12)
+    assert all(len(page.get("items", [])) <= 1 for page in asked)
+    longer = _answers(today, [("POST", path, {"limit": 50})] * 12)
+    assert max(len(page.get("items", [])) for page in longer) > 1
+
+
+def test_the_proxy_reports_51_jobs_for_limit_50_on_the_list_search(today: Spec) -> None:
+    listing = today.meaning.roles.get(Role.LIST)
+    assert listing is not None
+    job = MockServer(today).generate_body(today.meaning.roles.show, 200, Variant.TYPICAL, 0)
+    for entries, expected in ((51, ["response_page_size"]), (50, [])):
+        page = {"total": entries, "items": [job] * entries}
+        found = _proxied(today, _list_path(today), page, {"limit": 50})
+        assert [(f.check, f.operation) for f in found] == [
+            (check, listing.operation_id) for check in expected
+        ]
