@@ -37,6 +37,7 @@ class SpecClientAdapter:
     name = "spec-client"
     spec: ClassVar[Spec]
     unsupported: ClassVar[frozenset[Role]] = frozenset()
+    unsupported_query: ClassVar[frozenset[str]] = frozenset()  # parameters it cannot send
     # One fault: for operations of this role, send this method or this path suffix instead.
     faulty_role: ClassVar[Role | None] = None
     wrong_method: ClassVar[str | None] = None
@@ -57,6 +58,9 @@ class SpecClientAdapter:
     def call(self, request: OperationCall) -> JSON:
         if request.role in self.unsupported:
             raise OperationNotSupported(f"spec-client makes no {request.role} call")
+        cannot = sorted(self.unsupported_query & set(request.query))
+        if cannot:
+            raise OperationNotSupported(f"spec-client cannot send {', '.join(cannot)}")
         op = self.spec.operation(request.operation_id)
         path = op.path.replace("{project_id}", request.project_id)
         for name, value in request.path_params.items():

@@ -142,10 +142,14 @@ def build_cases(spec: Spec, settings: ClientCheckSettings) -> list[Case]:
                 )
                 counter += 1
         for status, bodies_for_status, headers in _error_answers(spec, op, generator, seed_base):
-            # A client may retry a GET on 429/5xx: the error repeats until it gives up, and
-            # must then surface. (Retrying more often than this is reported as not surfacing.)
+            # A client may retry an idempotent call on 429/5xx: the error repeats until it gives
+            # up, and must then surface. (Retrying more often than this is reported as not
+            # surfacing.) Each repeat says Retry-After: 0, so a client that honours it does not
+            # back off for seconds on every such case of every operation.
             retried = op.method in IDEMPOTENT_METHODS and status in RETRIED
             repeats = PERSISTENT_ERROR_REPEATS if retried else 1
+            if retried and not any(name.lower() == "retry-after" for name, _ in headers):
+                headers = (*headers, ("Retry-After", "0"))
             for n, error_body in enumerate(bodies_for_status):
                 cases.append(
                     Case(

@@ -41,7 +41,7 @@ CHECK_AK = "MODELARTSKITCHECKAK00"
 CHECK_SK = "modelarts-kit-client-check-sk"
 MAX_PLACES_LISTED = 6
 INTERRUPTED = "interrupted ({}): the check did not complete; the verdict covers the cases run"
-NOT_SUPPORTED = "{operation}: not supported by this client, not checked ({reason})"
+NOT_SUPPORTED = "{operation}: not supported by this client ({reason}): those cases are not checked"
 
 # The order the checks run in; each stage needs the one before it to have passed.
 _CALL = ("client_returns", "request_sent")
@@ -197,25 +197,21 @@ def _run_cases(
         todo = list(cases) if cases is not None else build_cases(spec, settings)
         per_operation = Counter(case.operation.operation_id for case in todo)
         current = ""
-        unsupported: set[str] = set()
         for case in todo:
             operation_id = case.operation.operation_id
             if progress is not None and operation_id != current:
                 current = operation_id
                 progress.phase(f"client: {operation_id} ({per_operation[operation_id]} cases)")
-            if operation_id in unsupported:
-                if progress is not None:
-                    progress.advance(case.name)
-                continue
             mock.reset()
             mock.enqueue(*case.responses)
             began = time.monotonic()
             outcome = _invoke(adapter, case, settings.call_timeout_s)
             if outcome.unsupported is not None:
-                # The client cannot make this call at all: said once, not a failure.
-                unsupported.add(operation_id)
+                # The client cannot make this call (the operation, or one of the inputs): said
+                # once per reason, not a failure; the operation's other cases still run.
                 note = NOT_SUPPORTED.format(operation=operation_id, reason=outcome.unsupported)
-                report.notes.append(note)
+                if note not in report.notes:
+                    report.notes.append(note)
                 if progress is not None:
                     progress.advance(case.name)
                 continue

@@ -3,7 +3,8 @@
 The client has one method per operation, named after the operation id in snake case (the
 generator's own naming): ``call`` finds it by the operation id, so the adapter makes every
 operation the generated client has, whichever spec it was generated from. Path parameters and
-query parameters are passed as keyword arguments by their names, the body as ``body``.
+query parameters are passed as keyword arguments by their names in snake case (the generator's
+naming again), the body as ``body``.
 """
 
 from __future__ import annotations
@@ -77,7 +78,10 @@ class GeneratedClientAdapter:
             raise OperationNotSupported(
                 f"{type(client).__name__} has no method {name} ({request.operation_id})"
             )
-        arguments: dict[str, Any] = {**request.path_params, **request.query}
+        # Parameters are keyword arguments named as the generator names them ("Content-Type"
+        # is content_type).
+        given = {**request.path_params, **request.query}
+        arguments: dict[str, Any] = {snake_case(name): value for name, value in given.items()}
         if request.has_body:
             arguments["body"] = request.body
         return method(**arguments)

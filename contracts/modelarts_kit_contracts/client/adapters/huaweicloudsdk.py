@@ -108,7 +108,8 @@ class HuaweiCloudSdkAdapter:
                 f"huaweicloudsdkmodelarts has no {request.operation_id}Request "
                 f"(ModelArtsClient.{snake_case(request.operation_id)})"
             )
-        fields: dict[str, Any] = {**request.path_params, **request.query}
+        given = {**request.path_params, **request.query}
+        fields: dict[str, Any] = {snake_case(name): value for name, value in given.items()}
         declared = getattr(request_type, "openapi_types", {})
         if request.has_body and "body" in declared:
             fields["body"] = self._model(request.project_id, request.body, declared["body"])
