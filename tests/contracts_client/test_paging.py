@@ -177,3 +177,16 @@ def test_the_proxy_reports_51_jobs_for_limit_50_on_the_list_search(today: Spec) 
         assert [(f.check, f.operation) for f in found] == [
             (check, listing.operation_id) for check in expected
         ]
+
+
+def test_the_mock_answers_todays_events_limit_3_with_at_most_3(today: Spec) -> None:
+    events = today.meaning.roles.get(Role.EVENTS)
+    assert events is not None
+    paging = paging_of(today, events)
+    assert paging is not None
+    path = events.path.replace("{project_id}", PROJECT).replace("{training_job_id}", "job-1")
+    asked = _answers(today, [("GET", f"{path}?limit=3&offset=0", None)] * 12)
+    assert all(len(page.get(paging.page_field, [])) <= 3 for page in asked)
+    assert any(page.get("limit") == 3 for page in asked)  # echoed where the answer has it
+    longer = _answers(today, [("GET", path, None)] * 12)
+    assert max(len(page.get(paging.page_field, [])) for page in longer) > 3
