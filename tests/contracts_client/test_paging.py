@@ -90,8 +90,8 @@ def _proxied_search(spec: Spec, entries: int, body: Any) -> list[Any]:
     return _proxied(spec, SEARCH, page, body)
 
 
-def _proxied(spec: Spec, path: str, page: Any, body: Any) -> list[Any]:
-    """What the proxy reports of a POST of ``body`` to ``path`` answered with ``page``."""
+def _proxied(spec: Spec, path: str, page: Any, body: Any, method: str = "POST") -> list[Any]:
+    """What the proxy reports of a request (``body`` to ``path``) answered with ``page``."""
 
     def upstream(request: httpx.Request) -> httpx.Response:
         content = json.dumps(page).encode()
@@ -105,7 +105,8 @@ def _proxied(spec: Spec, path: str, page: Any, body: Any) -> list[Any]:
         on_violation=seen.append,
         transport=httpx.MockTransport(upstream),
     )
-    request = WireRequest("POST", path, JSON_HEADERS, json.dumps(body).encode())
+    content = json.dumps(body).encode() if body is not None else b""
+    request = WireRequest(method, path, JSON_HEADERS, content)
 
     async def relay() -> WireResponse:
         try:
@@ -190,3 +191,17 @@ def test_the_mock_answers_todays_events_limit_3_with_at_most_3(today: Spec) -> N
     assert any(page.get("limit") == 3 for page in asked)  # echoed where the answer has it
     longer = _answers(today, [("GET", path, None)] * 12)
     assert max(len(page.get(paging.page_field, [])) for page in longer) > 3
+
+
+def test_the_proxy_reports_a_broken_events_answer_with_the_pages_evidence(today: Spec) -> None:
+    events = today.meaning.roles.get(Role.EVENTS)
+    assert events is not None
+    path = events.path.replace("{project_id}", PROJECT).replace("{training_job_id}", "job-1")
+    [finding] = _proxied(today, path, {"events": [{"time": 5}]}, None, method="GET")
+    assert (finding.check, finding.operation, finding.pointer, finding.rule) == (
+        "response_body",
+        events.operation_id,
+        "/events/0/time",
+        "type",
+    )
+    assert "obtaining_the_events_of_a_training_job" in finding.evidence

@@ -399,6 +399,7 @@ def request_body(ctx: RequestContext) -> CheckResult:
     # What a client sends must be inside the must-accept envelope (the schema model's rules at
     # every strength, documented fields only); a finding that only guidance makes is named so.
     found = schema_findings(ctx.spec.envelope(MUST_ACCEPT), op.request_schema, body)
+    found = _cited(ctx.spec, op.request_schema, found)
     return _name_guidance(ctx.spec, op, body, found) if found else found
 
 
@@ -552,7 +553,32 @@ def response_body(ctx: ResponseContext) -> CheckResult:
     if problem is not None:
         return _breaks("", "json", "JSON", problem)
     # A response fails only against what a page states: the must-reject envelope.
-    return schema_findings(ctx.spec.envelope(MUST_REJECT), documented.schema, body)
+    found = schema_findings(ctx.spec.envelope(MUST_REJECT), documented.schema, body)
+    return _cited(ctx.spec, documented.schema, found)
+
+
+# Rules stated on the object that holds the offending property, not on the property's schema.
+_PARENT_RULES = frozenset({"required", "additionalProperties"})
+
+
+def _cited(spec: Spec, schema: JSON, findings: list[Finding]) -> list[Finding]:
+    """Each body finding with the evidence of the rule it names: where the schema model says
+    the rule comes from (the page and table, the SDK model, the ledger entry)."""
+    if not findings:
+        return findings
+    envelopes = Envelopes(spec)
+    out: list[Finding] = []
+    for finding in findings:
+        keyword = finding.rule.rsplit("/", 1)[-1]
+        at = finding.pointer
+        if keyword in _PARENT_RULES:
+            at = at.rsplit("/", 1)[0] if "/" in at else ""
+        view = spec.walker.at_pointer(schema, at) if keyword else None
+        if view is None or not view.pointer or finding.evidence:
+            out.append(finding)
+            continue
+        out.append(finding.but(evidence=envelopes.rule(view.pointer, keyword)[1]))
+    return out
 
 
 @check(
