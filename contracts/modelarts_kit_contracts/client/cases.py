@@ -1,23 +1,27 @@
 """The client check's cases: every call it makes, and the answers the mock gives it.
 
-Cases come from the spec: for each operation, success bodies drawn by hypothesis for every
-:class:`~modelarts_kit_contracts.mock.Variant` (``max_examples`` in all per operation, at least
-one per variant), every documented error status with each documented example body plus
-generated ones (unicode, extra fields), and the retry probes. The same seed gives the same
-cases. 503 is not in the spec: the check sends it only as a retry probe, as the vendor's API
-gateway does.
+Cases come from the spec: for each operation (every operation the spec has, found with its
+role: three in a first-edition spec, twelve today), success bodies drawn by hypothesis for
+every :class:`~modelarts_kit_contracts.mock.Variant` (``max_examples`` in all per operation, at
+least one per variant), every documented error status with each documented example body plus
+generated ones (unicode, extra fields), and the retry probes. What the caller hands the client
+is drawn too: path parameters from their schemas, query parameters and request bodies from the
+must-accept envelope (what every correct server accepts). The same seed gives the same cases.
+503 is not in the spec: the check sends it only as a retry probe, as the vendor's API gateway
+does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from modelarts_kit_spec.load import Operation, Spec, SpecError
 from modelarts_kit_spec.meaning import Role
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT
 
+from modelarts_kit_contracts.client.adapters import OperationCall
 from modelarts_kit_contracts.mock import PlannedResponse, ResponseGenerator, Variant, draw_examples
 
 __all__ = ["Case", "ClientCheckSettings", "build_cases"]
@@ -28,6 +32,10 @@ DEV_PROJECT_ID = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
 # Statuses a client may retry a GET on, and how often the check repeats such an error.
 RETRIED = frozenset({429, 500, 502, 503, 504})
 PERSISTENT_ERROR_REPEATS = 10
+# RFC 9110 section 9.2.2: a client may send these again on a transient error; GET (safe) must.
+IDEMPOTENT_METHODS = frozenset({"get", "head", "options", "put", "delete"})
+RETRY_REQUIRED_METHODS = frozenset({"get"})
+INPUT_DRAWS = 8  # drawn values per path or query parameter
 
 
 @dataclass(frozen=True)
@@ -50,8 +58,23 @@ class Case:
     expect: Literal["success", "error"]
     retry: Literal["required", "forbidden", "none"] = "none"
     project_id: str = DEV_PROJECT_ID
-    job_id: str = ""
-    body: JSON = None  # the create request body the caller hands the client
+    job_id: str = ""  # the job-id path parameter's value ("" where the path has none)
+    body: JSON = None  # the request body the caller hands the client (None: none)
+    # Every path parameter but the project's, and the query parameters, by the spec's names.
+    path_params: Mapping[str, str] = field(default_factory=dict)
+    query: Mapping[str, JSON] = field(default_factory=dict)
+
+    def call(self) -> OperationCall:
+        """The call as an adapter's ``call`` receives it."""
+        return OperationCall(
+            operation_id=self.operation.operation_id,
+            role=self.role,
+            project_id=self.project_id,
+            path_params=dict(self.path_params),
+            query=dict(self.query),
+            body=self.body,
+            has_body=self.operation.request_schema is not None,
+        )
 
 
 # ---------------------------------------------------------------- cases
@@ -79,16 +102,15 @@ def build_cases(spec: Spec, settings: ClientCheckSettings) -> list[Case]:
         role = _role_of(spec, op)
         success = op.success
         seed_base = settings.seed * 7919 + op_index * 104729
-        job_ids = _job_ids(spec, op, generator, seed_base)
-        bodies = _request_bodies(spec, op, generator, seed_base, settings.max_examples + 16)
-
-        def inputs(
-            i: int, _ids: list[str] = job_ids, _bodies: list[JSON] = bodies
-        ) -> dict[str, Any]:
-            return {
-                "job_id": _ids[i % len(_ids)] if _ids else "",
-                "body": _bodies[i % len(_bodies)] if _bodies else None,
-            }
+        inputs = _Inputs(
+            job_id_parameter=spec.meaning.roles.job_id_parameter,
+            path=_path_values(op, generator, seed_base),
+            query=_query_values(spec, op, seed_base),
+            required_query=frozenset(
+                p.name for p in op.parameters if p.location == "query" and p.required
+            ),
+            bodies=_request_bodies(spec, op, role, seed_base, settings.max_examples + 16),
+        )
 
         counter = 0
         for v_index, variant in enumerate(variants):
@@ -115,14 +137,19 @@ def build_cases(spec: Spec, settings: ClientCheckSettings) -> list[Case]:
                             ),
                         ),
                         expect="success",
-                        **inputs(counter),
+                        **inputs.at(counter),
                     )
                 )
                 counter += 1
         for status, bodies_for_status, headers in _error_answers(spec, op, generator, seed_base):
-            # A client may retry a GET on 429/5xx: the error repeats until it gives up, and
-            # must then surface. (Retrying more often than this is reported as not surfacing.)
-            repeats = PERSISTENT_ERROR_REPEATS if role is Role.SHOW and status in RETRIED else 1
+            # A client may retry an idempotent call on 429/5xx: the error repeats until it gives
+            # up, and must then surface. (Retrying more often than this is reported as not
+            # surfacing.) Each repeat says Retry-After: 0, so a client that honours it does not
+            # back off for seconds on every such case of every operation.
+            retried = op.method in IDEMPOTENT_METHODS and status in RETRIED
+            repeats = PERSISTENT_ERROR_REPEATS if retried else 1
+            if retried and not any(name.lower() == "retry-after" for name, _ in headers):
+                headers = (*headers, ("Retry-After", "0"))
             for n, error_body in enumerate(bodies_for_status):
                 cases.append(
                     Case(
@@ -131,34 +158,81 @@ def build_cases(spec: Spec, settings: ClientCheckSettings) -> list[Case]:
                         role=role,
                         responses=(PlannedResponse(status, error_body, headers),) * repeats,
                         expect="error",
-                        **inputs(counter),
+                        **inputs.at(counter),
                     )
                 )
                 counter += 1
-        cases += _retry_cases(spec, op, role, generator, seed_base, inputs(counter))
+        cases += _retry_cases(spec, op, role, generator, seed_base, inputs.at(counter))
     return cases
 
 
-def _job_ids(spec: Spec, op: Operation, generator: ResponseGenerator, seed_base: int) -> list[str]:
-    schema = next(
-        (p.schema for p in op.parameters if p.location == "path" and p.name != "project_id"),
-        None,
-    )
-    if schema is None:
-        return []
-    drawn = draw_examples(
-        generator.strategy(schema, Variant.TYPICAL).filter(lambda v: isinstance(v, str) and v),
-        8,
-        seed_base + 97,
-    )
-    return [str(v) for v in drawn] or ["3faf5c03-aaa1-4cbe-879d-24b05d997347"]
+@dataclass(frozen=True)
+class _Inputs:
+    """What the caller hands the client, drawn once per operation and used in turn."""
+
+    job_id_parameter: str
+    path: Mapping[str, list[str]]
+    query: Mapping[str, list[JSON]]
+    required_query: frozenset[str]  # optional query parameters are left out every other case
+    bodies: list[JSON]
+
+    def at(self, i: int) -> dict[str, Any]:
+        path = {name: values[i % len(values)] for name, values in self.path.items()}
+        query = {
+            name: values[(i // 2) % len(values)]
+            for name, values in self.query.items()
+            if values and (i % 2 == 0 or name in self.required_query)
+        }
+        return {
+            "job_id": path.get(self.job_id_parameter, ""),
+            "path_params": path,
+            "query": query,
+            "body": self.bodies[i % len(self.bodies)] if self.bodies else None,
+        }
+
+
+def _path_values(
+    op: Operation, generator: ResponseGenerator, seed_base: int
+) -> dict[str, list[str]]:
+    """Drawn values of every path parameter but the project's (a job id, a task name)."""
+    out: dict[str, list[str]] = {}
+    for offset, parameter in enumerate(op.parameters):
+        if parameter.location != "path" or parameter.name == "project_id":
+            continue
+        drawn = draw_examples(
+            generator.strategy(parameter.schema, Variant.TYPICAL).filter(
+                lambda v: isinstance(v, str) and bool(v) and "/" not in v
+            ),
+            INPUT_DRAWS,
+            seed_base + 97 + offset,
+        )
+        out[parameter.name] = [str(v) for v in drawn] or ["3faf5c03-aaa1-4cbe-879d-24b05d997347"]
+    return out
+
+
+def _query_values(spec: Spec, op: Operation, seed_base: int) -> dict[str, list[JSON]]:
+    """Drawn values of every query parameter, inside the must-accept envelope."""
+    must_accept = ResponseGenerator(spec.envelope(MUST_ACCEPT))
+    out: dict[str, list[JSON]] = {}
+    for offset, parameter in enumerate(op.parameters):
+        if parameter.location == "query":
+            out[parameter.name] = must_accept.draw(
+                parameter.schema,
+                Variant.TYPICAL,
+                count=INPUT_DRAWS,
+                seed_value=seed_base + 61 + offset,
+            )
+    return out
 
 
 def _request_bodies(
-    spec: Spec, op: Operation, generator: ResponseGenerator, seed_base: int, count: int
+    spec: Spec, op: Operation, role: Role, seed_base: int, count: int
 ) -> list[JSON]:
-    if _role_of(spec, op) is not Role.CREATE or op.request_schema is None:
+    if op.request_schema is None:
         return []
+    if role is Role.TERMINATE:
+        # What an adapter's stop sends: the spec's terminate body.
+        return [dict(spec.meaning.roles.terminate_body)]
     # What a client is given to send: bodies inside the must-accept envelope (documented
     # fields only, guidance followed), which every correct server accepts.
     must_accept = ResponseGenerator(spec.envelope(MUST_ACCEPT))
@@ -219,7 +293,7 @@ def _retry_cases(
             (500, errors.preferred(op.operation_id, "internal-error")),
         )
     }
-    if role is Role.SHOW:
+    if op.method in RETRY_REQUIRED_METHODS:
         for status in (429, 503):
             first = PlannedResponse(status, transient[status], (("Retry-After", "0"),))
             out.append(

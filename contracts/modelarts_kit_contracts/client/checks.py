@@ -17,13 +17,12 @@ from functools import cached_property
 from typing import Any
 
 from modelarts_kit_spec.load import Spec, json_type, pointer_join
-from modelarts_kit_spec.meaning import Role
 from modelarts_kit_spec.walker import SchemaView
 
-from modelarts_kit_contracts.client.adapters import ADAPTER_CALL, ClientAdapter, ErrorInfo
+from modelarts_kit_contracts.client.adapters import ClientAdapter, ErrorInfo, adapter_method
 from modelarts_kit_contracts.client.cases import Case
 from modelarts_kit_contracts.core import SKIP, CheckResult, Finding, check, short
-from modelarts_kit_contracts.core.wire import Exchange, decode_json_body
+from modelarts_kit_contracts.core.wire import Exchange, decode_json_body, parse_query
 
 __all__ = ["ClientCall", "Outcome", "SentRequest", "compare_json"]
 
@@ -37,6 +36,7 @@ class Outcome:
     result: object = None
     error: BaseException | None = None
     finished: bool = False
+    unsupported: str | None = None  # why the client cannot make the call at all
 
 
 @dataclass
@@ -74,8 +74,10 @@ class ClientCall:
         """Every way what the client returned differs from what the mock sent."""
         answered = self.answered
         assert answered is not None
-        _, sent = answered.response.json() if answered.response.body else (True, None)
         got, _ = self.returned
+        if not answered.response.body and got in (None, {}):
+            return []  # an answer without content: nothing, or an empty result, loses nothing
+        _, sent = answered.response.json() if answered.response.body else (True, None)
         schema = self.case.operation.success.schema
         return list(compare_json(self.spec, schema, sent, got))
 
@@ -156,19 +158,18 @@ def request_operation(sent: SentRequest) -> CheckResult:
     if sent.exchange.operation in ("", expected):
         return None
     return sent.call.finding(
-        f"the {ADAPTER_CALL[sent.call.case.role]} call reached another operation",
+        f"the {adapter_method(sent.call.case.role)} call of {expected} reached another operation",
         expected,
         sent.exchange.operation,
     )
 
 
 def path_values(sent: SentRequest) -> Finding | None:
-    """The path carries the caller's project and job ids (recorded as ``request_path``, the
-    wire check's name: its meaning says both)."""
+    """The path carries the caller's project id and every other path parameter the caller gave
+    (the job id, a task name), recorded as ``request_path``, the wire check's name: its
+    meaning says both."""
     case = sent.call.case
-    expected = {"project_id": case.project_id}
-    if case.role is not Role.CREATE:
-        expected["training_job_id"] = case.job_id
+    expected = {"project_id": case.project_id, **case.path_params}
     params = sent.exchange.path_params
     wrong = [(k, v, params.get(k)) for k, v in expected.items() if params.get(k) != v]
     if not wrong:
@@ -183,14 +184,53 @@ def path_values(sent: SentRequest) -> Finding | None:
 
 @check(
     product="client",
+    title="a query parameter on the wire is not the caller's",
+    meaning="the query parameters on the wire are the caller's",
+)
+def request_query_fidelity(sent: SentRequest) -> CheckResult:
+    case = sent.call.case
+    if not case.query or sent.exchange.operation != case.operation.operation_id:
+        return SKIP
+    on_the_wire = parse_query(sent.exchange.request.query)
+    out: list[Finding] = []
+    for name, value in case.query.items():
+        got = on_the_wire.get(name)
+        if got is None or not _same_query_value(value, got):
+            out.append(
+                sent.call.finding(
+                    f"query parameter {name} is not the value the caller gave",
+                    f"{name}={short(value)}",
+                    "none" if got is None else f"{name}={short(got)}",
+                    pointer=f"?{name}",
+                )
+            )
+    return out
+
+
+def _same_query_value(value: JSON, text: str) -> bool:
+    """Whether ``text`` on the wire spells the caller's ``value`` (5 as "5", true as "true")."""
+    if isinstance(value, bool):
+        return text == ("true" if value else "false")
+    if isinstance(value, int | float):
+        try:
+            return float(text) == float(value)
+        except ValueError:
+            return False
+    return text == str(value)
+
+
+@check(
+    product="client",
     title="the body on the wire is not the caller's",
     meaning="the body on the wire is the caller's (defaults aside)",
 )
 def request_body_fidelity(sent: SentRequest) -> CheckResult:
     case = sent.call.case
-    if case.role is not Role.CREATE or sent.exchange.operation != case.operation.operation_id:
+    if case.body is None or sent.exchange.operation != case.operation.operation_id:
         return SKIP
     request = sent.exchange.request
+    if not request.body and not case.operation.request_required and case.body in ({}, None):
+        return None  # an optional body with nothing in it: sending none says the same
     body, problem = decode_json_body(request.body, request.headers)
     if problem is not None:
         return sent.call.finding("the body is not JSON", "a JSON body", problem)

@@ -20,10 +20,12 @@ from modelarts_kit_spec.meaning import Role
 from modelarts_kit_contracts.client import checks as client_checks
 from modelarts_kit_contracts.client.adapters import (
     ADAPTER_METHODS,
+    GENERIC_CALL,
     AdapterError,
     AdapterFactory,
     ClientAdapter,
     ClientTarget,
+    OperationNotSupported,
 )
 from modelarts_kit_contracts.client.cases import Case, ClientCheckSettings, build_cases
 from modelarts_kit_contracts.client.checks import ClientCall, Outcome, SentRequest
@@ -39,10 +41,11 @@ CHECK_AK = "MODELARTSKITCHECKAK00"
 CHECK_SK = "modelarts-kit-client-check-sk"
 MAX_PLACES_LISTED = 6
 INTERRUPTED = "interrupted ({}): the check did not complete; the verdict covers the cases run"
+NOT_SUPPORTED = "{operation}: not supported by this client ({reason}): those cases are not checked"
 
 # The order the checks run in; each stage needs the one before it to have passed.
 _CALL = ("client_returns", "request_sent")
-_PER_REQUEST = ("request_operation", "request_body_fidelity")
+_PER_REQUEST = ("request_operation", "request_query_fidelity", "request_body_fidelity")
 _OUTCOME = (
     "retry_safe",
     "no_blind_retry",
@@ -60,17 +63,29 @@ _OUTCOME = (
 )
 
 
+def _make_call(adapter: ClientAdapter, case: Case) -> object:
+    """One call through the adapter: its own method for the three roles every spec has, its
+    optional ``call`` for every other operation (OperationNotSupported where it has none)."""
+    if case.role is Role.CREATE:
+        return adapter.create(case.project_id, case.body)
+    if case.role is Role.SHOW:
+        return adapter.show(case.project_id, case.job_id)
+    if case.role is Role.TERMINATE:
+        return adapter.stop(case.project_id, case.job_id)
+    generic = getattr(adapter, GENERIC_CALL, None)
+    if not callable(generic):
+        raise OperationNotSupported(f"the adapter has no {GENERIC_CALL}() method")
+    return generic(case.call())
+
+
 def _invoke(adapter: ClientAdapter, case: Case, timeout_s: float) -> Outcome:
     outcome = Outcome()
 
     def run() -> None:
         try:
-            if case.role is Role.CREATE:
-                outcome.result = adapter.create(case.project_id, case.body)
-            elif case.role is Role.SHOW:
-                outcome.result = adapter.show(case.project_id, case.job_id)
-            else:
-                outcome.result = adapter.stop(case.project_id, case.job_id)
+            outcome.result = _make_call(adapter, case)
+        except OperationNotSupported as exc:
+            outcome.unsupported = str(exc)
         except Exception as exc:  # noqa: BLE001 - the client's own error is what we inspect
             outcome.error = exc
         outcome.finished = True
@@ -191,6 +206,15 @@ def _run_cases(
             mock.enqueue(*case.responses)
             began = time.monotonic()
             outcome = _invoke(adapter, case, settings.call_timeout_s)
+            if outcome.unsupported is not None:
+                # The client cannot make this call (the operation, or one of the inputs): said
+                # once per reason, not a failure; the operation's other cases still run.
+                note = NOT_SUPPORTED.format(operation=operation_id, reason=outcome.unsupported)
+                if note not in report.notes:
+                    report.notes.append(note)
+                if progress is not None:
+                    progress.advance(case.name)
+                continue
             report.record_time(case.operation.operation_id, (time.monotonic() - began) * 1000)
             call = ClientCall(
                 spec, adapter, case, outcome, list(mock.exchanges), settings.call_timeout_s
@@ -211,11 +235,16 @@ def _judge(call: ClientCall, report: RunReport) -> None:
         if evaluate(report, [REGISTRY[name]], call):
             return  # the call did not return, or sent nothing: nothing more to judge
     reproduce = f"case: {call.case.name}"
+    asked = call.case.operation.operation_id
     for exchange in call.exchanges:
-        report.record_all(exchange.checked, [f.but(reproduce=reproduce) for f in exchange.findings])
+        # A request that reached no operation is still the call of the one the caller asked for.
+        found = [
+            f.but(reproduce=reproduce, operation=f.operation or asked) for f in exchange.findings
+        ]
+        report.record_all(exchange.checked, found)
         sent = SentRequest(call, exchange)
         evaluate(report, [REGISTRY[_PER_REQUEST[0]]], sent)
         if exchange.operation == call.case.operation.operation_id:
             report.record("request_path", client_checks.path_values(sent))
-        evaluate(report, [REGISTRY[_PER_REQUEST[1]]], sent)
+        evaluate(report, [REGISTRY[name] for name in _PER_REQUEST[1:]], sent)
     evaluate(report, [REGISTRY[name] for name in _OUTCOME], call)

@@ -389,6 +389,12 @@ def to_markdown(report: RunReport, *, command: str = "", heading: str = "Contrac
             at = f" at `{observation.pointer}`" if observation.pointer else ""
             lines.append(f"- {redact(observation.choice)}{where}{at}")
         lines.append("")
+    if report.notes:
+        # What was not checked, and why (an operation a client does not support, a check
+        # without its option): a reader of the saved report must see it too.
+        lines += [*([""] if lines[-1] else []), "## Not checked", ""]
+        lines += [f"- {redact(note)}" for note in report.notes]
+        lines.append("")
     for error in report.errors:
         lines += [f"Error: {redact(error)}", ""]
     return "\n".join(lines).rstrip() + "\n"

@@ -4,10 +4,11 @@ Shared by the mock (what a client sends), the client checker (what a client send
 the mock answered) and the proxy (both directions of live traffic). Each rule is a check of the
 registry (product ``wire``): ``request_path``, ``request_method``, ``request_path_params``,
 ``request_query``, ``request_headers``, ``request_auth``, ``request_body`` look at a
-:class:`RequestContext`; ``response_status``, ``response_headers``, ``response_body`` at a
-:class:`ResponseContext`. :func:`validate_request` and :func:`validate_response` run them all.
-A finding names the JSON pointer and the rule; credentials never appear in one (auth problems
-describe the header, not its value).
+:class:`RequestContext`; ``response_status``, ``response_headers``, ``response_body`` and
+``response_page_size`` (a paged answer against the request's ``limit``, when the request is
+known) at a :class:`ResponseContext`. :func:`validate_request` and :func:`validate_response`
+run them all. A finding names the JSON pointer and the rule; credentials never appear in one
+(auth problems describe the header, not its value).
 
 Auth rule (from the vendor's authentication page): a request is authenticated when it carries a
 non-empty ``X-Auth-Token`` header, or an ``Authorization: SDK-HMAC-SHA256 Access=..,
@@ -32,7 +33,9 @@ from modelarts_kit_wire.headers import Headers
 from modelarts_kit_wire.signing import parse_authorization
 from modelarts_kit_wire.wirejson import WireJsonError, bounded_inflate, decode_wire_json
 
+from modelarts_kit_contracts.core.envelopes import Envelopes
 from modelarts_kit_contracts.core.findings import Finding, RunReport, short
+from modelarts_kit_contracts.core.paging import LIMIT, paging_of
 from modelarts_kit_contracts.core.registry import REGISTRY, SKIP, Check, CheckResult, check
 
 __all__ = [
@@ -46,6 +49,7 @@ __all__ = [
     "WireRequest",
     "WireResponse",
     "decode_json_body",
+    "parse_query",
     "request_checks",
     "response_checks",
     "schema_findings",
@@ -209,7 +213,8 @@ def _coerce_param(spec: Spec, schema: JSON, value: str) -> JSON:
     return value
 
 
-def _parse_query(query: str) -> dict[str, str]:
+def parse_query(query: str) -> dict[str, str]:
+    """A query string's parameters, decoded (the first value of a repeated name)."""
     out: dict[str, str] = {}
     for part in query.split("&"):
         if not part:
@@ -306,7 +311,7 @@ def request_path_params(ctx: RequestContext) -> CheckResult:
 def request_query(ctx: RequestContext) -> CheckResult:
     if ctx.operation is None:
         return SKIP
-    query = _parse_query(ctx.request.query)
+    query = parse_query(ctx.request.query)
     return list(_param_findings(ctx.spec, ctx.operation.parameters, "query", query))
 
 
@@ -394,6 +399,7 @@ def request_body(ctx: RequestContext) -> CheckResult:
     # What a client sends must be inside the must-accept envelope (the schema model's rules at
     # every strength, documented fields only); a finding that only guidance makes is named so.
     found = schema_findings(ctx.spec.envelope(MUST_ACCEPT), op.request_schema, body)
+    found = _cited(ctx.spec, op.request_schema, found)
     return _name_guidance(ctx.spec, op, body, found) if found else found
 
 
@@ -471,11 +477,13 @@ def validate_request(spec: Spec, request: WireRequest) -> RequestVerdict:
 
 @dataclass(frozen=True)
 class ResponseContext:
-    """What a response check looks at: the response and the operation that answered it."""
+    """What a response check looks at: the response, the operation that answered it and,
+    when known, the request it answers."""
 
     spec: Spec
     operation: Operation
     response: WireResponse
+    request: WireRequest | None = None
 
 
 @check(
@@ -545,7 +553,65 @@ def response_body(ctx: ResponseContext) -> CheckResult:
     if problem is not None:
         return _breaks("", "json", "JSON", problem)
     # A response fails only against what a page states: the must-reject envelope.
-    return schema_findings(ctx.spec.envelope(MUST_REJECT), documented.schema, body)
+    found = schema_findings(ctx.spec.envelope(MUST_REJECT), documented.schema, body)
+    return _cited(ctx.spec, documented.schema, found)
+
+
+# Rules stated on the object that holds the offending property, not on the property's schema.
+_PARENT_RULES = frozenset({"required", "additionalProperties"})
+
+
+def _cited(spec: Spec, schema: JSON, findings: list[Finding]) -> list[Finding]:
+    """Each body finding with the evidence of the rule it names: where the schema model says
+    the rule comes from (the page and table, the SDK model, the ledger entry)."""
+    if not findings:
+        return findings
+    envelopes = Envelopes(spec)
+    out: list[Finding] = []
+    for finding in findings:
+        keyword = finding.rule.rsplit("/", 1)[-1]
+        at = finding.pointer
+        if keyword in _PARENT_RULES:
+            at = at.rsplit("/", 1)[0] if "/" in at else ""
+        view = spec.walker.at_pointer(schema, at) if keyword else None
+        if view is None or not view.pointer or finding.evidence:
+            out.append(finding)
+            continue
+        out.append(finding.but(evidence=envelopes.rule(view.pointer, keyword)[1]))
+    return out
+
+
+@check(
+    product="wire",
+    title="page holds more entries than the request's limit",
+    meaning="a paged answer holds at most the limit asked for (the spec's default or maximum "
+    "when none)",
+)
+def response_page_size(ctx: ResponseContext) -> CheckResult:
+    paging = paging_of(ctx.spec, ctx.operation)
+    if ctx.request is None or paging is None or not 200 <= ctx.response.status < 300:
+        return SKIP
+    answer, problem = decode_json_body(ctx.response.body, ctx.response.headers)
+    page = answer.get(paging.page_field) if isinstance(answer, Mapping) else None
+    if problem is not None or not isinstance(page, list):
+        return SKIP  # response_body says what is wrong with the answer's shape
+    request = ctx.request
+    sent, _ = decode_json_body(request.body, request.headers) if request.body else (None, None)
+    bound = paging.page_size(parse_query(request.query), sent)
+    if bound is None or len(page) <= bound:
+        return None if bound is not None else SKIP
+    asked = paging.requested(parse_query(request.query), sent)
+    why = f"limit {asked}" if asked is not None else "no limit: the spec's default or maximum"
+    pointer = f"/{paging.page_field}"
+    evidence = Envelopes(ctx.spec).rule(paging.limit_pointer, "maximum")[1]
+    return Finding(
+        title=f"page at {pointer} holds more entries than the request's limit",
+        expected=f"at most {bound} entries ({why}, {paging.location})",
+        got=f"{len(page)} entries",
+        pointer=pointer,
+        rule=LIMIT,
+        evidence=evidence if paging.limit_pointer else "",
+    )
 
 
 def response_checks() -> tuple[str, ...]:
@@ -553,8 +619,11 @@ def response_checks() -> tuple[str, ...]:
     return tuple(c.name for c in REGISTRY.select("wire", prefix="response_"))
 
 
-def validate_response(spec: Spec, operation: Operation, response: WireResponse) -> Verdict:
-    """Run every response check on what ``operation`` answered."""
-    ctx = ResponseContext(spec, operation, response)
+def validate_response(
+    spec: Spec, operation: Operation, response: WireResponse, request: WireRequest | None = None
+) -> Verdict:
+    """Run every response check on what ``operation`` answered (to ``request``, when given:
+    the checks that compare the two need it)."""
+    ctx = ResponseContext(spec, operation, response, request)
     checks = REGISTRY.select("wire", prefix="response_")
     return Verdict(*_run(checks, ctx, operation.operation_id, "response"))

@@ -26,11 +26,14 @@ from modelarts_kit_contracts.core import (
     declare,
 )
 from modelarts_kit_contracts.core.asgi import serve_asgi
+from modelarts_kit_contracts.core.paging import LIMIT, OFFSET, paging_of
 from modelarts_kit_contracts.core.wire import (
     Exchange,
     Headers,
     WireRequest,
     WireResponse,
+    decode_json_body,
+    parse_query,
     validate_request,
 )
 from modelarts_kit_contracts.mock.scenario import PlannedResponse, ScenarioFile
@@ -300,15 +303,37 @@ class MockServer:
         if not pool:
             return PlannedResponse(status, has_body=False).to_wire()
         body = self._as_the_spec_means(op, path_params, pool[pick % len(pool)])
+        body = self._one_page(op, request, body)
         return PlannedResponse(status, body).to_wire()
+
+    def _one_page(self, op: Operation, request: WireRequest, body: JSON) -> JSON:
+        """A paged answer cut to the page the request asks for (its ``limit``, else the spec's
+        default or maximum), echoing the request's limit and offset where the answer has them.
+        A body the echo would make invalid keeps its drawn values."""
+        paging = paging_of(self.spec, op)
+        if paging is None or not isinstance(body, dict) or op.success.schema is None:
+            return body
+        page = body.get(paging.page_field)
+        sent, _ = decode_json_body(request.body, request.headers) if request.body else (None, None)
+        query = parse_query(request.query)
+        size = paging.page_size(query, sent)
+        cut = dict(body)
+        if isinstance(page, list) and size is not None:
+            cut[paging.page_field] = page[:size]
+        echoed = dict(cut)
+        for name in (LIMIT, OFFSET):
+            value = paging.requested(query, sent, name)
+            if value is not None and name in echoed:
+                echoed[name] = value
+        return echoed if self.spec.validator(op.success.schema).is_valid(echoed) else cut
 
     def _as_the_spec_means(self, op: Operation, path_params: Mapping[str, str], body: JSON) -> JSON:
         """A generated job answer made consistent with the spec's roles and lifecycle.
 
-        show and terminate answer the job in the path (the job-id field); create answers a job
-        in the initial phase, an accepted terminate one in the stopping phase (and the first
-        secondary phase the lifecycle lists for it). A body the change would make invalid is
-        served as drawn.
+        An answer to a path with a job id is about that job (the job-id field, where the answer
+        has one: show, terminate, describe); create answers a job in the initial phase, an
+        accepted terminate one in the stopping phase (and the first secondary phase the
+        lifecycle lists for it). A body the change would make invalid is served as drawn.
         """
         if not isinstance(body, dict) or op.success.schema is None:
             return body
@@ -317,7 +342,7 @@ class MockServer:
         lifecycle = meaning.lifecycle
         shaped = copy.deepcopy(body)
         job_id = path_params.get(meaning.roles.job_id_parameter)
-        if role in (Role.SHOW, Role.TERMINATE) and job_id is not None:
+        if job_id is not None:
             _set(shaped, meaning.roles.job_id_field, job_id)
         phases = {Role.CREATE: lifecycle.initial, Role.TERMINATE: lifecycle.stopping}
         phase = phases.get(role) if role is not None else None

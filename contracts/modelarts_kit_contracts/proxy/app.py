@@ -264,7 +264,7 @@ class ValidatingProxy:
         findings = list(verdict.findings)
         if verdict.operation is not None:
             self.report.record_time(verdict.operation.operation_id, elapsed_ms)
-            answered = validate_response(self.spec, verdict.operation, response)
+            answered = validate_response(self.spec, verdict.operation, response, request)
             answered.record(self.report, reproduce=reproduce)
             findings += answered.findings
         if self.on_violation is not None:

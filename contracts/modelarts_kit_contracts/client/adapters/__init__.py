@@ -1,9 +1,13 @@
 """How the client check drives a Python client: a small adapter protocol.
 
-An adapter wraps one client library. The check calls ``create``/``show``/``stop`` with the
-inputs it generated, reads what the client hands its caller through ``to_dict``, and reads a
-raised error through ``error_info``. A factory builds an adapter for a :class:`ClientTarget`
-(where the mock listens and which credentials to use).
+An adapter wraps one client library. The check calls ``create``/``show``/``stop`` (the three
+operations every spec has) with the inputs it generated, and every other operation of the spec
+through ``call`` (an :class:`OperationCall`: operation id, role, path and query parameters,
+body); it reads what the client hands its caller through ``to_dict``, and a raised error
+through ``error_info``. ``call`` is optional: an adapter without it, or one that raises
+:class:`OperationNotSupported`, is reported as not supporting the operation (a note, not a
+failure). A factory builds an adapter for a :class:`ClientTarget` (where the mock listens and
+which credentials to use).
 
 Built-in adapters: ``generated`` (the generated ``modelarts_training_client``) and
 ``huaweicloudsdk`` (the vendor's ``huaweicloudsdkmodelarts``). Any other client is checked by
@@ -16,7 +20,7 @@ import contextlib
 import importlib
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -30,11 +34,15 @@ from modelarts_kit_contracts.errors import ContractError
 __all__ = [
     "ADAPTER_METHODS",
     "BUILTIN_ADAPTERS",
+    "GENERIC_CALL",
     "AdapterError",
     "AdapterFactory",
     "ClientAdapter",
     "ClientTarget",
     "ErrorInfo",
+    "OperationCall",
+    "OperationNotSupported",
+    "adapter_method",
     "load_adapter_factory",
     "terminate_body",
 ]
@@ -57,6 +65,26 @@ BUILTIN_ADAPTERS = {
 
 class AdapterError(ContractError):
     """An adapter cannot be found, imported or built (a usage error: exit 2)."""
+
+
+class OperationNotSupported(ContractError):
+    """The client under check has no way to make a call (the vendor SDK has no logs URL
+    operation): the check reports the operation as not supported by that client, not as a
+    failure."""
+
+
+@dataclass(frozen=True)
+class OperationCall:
+    """One call of an operation of the spec, with the inputs the caller hands the client."""
+
+    operation_id: str
+    role: Role
+    project_id: str
+    # Every path parameter but the project's, by the spec's names (training_job_id, task_id).
+    path_params: Mapping[str, str] = field(default_factory=dict)
+    query: Mapping[str, JSON] = field(default_factory=dict)  # by the spec's names
+    body: JSON = None
+    has_body: bool = False  # whether the operation takes a request body at all
 
 
 @dataclass(frozen=True)
@@ -91,6 +119,9 @@ class ClientAdapter(Protocol):
     def stop(self, project_id: str, job_id: str) -> object:
         """Terminate a training job and return the client's result."""
 
+    # Optional: ``def call(self, request: OperationCall) -> object`` makes any other operation
+    # of the spec (raise OperationNotSupported where the client has no such call).
+
     def to_dict(self, result: object) -> JSON:
         """What the client hands its caller, as JSON values (nothing added, nothing lost)."""
 
@@ -103,8 +134,15 @@ class ClientAdapter(Protocol):
 
 AdapterFactory = Callable[[ClientTarget], ClientAdapter]
 ADAPTER_METHODS = ("create", "show", "stop", "to_dict", "error_info", "close")
-# The adapter method that performs each role of the spec (a client calls terminate "stop").
+# The adapter's own method for the three roles every spec has (a client calls terminate
+# "stop"); every other role goes through the optional ``call`` (GENERIC_CALL).
 ADAPTER_CALL: dict[Role, str] = {Role.CREATE: "create", Role.SHOW: "show", Role.TERMINATE: "stop"}
+GENERIC_CALL = "call"
+
+
+def adapter_method(role: Role) -> str:
+    """The name of the adapter method that makes a call of ``role``."""
+    return ADAPTER_CALL.get(role, GENERIC_CALL)
 
 
 def _import_from_cwd(module_name: str) -> ModuleType:

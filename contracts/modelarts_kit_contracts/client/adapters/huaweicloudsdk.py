@@ -10,6 +10,11 @@ own serializer, ``huaweicloudsdkcore.utils.http_utils.sanitize_for_serialization
 field from a null one, and has no place for a field it does not declare: those losses are the
 SDK's, and the check reports them. ``Decimal`` values (the SDK parses JSON numbers with
 fractions as ``Decimal``) are handed back as ``float``.
+
+Every operation beyond the three goes through ``call``, by the operation id, as the SDK names
+its calls: the request class ``<OperationId>Request`` (its fields are the path and query
+parameters by name, and ``body`` of the model type it declares) and the client method in snake
+case. An operation the SDK lacks (it has no logs URL operation) is not supported.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import decimal
 import logging
 from typing import Any
 
+import huaweicloudsdkmodelarts.v1 as sdk_v1
 from huaweicloudsdkcore.auth.credentials import BasicCredentials
 from huaweicloudsdkcore.exceptions.exceptions import ServiceResponseException
 from huaweicloudsdkcore.http.http_config import HttpConfig
@@ -28,11 +34,14 @@ from huaweicloudsdkmodelarts.v1 import (
     ShowTrainingJobDetailsRequest,
     StopTrainingJobRequest,
 )
+from modelarts_kit_generator.naming import snake_case
 
 from modelarts_kit_contracts.client.adapters import (
     AdapterError,
     ClientTarget,
     ErrorInfo,
+    OperationCall,
+    OperationNotSupported,
     terminate_body,
 )
 
@@ -89,6 +98,27 @@ class HuaweiCloudSdkAdapter:
         body = self._model(project_id, terminate_body(), "JobActionType")
         request = StopTrainingJobRequest(training_job_id=job_id, body=body)
         return self.client(project_id).stop_training_job(request)
+
+    def call(self, request: OperationCall) -> object:
+        request_type = getattr(sdk_v1, f"{request.operation_id}Request", None)
+        client = self.client(request.project_id)
+        method = getattr(client, snake_case(request.operation_id), None)
+        if request_type is None or not callable(method):
+            raise OperationNotSupported(
+                f"huaweicloudsdkmodelarts has no {request.operation_id}Request "
+                f"(ModelArtsClient.{snake_case(request.operation_id)})"
+            )
+        given = {**request.path_params, **request.query}
+        fields: dict[str, Any] = {snake_case(name): value for name, value in given.items()}
+        declared = getattr(request_type, "openapi_types", {})
+        if request.has_body and "body" in declared:
+            fields["body"] = self._model(request.project_id, request.body, declared["body"])
+        unknown = sorted(set(fields) - set(declared))
+        if unknown:
+            raise OperationNotSupported(
+                f"{request.operation_id}Request has no field {', '.join(unknown)}"
+            )
+        return method(request_type(**fields))
 
     def to_dict(self, result: object) -> JSON:
         return _plain(sanitize_for_serialization(result))
