@@ -2669,6 +2669,12 @@ class ListTrainingJobsResponse(BaseModel):
     """
     AI project the jobs belong to. The default value is `default-ai-project`.
     """
+    train_type: StrictStr | None = None
+    """
+    No documentation page mentions it; the vendor SDK's response model
+    `ListTrainingJobsResponse` (huaweicloudsdkmodelarts 3.1.219) declares `train_type`
+    as `str`. Optional: a service that does not send it still conforms.
+    """
     items: list[JobResponse] | None = None
     """
     The training jobs of this page, each as the show operation returns it.
