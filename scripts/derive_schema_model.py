@@ -131,7 +131,9 @@ def inventory_fields() -> Iterator[tuple[Mapping[str, JSON], list[str]]]:
         folder = inventory.get("folder", "seeds")
         files = inventory["seeds"]
         for field in inventory["fields"]:
-            tables = [f"{folder}/{files[seed]}: {table}" for seed, table in field["sources"].items()]
+            tables = [
+                f"{folder}/{files[seed]}: {table}" for seed, table in field["sources"].items()
+            ]
             yield field, tables
 
 
