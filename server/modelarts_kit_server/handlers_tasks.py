@@ -58,7 +58,7 @@ def _time(name: str, value: Any) -> int:
 
 
 def _event_query(parameters: Mapping[str, Any]) -> EventQuery:
-    given = [name for name in WINDOW if name in parameters]
+    given = [name for name in WINDOW if parameters.get(name) not in (None, "")]  # "" = none
     if len(given) == 1:
         missing = next(name for name in WINDOW if name not in given)
         raise ApiError(

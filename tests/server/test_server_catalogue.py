@@ -3,10 +3,13 @@ create checked against it with ``ServerSettings.catalogue`` / ``serve --catalogu
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from click.testing import CliRunner
 from modelarts_kit.commands import serve as serve_command
 from modelarts_kit.main import cli
@@ -170,3 +173,26 @@ def test_an_invalid_project_id_is_answered_with_a_documented_status(
         gateway = family.spec.meaning.errors.gateway_error(meaning)
         assert response.json()["error_code"] == gateway.code
     assert "project_id" in response.json()["error_msg"]
+
+
+def test_a_finer_meaning_in_the_spec_changes_the_answer(tmp_path: Path, clock: ManualClock) -> None:
+    """A spec that lists flavor-not-found for create gets that code for an unknown flavor."""
+    document = copy.deepcopy(load_spec().document)
+    create = load_spec().meaning.roles.create
+    responses = document["paths"][create.path][create.method]["responses"]
+    codes = responses["400"]["x-modelarts-error-codes"]
+    finer = codes["reference-not-found"][-1]  # any code of the spec's catalogue for 400
+    codes["flavor-not-found"] = [finer]
+    path = tmp_path / "openapi.yaml"
+    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    app = create_app(ServerSettings(clock=clock, catalogue=True, spec_path=path))
+    family = family_client(app, spec=load_spec(path))
+    try:
+        body = catalogue_job(family.spec, "finer")
+        body["spec"]["resource"]["flavor_id"] = "no.such.flavor"
+        response = family.create(body)
+        assert response.status_code == 400
+        assert response.json()["error_code"] == finer
+    finally:
+        family.client.close()
+        app.close()

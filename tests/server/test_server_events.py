@@ -195,3 +195,10 @@ def test_a_job_of_a_database_from_before_events_gets_its_history(
     finally:
         family.client.close()
         app.close()
+
+
+def test_an_empty_window_is_no_window(family: Family, clock: ManualClock) -> None:
+    job_id = family.created_id("no-window")
+    clock.advance(3600)
+    everything = events(family, job_id, order="asc")
+    assert events(family, job_id, order="asc", start_time="", end_time="") == everything
