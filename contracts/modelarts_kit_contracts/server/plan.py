@@ -11,6 +11,10 @@ from modelarts_kit_contracts.server.checks import SCENARIOS
 from modelarts_kit_contracts.server.options import RunOptions
 from modelarts_kit_contracts.server.target import ServerTarget
 
+# Operations whose valid data changes a job: on a live or read-only target the phases send
+# them only invalid data, so that no job of the target's is created, deleted or changed.
+CHANGING_ROLES = frozenset({Role.CREATE, Role.DELETE, Role.DESCRIBE})
+
 
 @dataclass(frozen=True)
 class RunPlan:
@@ -48,6 +52,8 @@ def plan_run(target: ServerTarget, options: RunOptions, api: ApiMap | None = Non
         mode = "positive and negative data"
         if live and role is Role.CREATE:
             mode = "negative data only (no job is created by the phases)"
+        elif live and role in CHANGING_ROLES:
+            mode = "negative data only (no job is deleted or changed by the phases)"
         operations.append(f"{op.method.upper()} {op.path} ({role.value}): {mode}")
     budget = options.budget
     caps = [

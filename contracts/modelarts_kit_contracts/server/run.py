@@ -65,7 +65,12 @@ from modelarts_kit_contracts.server.options import (
     cleanup_reserve,
     default_other_project,
 )
-from modelarts_kit_contracts.server.plan import RunPlan, effective_phases, plan_run
+from modelarts_kit_contracts.server.plan import (
+    CHANGING_ROLES,
+    RunPlan,
+    effective_phases,
+    plan_run,
+)
 from modelarts_kit_contracts.server.preflight import (
     PreflightError,
     check_path_parameters,
@@ -250,7 +255,9 @@ class _Run:
         if remaining is not None and remaining < 1:
             return
         negative_only = (
-            (self.api.create.operation_id,) if self.target.live or options.read_only else ()
+            tuple(op.operation_id for role, op in self.api.roles() if role in CHANGING_ROLES)
+            if self.target.live or options.read_only
+            else ()
         )
         collector = EventCollector(
             self.report,
