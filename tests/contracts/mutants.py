@@ -31,6 +31,8 @@ from modelarts_kit_server.auth import Principal
 from modelarts_kit_server.store import JobRecord
 from modelarts_kit_wire.asgi import ASGIApp, Message, Receive, Scope, Send
 
+from .family_mutants import FAMILY_MUTANTS
+
 __all__ = [
     "LENIENT",
     "MUTANTS",
@@ -647,6 +649,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "algorithm.parameters values stored trimmed",
         _storing(_parameter_values_trimmed),
     ),
+    # the optional operations: list, delete, describe, events, tasks (issue 26)
+    *(Mutant(*entry) for entry in FAMILY_MUTANTS),
 )
 
 
