@@ -1,4 +1,4 @@
-"""Typed Python client for the ModelArts training jobs API (spec version 2.2.0).
+"""Typed Python client for the ModelArts training jobs API (spec version 2.3.0).
 
 Generated from the API's OpenAPI document by ``modelarts-kit generate``; do not edit.
 
@@ -56,6 +56,7 @@ from .models import (
     AutoSearch,
     AutoSearchAlgoConfigParameter,
     BillingInfo,
+    ChangeTrainingJobDescriptionParameters,
     Constraint,
     Cpu,
     CreateTrainingJobParameters,
@@ -64,6 +65,7 @@ from .models import (
     CustomMetricsHttpGet,
     Dataset,
     DataSource,
+    DeleteTrainingJobParameters,
     Disk,
     DiskResponse,
     FlavorDetail,
@@ -87,6 +89,8 @@ from .models import (
     JobSummary,
     JobVolume,
     JupyterLab,
+    ListTrainingJobsParameters,
+    ListTrainingJobsResponse,
     LogDir,
     LogExportPath,
     Memory,
@@ -138,6 +142,8 @@ if TYPE_CHECKING:
         AutoStop,
         ConstraintInput,
         DatasetInput,
+        DeleteTrainingJobBody,
+        Filter,
         I18NDescriptionInput,
         InputDataInfoInput,
         InputInput,
@@ -147,6 +153,8 @@ if TYPE_CHECKING:
         JobConfig,
         JobEngine,
         JobMetadata,
+        JobSearches,
+        JobUpdateRequestBody,
         JobVolumeInput,
         LogExportPathInput,
         NfsInput,
@@ -171,8 +179,8 @@ if TYPE_CHECKING:
         TaskResource,
     )
 
-__version__ = "2.2.0"
-SPEC_VERSION = "2.2.0"
+__version__ = "2.3.0"
+SPEC_VERSION = "2.3.0"
 
 __all__ = [
     "TRAINING_JOB_FINAL_PHASES",
@@ -196,6 +204,7 @@ __all__ = [
     "AutoStop",
     "BadRequestError",
     "BillingInfo",
+    "ChangeTrainingJobDescriptionParameters",
     "ClientError",
     "ConflictError",
     "Constraint",
@@ -210,8 +219,11 @@ __all__ = [
     "DatasetInput",
     "DeadlineExceededError",
     "DecodeError",
+    "DeleteTrainingJobBody",
+    "DeleteTrainingJobParameters",
     "Disk",
     "DiskResponse",
+    "Filter",
     "FlavorDetail",
     "FlavorInfo",
     "FlavorInfoResponse",
@@ -239,10 +251,14 @@ __all__ = [
     "JobResponseFtjobConfigCheckpointConfig",
     "JobResponseFtjobConfigTaskEnv",
     "JobResponseFtjobConfigTaskEnvEnvsItem",
+    "JobSearches",
     "JobSummary",
+    "JobUpdateRequestBody",
     "JobVolume",
     "JobVolumeInput",
     "JupyterLab",
+    "ListTrainingJobsParameters",
+    "ListTrainingJobsResponse",
     "LogDir",
     "LogExportPath",
     "LogExportPathInput",

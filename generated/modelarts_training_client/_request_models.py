@@ -3,7 +3,7 @@
 Only request bodies use these models, so they are loaded on first use: import them from
 ``models`` or the package (this module's name is not part of the API)."""
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
@@ -130,6 +130,42 @@ class DatasetInput(BaseModel):
     `InputDataInfoDataset`, `InputDataInfoRespDataset` (huaweicloudsdkmodelarts 3.1.219)
     declare `service_type` as `str`. Optional: a service that does not send it still
     conforms.
+    """
+
+
+class DeleteTrainingJobBody(_DeferredRootModel[Any]):
+    model_config = ConfigDict(defer_build=True)
+    root: Any
+    """
+    The optional body of a delete: the page documents no request parameters, and the
+    service ignores a body. modelarts-macli sends an empty JSON object (`{}`).
+    """
+
+
+class Filter(BaseModel):
+    """
+    One search condition of the training job list.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    key: StrictStr | None = None
+    """
+    Field the condition is about, for example `name`, `create_time`, `phase`,
+    `algorithm_name`, `kind` or `user_id`.
+    """
+    operator: Literal["between", "like", "in", "not"] | None = None
+    """
+    How the field relates to the values: `between` (in the range of the two values),
+    `like` (contains the value), `in` (equals one of the values) or `not` (equals none
+    of them).
+    """
+    value: list[StrictStr] | None = None
+    """
+    Values of the condition.
     """
 
 
@@ -265,6 +301,64 @@ class JobMetadata(BaseModel):
     `fault-tolerance/hang-retry` (`true`, restart upon a suspension),
     `jupyter-lab/enable`, `tensorboard/enable` and `mindstudio-insight/enable` (`true`,
     enable the JupyterLab, TensorBoard or MindStudio Insight training application).
+    """
+
+
+class JobSearches(BaseModel):
+    """
+    The search criteria of the training job list: filters, sorting, grouping and the
+    page to return.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    offset: Annotated[StrictInt | None, Field(ge=0)] = None
+    """
+    Page of the jobs to return, from 0 (the first page). The minimum value is 0.
+    """
+    limit: Annotated[StrictInt | None, Field(ge=1, le=50)] = None
+    """
+    Number of jobs on each page, 1 to 50.
+    """
+    sort_by: StrictStr = "create_time"
+    """
+    Field by which the jobs are sorted. `create_time` by default.
+    """
+    order: Literal["desc", "asc"] = "desc"
+    """
+    Order of the jobs: `desc` (descending, the default) or `asc` (ascending).
+    """
+    group_by: StrictStr | None = None
+    """
+    Condition by which the jobs are grouped.
+    """
+    workspace_id: StrictStr = "0"
+    """
+    Workspace whose jobs are searched. The default value is `0`. Not in the page's
+    request table: the vendor SDK's JobSearches has it and modelarts-macli sends it.
+    """
+    filters: list[Filter] | None = None
+    """
+    Filters the jobs must meet, all of them.
+    """
+
+
+class JobUpdateRequestBody(BaseModel):
+    """
+    The new description of a training job.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    description: Annotated[StrictStr | None, Field(max_length=256)] = None
+    """
+    Description of the training job, 0 to 256 characters. Empty (NULL) by default.
     """
 
 
@@ -1098,6 +1192,8 @@ __all__ = [
     "AutoStop",
     "ConstraintInput",
     "DatasetInput",
+    "DeleteTrainingJobBody",
+    "Filter",
     "I18NDescriptionInput",
     "InputDataInfoInput",
     "InputDataInfoInput1",
@@ -1109,6 +1205,8 @@ __all__ = [
     "JobConfig",
     "JobEngine",
     "JobMetadata",
+    "JobSearches",
+    "JobUpdateRequestBody",
     "JobVolumeInput",
     "LogExportPathInput",
     "NfsInput",

@@ -45,16 +45,23 @@ from ._http import (
     validate_parameters,
 )
 from .models import (
+    ChangeTrainingJobDescriptionParameters,
     CreateTrainingJobParameters,
+    DeleteTrainingJobParameters,
     JobResponse,
+    ListTrainingJobsParameters,
+    ListTrainingJobsResponse,
     ShowTrainingJobDetailsParameters,
     StopTrainingJobParameters,
 )
 
 if TYPE_CHECKING:
     from .models import (
+        DeleteTrainingJobBody,
         Job,
         JobActionType,
+        JobSearches,
+        JobUpdateRequestBody,
     )
 
 __all__ = [
@@ -122,6 +129,30 @@ def _async_scope(seconds: float) -> contextlib.AbstractContextManager[object]:
     return anyio.fail_after(None if seconds == math.inf else seconds)
 
 
+_LIST_TRAINING_JOBS = Call(
+    operation="list_training_jobs",
+    method="POST",
+    path="/v2/{project_id}/training-job-searches",
+    path_names=("project_id",),
+    query_names=(),
+    header_names=(),
+    retryable=False,
+    answer_secrets=Sensitive(
+        always=(
+            ("items", None, "algorithm", "environments"),
+            ("items", None, "tasks", None, "algorithm", "environments"),
+            ("items", None, "endpoints", "jupyter_lab", "token"),
+            ("items", None, "endpoints", "tensorboard", "token"),
+            ("items", None, "endpoints", "mindstudio_insight", "token"),
+        ),
+        when=(
+            (
+                ("items", None, "algorithm", "parameters", None, "value"),
+                ("constraint", "sensitive"),
+            ),
+        ),
+    ),
+)
 _CREATE_TRAINING_JOB = Call(
     operation="create_training_job",
     method="POST",
@@ -169,6 +200,24 @@ _SHOW_TRAINING_JOB_DETAILS = Call(
         ),
         when=((("algorithm", "parameters", None, "value"), ("constraint", "sensitive")),),
     ),
+)
+_CHANGE_TRAINING_JOB_DESCRIPTION = Call(
+    operation="change_training_job_description",
+    method="PUT",
+    path="/v2/{project_id}/training-jobs/{training_job_id}",
+    path_names=("project_id", "training_job_id"),
+    query_names=(),
+    header_names=(),
+    retryable=True,
+)
+_DELETE_TRAINING_JOB = Call(
+    operation="delete_training_job",
+    method="DELETE",
+    path="/v2/{project_id}/training-jobs/{training_job_id}",
+    path_names=("project_id", "training_job_id"),
+    query_names=(),
+    header_names=(),
+    retryable=True,
 )
 _STOP_TRAINING_JOB = Call(
     operation="stop_training_job",
@@ -344,6 +393,107 @@ class TrainingJobsClient:
         finally:
             streamed.close()
         return received.response(streamed)
+
+    def list_training_jobs(
+        self,
+        body: JobSearches | Mapping[str, Any] | UncheckedBody,
+        *,
+        deadline: float | None = None,
+    ) -> ListTrainingJobsResponse:
+        """Query the training jobs that meet the search criteria.
+
+        Returns one page of the project's training jobs that meet the search criteria: the
+        filters (`between`, `like`, `in`, `not`), sorted by `sort_by` in `order`, `limit` jobs
+        (1 to 50) from page `offset` (from 0). Each job is the job the show operation returns.
+
+        ``POST /v2/{project_id}/training-job-searches``
+
+        Args:
+            body: The request body, a ``JobSearches`` or a mapping validated into one before
+                anything is sent; an ``UncheckedBody`` is sent as it is.
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``ListTrainingJobsResponse``.
+
+        Raises:
+            BadRequestError: HTTP 400: Malformed JSON (ModelArts.2787) or invalid search
+                criteria: a parameter fails validation (ModelArts.2788), for example `limit`
+                outside 1 to 50, or the service does not support a filter, sort item or
+                condition (ModelArts.2789, ModelArts.2790, ModelArts.2807, ModelArts.2808,
+                ModelArts.2809).
+                Error codes (``error_code``) by meaning:
+                - malformed-body: ModelArts.2787
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104,
+                    ModelArts.2764, ModelArts.2789, ModelArts.2790, ModelArts.2807,
+                    ModelArts.2808, ModelArts.2809, ModelArts.2826
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            ClientError: HTTP 413: The request body is larger than the service accepts
+                (ModelArts.4104; the vendor's limit is 12 MB, a server may set a lower one and
+                name it in `error_solution`).
+                Error codes (``error_code``) by meaning:
+                - body-too-large: ModelArts.4104
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (self._list_training_jobs(body, deadline=deadline)).parsed
+
+    def _list_training_jobs(
+        self,
+        body: JobSearches | Mapping[str, Any] | UncheckedBody,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[ListTrainingJobsResponse]:
+        parameters = validate_parameters(
+            _LIST_TRAINING_JOBS,
+            ListTrainingJobsParameters,
+            {
+                "project_id": self._project_id,
+            },
+        )
+        content = encode_body(_LIST_TRAINING_JOBS, _models.JobSearches, body)
+        response = self._send(_LIST_TRAINING_JOBS, parameters, content, deadline)
+        return ApiResponse(
+            response, decode_response(_LIST_TRAINING_JOBS, response, ListTrainingJobsResponse)
+        )
 
     def create_training_job(
         self,
@@ -540,6 +690,209 @@ class TrainingJobsClient:
             response, decode_response(_SHOW_TRAINING_JOB_DETAILS, response, JobResponse)
         )
 
+    def change_training_job_description(
+        self,
+        training_job_id: str,
+        body: JobUpdateRequestBody | Mapping[str, Any] | UncheckedBody,
+        *,
+        deadline: float | None = None,
+    ) -> None:
+        """Modify the description of a training job.
+
+        Replaces the description of a training job; show and list return the new description.
+
+        ``PUT /v2/{project_id}/training-jobs/{training_job_id}``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+            body: The request body, a ``JobUpdateRequestBody`` or a mapping validated into
+                one before anything is sent; an ``UncheckedBody`` is sent as it is.
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            Nothing (``200``).
+
+        Raises:
+            BadRequestError: HTTP 400: Malformed JSON (ModelArts.2787), an invalid parameter
+                such as a description longer than 256 characters (ModelArts.2788), or the
+                training job does not exist (ModelArts.2775).
+                Error codes (``error_code``) by meaning:
+                - malformed-body: ModelArts.2787
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
+                - not-found: ModelArts.2775
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            ClientError: HTTP 413: The request body is larger than the service accepts
+                (ModelArts.4104; the vendor's limit is 12 MB, a server may set a lower one and
+                name it in `error_solution`).
+                Error codes (``error_code``) by meaning:
+                - body-too-large: ModelArts.4104
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (
+            self._change_training_job_description(training_job_id, body, deadline=deadline)
+        ).parsed
+
+    def _change_training_job_description(
+        self,
+        training_job_id: str,
+        body: JobUpdateRequestBody | Mapping[str, Any] | UncheckedBody,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[None]:
+        parameters = validate_parameters(
+            _CHANGE_TRAINING_JOB_DESCRIPTION,
+            ChangeTrainingJobDescriptionParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+            },
+        )
+        content = encode_body(_CHANGE_TRAINING_JOB_DESCRIPTION, _models.JobUpdateRequestBody, body)
+        response = self._send(_CHANGE_TRAINING_JOB_DESCRIPTION, parameters, content, deadline)
+        return ApiResponse(response, None)
+
+    def delete_training_job(
+        self,
+        training_job_id: str,
+        *,
+        body: DeleteTrainingJobBody | Mapping[str, Any] | UncheckedBody | None = None,
+        deadline: float | None = None,
+    ) -> None:
+        """Delete a training job.
+
+        Deletes a training job. The job is gone afterwards: show, delete and change description
+        answer the unknown-job error (400 ModelArts.2775), and the list no longer has it. The
+        page documents no request body; a body is optional and ignored (clients such as
+        modelarts-macli send `{}`).
+
+        ``DELETE /v2/{project_id}/training-jobs/{training_job_id}``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+            body: The request body, a ``DeleteTrainingJobBody`` or a mapping validated into
+                one before anything is sent; an ``UncheckedBody`` is sent as it is.
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            Nothing (``202``).
+
+        Raises:
+            BadRequestError: HTTP 400: The training job does not exist, or no longer exists
+                because it was deleted (ModelArts.2775), a parameter is invalid
+                (ModelArts.2788), or a body was sent that is not JSON (ModelArts.2787).
+                Error codes (``error_code``) by meaning:
+                - not-found: ModelArts.2775
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
+                - malformed-body: ModelArts.2787
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            ClientError: HTTP 413: The request body is larger than the service accepts
+                (ModelArts.4104; the vendor's limit is 12 MB, a server may set a lower one and
+                name it in `error_solution`).
+                Error codes (``error_code``) by meaning:
+                - body-too-large: ModelArts.4104
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (self._delete_training_job(training_job_id, body=body, deadline=deadline)).parsed
+
+    def _delete_training_job(
+        self,
+        training_job_id: str,
+        *,
+        body: DeleteTrainingJobBody | Mapping[str, Any] | UncheckedBody | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[None]:
+        parameters = validate_parameters(
+            _DELETE_TRAINING_JOB,
+            DeleteTrainingJobParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+            },
+        )
+        content = encode_body(_DELETE_TRAINING_JOB, _models.DeleteTrainingJobBody, body)
+        response = self._send(_DELETE_TRAINING_JOB, parameters, content, deadline)
+        return ApiResponse(response, None)
+
     def stop_training_job(
         self,
         training_job_id: str,
@@ -690,6 +1043,18 @@ class TrainingJobsClientWithRawResponse:
     def __init__(self, client: TrainingJobsClient) -> None:
         self._client = client
 
+    def list_training_jobs(
+        self,
+        body: JobSearches | Mapping[str, Any] | UncheckedBody,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[ListTrainingJobsResponse]:
+        """The whole response of ``list_training_jobs`` (the client's docstring says more).
+
+        ``POST /v2/{project_id}/training-job-searches``
+        """
+        return self._client._list_training_jobs(body, deadline=deadline)
+
     def create_training_job(
         self,
         body: Job | Mapping[str, Any] | UncheckedBody,
@@ -713,6 +1078,34 @@ class TrainingJobsClientWithRawResponse:
         ``GET /v2/{project_id}/training-jobs/{training_job_id}``
         """
         return self._client._show_training_job_details(training_job_id, deadline=deadline)
+
+    def change_training_job_description(
+        self,
+        training_job_id: str,
+        body: JobUpdateRequestBody | Mapping[str, Any] | UncheckedBody,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[None]:
+        """The whole response of ``change_training_job_description`` (the client's docstring says more).
+
+        ``PUT /v2/{project_id}/training-jobs/{training_job_id}``
+        """
+        return self._client._change_training_job_description(
+            training_job_id, body, deadline=deadline
+        )
+
+    def delete_training_job(
+        self,
+        training_job_id: str,
+        *,
+        body: DeleteTrainingJobBody | Mapping[str, Any] | UncheckedBody | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[None]:
+        """The whole response of ``delete_training_job`` (the client's docstring says more).
+
+        ``DELETE /v2/{project_id}/training-jobs/{training_job_id}``
+        """
+        return self._client._delete_training_job(training_job_id, body=body, deadline=deadline)
 
     def stop_training_job(
         self,
@@ -881,6 +1274,107 @@ class AsyncTrainingJobsClient:
         finally:
             await streamed.aclose()
         return received.response(streamed)
+
+    async def list_training_jobs(
+        self,
+        body: JobSearches | Mapping[str, Any] | UncheckedBody,
+        *,
+        deadline: float | None = None,
+    ) -> ListTrainingJobsResponse:
+        """Query the training jobs that meet the search criteria.
+
+        Returns one page of the project's training jobs that meet the search criteria: the
+        filters (`between`, `like`, `in`, `not`), sorted by `sort_by` in `order`, `limit` jobs
+        (1 to 50) from page `offset` (from 0). Each job is the job the show operation returns.
+
+        ``POST /v2/{project_id}/training-job-searches``
+
+        Args:
+            body: The request body, a ``JobSearches`` or a mapping validated into one before
+                anything is sent; an ``UncheckedBody`` is sent as it is.
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``ListTrainingJobsResponse``.
+
+        Raises:
+            BadRequestError: HTTP 400: Malformed JSON (ModelArts.2787) or invalid search
+                criteria: a parameter fails validation (ModelArts.2788), for example `limit`
+                outside 1 to 50, or the service does not support a filter, sort item or
+                condition (ModelArts.2789, ModelArts.2790, ModelArts.2807, ModelArts.2808,
+                ModelArts.2809).
+                Error codes (``error_code``) by meaning:
+                - malformed-body: ModelArts.2787
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104,
+                    ModelArts.2764, ModelArts.2789, ModelArts.2790, ModelArts.2807,
+                    ModelArts.2808, ModelArts.2809, ModelArts.2826
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            ClientError: HTTP 413: The request body is larger than the service accepts
+                (ModelArts.4104; the vendor's limit is 12 MB, a server may set a lower one and
+                name it in `error_solution`).
+                Error codes (``error_code``) by meaning:
+                - body-too-large: ModelArts.4104
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (await self._list_training_jobs(body, deadline=deadline)).parsed
+
+    async def _list_training_jobs(
+        self,
+        body: JobSearches | Mapping[str, Any] | UncheckedBody,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[ListTrainingJobsResponse]:
+        parameters = validate_parameters(
+            _LIST_TRAINING_JOBS,
+            ListTrainingJobsParameters,
+            {
+                "project_id": self._project_id,
+            },
+        )
+        content = encode_body(_LIST_TRAINING_JOBS, _models.JobSearches, body)
+        response = await self._send(_LIST_TRAINING_JOBS, parameters, content, deadline)
+        return ApiResponse(
+            response, decode_response(_LIST_TRAINING_JOBS, response, ListTrainingJobsResponse)
+        )
 
     async def create_training_job(
         self,
@@ -1077,6 +1571,211 @@ class AsyncTrainingJobsClient:
             response, decode_response(_SHOW_TRAINING_JOB_DETAILS, response, JobResponse)
         )
 
+    async def change_training_job_description(
+        self,
+        training_job_id: str,
+        body: JobUpdateRequestBody | Mapping[str, Any] | UncheckedBody,
+        *,
+        deadline: float | None = None,
+    ) -> None:
+        """Modify the description of a training job.
+
+        Replaces the description of a training job; show and list return the new description.
+
+        ``PUT /v2/{project_id}/training-jobs/{training_job_id}``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+            body: The request body, a ``JobUpdateRequestBody`` or a mapping validated into
+                one before anything is sent; an ``UncheckedBody`` is sent as it is.
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            Nothing (``200``).
+
+        Raises:
+            BadRequestError: HTTP 400: Malformed JSON (ModelArts.2787), an invalid parameter
+                such as a description longer than 256 characters (ModelArts.2788), or the
+                training job does not exist (ModelArts.2775).
+                Error codes (``error_code``) by meaning:
+                - malformed-body: ModelArts.2787
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
+                - not-found: ModelArts.2775
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            ClientError: HTTP 413: The request body is larger than the service accepts
+                (ModelArts.4104; the vendor's limit is 12 MB, a server may set a lower one and
+                name it in `error_solution`).
+                Error codes (``error_code``) by meaning:
+                - body-too-large: ModelArts.4104
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (
+            await self._change_training_job_description(training_job_id, body, deadline=deadline)
+        ).parsed
+
+    async def _change_training_job_description(
+        self,
+        training_job_id: str,
+        body: JobUpdateRequestBody | Mapping[str, Any] | UncheckedBody,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[None]:
+        parameters = validate_parameters(
+            _CHANGE_TRAINING_JOB_DESCRIPTION,
+            ChangeTrainingJobDescriptionParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+            },
+        )
+        content = encode_body(_CHANGE_TRAINING_JOB_DESCRIPTION, _models.JobUpdateRequestBody, body)
+        response = await self._send(_CHANGE_TRAINING_JOB_DESCRIPTION, parameters, content, deadline)
+        return ApiResponse(response, None)
+
+    async def delete_training_job(
+        self,
+        training_job_id: str,
+        *,
+        body: DeleteTrainingJobBody | Mapping[str, Any] | UncheckedBody | None = None,
+        deadline: float | None = None,
+    ) -> None:
+        """Delete a training job.
+
+        Deletes a training job. The job is gone afterwards: show, delete and change description
+        answer the unknown-job error (400 ModelArts.2775), and the list no longer has it. The
+        page documents no request body; a body is optional and ignored (clients such as
+        modelarts-macli send `{}`).
+
+        ``DELETE /v2/{project_id}/training-jobs/{training_job_id}``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+            body: The request body, a ``DeleteTrainingJobBody`` or a mapping validated into
+                one before anything is sent; an ``UncheckedBody`` is sent as it is.
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            Nothing (``202``).
+
+        Raises:
+            BadRequestError: HTTP 400: The training job does not exist, or no longer exists
+                because it was deleted (ModelArts.2775), a parameter is invalid
+                (ModelArts.2788), or a body was sent that is not JSON (ModelArts.2787).
+                Error codes (``error_code``) by meaning:
+                - not-found: ModelArts.2775
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
+                - malformed-body: ModelArts.2787
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            ClientError: HTTP 413: The request body is larger than the service accepts
+                (ModelArts.4104; the vendor's limit is 12 MB, a server may set a lower one and
+                name it in `error_solution`).
+                Error codes (``error_code``) by meaning:
+                - body-too-large: ModelArts.4104
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (
+            await self._delete_training_job(training_job_id, body=body, deadline=deadline)
+        ).parsed
+
+    async def _delete_training_job(
+        self,
+        training_job_id: str,
+        *,
+        body: DeleteTrainingJobBody | Mapping[str, Any] | UncheckedBody | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[None]:
+        parameters = validate_parameters(
+            _DELETE_TRAINING_JOB,
+            DeleteTrainingJobParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+            },
+        )
+        content = encode_body(_DELETE_TRAINING_JOB, _models.DeleteTrainingJobBody, body)
+        response = await self._send(_DELETE_TRAINING_JOB, parameters, content, deadline)
+        return ApiResponse(response, None)
+
     async def stop_training_job(
         self,
         training_job_id: str,
@@ -1227,6 +1926,18 @@ class AsyncTrainingJobsClientWithRawResponse:
     def __init__(self, client: AsyncTrainingJobsClient) -> None:
         self._client = client
 
+    async def list_training_jobs(
+        self,
+        body: JobSearches | Mapping[str, Any] | UncheckedBody,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[ListTrainingJobsResponse]:
+        """The whole response of ``list_training_jobs`` (the client's docstring says more).
+
+        ``POST /v2/{project_id}/training-job-searches``
+        """
+        return await self._client._list_training_jobs(body, deadline=deadline)
+
     async def create_training_job(
         self,
         body: Job | Mapping[str, Any] | UncheckedBody,
@@ -1250,6 +1961,36 @@ class AsyncTrainingJobsClientWithRawResponse:
         ``GET /v2/{project_id}/training-jobs/{training_job_id}``
         """
         return await self._client._show_training_job_details(training_job_id, deadline=deadline)
+
+    async def change_training_job_description(
+        self,
+        training_job_id: str,
+        body: JobUpdateRequestBody | Mapping[str, Any] | UncheckedBody,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[None]:
+        """The whole response of ``change_training_job_description`` (the client's docstring says more).
+
+        ``PUT /v2/{project_id}/training-jobs/{training_job_id}``
+        """
+        return await self._client._change_training_job_description(
+            training_job_id, body, deadline=deadline
+        )
+
+    async def delete_training_job(
+        self,
+        training_job_id: str,
+        *,
+        body: DeleteTrainingJobBody | Mapping[str, Any] | UncheckedBody | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[None]:
+        """The whole response of ``delete_training_job`` (the client's docstring says more).
+
+        ``DELETE /v2/{project_id}/training-jobs/{training_job_id}``
+        """
+        return await self._client._delete_training_job(
+            training_job_id, body=body, deadline=deadline
+        )
 
     async def stop_training_job(
         self,

@@ -15,6 +15,8 @@ if TYPE_CHECKING:
         AutoStop,
         ConstraintInput,
         DatasetInput,
+        DeleteTrainingJobBody,
+        Filter,
         I18NDescriptionInput,
         InputDataInfoInput,
         InputDataInfoInput1,
@@ -26,6 +28,8 @@ if TYPE_CHECKING:
         JobConfig,
         JobEngine,
         JobMetadata,
+        JobSearches,
+        JobUpdateRequestBody,
         JobVolumeInput,
         LogExportPathInput,
         NfsInput,
@@ -140,6 +144,20 @@ class BillingInfo(BaseModel):
     """
     Number of billing units (cards).
     """
+
+
+class ChangeTrainingJobDescriptionParameters(BaseModel):
+    """
+    The parameters of ``change_training_job_description``.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
+    training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
 
 
 class Constraint(BaseModel):
@@ -287,6 +305,20 @@ class Dataset(BaseModel):
     declare `service_type` as `str`. Optional: a service that does not send it still
     conforms.
     """
+
+
+class DeleteTrainingJobParameters(BaseModel):
+    """
+    The parameters of ``delete_training_job``.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
+    training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
 
 
 class Disk(BaseModel):
@@ -551,6 +583,19 @@ class JupyterLab(BaseModel):
     """
     JupyterLab token of the training job.
     """
+
+
+class ListTrainingJobsParameters(BaseModel):
+    """
+    The parameters of ``list_training_jobs``.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
 
 
 class LogExportPath(BaseModel):
@@ -2227,6 +2272,59 @@ class JobResponse(BaseModel):
         return create_training_job_body(self)
 
 
+class ListTrainingJobsResponse(BaseModel):
+    """
+    One page of the training jobs that meet the search criteria.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    total: StrictInt | None = None
+    """
+    Total number of training jobs of the current user.
+    """
+    count: StrictInt | None = None
+    """
+    Number of training jobs that meet the search criteria.
+    """
+    limit: StrictInt | None = None
+    """
+    Number of jobs on each page, 1 to 50.
+    """
+    offset: StrictInt | None = None
+    """
+    Page of the jobs returned, from 0 (the first page).
+    """
+    sort_by: StrictStr | None = None
+    """
+    Field by which the jobs are sorted. `create_time` by default.
+    """
+    order: Literal["desc", "asc"] | StrictStr | None = None
+    """
+    Order of the jobs: `desc` (descending, the default) or `asc` (ascending). Documented
+    values: desc, asc.
+    """
+    group_by: StrictStr | None = None
+    """
+    Condition by which the jobs are grouped.
+    """
+    workspace_id: StrictStr | None = None
+    """
+    Workspace where the jobs are located. The default value is `0`.
+    """
+    ai_project: StrictStr | None = None
+    """
+    AI project the jobs belong to. The default value is `default-ai-project`.
+    """
+    items: list[JobResponse] | None = None
+    """
+    The training jobs of this page, each as the show operation returns it.
+    """
+
+
 __all__ = [
     "AlgoConfigs",
     "AlgoConfigsInput",
@@ -2240,6 +2338,7 @@ __all__ = [
     "AutoSearchInput",
     "AutoStop",
     "BillingInfo",
+    "ChangeTrainingJobDescriptionParameters",
     "Constraint",
     "ConstraintInput",
     "Cpu",
@@ -2250,8 +2349,11 @@ __all__ = [
     "DataSource",
     "Dataset",
     "DatasetInput",
+    "DeleteTrainingJobBody",
+    "DeleteTrainingJobParameters",
     "Disk",
     "DiskResponse",
+    "Filter",
     "FlavorDetail",
     "FlavorInfo",
     "FlavorInfoResponse",
@@ -2283,10 +2385,14 @@ __all__ = [
     "JobResponseFtjobConfigCheckpointConfig",
     "JobResponseFtjobConfigTaskEnv",
     "JobResponseFtjobConfigTaskEnvEnvsItem",
+    "JobSearches",
     "JobSummary",
+    "JobUpdateRequestBody",
     "JobVolume",
     "JobVolumeInput",
     "JupyterLab",
+    "ListTrainingJobsParameters",
+    "ListTrainingJobsResponse",
     "LogDir",
     "LogExportPath",
     "LogExportPathInput",
@@ -2362,6 +2468,8 @@ _LAZY_MODELS = frozenset(
         "AutoStop",
         "ConstraintInput",
         "DatasetInput",
+        "DeleteTrainingJobBody",
+        "Filter",
         "I18NDescriptionInput",
         "InputDataInfoInput",
         "InputDataInfoInput1",
@@ -2373,6 +2481,8 @@ _LAZY_MODELS = frozenset(
         "JobConfig",
         "JobEngine",
         "JobMetadata",
+        "JobSearches",
+        "JobUpdateRequestBody",
         "JobVolumeInput",
         "LogExportPathInput",
         "NfsInput",

@@ -644,6 +644,7 @@ def test_the_curated_job_body_change_is_one_finding_for_three_operations() -> No
         "CreateTrainingJob",
         "ShowTrainingJobDetails",
         "StopTrainingJob",
+        "ListTrainingJobs",  # its items are the show page's job (JobResponse)
     }
 
 
@@ -1027,8 +1028,10 @@ def test_meaning_added_to_a_spec_without_it_is_not_silent() -> None:
     old = curated()
     for key in [k for k in old if k.startswith("x-modelarts-")]:
         del old[key]
-    for operation_id in ("CreateTrainingJob", "ShowTrainingJobDetails", "StopTrainingJob"):
-        del operation(old, operation_id)["x-modelarts-role"]
+    for item in old["paths"].values():
+        for op in item.values():
+            if isinstance(op, dict):
+                op.pop("x-modelarts-role", None)
     found = diff_documents(old, curated())
     assert {c.rule for c in found} == {"extension-changed"}
     assert {c.pointer for c in found} >= {f"/{LIFE}", "/x-modelarts-error-catalogue"}

@@ -16,6 +16,7 @@ from jsonschema import Draft202012Validator
 from modelarts_kit_spec import load_spec, parse_spec
 from modelarts_kit_spec.load import Spec
 from modelarts_kit_spec.meaning import MeaningError, meaning_problems, read_meaning
+from modelarts_kit_spec.role import CORE_ROLES
 from modelarts_kit_spec.routes import match_path, match_route
 from modelarts_kit_spec.values import DocumentedValues, documented_values, open_enum_schema
 from modelarts_kit_spec.walker import SchemaWalker, iter_schemas, json_types
@@ -257,10 +258,10 @@ def test_route_rules(spec: Spec) -> None:
     encoded = spec.match("GET", "/v2/p/training-jobs/a%2Fb")  # %2F never splits
     assert encoded is not None
     assert encoded.path_params["training_job_id"] == "a/b"
-    wrong = spec.match("DELETE", "/v2/p/training-jobs/j")
+    wrong = spec.match("PATCH", "/v2/p/training-jobs/j")
     assert wrong is not None
     assert wrong.operation is None
-    assert wrong.allowed_methods == ("GET",)
+    assert wrong.allowed_methods == ("GET", "PUT", "DELETE")
     assert spec.match("GET", "/v2/p/training-jobs/j/actions/x") is None
     assert spec.match("GET", "/v2/p/Training-Jobs/j") is None  # literals are case-sensitive
     assert spec.match("get", "/v2/p/training-jobs/j?x=1") is not None  # the query is not the path
@@ -354,7 +355,13 @@ def test_optional_roles_are_read_where_the_spec_has_them(spec: Spec) -> None:
     """The three core roles are required; the others (list, delete, ...) only name operations."""
     assert spec.meaning.roles.get("create") is spec.meaning.roles.create
 
+    assert spec.meaning.roles.get("list") is spec.operation("ListTrainingJobs")
+
     def listing(document: JSON) -> None:
+        for item in document["paths"].values():  # back to a spec of the three core roles
+            for op in item.values():
+                if isinstance(op, dict) and op.get("x-modelarts-role") not in CORE_ROLES:
+                    op.pop("x-modelarts-role", None)
         operation = copy.deepcopy(document["paths"][SHOW_PATH]["get"])
         operation.update({"operationId": "ListSomething", "x-modelarts-role": "list"})
         document["paths"]["/v2/{project_id}/somethings"] = {"get": operation}

@@ -442,8 +442,12 @@ def test_an_update_that_cannot_write_changes_nothing(repo: Path, tmp_path: Path)
 
 
 def test_a_page_of_no_operation_is_one_error_line(repo: Path, tmp_path: Path) -> None:
+    # The delete page, moved to a path the spec has no operation for.
     family = seeds(repo).parent / "family" / "deleting_a_training_job_2024-11.rst"
-    result = update(repo, family)
+    page = tmp_path / "deleting_a_training_job_tag_2024-11.rst"
+    text = family.read_text(encoding="utf-8")
+    page.write_text(text.replace("/training-jobs/", "/training-job-tags/"), encoding="utf-8")
+    result = update(repo, page)
     assert result.exit_code == 2
     assert result.output.startswith("error: ")
     assert "no operation of the spec" in result.output
