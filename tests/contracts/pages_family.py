@@ -106,7 +106,9 @@ def task_names(job: PagesJob) -> list[str]:
 
 def _typed(value: Any, kind: type) -> bool:
     if kind is int:
-        return isinstance(value, int) and not isinstance(value, bool)
+        # JSON has one number type: 5.0 is the integer 5 (RFC 8259, section 6).
+        whole = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+        return whole and not isinstance(value, bool)
     return isinstance(value, kind)
 
 
@@ -195,8 +197,8 @@ def search(jobs: Sequence[PagesJob], body: Mapping[str, Any], now: float) -> dic
         key=lambda pair: (pair[1]["metadata"]["create_time"], pair[0]),
         reverse=not ascending,
     )
-    limit = body.get("limit") or LIST_LIMIT[1]
-    page = body.get("offset") or 0
+    limit = int(body.get("limit") or LIST_LIMIT[1])
+    page = int(body.get("offset") or 0)
     chosen = [answer for _, answer in ordered][page * limit : (page + 1) * limit]
     return {
         "total": len(answers),

@@ -174,8 +174,9 @@ def test_each_fault_fails_its_check_with_the_evidence(fault: str) -> None:
     failures = probe.report.failures
     assert [f.check for f in failures] == [check], [f.title for f in failures]
     assert words in failures[0].title + failures[0].got
-    # The evidence names the operation the rule is about, in the spec.
+    # The evidence names the operation the rule is about, in the spec, and its vendor page.
     assert "spec /paths/" in failures[0].evidence
+    assert "page family/" in failures[0].evidence
 
 
 @pytest.mark.parametrize("reading", ["records", "pages"])
