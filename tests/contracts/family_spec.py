@@ -16,8 +16,11 @@ from modelarts_kit_spec.load import parse_spec
 
 JOB = {"$ref": "#/components/schemas/JobResponse"}
 NOT_FOUND = {
-    "description": "Unknown job.",
-    "x-modelarts-error-codes": {"not-found": ["ModelArts.2775"]},
+    "description": "Unknown job or task.",
+    "x-modelarts-error-codes": {
+        "not-found": ["ModelArts.2775"],
+        "task-not-found": ["ModelArts.2788"],
+    },
     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}},
 }
 TASK = {"name": "task_id", "in": "path", "required": True, "schema": {"type": "string"}}

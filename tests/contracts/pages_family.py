@@ -15,8 +15,8 @@ Where the pages leave room this server takes one reading, a correct one:
 - an event is written when the job enters a phase ("Training job is running." in the page's
   example), its time in ISO 8601 with the offset, as in the example;
 - a task is ``worker-N`` for each node (the show page's ``status.tasks`` example);
-- a task the job does not have is the unknown-job error of the error table (``Refused``
-  below), a deleted job too.
+- a task the job does not have is an invalid ``task_id`` (the error table's invalid-parameter
+  row: it has no row of its own); a deleted job is the unknown-job error.
 """
 
 from __future__ import annotations

@@ -83,8 +83,9 @@ TOKEN_MISSING = (401, "ModelArts.0201", "The token is empty.")
 TOKEN_INVALID = (401, "ModelArts.4201", "The token is invalid.")
 NO_PATH = (404, "ModelArts.2836", "The API does not exist or has not been published.")
 NO_METHOD = (405, "ModelArts.2803", "Method not allowed.")
-# A task the job does not have: the error table's LogPathNotFound (no page names another).
-UNKNOWN_TASK = (400, "ModelArts.2820", "LogPathNotFound: no task {} in this job.")
+# A task the job does not have: no page or error-table row names an error of its own; the
+# task_id path parameter is invalid for the job (the invalid-parameter row).
+UNKNOWN_TASK = (400, "ModelArts.2788", "Invalid parameter(task_id: no task {} in this job).")
 
 # The lifecycle of the show page's status table: seconds spent in each phase, then the next.
 COURSE = (("Creating", 0.3), ("Pending", 0.3), ("Running", None))

@@ -121,7 +121,7 @@ class FakeService:
         task = sent.params.get("task_id")
         if task in self.jobs[str(sent.job_id)]["status"]["tasks"] or "any_task" in self.faults:
             return 200, {"content": "log"}
-        return 400, NOT_FOUND
+        return 400, {"error_code": "ModelArts.2788", "error_msg": "Invalid parameter(task_id)."}
 
 
 def run(scenario: Callable[[FakeProbe], None], *faults: str, **service: Any) -> FakeProbe:

@@ -2,7 +2,8 @@
 
 The task operations (logs preview, logs URL, metrics) name a task in their path beside the
 job; a task name no job has (``status.tasks`` lists a job's) gets the documented unknown-task
-error: the codes the spec lists for it, else any documented 4xx.
+error (``task-not-found`` in the spec's ``x-modelarts-error-codes``), else any 4xx where the
+spec lists no code for it.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def unknown_task_refused(probe: Probe) -> None:
             api,
             role,
             response,
-            ErrorMeaning.NOT_FOUND,
+            ErrorMeaning.TASK_NOT_FOUND,
             f"{operation.operation_id} of an unknown task was not refused",
         )
         if violation is not None:
