@@ -54,7 +54,9 @@ EVENT_DEFAULT_LIMIT = 50
 EVENT_LEVELS = ("Info", "Error", "Warning")  # events: level "[Info Error Warning]"
 PATTERN_MAX = 256  # events: pattern "a maximum of 256 characters"
 DESCRIPTION_MAX = 256  # change description: "0 to 256 characters"
-FLAVOR_TYPES = ("CPU", "GPU")  # flavors, Table 2: flavor_type
+# flavors, Table 2: flavor_type "CPU, GPU"; the job's flavor_type on the terminate page
+# (seeds/000, its response's flavor table) adds the third, "Ascend".
+FLAVOR_TYPES = ("CPU", "GPU", "Ascend")
 METRICS = ("cpuUsage", "memUsage", "gpuUtil", "gpuMemUsage", "npuUtil", "npuMemUsage")
 MAX_TASKS = 16  # the flavors page's largest max_num
 LOG_LINES = ("[Modelarts Service Log] training started", "[Modelarts Service Log] exit with 0")

@@ -137,7 +137,8 @@ def route_of(collection: str, tail: list[str]) -> str | None:
 
 def parse_qs(query: str) -> dict[str, str]:
     """The query string's parameters (the first value of each)."""
-    return {name: values[0] for name, values in urllib.parse.parse_qs(query).items()}
+    parsed = urllib.parse.parse_qs(query, keep_blank_values=True)
+    return {name: values[0] for name, values in parsed.items()}
 
 
 class Refused(Exception):
