@@ -32,6 +32,7 @@ TASK = re.compile(
 ITEMS = "items"  # the list page's array of jobs
 EVENT_LIST = "events"  # the events page's array
 BODY_HEADERS = (b"content-length", b"content-type")
+NOT_FOUND_STATUS = 400  # the unknown-job error's status (ModelArts.2775)
 
 
 @dataclass(frozen=True)
@@ -210,9 +211,10 @@ def _delete_twice_accepted(app: ReferenceServer) -> Handle:
 
     async def handle(call: Call, server: Server) -> Answer:
         found = JOB.match(call.path)
+        if call.method == "DELETE" and found and found["job"] in deleted.answers:
+            answer = await server(call)  # credentials are still checked
+            return deleted.answers[found["job"]] if answer.status == NOT_FOUND_STATUS else answer
         if call.method == "DELETE" and found:
-            if found["job"] in deleted.answers:
-                return deleted.answers[found["job"]]
             return await deleted.delete(call, server)
         return await server(call)
 
@@ -227,11 +229,12 @@ def _show_after_delete(app: ReferenceServer) -> Handle:
         found = JOB.match(call.path)
         if call.method == "DELETE" and found:
             return await deleted.delete(call, server)
+        answer = await server(call)  # credentials are still checked
         if call.method == "GET" and found and deleted.jobs.get(found["job"]):
-            answer = Answer(200, [(b"content-type", b"application/json")], b"")
-            answer.set_json(deleted.jobs[found["job"]])
-            return answer
-        return await server(call)
+            if answer.status == NOT_FOUND_STATUS:
+                answer = Answer(200, [(b"content-type", b"application/json")], b"")
+                answer.set_json(deleted.jobs[found["job"]])
+        return answer
 
     return handle
 
