@@ -230,10 +230,10 @@ def _show_after_delete(app: ReferenceServer) -> Handle:
         if call.method == "DELETE" and found:
             return await deleted.delete(call, server)
         answer = await server(call)  # credentials are still checked
-        if call.method == "GET" and found and deleted.jobs.get(found["job"]):
-            if answer.status == NOT_FOUND_STATUS:
-                answer = Answer(200, [(b"content-type", b"application/json")], b"")
-                answer.set_json(deleted.jobs[found["job"]])
+        gone = call.method == "GET" and found and deleted.jobs.get(found["job"])
+        if gone and answer.status == NOT_FOUND_STATUS:
+            answer = Answer(200, [(b"content-type", b"application/json")], b"")
+            answer.set_json(gone)
         return answer
 
     return handle
