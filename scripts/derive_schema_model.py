@@ -7,7 +7,7 @@ One-off derivation (re-run it after the ledger or the page inventory changes):
   entries; :func:`modelarts_kit_spec.schemamodel.extension.ledger_rule` is the mapping);
 - ``pages``: per property and per object, the page tables that state the field (or the
   object's fields), from the field-by-field
-  inventory of the pages (``tests/spec/inventory_of_seeds.yaml``, itself cross-checked against
+  inventories of the pages (``tests/spec/inventory_of_*.yaml``, each cross-checked against
   the vendordocs extractor).
 
 The extension is the last top-level key of openapi.yaml; the block is emitted by the YAML
@@ -31,7 +31,9 @@ from modelarts_kit_spec.paths import SPEC_PATH
 from modelarts_kit_spec.schemamodel.extension import EXTENSION_KEY, ledger_rule
 
 ROOT = Path(__file__).resolve().parents[1]
-INVENTORY = ROOT / "tests" / "spec" / "inventory_of_seeds.yaml"
+# The field inventories of the pages: the seeds' and one per group of later pages, each
+# naming its folder of spec/sources (``folder:``, default ``seeds``).
+INVENTORIES = sorted((ROOT / "tests" / "spec").glob("inventory_of_*.yaml"))
 JSON = Any
 # Rules outside the request and response bodies the inventory covers, and the page that
 # states them.
@@ -79,6 +81,8 @@ def _holder(spec: Spec, field: Mapping[str, JSON]) -> str | None:
             if parameter.get("name") == field["path"]:
                 return pointer_join("/components/parameters", name)
         return None
+    if field["at"] in ("query", "header"):
+        return _operation_parameter(spec, str(field["op"]), str(field["path"]))
     roots = _roots(spec, str(field["op"]), str(field["at"]))
     if roots is None:
         return None
@@ -97,6 +101,16 @@ def _holder(spec: Spec, field: Mapping[str, JSON]) -> str | None:
     return view.property_pointers.get(name) or view.pointer or None
 
 
+def _operation_parameter(spec: Spec, operation_id: str, name: str) -> str | None:
+    """The pointer of an operation's own parameter named ``name``, wherever the spec puts it
+    (a page's header may be the spec's query parameter: the ledger says why)."""
+    op = spec.operation(operation_id)
+    for index, parameter in enumerate(spec.at(op.pointer).get("parameters", [])):
+        if isinstance(parameter, Mapping) and parameter.get("name") == name:
+            return pointer_join(op.pointer, "parameters", str(index))
+    return None
+
+
 def _tables_of(holder: str) -> list[str]:
     """Where a field's tables count: at its property (every rule of the field) and at the
     object holding it (the object's own rules: ``required``, closing, choose-one)."""
@@ -106,21 +120,23 @@ def _tables_of(holder: str) -> list[str]:
 
 
 def derive_pages(spec: Spec) -> tuple[dict[str, list[str]], list[str]]:
-    inventory = read_yaml(INVENTORY)
-    files = inventory["seeds"]
     pages: dict[str, list[str]] = {}
     missed: list[str] = []
-    for field in inventory["fields"]:
-        holder = _holder(spec, field)
-        if holder is None:
-            missed.append(f"{field['op']} {field['at']} {field['path']}")
-            continue
-        for pointer in _tables_of(holder):
-            tables = pages.setdefault(pointer, [])
-            for seed, table in field["sources"].items():
-                text = f"seeds/{files[seed]}: {table}"
-                if text not in tables:
-                    tables.append(text)
+    for path in INVENTORIES:
+        inventory = read_yaml(path)
+        folder = inventory.get("folder", "seeds")
+        files = inventory["seeds"]
+        for field in inventory["fields"]:
+            holder = _holder(spec, field)
+            if holder is None:
+                missed.append(f"{field['op']} {field['at']} {field['path']}")
+                continue
+            for pointer in _tables_of(holder):
+                tables = pages.setdefault(pointer, [])
+                for seed, table in field["sources"].items():
+                    text = f"{folder}/{files[seed]}: {table}"
+                    if text not in tables:
+                        tables.append(text)
     for pointer, tables in list(pages.items()):
         target = _referenced(spec, pointer)
         if target is not None and target not in pages:

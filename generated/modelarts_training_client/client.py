@@ -12,7 +12,7 @@ import contextlib
 import math
 import time
 from collections.abc import Awaitable, Callable, Collection, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Literal, Self
 
 import httpx
 
@@ -49,10 +49,22 @@ from .models import (
     CreateTrainingJobParameters,
     DeleteTrainingJobParameters,
     JobResponse,
+    ListTrainingJobEventsParameters,
     ListTrainingJobsParameters,
     ListTrainingJobsResponse,
+    ShowObsUrlOfTrainingJobLogsParameters,
     ShowTrainingJobDetailsParameters,
+    ShowTrainingJobEnginesParameters,
+    ShowTrainingJobFlavorsParameters,
+    ShowTrainingJobLogsPreviewParameters,
+    ShowTrainingJobMetricsParameters,
     StopTrainingJobParameters,
+    TaskLogObsUrl,
+    TaskLogPreview,
+    TaskMetrics,
+    TrainingJobEngines,
+    TrainingJobEvents,
+    TrainingJobFlavors,
 )
 
 if TYPE_CHECKING:
@@ -129,6 +141,24 @@ def _async_scope(seconds: float) -> contextlib.AbstractContextManager[object]:
     return anyio.fail_after(None if seconds == math.inf else seconds)
 
 
+_SHOW_TRAINING_JOB_FLAVORS = Call(
+    operation="show_training_job_flavors",
+    method="GET",
+    path="/v2/{project_id}/training-job-flavors",
+    path_names=("project_id",),
+    query_names=("flavor_type",),
+    header_names=(),
+    retryable=True,
+)
+_SHOW_TRAINING_JOB_ENGINES = Call(
+    operation="show_training_job_engines",
+    method="GET",
+    path="/v2/{project_id}/training-job-engines",
+    path_names=("project_id",),
+    query_names=(),
+    header_names=(),
+    retryable=True,
+)
 _LIST_TRAINING_JOBS = Call(
     operation="list_training_jobs",
     method="POST",
@@ -237,6 +267,52 @@ _STOP_TRAINING_JOB = Call(
         ),
         when=((("algorithm", "parameters", None, "value"), ("constraint", "sensitive")),),
     ),
+)
+_LIST_TRAINING_JOB_EVENTS = Call(
+    operation="list_training_job_events",
+    method="GET",
+    path="/v2/{project_id}/training-jobs/{training_job_id}/events",
+    path_names=("project_id", "training_job_id"),
+    query_names=(
+        "offset",
+        "limit",
+        "order",
+        "start_time",
+        "end_time",
+        "level",
+        "pattern",
+        "source",
+    ),
+    header_names=("X-Language",),
+    retryable=True,
+)
+_SHOW_TRAINING_JOB_LOGS_PREVIEW = Call(
+    operation="show_training_job_logs_preview",
+    method="GET",
+    path="/v2/{project_id}/training-jobs/{training_job_id}/tasks/{task_id}/logs/preview",
+    path_names=("project_id", "training_job_id", "task_id"),
+    query_names=(),
+    header_names=(),
+    retryable=True,
+)
+_SHOW_OBS_URL_OF_TRAINING_JOB_LOGS = Call(
+    operation="show_obs_url_of_training_job_logs",
+    method="GET",
+    path="/v2/{project_id}/training-jobs/{training_job_id}/tasks/{task_id}/logs/url",
+    path_names=("project_id", "training_job_id", "task_id"),
+    query_names=("Content-Type",),
+    header_names=(),
+    retryable=True,
+    answer_secrets=Sensitive(always=(("obs_url",),), when=()),
+)
+_SHOW_TRAINING_JOB_METRICS = Call(
+    operation="show_training_job_metrics",
+    method="GET",
+    path="/v2/{project_id}/training-jobs/{training_job_id}/metrics/{task_id}",
+    path_names=("project_id", "training_job_id", "task_id"),
+    query_names=(),
+    header_names=(),
+    retryable=True,
 )
 
 
@@ -393,6 +469,178 @@ class TrainingJobsClient:
         finally:
             streamed.close()
         return received.response(streamed)
+
+    def show_training_job_flavors(
+        self,
+        *,
+        flavor_type: Literal["CPU", "GPU", "Ascend"] | None = None,
+        deadline: float | None = None,
+    ) -> TrainingJobFlavors:
+        """Obtain the public resource flavors supported by training jobs.
+
+        Returns the public resource flavors a training job can use (`spec.resource.flavor_id` of
+        the create request), all of them or those of one `flavor_type`.
+
+        ``GET /v2/{project_id}/training-job-flavors``
+
+        Args:
+            flavor_type: Type of the flavors to return; without it, every flavor is
+                returned. The page documents `CPU` and `GPU`; the vendor SDK's request model
+                adds `Ascend`, the third flavor type of the job's own flavors.
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TrainingJobFlavors``.
+
+        Raises:
+            BadRequestError: HTTP 400: A query parameter is invalid (ModelArts.2788).
+                Error codes (``error_code``) by meaning:
+                - invalid-parameter: ModelArts.2788, ModelArts.2764, ModelArts.0101,
+                    ModelArts.0104
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (self._show_training_job_flavors(flavor_type=flavor_type, deadline=deadline)).parsed
+
+    def _show_training_job_flavors(
+        self,
+        *,
+        flavor_type: Literal["CPU", "GPU", "Ascend"] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobFlavors]:
+        parameters = validate_parameters(
+            _SHOW_TRAINING_JOB_FLAVORS,
+            ShowTrainingJobFlavorsParameters,
+            {
+                "project_id": self._project_id,
+                "flavor_type": flavor_type,
+            },
+        )
+        content = None
+        response = self._send(_SHOW_TRAINING_JOB_FLAVORS, parameters, content, deadline)
+        return ApiResponse(
+            response, decode_response(_SHOW_TRAINING_JOB_FLAVORS, response, TrainingJobFlavors)
+        )
+
+    def show_training_job_engines(
+        self,
+        *,
+        deadline: float | None = None,
+    ) -> TrainingJobEngines:
+        """Obtain the preset AI engines supported by training jobs.
+
+        Returns the preset AI engines (frameworks) a training job can use (`algorithm.engine` of
+        the create request).
+
+        ``GET /v2/{project_id}/training-job-engines``
+
+        Args:
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TrainingJobEngines``.
+
+        Raises:
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (self._show_training_job_engines(deadline=deadline)).parsed
+
+    def _show_training_job_engines(
+        self,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobEngines]:
+        parameters = validate_parameters(
+            _SHOW_TRAINING_JOB_ENGINES,
+            ShowTrainingJobEnginesParameters,
+            {
+                "project_id": self._project_id,
+            },
+        )
+        content = None
+        response = self._send(_SHOW_TRAINING_JOB_ENGINES, parameters, content, deadline)
+        return ApiResponse(
+            response, decode_response(_SHOW_TRAINING_JOB_ENGINES, response, TrainingJobEngines)
+        )
 
     def list_training_jobs(
         self,
@@ -999,6 +1247,466 @@ class TrainingJobsClient:
         response = self._send(_STOP_TRAINING_JOB, parameters, content, deadline)
         return ApiResponse(response, decode_response(_STOP_TRAINING_JOB, response, JobResponse))
 
+    def list_training_job_events(
+        self,
+        training_job_id: str,
+        *,
+        offset: int | None = None,
+        limit: int | None = None,
+        order: Literal["asc", "desc"] | None = None,
+        start_time: str | None = None,
+        end_time: str | None = None,
+        level: Literal["Info", "Error", "Warning"] | None = None,
+        pattern: str | None = None,
+        source: Literal["K8S", "Job", "Task"] | None = None,
+        x_language: str | None = None,
+        deadline: float | None = None,
+    ) -> TrainingJobEvents:
+        """Obtain the events of a training job.
+
+        Returns the events of a training job (its lifecycle, its tasks and the Kubernetes
+        objects behind them), one page at a time.
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/events``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+            offset: Offset of the first event returned (0, the default, is the first). The
+                page gives no range.
+            limit: Maximum number of events returned on each page, from 1 to 100 (default
+                50).
+            order: Order of the events by time: `desc` (newest first) or `asc`. The page
+                says only "instance order"; its example sends `desc`.
+            start_time: Start of the time window, in milliseconds since the Unix epoch (the
+                page's example sends `1669449696964`). Must be passed together with `end_time`.
+            end_time: End of the time window, in milliseconds since the Unix epoch. Must be
+                passed together with `start_time`.
+            level: Level of the events to return.
+            pattern: Text the events must contain, at most 256 characters.
+            source: Source of the events to return.
+            x_language: Language of the event messages.
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TrainingJobEvents``.
+
+        Raises:
+            BadRequestError: HTTP 400: The training job does not exist (ModelArts.2775) or a
+                query parameter is invalid (ModelArts.2788).
+                Error codes (``error_code``) by meaning:
+                - not-found: ModelArts.2775
+                - invalid-parameter: ModelArts.2788, ModelArts.2764, ModelArts.0101,
+                    ModelArts.0104
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (
+            self._list_training_job_events(
+                training_job_id,
+                offset=offset,
+                limit=limit,
+                order=order,
+                start_time=start_time,
+                end_time=end_time,
+                level=level,
+                pattern=pattern,
+                source=source,
+                x_language=x_language,
+                deadline=deadline,
+            )
+        ).parsed
+
+    def _list_training_job_events(
+        self,
+        training_job_id: str,
+        *,
+        offset: int | None = None,
+        limit: int | None = None,
+        order: Literal["asc", "desc"] | None = None,
+        start_time: str | None = None,
+        end_time: str | None = None,
+        level: Literal["Info", "Error", "Warning"] | None = None,
+        pattern: str | None = None,
+        source: Literal["K8S", "Job", "Task"] | None = None,
+        x_language: str | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobEvents]:
+        parameters = validate_parameters(
+            _LIST_TRAINING_JOB_EVENTS,
+            ListTrainingJobEventsParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+                "offset": offset,
+                "limit": limit,
+                "order": order,
+                "start_time": start_time,
+                "end_time": end_time,
+                "level": level,
+                "pattern": pattern,
+                "source": source,
+                "X-Language": x_language,
+            },
+        )
+        content = None
+        response = self._send(_LIST_TRAINING_JOB_EVENTS, parameters, content, deadline)
+        return ApiResponse(
+            response, decode_response(_LIST_TRAINING_JOB_EVENTS, response, TrainingJobEvents)
+        )
+
+    def show_training_job_logs_preview(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> TaskLogPreview:
+        """Query the logs of a task of a training job (preview).
+
+        Returns the log of one task of a training job: all of it up to the size limit, otherwise
+        its latest part.
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/tasks/{task_id}/logs/preview``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+            task_id: Name of a task of the training job, for example `worker-0`: one of the
+                names in the job's `status.tasks` (the job's details, `ShowTrainingJobDetails`).
+                A name the job does not have is refused (400 ModelArts.2788, invalid parameter
+                task_id).
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TaskLogPreview``.
+
+        Raises:
+            BadRequestError: HTTP 400: The training job does not exist (ModelArts.2775), the
+                job has no task of this name (ModelArts.2788, invalid parameter task_id) or a
+                parameter is invalid (ModelArts.2788).
+                Error codes (``error_code``) by meaning:
+                - not-found: ModelArts.2775
+                - task-not-found: ModelArts.2788
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (
+            self._show_training_job_logs_preview(training_job_id, task_id, deadline=deadline)
+        ).parsed
+
+    def _show_training_job_logs_preview(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskLogPreview]:
+        parameters = validate_parameters(
+            _SHOW_TRAINING_JOB_LOGS_PREVIEW,
+            ShowTrainingJobLogsPreviewParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+                "task_id": task_id,
+            },
+        )
+        content = None
+        response = self._send(_SHOW_TRAINING_JOB_LOGS_PREVIEW, parameters, content, deadline)
+        return ApiResponse(
+            response, decode_response(_SHOW_TRAINING_JOB_LOGS_PREVIEW, response, TaskLogPreview)
+        )
+
+    def show_obs_url_of_training_job_logs(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        content_type: Literal["text/plain", "application/octet-stream"] | None = None,
+        deadline: float | None = None,
+    ) -> TaskLogObsUrl:
+        """Query the OBS link of the logs of a task of a training job.
+
+        Returns a temporary OBS link (valid for 5 minutes) to the complete log of one task of a
+        training job, to view it (`text/plain`) or to download it (`application/octet-stream`).
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/tasks/{task_id}/logs/url``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+            task_id: Name of a task of the training job, for example `worker-0`: one of the
+                names in the job's `status.tasks` (the job's details, `ShowTrainingJobDetails`).
+                A name the job does not have is refused (400 ModelArts.2788, invalid parameter
+                task_id).
+            content_type: `text/plain` for a link that shows the log,
+                `application/octet-stream` for a link that downloads it. The page's table calls
+                it a request header, its example request sends it in the query string; OpenAPI
+                ignores a header parameter named Content-Type, so the spec declares the query
+                form.
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TaskLogObsUrl``.
+
+        Raises:
+            BadRequestError: HTTP 400: The training job does not exist (ModelArts.2775), the
+                job has no task of this name (ModelArts.2788, invalid parameter task_id) or a
+                parameter is invalid (ModelArts.2788).
+                Error codes (``error_code``) by meaning:
+                - not-found: ModelArts.2775
+                - task-not-found: ModelArts.2788
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (
+            self._show_obs_url_of_training_job_logs(
+                training_job_id, task_id, content_type=content_type, deadline=deadline
+            )
+        ).parsed
+
+    def _show_obs_url_of_training_job_logs(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        content_type: Literal["text/plain", "application/octet-stream"] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskLogObsUrl]:
+        parameters = validate_parameters(
+            _SHOW_OBS_URL_OF_TRAINING_JOB_LOGS,
+            ShowObsUrlOfTrainingJobLogsParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+                "task_id": task_id,
+                "Content-Type": content_type,
+            },
+        )
+        content = None
+        response = self._send(_SHOW_OBS_URL_OF_TRAINING_JOB_LOGS, parameters, content, deadline)
+        return ApiResponse(
+            response, decode_response(_SHOW_OBS_URL_OF_TRAINING_JOB_LOGS, response, TaskLogObsUrl)
+        )
+
+    def show_training_job_metrics(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> TaskMetrics:
+        """Query the running metrics of a task of a training job.
+
+        Returns the running metrics (per-minute averages) of one task of a training job.
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/metrics/{task_id}``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+            task_id: Name of a task of the training job, for example `worker-0`: one of the
+                names in the job's `status.tasks` (the job's details, `ShowTrainingJobDetails`).
+                A name the job does not have is refused (400 ModelArts.2788, invalid parameter
+                task_id).
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TaskMetrics``.
+
+        Raises:
+            BadRequestError: HTTP 400: The training job does not exist (ModelArts.2775), the
+                job has no task of this name (ModelArts.2788, invalid parameter task_id) or a
+                parameter is invalid (ModelArts.2788).
+                Error codes (``error_code``) by meaning:
+                - not-found: ModelArts.2775
+                - task-not-found: ModelArts.2788
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (self._show_training_job_metrics(training_job_id, task_id, deadline=deadline)).parsed
+
+    def _show_training_job_metrics(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskMetrics]:
+        parameters = validate_parameters(
+            _SHOW_TRAINING_JOB_METRICS,
+            ShowTrainingJobMetricsParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+                "task_id": task_id,
+            },
+        )
+        content = None
+        response = self._send(_SHOW_TRAINING_JOB_METRICS, parameters, content, deadline)
+        return ApiResponse(
+            response, decode_response(_SHOW_TRAINING_JOB_METRICS, response, TaskMetrics)
+        )
+
     def wait_for_training_job(
         self,
         training_job_id: str,
@@ -1042,6 +1750,29 @@ class TrainingJobsClientWithRawResponse:
 
     def __init__(self, client: TrainingJobsClient) -> None:
         self._client = client
+
+    def show_training_job_flavors(
+        self,
+        *,
+        flavor_type: Literal["CPU", "GPU", "Ascend"] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobFlavors]:
+        """The whole response of ``show_training_job_flavors`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-job-flavors``
+        """
+        return self._client._show_training_job_flavors(flavor_type=flavor_type, deadline=deadline)
+
+    def show_training_job_engines(
+        self,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobEngines]:
+        """The whole response of ``show_training_job_engines`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-job-engines``
+        """
+        return self._client._show_training_job_engines(deadline=deadline)
 
     def list_training_jobs(
         self,
@@ -1119,6 +1850,83 @@ class TrainingJobsClientWithRawResponse:
         ``POST /v2/{project_id}/training-jobs/{training_job_id}/actions``
         """
         return self._client._stop_training_job(training_job_id, body, deadline=deadline)
+
+    def list_training_job_events(
+        self,
+        training_job_id: str,
+        *,
+        offset: int | None = None,
+        limit: int | None = None,
+        order: Literal["asc", "desc"] | None = None,
+        start_time: str | None = None,
+        end_time: str | None = None,
+        level: Literal["Info", "Error", "Warning"] | None = None,
+        pattern: str | None = None,
+        source: Literal["K8S", "Job", "Task"] | None = None,
+        x_language: str | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobEvents]:
+        """The whole response of ``list_training_job_events`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/events``
+        """
+        return self._client._list_training_job_events(
+            training_job_id,
+            offset=offset,
+            limit=limit,
+            order=order,
+            start_time=start_time,
+            end_time=end_time,
+            level=level,
+            pattern=pattern,
+            source=source,
+            x_language=x_language,
+            deadline=deadline,
+        )
+
+    def show_training_job_logs_preview(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskLogPreview]:
+        """The whole response of ``show_training_job_logs_preview`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/tasks/{task_id}/logs/preview``
+        """
+        return self._client._show_training_job_logs_preview(
+            training_job_id, task_id, deadline=deadline
+        )
+
+    def show_obs_url_of_training_job_logs(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        content_type: Literal["text/plain", "application/octet-stream"] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskLogObsUrl]:
+        """The whole response of ``show_obs_url_of_training_job_logs`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/tasks/{task_id}/logs/url``
+        """
+        return self._client._show_obs_url_of_training_job_logs(
+            training_job_id, task_id, content_type=content_type, deadline=deadline
+        )
+
+    def show_training_job_metrics(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskMetrics]:
+        """The whole response of ``show_training_job_metrics`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/metrics/{task_id}``
+        """
+        return self._client._show_training_job_metrics(training_job_id, task_id, deadline=deadline)
 
 
 class AsyncTrainingJobsClient:
@@ -1274,6 +2082,180 @@ class AsyncTrainingJobsClient:
         finally:
             await streamed.aclose()
         return received.response(streamed)
+
+    async def show_training_job_flavors(
+        self,
+        *,
+        flavor_type: Literal["CPU", "GPU", "Ascend"] | None = None,
+        deadline: float | None = None,
+    ) -> TrainingJobFlavors:
+        """Obtain the public resource flavors supported by training jobs.
+
+        Returns the public resource flavors a training job can use (`spec.resource.flavor_id` of
+        the create request), all of them or those of one `flavor_type`.
+
+        ``GET /v2/{project_id}/training-job-flavors``
+
+        Args:
+            flavor_type: Type of the flavors to return; without it, every flavor is
+                returned. The page documents `CPU` and `GPU`; the vendor SDK's request model
+                adds `Ascend`, the third flavor type of the job's own flavors.
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TrainingJobFlavors``.
+
+        Raises:
+            BadRequestError: HTTP 400: A query parameter is invalid (ModelArts.2788).
+                Error codes (``error_code``) by meaning:
+                - invalid-parameter: ModelArts.2788, ModelArts.2764, ModelArts.0101,
+                    ModelArts.0104
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (
+            await self._show_training_job_flavors(flavor_type=flavor_type, deadline=deadline)
+        ).parsed
+
+    async def _show_training_job_flavors(
+        self,
+        *,
+        flavor_type: Literal["CPU", "GPU", "Ascend"] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobFlavors]:
+        parameters = validate_parameters(
+            _SHOW_TRAINING_JOB_FLAVORS,
+            ShowTrainingJobFlavorsParameters,
+            {
+                "project_id": self._project_id,
+                "flavor_type": flavor_type,
+            },
+        )
+        content = None
+        response = await self._send(_SHOW_TRAINING_JOB_FLAVORS, parameters, content, deadline)
+        return ApiResponse(
+            response, decode_response(_SHOW_TRAINING_JOB_FLAVORS, response, TrainingJobFlavors)
+        )
+
+    async def show_training_job_engines(
+        self,
+        *,
+        deadline: float | None = None,
+    ) -> TrainingJobEngines:
+        """Obtain the preset AI engines supported by training jobs.
+
+        Returns the preset AI engines (frameworks) a training job can use (`algorithm.engine` of
+        the create request).
+
+        ``GET /v2/{project_id}/training-job-engines``
+
+        Args:
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TrainingJobEngines``.
+
+        Raises:
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (await self._show_training_job_engines(deadline=deadline)).parsed
+
+    async def _show_training_job_engines(
+        self,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobEngines]:
+        parameters = validate_parameters(
+            _SHOW_TRAINING_JOB_ENGINES,
+            ShowTrainingJobEnginesParameters,
+            {
+                "project_id": self._project_id,
+            },
+        )
+        content = None
+        response = await self._send(_SHOW_TRAINING_JOB_ENGINES, parameters, content, deadline)
+        return ApiResponse(
+            response, decode_response(_SHOW_TRAINING_JOB_ENGINES, response, TrainingJobEngines)
+        )
 
     async def list_training_jobs(
         self,
@@ -1882,6 +2864,470 @@ class AsyncTrainingJobsClient:
         response = await self._send(_STOP_TRAINING_JOB, parameters, content, deadline)
         return ApiResponse(response, decode_response(_STOP_TRAINING_JOB, response, JobResponse))
 
+    async def list_training_job_events(
+        self,
+        training_job_id: str,
+        *,
+        offset: int | None = None,
+        limit: int | None = None,
+        order: Literal["asc", "desc"] | None = None,
+        start_time: str | None = None,
+        end_time: str | None = None,
+        level: Literal["Info", "Error", "Warning"] | None = None,
+        pattern: str | None = None,
+        source: Literal["K8S", "Job", "Task"] | None = None,
+        x_language: str | None = None,
+        deadline: float | None = None,
+    ) -> TrainingJobEvents:
+        """Obtain the events of a training job.
+
+        Returns the events of a training job (its lifecycle, its tasks and the Kubernetes
+        objects behind them), one page at a time.
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/events``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+            offset: Offset of the first event returned (0, the default, is the first). The
+                page gives no range.
+            limit: Maximum number of events returned on each page, from 1 to 100 (default
+                50).
+            order: Order of the events by time: `desc` (newest first) or `asc`. The page
+                says only "instance order"; its example sends `desc`.
+            start_time: Start of the time window, in milliseconds since the Unix epoch (the
+                page's example sends `1669449696964`). Must be passed together with `end_time`.
+            end_time: End of the time window, in milliseconds since the Unix epoch. Must be
+                passed together with `start_time`.
+            level: Level of the events to return.
+            pattern: Text the events must contain, at most 256 characters.
+            source: Source of the events to return.
+            x_language: Language of the event messages.
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TrainingJobEvents``.
+
+        Raises:
+            BadRequestError: HTTP 400: The training job does not exist (ModelArts.2775) or a
+                query parameter is invalid (ModelArts.2788).
+                Error codes (``error_code``) by meaning:
+                - not-found: ModelArts.2775
+                - invalid-parameter: ModelArts.2788, ModelArts.2764, ModelArts.0101,
+                    ModelArts.0104
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (
+            await self._list_training_job_events(
+                training_job_id,
+                offset=offset,
+                limit=limit,
+                order=order,
+                start_time=start_time,
+                end_time=end_time,
+                level=level,
+                pattern=pattern,
+                source=source,
+                x_language=x_language,
+                deadline=deadline,
+            )
+        ).parsed
+
+    async def _list_training_job_events(
+        self,
+        training_job_id: str,
+        *,
+        offset: int | None = None,
+        limit: int | None = None,
+        order: Literal["asc", "desc"] | None = None,
+        start_time: str | None = None,
+        end_time: str | None = None,
+        level: Literal["Info", "Error", "Warning"] | None = None,
+        pattern: str | None = None,
+        source: Literal["K8S", "Job", "Task"] | None = None,
+        x_language: str | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobEvents]:
+        parameters = validate_parameters(
+            _LIST_TRAINING_JOB_EVENTS,
+            ListTrainingJobEventsParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+                "offset": offset,
+                "limit": limit,
+                "order": order,
+                "start_time": start_time,
+                "end_time": end_time,
+                "level": level,
+                "pattern": pattern,
+                "source": source,
+                "X-Language": x_language,
+            },
+        )
+        content = None
+        response = await self._send(_LIST_TRAINING_JOB_EVENTS, parameters, content, deadline)
+        return ApiResponse(
+            response, decode_response(_LIST_TRAINING_JOB_EVENTS, response, TrainingJobEvents)
+        )
+
+    async def show_training_job_logs_preview(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> TaskLogPreview:
+        """Query the logs of a task of a training job (preview).
+
+        Returns the log of one task of a training job: all of it up to the size limit, otherwise
+        its latest part.
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/tasks/{task_id}/logs/preview``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+            task_id: Name of a task of the training job, for example `worker-0`: one of the
+                names in the job's `status.tasks` (the job's details, `ShowTrainingJobDetails`).
+                A name the job does not have is refused (400 ModelArts.2788, invalid parameter
+                task_id).
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TaskLogPreview``.
+
+        Raises:
+            BadRequestError: HTTP 400: The training job does not exist (ModelArts.2775), the
+                job has no task of this name (ModelArts.2788, invalid parameter task_id) or a
+                parameter is invalid (ModelArts.2788).
+                Error codes (``error_code``) by meaning:
+                - not-found: ModelArts.2775
+                - task-not-found: ModelArts.2788
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (
+            await self._show_training_job_logs_preview(training_job_id, task_id, deadline=deadline)
+        ).parsed
+
+    async def _show_training_job_logs_preview(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskLogPreview]:
+        parameters = validate_parameters(
+            _SHOW_TRAINING_JOB_LOGS_PREVIEW,
+            ShowTrainingJobLogsPreviewParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+                "task_id": task_id,
+            },
+        )
+        content = None
+        response = await self._send(_SHOW_TRAINING_JOB_LOGS_PREVIEW, parameters, content, deadline)
+        return ApiResponse(
+            response, decode_response(_SHOW_TRAINING_JOB_LOGS_PREVIEW, response, TaskLogPreview)
+        )
+
+    async def show_obs_url_of_training_job_logs(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        content_type: Literal["text/plain", "application/octet-stream"] | None = None,
+        deadline: float | None = None,
+    ) -> TaskLogObsUrl:
+        """Query the OBS link of the logs of a task of a training job.
+
+        Returns a temporary OBS link (valid for 5 minutes) to the complete log of one task of a
+        training job, to view it (`text/plain`) or to download it (`application/octet-stream`).
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/tasks/{task_id}/logs/url``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+            task_id: Name of a task of the training job, for example `worker-0`: one of the
+                names in the job's `status.tasks` (the job's details, `ShowTrainingJobDetails`).
+                A name the job does not have is refused (400 ModelArts.2788, invalid parameter
+                task_id).
+            content_type: `text/plain` for a link that shows the log,
+                `application/octet-stream` for a link that downloads it. The page's table calls
+                it a request header, its example request sends it in the query string; OpenAPI
+                ignores a header parameter named Content-Type, so the spec declares the query
+                form.
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TaskLogObsUrl``.
+
+        Raises:
+            BadRequestError: HTTP 400: The training job does not exist (ModelArts.2775), the
+                job has no task of this name (ModelArts.2788, invalid parameter task_id) or a
+                parameter is invalid (ModelArts.2788).
+                Error codes (``error_code``) by meaning:
+                - not-found: ModelArts.2775
+                - task-not-found: ModelArts.2788
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (
+            await self._show_obs_url_of_training_job_logs(
+                training_job_id, task_id, content_type=content_type, deadline=deadline
+            )
+        ).parsed
+
+    async def _show_obs_url_of_training_job_logs(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        content_type: Literal["text/plain", "application/octet-stream"] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskLogObsUrl]:
+        parameters = validate_parameters(
+            _SHOW_OBS_URL_OF_TRAINING_JOB_LOGS,
+            ShowObsUrlOfTrainingJobLogsParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+                "task_id": task_id,
+                "Content-Type": content_type,
+            },
+        )
+        content = None
+        response = await self._send(
+            _SHOW_OBS_URL_OF_TRAINING_JOB_LOGS, parameters, content, deadline
+        )
+        return ApiResponse(
+            response, decode_response(_SHOW_OBS_URL_OF_TRAINING_JOB_LOGS, response, TaskLogObsUrl)
+        )
+
+    async def show_training_job_metrics(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> TaskMetrics:
+        """Query the running metrics of a task of a training job.
+
+        Returns the running metrics (per-minute averages) of one task of a training job.
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/metrics/{task_id}``
+
+        Args:
+            training_job_id: Training job ID, as returned in `metadata.id` when the job was
+                created (or by the query of the training job list).
+            task_id: Name of a task of the training job, for example `worker-0`: one of the
+                names in the job's `status.tasks` (the job's details, `ShowTrainingJobDetails`).
+                A name the job does not have is refused (400 ModelArts.2788, invalid parameter
+                task_id).
+            deadline: Seconds this call may take in all (default: the client's).
+
+        Returns:
+            The ``200`` response, as ``TaskMetrics``.
+
+        Raises:
+            BadRequestError: HTTP 400: The training job does not exist (ModelArts.2775), the
+                job has no task of this name (ModelArts.2788, invalid parameter task_id) or a
+                parameter is invalid (ModelArts.2788).
+                Error codes (``error_code``) by meaning:
+                - not-found: ModelArts.2775
+                - task-not-found: ModelArts.2788
+                - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
+            AuthenticationError: HTTP 401: The request carries no token or signature, or it
+                is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
+                token cannot be parsed, ModelArts.0202 token expired).
+                Error codes (``error_code``) by meaning:
+                - token-missing: ModelArts.0201, ModelArts.5001, ModelArts.0205
+                - token-invalid: ModelArts.4201, ModelArts.0203, ModelArts.0204, ModelArts.5002,
+                    ModelArts.6620
+                - token-expired: ModelArts.0202, ModelArts.4127
+                - token-without-project: ModelArts.0207, ModelArts.0212, ModelArts.4119
+                - authorization-malformed: ModelArts.0206
+                - signature-invalid: ModelArts.0208
+                - credential-not-found: ModelArts.3801
+                - request-expired: ModelArts.4203
+            PermissionDeniedError: HTTP 403: The token is not accepted for this operation
+                (ModelArts.2784 InvalidToken) or the user has not authorized ModelArts or lacks
+                the permission (ModelArts.2785).
+                Error codes (``error_code``) by meaning:
+                - token-invalid: ModelArts.2784, ModelArts.0203
+                - signature-invalid: ModelArts.0206
+                - not-authorized: ModelArts.2785, ModelArts.0108
+                - project-mismatch: ModelArts.0210
+            NotFoundError: HTTP 404: The project ID in the path does not match the project
+                of the token (ModelArts.2786).
+                Error codes (``error_code``) by meaning:
+                - project-mismatch: ModelArts.2786
+            RateLimitError: HTTP 429: Too many requests (ModelArts.2799); retry after the
+                number of seconds in `Retry-After`.
+                Error codes (``error_code``) by meaning:
+                - too-many-requests: ModelArts.2799, ModelArts.4206
+            ServerError: HTTP 500: An internal error (for example ModelArts.0010).
+                Error codes (``error_code``) by meaning:
+                - internal-error: ModelArts.0010, ModelArts.5000
+            ServerError: HTTP 503: The service cannot answer now: its backend (for example
+                the job store) failed (ModelArts.4302), or the gateway is being stopped for an
+                upgrade (ModelArts.4700). Nothing was changed; try again later.
+                Error codes (``error_code``) by meaning:
+                - backend-unavailable: ModelArts.4302
+                - service-unavailable: ModelArts.4700
+            RequestValidationError: an argument breaks a rule of the spec (nothing is sent).
+            TransportError: the request could not be sent or no answer arrived.
+            DecodeError: the answer is not the documented JSON.
+        """
+        return (
+            await self._show_training_job_metrics(training_job_id, task_id, deadline=deadline)
+        ).parsed
+
+    async def _show_training_job_metrics(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskMetrics]:
+        parameters = validate_parameters(
+            _SHOW_TRAINING_JOB_METRICS,
+            ShowTrainingJobMetricsParameters,
+            {
+                "project_id": self._project_id,
+                "training_job_id": training_job_id,
+                "task_id": task_id,
+            },
+        )
+        content = None
+        response = await self._send(_SHOW_TRAINING_JOB_METRICS, parameters, content, deadline)
+        return ApiResponse(
+            response, decode_response(_SHOW_TRAINING_JOB_METRICS, response, TaskMetrics)
+        )
+
     async def wait_for_training_job(
         self,
         training_job_id: str,
@@ -1925,6 +3371,31 @@ class AsyncTrainingJobsClientWithRawResponse:
 
     def __init__(self, client: AsyncTrainingJobsClient) -> None:
         self._client = client
+
+    async def show_training_job_flavors(
+        self,
+        *,
+        flavor_type: Literal["CPU", "GPU", "Ascend"] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobFlavors]:
+        """The whole response of ``show_training_job_flavors`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-job-flavors``
+        """
+        return await self._client._show_training_job_flavors(
+            flavor_type=flavor_type, deadline=deadline
+        )
+
+    async def show_training_job_engines(
+        self,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobEngines]:
+        """The whole response of ``show_training_job_engines`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-job-engines``
+        """
+        return await self._client._show_training_job_engines(deadline=deadline)
 
     async def list_training_jobs(
         self,
@@ -2004,3 +3475,82 @@ class AsyncTrainingJobsClientWithRawResponse:
         ``POST /v2/{project_id}/training-jobs/{training_job_id}/actions``
         """
         return await self._client._stop_training_job(training_job_id, body, deadline=deadline)
+
+    async def list_training_job_events(
+        self,
+        training_job_id: str,
+        *,
+        offset: int | None = None,
+        limit: int | None = None,
+        order: Literal["asc", "desc"] | None = None,
+        start_time: str | None = None,
+        end_time: str | None = None,
+        level: Literal["Info", "Error", "Warning"] | None = None,
+        pattern: str | None = None,
+        source: Literal["K8S", "Job", "Task"] | None = None,
+        x_language: str | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TrainingJobEvents]:
+        """The whole response of ``list_training_job_events`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/events``
+        """
+        return await self._client._list_training_job_events(
+            training_job_id,
+            offset=offset,
+            limit=limit,
+            order=order,
+            start_time=start_time,
+            end_time=end_time,
+            level=level,
+            pattern=pattern,
+            source=source,
+            x_language=x_language,
+            deadline=deadline,
+        )
+
+    async def show_training_job_logs_preview(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskLogPreview]:
+        """The whole response of ``show_training_job_logs_preview`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/tasks/{task_id}/logs/preview``
+        """
+        return await self._client._show_training_job_logs_preview(
+            training_job_id, task_id, deadline=deadline
+        )
+
+    async def show_obs_url_of_training_job_logs(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        content_type: Literal["text/plain", "application/octet-stream"] | None = None,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskLogObsUrl]:
+        """The whole response of ``show_obs_url_of_training_job_logs`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/tasks/{task_id}/logs/url``
+        """
+        return await self._client._show_obs_url_of_training_job_logs(
+            training_job_id, task_id, content_type=content_type, deadline=deadline
+        )
+
+    async def show_training_job_metrics(
+        self,
+        training_job_id: str,
+        task_id: str,
+        *,
+        deadline: float | None = None,
+    ) -> ApiResponse[TaskMetrics]:
+        """The whole response of ``show_training_job_metrics`` (the client's docstring says more).
+
+        ``GET /v2/{project_id}/training-jobs/{training_job_id}/metrics/{task_id}``
+        """
+        return await self._client._show_training_job_metrics(
+            training_job_id, task_id, deadline=deadline
+        )

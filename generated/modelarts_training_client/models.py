@@ -361,6 +361,34 @@ class DiskResponse(BaseModel):
     """
 
 
+class Event(BaseModel):
+    """
+    An event of a training job.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    message: StrictStr | None = None
+    """
+    Event message.
+    """
+    level: Literal["Info", "Error", "Warning"] | StrictStr | None = None
+    """
+    Event severity: `Info`, `Error` or `Warning`.
+    """
+    time: StrictStr | None = None
+    """
+    When the event occurred, for example `2022-11-26T16:03:41+08:00`.
+    """
+    source: Literal["K8S", "Job", "Task"] | StrictStr | None = None
+    """
+    Event source: `K8S`, `Job` or `Task`.
+    """
+
+
 class Gpu(BaseModel):
     """
     GPU specifications.
@@ -402,6 +430,30 @@ class I18NDescription(BaseModel):
     description: StrictStr | None = None
     """
     Description in that language.
+    """
+
+
+class ImageInfo(BaseModel):
+    """
+    Images of a preset engine.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    cpu_image_url: StrictStr | None = None
+    """
+    Image used with CPU flavors.
+    """
+    gpu_image_url: StrictStr | None = None
+    """
+    Image used with GPU flavors (may be empty).
+    """
+    image_version: StrictStr | None = None
+    """
+    Image version.
     """
 
 
@@ -585,6 +637,29 @@ class JupyterLab(BaseModel):
     """
 
 
+class ListTrainingJobEventsParameters(BaseModel):
+    """
+    The parameters of ``list_training_job_events``.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
+    training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
+    offset: StrictInt = 0
+    limit: Annotated[StrictInt, Field(ge=1, le=100)] = 50
+    order: Literal["asc", "desc"] | None = None
+    start_time: StrictStr | None = None
+    end_time: StrictStr | None = None
+    level: Literal["Info", "Error", "Warning"] | None = None
+    pattern: Annotated[StrictStr | None, Field(max_length=256)] = None
+    source: Literal["K8S", "Job", "Task"] | None = None
+    X_Language: Annotated[StrictStr | None, Field(alias="X-Language")] = None
+
+
 class ListTrainingJobsParameters(BaseModel):
     """
     The parameters of ``list_training_jobs``.
@@ -636,6 +711,32 @@ class Memory(BaseModel):
     unit: StrictStr | None = None
     """
     Unit of the memory size, for example `GB`.
+    """
+
+
+class MetricObject(BaseModel):
+    """
+    One running metric of a task, sampled every minute.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    metric: (
+        Literal["cpuUsage", "memUsage", "gpuUtil", "gpuMemUsage", "npuUtil", "npuMemUsage"]
+        | StrictStr
+        | None
+    ) = None
+    """
+    Running metric: `cpuUsage` (CPU usage), `memUsage` (physical memory usage),
+    `gpuUtil` (GPU usage), `gpuMemUsage` (GPU memory usage), `npuUtil` (NPU usage) or
+    `npuMemUsage` (NPU memory usage).
+    """
+    value: list[float] | None = None
+    """
+    Values of the metric, one average per minute; `-1` where there is no value.
     """
 
 
@@ -1004,6 +1105,24 @@ class SearchParams(BaseModel):
     """
 
 
+class ShowObsUrlOfTrainingJobLogsParameters(BaseModel):
+    """
+    The parameters of ``show_obs_url_of_training_job_logs``.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
+    training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
+    task_id: Annotated[StrictStr, Field(min_length=1)]
+    Content_Type: Annotated[
+        Literal["text/plain", "application/octet-stream"] | None, Field(alias="Content-Type")
+    ] = None
+
+
 class ShowTrainingJobDetailsParameters(BaseModel):
     """
     The parameters of ``show_training_job_details``.
@@ -1016,6 +1135,63 @@ class ShowTrainingJobDetailsParameters(BaseModel):
     )
     project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
     training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
+
+
+class ShowTrainingJobEnginesParameters(BaseModel):
+    """
+    The parameters of ``show_training_job_engines``.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
+
+
+class ShowTrainingJobFlavorsParameters(BaseModel):
+    """
+    The parameters of ``show_training_job_flavors``.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
+    flavor_type: Literal["CPU", "GPU", "Ascend"] | None = None
+
+
+class ShowTrainingJobLogsPreviewParameters(BaseModel):
+    """
+    The parameters of ``show_training_job_logs_preview``.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
+    training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
+    task_id: Annotated[StrictStr, Field(min_length=1)]
+
+
+class ShowTrainingJobMetricsParameters(BaseModel):
+    """
+    The parameters of ``show_training_job_metrics``.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
+    training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
+    task_id: Annotated[StrictStr, Field(min_length=1)]
 
 
 class SpecResponseAssetModel(BaseModel):
@@ -1122,6 +1298,66 @@ class StopTrainingJobParameters(BaseModel):
     training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
 
 
+class TaskLogObsUrl(BaseModel):
+    """
+    A temporary link to the log of a task of a training job (the logs URL operation's
+    answer).
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    obs_url: StrictStr | None = None
+    """
+    Temporary OBS URL of the complete log, valid for 5 minutes. It carries a signed
+    temporary credential in its query string: whoever holds it reads the log.
+    """
+
+
+class TaskLogPreview(BaseModel):
+    """
+    The log of a task of a training job, or its latest part (the logs preview
+    operation's answer).
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    content: StrictStr | None = None
+    """
+    Log content: the whole log if it does not exceed the size limit, otherwise its
+    latest part. Called `context` before 2022-03-01 00:00:00 (GMT+08:00).
+    """
+    current_size: StrictInt | None = None
+    """
+    Size of the returned log content, in bytes (at most 5 MB).
+    """
+    full_size: StrictInt | None = None
+    """
+    Size of the complete log, in bytes.
+    """
+
+
+class TaskMetrics(BaseModel):
+    """
+    The running metrics of a task of a training job (the metrics operation's answer).
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    metrics: list[MetricObject] | None = None
+    """
+    Running metrics.
+    """
+
+
 class TaskResponseLogExportPath(BaseModel):
     """
     No documentation page mentions it; the vendor SDK's response model `TaskResponse`
@@ -1202,6 +1438,46 @@ class Tensorboard(BaseModel):
     token: StrictStr | None = None
     """
     TensorBoard token of the training job.
+    """
+
+
+class TrainingJobEvents(BaseModel):
+    """
+    One page of the events of a training job (the events operation's answer).
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    total: StrictInt | None = None
+    """
+    Total number of events (of every page).
+    """
+    limit: StrictInt | None = None
+    """
+    Maximum number of events on this page.
+    """
+    offset: StrictInt | None = None
+    """
+    Offset of the first event of this page.
+    """
+    order: StrictStr | None = None
+    """
+    Order of the events by time, `desc` or `asc`.
+    """
+    start_time: StrictStr | None = None
+    """
+    Start of the time window, for example `2022-11-26T16:01:36+08:00`.
+    """
+    end_time: StrictStr | None = None
+    """
+    End of the time window, for example `2022-11-29T16:53:11+08:00`.
+    """
+    events: list[Event] | None = None
+    """
+    The events of this page.
     """
 
 
@@ -1299,6 +1575,40 @@ class DataSource(BaseModel):
         populate_by_name=True,
     )
     job: JobSummary | None = None
+
+
+class Engine(BaseModel):
+    """
+    A preset AI engine (framework) training jobs can use.
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    engine_id: StrictStr | None = None
+    """
+    Engine ID, for example `caffe-1.0.0-python2.7`.
+    """
+    engine_name: StrictStr | None = None
+    """
+    Engine name, for example `Caffe`.
+    """
+    engine_version: StrictStr | None = None
+    """
+    Engine version. An engine name has several versions, for example
+    `Caffe-1.0.0-python2.7` for Python 2.7.
+    """
+    v1_compatible: StrictBool | None = None
+    """
+    Whether the v1 compatibility mode is used.
+    """
+    run_user: StrictStr | None = None
+    """
+    UID of the user the engine starts as by default (may be empty).
+    """
+    image_info: ImageInfo | None = None
 
 
 class FlavorInfo(BaseModel):
@@ -1791,6 +2101,46 @@ class Summary(BaseModel):
     """
     Visualization log inputs of a visualization job or debug training job. Mandatory
     when `tensorboard/enable` or `mindstudio-insight/enable` is `true`.
+    """
+
+
+class TrainingJobEngines(BaseModel):
+    """
+    The preset AI engines of training jobs (the engines operation's answer).
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    total: StrictInt | None = None
+    """
+    Total number of engines.
+    """
+    items: list[Engine] | None = None
+    """
+    The engines.
+    """
+
+
+class TrainingJobFlavors(BaseModel):
+    """
+    The public resource flavors of training jobs (the flavors operation's answer).
+    """
+
+    model_config = ConfigDict(
+        defer_build=True,
+        extra="allow",
+        populate_by_name=True,
+    )
+    total_count: StrictInt | None = None
+    """
+    Total number of resource flavors.
+    """
+    flavors: list[FlavorResponse] | None = None
+    """
+    The resource flavors.
     """
 
 
@@ -2353,6 +2703,8 @@ __all__ = [
     "DeleteTrainingJobParameters",
     "Disk",
     "DiskResponse",
+    "Engine",
+    "Event",
     "Filter",
     "FlavorDetail",
     "FlavorInfo",
@@ -2361,6 +2713,7 @@ __all__ = [
     "Gpu",
     "I18NDescription",
     "I18NDescriptionInput",
+    "ImageInfo",
     "Input",
     "InputDataInfo",
     "InputDataInfo1",
@@ -2391,12 +2744,14 @@ __all__ = [
     "JobVolume",
     "JobVolumeInput",
     "JupyterLab",
+    "ListTrainingJobEventsParameters",
     "ListTrainingJobsParameters",
     "ListTrainingJobsResponse",
     "LogDir",
     "LogExportPath",
     "LogExportPathInput",
     "Memory",
+    "MetricObject",
     "MindStudioInsight",
     "Nfs",
     "NfsInput",
@@ -2432,7 +2787,12 @@ __all__ = [
     "SchedulePolicy",
     "SearchParams",
     "SearchParamsInput",
+    "ShowObsUrlOfTrainingJobLogsParameters",
     "ShowTrainingJobDetailsParameters",
+    "ShowTrainingJobEnginesParameters",
+    "ShowTrainingJobFlavorsParameters",
+    "ShowTrainingJobLogsPreviewParameters",
+    "ShowTrainingJobMetricsParameters",
     "Spec",
     "SpecResource",
     "SpecResource1",
@@ -2450,6 +2810,9 @@ __all__ = [
     "TaskAlgorithmEngine",
     "TaskInput",
     "TaskInputRemote",
+    "TaskLogObsUrl",
+    "TaskLogPreview",
+    "TaskMetrics",
     "TaskResource",
     "TaskResponse",
     "TaskResponseAlgorithm",
@@ -2457,6 +2820,9 @@ __all__ = [
     "TaskStatuses",
     "TaskUrls",
     "Tensorboard",
+    "TrainingJobEngines",
+    "TrainingJobEvents",
+    "TrainingJobFlavors",
 ]
 
 # Loaded on first access: only request bodies use them (see _request_models).

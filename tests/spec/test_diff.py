@@ -1028,6 +1028,7 @@ def test_meaning_added_to_a_spec_without_it_is_not_silent() -> None:
     old = curated()
     for key in [k for k in old if k.startswith("x-modelarts-")]:
         del old[key]
+    # every operation with a role, the optional ones included: a spec without any meaning
     for item in old["paths"].values():
         for op in item.values():
             if isinstance(op, dict):
