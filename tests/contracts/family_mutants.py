@@ -324,10 +324,11 @@ def _events_answer(change: Callable[[ReferenceServer, list[Any]], list[Any]]) ->
 
 
 def _two_swapped(app: ReferenceServer, events: list[Any]) -> list[Any]:
-    """The first two events with different times change places."""
+    """The first two neighbouring events with different times change places (of three or
+    more events in time order, that leaves them in none)."""
     for index in range(1, len(events)):
-        if events[index].get("time") != events[0].get("time"):
-            events[0], events[index] = events[index], events[0]
+        if events[index].get("time") != events[index - 1].get("time"):
+            events[index - 1], events[index] = events[index], events[index - 1]
             break
     return events
 
