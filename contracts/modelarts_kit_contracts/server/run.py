@@ -66,7 +66,7 @@ from modelarts_kit_contracts.server.options import (
     default_other_project,
 )
 from modelarts_kit_contracts.server.plan import (
-    CHANGING_ROLES,
+    DESTRUCTIVE_ROLES,
     RunPlan,
     effective_phases,
     plan_run,
@@ -254,9 +254,12 @@ class _Run:
         remaining = None if deadline is None else int(deadline - time.monotonic())
         if remaining is not None and remaining < 1:
             return
-        negative_only = (
-            tuple(op.operation_id for role, op in self.api.roles() if role in CHANGING_ROLES)
-            if self.target.live or options.read_only
+        guarded = self.target.live or options.read_only
+        negative_only = (self.api.create.operation_id,) if guarded else ()
+        # Never on a live or read-only target: their job ids would come from earlier answers.
+        disabled = (
+            tuple(op.operation_id for role, op in self.api.roles() if role in DESTRUCTIVE_ROLES)
+            if guarded
             else ()
         )
         collector = EventCollector(
@@ -283,6 +286,7 @@ class _Run:
                 checks=checks,
                 signed_at_transport=options.credentials.kind == "aksk",
                 negative_only_operation_ids=negative_only,
+                disabled_operation_ids=disabled,
                 mode=mode,
             )
             self.engine = EngineRun(
