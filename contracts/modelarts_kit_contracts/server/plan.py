@@ -53,6 +53,8 @@ def plan_run(target: ServerTarget, options: RunOptions, api: ApiMap | None = Non
         mode = "positive and negative data"
         if live and role is Role.CREATE:
             mode = "negative data only (no job is created by the phases)"
+        elif live and role is Role.TERMINATE:
+            mode = "negative data only (no job is terminated by the phases)"
         elif live and role in DESTRUCTIVE_ROLES:
             mode = "not called by the phases (only jobs the run created are deleted or changed)"
         operations.append(f"{op.method.upper()} {op.path} ({role.value}): {mode}")

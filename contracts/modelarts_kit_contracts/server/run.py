@@ -255,7 +255,11 @@ class _Run:
         if remaining is not None and remaining < 1:
             return
         guarded = self.target.live or options.read_only
-        negative_only = (self.api.create.operation_id,) if guarded else ()
+        # Invalid data only: no job is created, and none of the target's (a list's answer
+        # names them) is terminated.
+        negative_only = (
+            (self.api.create.operation_id, self.api.terminate.operation_id) if guarded else ()
+        )
         # Never on a live or read-only target: their job ids would come from earlier answers.
         disabled = (
             tuple(op.operation_id for role, op in self.api.roles() if role in DESTRUCTIVE_ROLES)
