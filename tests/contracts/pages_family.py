@@ -106,18 +106,19 @@ def task_names(job: PagesJob) -> list[str]:
 # --- list ----------------------------------------------------------------------------------------
 
 
+INT32 = (-(2**31), 2**31 - 1)  # a table's "Integer" (docs extract reads it as int32)
+
+
 def _typed(value: Any, kind: type) -> bool:
     if kind is int:
         # JSON has one number type: 5.0 is the integer 5 (RFC 8259, section 6).
         whole = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
-        return whole and not isinstance(value, bool)
+        return whole and not isinstance(value, bool) and INT32[0] <= value <= INT32[1]
     return isinstance(value, kind)
 
 
 def check_search(body: Any, strict: bool) -> dict[str, Any]:
     """The list body as the page's Tables 2 and 3 allow it (lenient: unknown fields ignored)."""
-    if body is None:
-        return {}
     if not isinstance(body, dict):
         raise Unacceptable("body: must be an object")
     for name, value in body.items():
@@ -241,7 +242,7 @@ def _query_int(query: Mapping[str, str], name: str) -> int | None:
     text = query.get(name)
     if text is None:
         return None
-    if not re.fullmatch(r"-?\d{1,18}", text):
+    if not re.fullmatch(r"-?\d{1,18}", text) or not INT32[0] <= int(text) <= INT32[1]:
         raise Unacceptable(f"{name}: an integer")
     return int(text)
 

@@ -411,7 +411,8 @@ class PagesServer:
         if route == "jobs":
             return 201, self.create(project, self.json_body(headers, raw)), []
         if route == "searches":
-            found = family.check_search(self.optional_body(headers, raw), strict)
+            # The page's request is a JSON body (Table 2): each field optional, not the body.
+            found = family.check_search(self.json_body(headers, raw), strict)
             with self.lock:
                 jobs = [job for job in self.jobs.values() if job.project == project]
             return 200, family.search(jobs, found, now), []
@@ -438,10 +439,6 @@ class PagesServer:
         if task not in family.task_names(job):
             raise Refused(UNKNOWN_TASK, task)
         return 200, family.TASK_ANSWERS[route](job, task), []
-
-    def optional_body(self, headers: Mapping[str, str], raw: bytes) -> Any:
-        """A body the page makes optional: none, or JSON."""
-        return self.json_body(headers, raw) if raw.strip() else None
 
     def json_body(self, headers: Mapping[str, str], raw: bytes) -> Any:
         if "json" not in headers.get("content-type", ""):
