@@ -18,7 +18,7 @@ __all__ = ["main"]
 def main() -> None:
     if sys.argv[1:] == ["generate", "--check"]:
         from modelarts_kit_generator.pipeline import default_output, up_to_date
-        from modelarts_kit_spec.errors import KitError
+        from modelarts_kit_wire.errors import KitError
 
         target = default_output()
         try:

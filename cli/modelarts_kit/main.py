@@ -6,7 +6,7 @@ pulls in schemathesis. Exit codes across the kit: 0 success, 1 findings (invalid
 contract violations, stale generated code), 2 usage or environment error.
 
 Errors are mapped to exit codes here and only here (:class:`RootGroup`): a
-:class:`~modelarts_kit_spec.errors.KitError` raised anywhere below becomes ``error: <message>``
+:class:`~modelarts_kit_wire.errors.KitError` raised anywhere below becomes ``error: <message>``
 on one line of stderr and its ``exit_code``; click's usage errors become one such line too
 (exit 2). No traceback for a user error.
 """
@@ -17,7 +17,7 @@ import importlib
 from typing import IO, Any, NoReturn
 
 import click
-from modelarts_kit_spec.errors import KitError
+from modelarts_kit_wire.errors import KitError
 
 from modelarts_kit import __version__
 from modelarts_kit.options import CONTEXT_SETTINGS

@@ -16,7 +16,7 @@ How to use it (every command module in ``modelarts_kit/commands/`` does this):
 
 * ``listening(...)`` bundles ``--host``/``--port`` (plus ``--max-requests``/``--max-time``/
   ``--report`` for bounded servers); stack it like any single option.
-* Errors: raise :class:`modelarts_kit_spec.errors.KitError` (or a package error, which subclasses
+* Errors: raise :class:`modelarts_kit_wire.errors.KitError` (or a package error, which subclasses
   it). The root group prints ``error: <message>`` on one line and exits with its ``exit_code``;
   click's own usage errors are shown on one line too (exit 2). Commands never print tracebacks
   and never call ``sys.exit(2)`` themselves; they exit 0/1 with ``raise SystemExit(code)``.

@@ -21,9 +21,12 @@ from urllib.parse import urlsplit
 import httpx
 import requests
 import requests.auth
-from modelarts_kit_spec.signing import (
+from modelarts_kit_wire.signing import (
     ALGORITHM,
+    DATE_FORMAT,
+    DATE_HEADER,
     RequestParts,
+    authorization,
     canonical_request,
     sign,
     string_to_sign,
@@ -40,8 +43,6 @@ __all__ = [
     "sign_request",
 ]
 
-DATE_HEADER = "X-Sdk-Date"
-DATE_FORMAT = "%Y%m%dT%H%M%SZ"
 TOKEN_HEADER = "X-Auth-Token"
 # Headers covered by the signature when present. A fixed set keeps the signature stable
 # across HTTP stacks (user agents, connection and encoding headers differ); the receiver
@@ -131,7 +132,7 @@ def sign_request(
         added["Host"] = parts.netloc
         lowered["host"] = parts.netloc
     signed = sorted(name for name in SIGNED_HEADER_CANDIDATES if name in lowered)
-    # The canonical request and the signature come from modelarts_kit_spec.signing, which the
+    # The canonical request and the signature come from modelarts_kit_wire.signing, which the
     # reference server's verifier imports too: the kit holds one implementation of the
     # algorithm (both sides are tested against huaweicloudsdkcore's signer).
     received = RequestParts(
@@ -142,9 +143,7 @@ def sign_request(
         body=body or b"",
     )
     signature = sign(sk, string_to_sign(canonical_request(received, signed), date_value))
-    added["Authorization"] = (
-        f"{ALGORITHM} Access={ak}, SignedHeaders={';'.join(signed)}, Signature={signature}"
-    )
+    added["Authorization"] = authorization(ak, signed, signature)
     return added
 
 

@@ -1693,6 +1693,19 @@ class FlavorResponse(BaseModel):
     (huaweicloudsdkmodelarts 3.1.219) declares `pool_id` as `str`. Optional: a service
     that does not send it still conforms.
     """
+    support_engines: StrictStr | None = None
+    """
+    No documentation page mentions it; the vendor SDK's response model of the flavors
+    list, `FlavorResponseWithSupport` (huaweicloudsdkmodelarts 3.1.219), declares
+    `support_engines` as `str` (the engines the flavor supports). Optional: a service
+    that does not send it still conforms.
+    """
+    support_groups: StrictStr | None = None
+    """
+    No documentation page mentions it; the vendor SDK's response model of the flavors
+    list, `FlavorResponseWithSupport` (huaweicloudsdkmodelarts 3.1.219), declares
+    `support_groups` as `str`. Optional: a service that does not send it still conforms.
+    """
 
 
 class InputDataInfo1(BaseModel):
@@ -2668,6 +2681,12 @@ class ListTrainingJobsResponse(BaseModel):
     ai_project: StrictStr | None = None
     """
     AI project the jobs belong to. The default value is `default-ai-project`.
+    """
+    train_type: StrictStr | None = None
+    """
+    No documentation page mentions it; the vendor SDK's response model
+    `ListTrainingJobsResponse` (huaweicloudsdkmodelarts 3.1.219) declares `train_type`
+    as `str`. Optional: a service that does not send it still conforms.
     """
     items: list[JobResponse] | None = None
     """

@@ -24,7 +24,7 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
-from modelarts_kit_spec.errors import KitError
+from modelarts_kit_wire.errors import KitError
 
 from modelarts_kit_generator import cache
 from modelarts_kit_generator.escaping import docstring_lines, python_string

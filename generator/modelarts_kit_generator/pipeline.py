@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from modelarts_kit_spec.errors import KitError
+from modelarts_kit_wire.errors import KitError
 
 from modelarts_kit_generator import manifest
 from modelarts_kit_generator.options import GeneratorOptions

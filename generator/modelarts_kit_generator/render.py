@@ -11,7 +11,7 @@ import traceback
 from pathlib import Path
 
 import jinja2
-from modelarts_kit_spec.errors import KitError
+from modelarts_kit_wire.errors import KitError
 
 from modelarts_kit_generator import cache
 from modelarts_kit_generator.ir import ClientIR

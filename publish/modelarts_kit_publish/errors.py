@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from modelarts_kit_spec.errors import KitError
+from modelarts_kit_wire.errors import KitError
 
 __all__ = [
     "InvalidBundleError",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from modelarts_kit_spec.errors import EXIT_USAGE, KitError
+from modelarts_kit_wire.errors import EXIT_USAGE, KitError
 
 __all__ = ["SdkError"]
 

@@ -14,7 +14,8 @@ the table binding them to the spec's roles), ``auth`` (tokens, SDK-HMAC-SHA256),
 ``validation`` (spec-driven checks and error messages), ``lifecycle`` (phases and status),
 ``store`` (SQLite), ``clock`` (simulated and manual clocks), ``faults`` (fault plans),
 ``settings``, ``errors`` (the vendor error catalogue), ``runner`` (uvicorn). The ASGI body
-reading, lifespan and serving in a thread are the wire layer's (``modelarts_kit_wire``).
+reading, lifespan, serving in a thread, the wire JSON decoder, the AK/SK signing algorithm and
+response header bytes are the wire layer's (``modelarts_kit_wire``).
 
 Test hook: a job created with ``metadata.annotations["modelarts-kit/simulate"] = "failed"``
 ends Failed instead of Completed.

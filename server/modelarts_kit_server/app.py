@@ -70,12 +70,13 @@ from modelarts_kit_wire.asgi import Scope as Scope
 from modelarts_kit_wire.asgi import Send as Send
 from modelarts_kit_wire.asgi import answer_lifespan
 from modelarts_kit_wire.asgi import read_body as read_body_capped
+from modelarts_kit_wire.headers import asgi_headers
+from modelarts_kit_wire.signing import RequestParts
 
 from modelarts_kit_server import errors
 from modelarts_kit_server.auth import (
     PendingSignature,
     Principal,
-    RequestParts,
     authenticate,
     check_project_access,
     verify_signature,
@@ -230,8 +231,7 @@ async def send_json(
         (b"content-length", str(len(payload)).encode()),
         (b"x-request-id", request_id.encode()),
     ]
-    for name, value in response.headers.items():
-        headers.append((name.lower().encode("latin-1"), value.encode("latin-1")))
+    headers += asgi_headers(response.headers.items())
     await send({"type": "http.response.start", "status": response.status, "headers": headers})
     await send({"type": "http.response.body", "body": payload})
 

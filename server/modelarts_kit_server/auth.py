@@ -25,22 +25,23 @@ hashed (:func:`verify_signature`). An unauthenticated request never gets its bod
 Functions: :func:`authenticate` (the entry point), :func:`authenticate_token`,
 :func:`authenticate_signature`, :func:`verify_signature`, :func:`parse_authorization`,
 :func:`check_project_access`. The canonical request and signature are
-:mod:`modelarts_kit_spec.signing` (shared with the contract kit's signer).
+:mod:`modelarts_kit_wire.signing` (shared with the contract kit's signer).
 """
 
 from __future__ import annotations
 
 import hmac
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from modelarts_kit_spec.signing import (
+from modelarts_kit_wire import signing
+from modelarts_kit_wire.signing import (
     ALGORITHM,
     DATE_FORMAT,
     UNSIGNED_PAYLOAD,
     RequestParts,
+    SignatureHeader,
     canonical_request,
     sign,
     string_to_sign,
@@ -51,19 +52,14 @@ from modelarts_kit_server.errors import ApiError
 from modelarts_kit_server.settings import AkSkCredential, ServerSettings
 
 __all__ = [
-    "ALGORITHM",
     "PendingSignature",
     "Principal",
-    "RequestParts",
     "SignatureHeader",
     "authenticate",
     "authenticate_signature",
     "authenticate_token",
-    "canonical_request",
     "check_project_access",
     "parse_authorization",
-    "sign",
-    "string_to_sign",
     "verify_signature",
 ]
 
@@ -77,16 +73,6 @@ class Principal:
 
     def __repr__(self) -> str:
         return f"Principal(method={self.method!r}, project_id={self.project_id!r})"
-
-
-@dataclass(frozen=True)
-class SignatureHeader:
-    access_key: str
-    signed_headers: tuple[str, ...]
-    signature: str
-
-    def __repr__(self) -> str:
-        return f"SignatureHeader(signed_headers={self.signed_headers!r})"
 
 
 @dataclass(frozen=True)
@@ -128,23 +114,18 @@ def check_project_access(principal: Principal, project_id: str) -> None:
         raise ApiError(errors.PROJECT_MISMATCH, project_id, principal.project_id)
 
 
-_AUTHORIZATION = re.compile(
-    r"^SDK-HMAC-SHA256\s+Access=(?P<access>[^,\s]+)\s*,\s*"
-    r"SignedHeaders=(?P<headers>[^,\s]+)\s*,\s*Signature=(?P<signature>[0-9a-fA-F]+)\s*$"
-)
-
-
 def parse_authorization(value: str) -> SignatureHeader:
-    match = _AUTHORIZATION.match(value.strip())
-    if match is None:
+    """The signature header, header names and signature in lower case (as they are compared)."""
+    parsed = signing.parse_authorization(value)
+    if parsed is None:
         raise ApiError(
             errors.AUTHORIZATION_MALFORMED,
             detail="Expected 'SDK-HMAC-SHA256 Access=..., SignedHeaders=..., Signature=...'.",
         )
-    signed = tuple(match["headers"].lower().split(";"))
+    signed = tuple(name.lower() for name in parsed.signed_headers)
     if any(not name for name in signed):
         raise ApiError(errors.AUTHORIZATION_MALFORMED, detail="SignedHeaders has an empty name.")
-    return SignatureHeader(match["access"], signed, match["signature"].lower())
+    return SignatureHeader(parsed.access_key, signed, parsed.signature.lower())
 
 
 def authenticate_signature(settings: ServerSettings, request: RequestParts) -> PendingSignature:

@@ -17,8 +17,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 
-from modelarts_kit_spec.errors import KitError
 from modelarts_kit_spec.meaning import CatalogueEntry, ErrorModel
+from modelarts_kit_wire.errors import KitError
 
 __all__ = [
     "ApiError",

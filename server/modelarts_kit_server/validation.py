@@ -26,7 +26,7 @@ from jsonschema.exceptions import WEAK_MATCHES, ValidationError, best_match, by_
 from jsonschema.protocols import Validator
 from modelarts_kit_spec import Operation, Spec
 from modelarts_kit_spec.load import escape_pointer_token
-from modelarts_kit_spec.wirejson import WireJsonError, decode_wire_json
+from modelarts_kit_wire.wirejson import WireJsonError, decode_wire_json
 
 from modelarts_kit_server import errors
 from modelarts_kit_server.errors import ApiError

@@ -2,10 +2,12 @@
 one interpretation layer of what it means (documented values, the schema walker, route
 matching, roles, lifecycle, error codes and guidance).
 
-The names below are imported on first use (PEP 562): ``from modelarts_kit_spec.errors
-import KitError`` or ``modelarts_kit_spec.SPEC_PATH`` does not load YAML, jsonschema or the
-meaning layer, so a command that only needs the error base or the spec's path (the CLI's
-entry point, ``generate --check`` answered from its manifest) starts in a few milliseconds.
+The names below are imported on first use (PEP 562): ``from modelarts_kit_spec import
+KitError`` or ``modelarts_kit_spec.SPEC_PATH`` does not load YAML, jsonschema or the meaning
+layer, so a command that only needs the error base or the spec's path (the CLI's entry point,
+``generate --check`` answered from its manifest) starts in a few milliseconds. ``KitError`` and
+``FindingsError`` are the wire layer's (``modelarts_kit_wire.errors``), re-exported here where
+every package has always imported them.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from typing import TYPE_CHECKING
 from . import lazy
 
 if TYPE_CHECKING:
-    from modelarts_kit_spec.errors import FindingsError, KitError
+    from modelarts_kit_wire.errors import FindingsError, KitError
+
     from modelarts_kit_spec.ledger import (
         Ledger,
         LedgerEntry,
@@ -98,10 +101,10 @@ __all__ = [
 
 # Public name -> the module that defines it.
 _HOMES = {
-    "FindingsError": "errors",
+    "FindingsError": "modelarts_kit_wire.errors",
     "LEDGER_PATH": "paths",
     "SPEC_PATH": "paths",
-    "KitError": "errors",
+    "KitError": "modelarts_kit_wire.errors",
     **dict.fromkeys(
         (
             "Ledger",

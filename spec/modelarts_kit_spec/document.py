@@ -1,13 +1,14 @@
 """The floor of the spec package: what a decoded document is (``JSON``, ``HTTP_METHODS``), the
 error a bad one raises (:class:`SpecError`) and JSON pointers. It imports nothing of the
-package but its base error, so every layer may import it."""
+package, only the wire layer's error base and pointer tokens, so every layer may import it."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from modelarts_kit_spec.errors import KitError
+from modelarts_kit_wire.errors import KitError
+from modelarts_kit_wire.pointers import escape_pointer_token, unescape_pointer_token
 
 __all__ = [
     "HTTP_METHODS",
@@ -29,10 +30,6 @@ class SpecError(KitError):
     """The spec file cannot be read or is not an OpenAPI document we can index."""
 
 
-def escape_pointer_token(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
-
-
 def json_type(value: JSON) -> str:
     """The JSON Schema type name of a decoded JSON value (``bool`` is not an integer)."""
     if value is None:
@@ -50,10 +47,6 @@ def json_type(value: JSON) -> str:
     if isinstance(value, Mapping):
         return "object"
     return type(value).__name__
-
-
-def unescape_pointer_token(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
 
 
 def pointer_join(base: str, *tokens: str | int) -> str:

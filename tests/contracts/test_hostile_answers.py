@@ -11,7 +11,7 @@ Raw answers (see :mod:`tests.contracts.hostile`) the kit must judge, never crash
   exit 1 in seconds, memory bounded -- before, read whole (and inflated) into memory;
 - a Content-Length that lies, a close mid-body: exit 2 "no complete answer", no traceback.
 
-The one wire decoder (:func:`modelarts_kit_spec.wirejson.decode_wire_json`) is checked on
+The one wire decoder (:func:`modelarts_kit_wire.wirejson.decode_wire_json`) is checked on
 arbitrary bytes: it returns what ``json.loads`` returns or raises ``WireJsonError``, never
 anything else (RecursionError included), whatever the nesting.
 """
@@ -32,7 +32,7 @@ from modelarts_kit_contracts.core.wire import Headers, decode_json_body
 from modelarts_kit_contracts.server.run import Budget, RunOptions, run_server_contract
 from modelarts_kit_contracts.server.target import ServerTarget
 from modelarts_kit_contracts.transport_auth import Credentials
-from modelarts_kit_spec.wirejson import (
+from modelarts_kit_wire.wirejson import (
     MAX_WIRE_JSON_BYTES,
     MAX_WIRE_JSON_DEPTH,
     WireJsonError,

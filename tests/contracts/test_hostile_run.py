@@ -39,7 +39,6 @@ from hypothesis import strategies as st
 from modelarts_kit_contracts.client.adapters import ClientTarget
 from modelarts_kit_contracts.client.adapters.generated import GeneratedClientAdapter
 from modelarts_kit_contracts.core import Finding, RunReport
-from modelarts_kit_contracts.core.redaction import REDACTED, Scrubber
 from modelarts_kit_contracts.core.reporters import (
     render_text,
     to_json,
@@ -58,6 +57,7 @@ from modelarts_kit_server import (
     create_app,
     serve_in_thread,
 )
+from modelarts_kit_wire.redaction import REDACTED, Scrubber
 
 from tests.contracts_client.cli_helpers import announced_url
 

@@ -11,7 +11,7 @@ import pytest
 from modelarts_kit_contracts.mock import MockServer
 from modelarts_kit_contracts.mock.serving import serve_in_thread as serve_app
 from modelarts_kit_spec import load_spec
-from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES
+from modelarts_kit_wire.wirejson import MAX_WIRE_JSON_BYTES
 
 from tests.contracts import hostile
 

@@ -28,7 +28,7 @@ from modelarts_kit_contracts.core.reporters import render_text, to_json, to_juni
 from modelarts_kit_contracts.mock.serving import serve_in_thread as serve_app
 from modelarts_kit_contracts.proxy import ValidatingProxy
 from modelarts_kit_spec import load_spec
-from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES
+from modelarts_kit_wire.wirejson import MAX_WIRE_JSON_BYTES
 
 from tests.contracts import hostile
 

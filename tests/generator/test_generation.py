@@ -205,9 +205,12 @@ def test_pascal_case() -> None:
 
 
 def test_ir_for_the_modelarts_spec() -> None:
-    ir = build_ir(load_spec(), GeneratorOptions())
+    spec = load_spec()
+    ir = build_ir(spec, GeneratorOptions())
     by_name = {op.python_name: op for op in ir.operations}
-    assert set(by_name) == {"create_training_job", "show_training_job_details", "stop_training_job"}
+    # one method per operation of the spec (the family's included), named after its id
+    assert set(by_name) == {snake_case(op.operation_id) for op in spec.operations}
+    assert {"create_training_job", "show_training_job_details", "stop_training_job"} <= set(by_name)
     assert by_name["show_training_job_details"].retryable
     assert not by_name["create_training_job"].retryable
     assert not by_name["stop_training_job"].retryable

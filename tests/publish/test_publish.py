@@ -251,7 +251,9 @@ def test_page_shows_every_operation_and_its_schemas(
 ) -> None:
     page, _, _ = browser_page
     spec = load_spec()
-    assert len(spec.operations) == 3
+    assert {"CreateTrainingJob", "ShowTrainingJobDetails", "StopTrainingJob"} <= {
+        op.operation_id for op in spec.operations
+    }  # and the family's: every operation of the spec is checked below
     for op in spec.operations:
         article = page.locator(f"#op-{op.operation_id}")
         assert article.is_visible(), op.operation_id

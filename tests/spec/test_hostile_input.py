@@ -18,7 +18,6 @@ import pytest
 from click.testing import CliRunner
 from modelarts_kit.main import cli
 from modelarts_kit_spec import SpecError, load_spec
-from modelarts_kit_spec.errors import KitError
 from modelarts_kit_spec.load import (
     MAX_DEPTH,
     MAX_INPUT_BYTES,
@@ -28,6 +27,7 @@ from modelarts_kit_spec.load import (
     read_input_bytes,
     read_yaml,
 )
+from modelarts_kit_wire.errors import KitError
 
 REPO = Path(__file__).resolve().parents[2]
 SEED_PAGE = min((REPO / "spec" / "sources" / "seeds").glob("0*.txt"))  # in the repository

@@ -9,13 +9,14 @@ from pathlib import Path
 
 import modelarts_kit_spec
 import pytest
+from modelarts_kit_spec.lazy import module_of
 
 
 def test_every_public_name_resolves_from_the_module_that_defines_it() -> None:
     for name in modelarts_kit_spec.__all__:
         value = getattr(modelarts_kit_spec, name)
         home = modelarts_kit_spec._HOMES[name]
-        module = sys.modules[f"modelarts_kit_spec.{home}"]
+        module = sys.modules[module_of("modelarts_kit_spec", home)]
         assert getattr(module, name) is value, name
     assert set(modelarts_kit_spec._HOMES) == set(modelarts_kit_spec.__all__)
     with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
@@ -28,18 +29,31 @@ def test_type_checkers_see_what_runtime_resolves() -> None:
     tree = ast.parse(Path(modelarts_kit_spec.__file__).read_text(encoding="utf-8"))
     seen: dict[str, str] = {}
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
-            "modelarts_kit_spec."
-        ):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("modelarts_kit_"):
             for alias in node.names:
-                seen[alias.asname or alias.name] = (node.module or "").rpartition(".")[2]
-    assert seen == modelarts_kit_spec._HOMES
+                seen[alias.asname or alias.name] = node.module or ""
+    homes = {
+        name: module_of("modelarts_kit_spec", home)
+        for name, home in modelarts_kit_spec._HOMES.items()
+    }
+    assert seen == homes
+
+
+def test_the_error_bases_are_the_wire_layers() -> None:
+    """``KitError`` moved to the wire layer (#27); the spec's top level still names it, and
+    the spec's own errors subclass it."""
+    from modelarts_kit_wire import errors
+
+    assert modelarts_kit_spec.KitError is errors.KitError
+    assert modelarts_kit_spec.FindingsError is errors.FindingsError
+    assert issubclass(modelarts_kit_spec.SpecError, errors.KitError)
+    assert issubclass(modelarts_kit_spec.MeaningError, errors.KitError)
 
 
 def test_the_error_base_and_the_spec_path_load_nothing_heavy() -> None:
     code = (
         "import sys\n"
-        "from modelarts_kit_spec.errors import KitError\n"
+        "from modelarts_kit_spec import KitError\n"
         "from modelarts_kit_spec import SPEC_PATH\n"
         "assert SPEC_PATH.name == 'openapi.yaml'\n"
         "print(sorted(m for m in ('yaml', 'jsonschema', 'modelarts_kit_spec.load',"

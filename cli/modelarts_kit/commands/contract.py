@@ -35,7 +35,7 @@ from modelarts_kit_contracts.server.run import (
 )
 from modelarts_kit_contracts.server.target import ServerCheckError
 from modelarts_kit_contracts.transport_auth import CredentialError, Credentials
-from modelarts_kit_spec.errors import KitError
+from modelarts_kit_wire.errors import KitError
 
 from modelarts_kit import options
 from modelarts_kit.embedded import embedded_defaults, embedded_target

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
-from modelarts_kit_spec.errors import EXIT_FINDINGS, EXIT_OK, KitError
+from modelarts_kit_wire.errors import EXIT_FINDINGS, EXIT_OK, KitError
 
 from modelarts_kit import options
 

@@ -12,7 +12,7 @@ import click
 from modelarts_kit_generator.options import GeneratorOptions
 from modelarts_kit_generator.pipeline import check, default_output
 from modelarts_kit_generator.pipeline import generate as generate_package
-from modelarts_kit_spec.errors import EXIT_FINDINGS, KitError
+from modelarts_kit_wire.errors import EXIT_FINDINGS, KitError
 
 from modelarts_kit import options
 from modelarts_kit.entry import up_to_date_message

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from modelarts_kit_spec.errors import EXIT_FINDINGS, EXIT_OK, KitError
+from modelarts_kit_wire.errors import EXIT_FINDINGS, EXIT_OK, KitError
 
 from modelarts_kit import options
 

@@ -30,7 +30,7 @@ from modelarts_kit_server.settings import (
     ServerSettings,
 )
 from modelarts_kit_server.store import StoreError
-from modelarts_kit_spec.errors import KitError
+from modelarts_kit_wire.errors import KitError
 
 from modelarts_kit import options
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import click
 from modelarts_kit_spec.diff import diff_documents, read_source, render_json, render_markdown
-from modelarts_kit_spec.errors import EXIT_FINDINGS, EXIT_OK, KitError
 from modelarts_kit_spec.ledger import ledger_for, read_ledger
 from modelarts_kit_spec.load import SPEC_PATH, read_yaml
 from modelarts_kit_spec.validate import RULES, validate_document
+from modelarts_kit_wire.errors import EXIT_FINDINGS, EXIT_OK, KitError
 
 from modelarts_kit import options
 

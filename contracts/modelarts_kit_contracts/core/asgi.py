@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES
 from modelarts_kit_wire.asgi import Receive, Scope, Send, answer_lifespan, read_body
+from modelarts_kit_wire.headers import Headers, asgi_headers
+from modelarts_kit_wire.wirejson import MAX_WIRE_JSON_BYTES
 
-from modelarts_kit_contracts.core.wire import Headers, WireRequest, WireResponse
+from modelarts_kit_contracts.core.wire import WireRequest, WireResponse
 
 __all__ = ["WireHandler", "serve_asgi"]
 
@@ -41,9 +42,7 @@ async def serve_asgi(
     request = WireRequest(
         method=scope["method"],
         path=raw_path.split("?", 1)[0],
-        headers=Headers(
-            (k.decode("latin-1"), v.decode("latin-1")) for k, v in scope.get("headers", [])
-        ),
+        headers=Headers.from_asgi(scope.get("headers", [])),
         body=body.data,
         query=scope.get("query_string", b"").decode("latin-1"),
         truncated=body.exceeded,
@@ -53,9 +52,7 @@ async def serve_asgi(
         {
             "type": "http.response.start",
             "status": answer.status,
-            "headers": [
-                (k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in answer.headers.items
-            ],
+            "headers": asgi_headers(answer.headers.items),
         }
     )
     await send({"type": "http.response.body", "body": answer.body})

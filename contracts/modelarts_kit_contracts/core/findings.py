@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import Any, Literal
 
-from modelarts_kit_contracts.core.redaction import Scrubber, scrubbed
+from modelarts_kit_wire.redaction import Scrubber, scrubbed
 
 __all__ = [
     "CheckTally",

@@ -37,12 +37,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
+from modelarts_kit_wire.redaction import REDACTED, redact
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from modelarts_kit_contracts.core.findings import Finding, Observation, RunReport, redacted
-from modelarts_kit_contracts.core.redaction import REDACTED, redact
 from modelarts_kit_contracts.core.registry import REGISTRY
 from modelarts_kit_contracts.errors import ContractError
 

@@ -19,7 +19,7 @@ without the secret key, so only its form is.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
@@ -28,7 +28,9 @@ from jsonschema.exceptions import ValidationError
 from modelarts_kit_spec.load import Operation, Parameter, Spec, pointer_join
 from modelarts_kit_spec.routes import RouteMatch
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT
-from modelarts_kit_spec.wirejson import WireJsonError, bounded_inflate, decode_wire_json
+from modelarts_kit_wire.headers import Headers
+from modelarts_kit_wire.signing import parse_authorization
+from modelarts_kit_wire.wirejson import WireJsonError, bounded_inflate, decode_wire_json
 
 from modelarts_kit_contracts.core.findings import Finding, RunReport, short
 from modelarts_kit_contracts.core.registry import REGISTRY, SKIP, Check, CheckResult, check
@@ -54,39 +56,8 @@ __all__ = [
 JSON = Any
 
 AUTH_HEADERS = frozenset({"x-auth-token", "authorization", "x-sdk-date"})
-_SECRET_HEADERS = frozenset({"x-auth-token", "authorization", "cookie", "x-security-token"})
 _SDK_DATE = re.compile(r"^\d{8}T\d{6}Z$")
-_SIGNED_AUTH = re.compile(
-    r"^SDK-HMAC-SHA256\s+Access=(?P<access>[^,\s]+),\s*SignedHeaders=(?P<signed>[^,\s]+),"
-    r"\s*Signature=(?P<signature>[0-9a-fA-F]{64})$"
-)
-
-
-class Headers:
-    """Case-insensitive, multi-valued HTTP headers, kept in wire order."""
-
-    def __init__(self, items: Mapping[str, str] | Iterable[tuple[str, str]] = ()) -> None:
-        pairs = items.items() if isinstance(items, Mapping) else items
-        self.items: list[tuple[str, str]] = [(str(k), str(v)) for k, v in pairs]
-
-    def get(self, name: str, default: str | None = None) -> str | None:
-        lowered = name.lower()
-        for key, value in self.items:
-            if key.lower() == lowered:
-                return value
-        return default
-
-    def get_all(self, name: str) -> list[str]:
-        lowered = name.lower()
-        return [value for key, value in self.items if key.lower() == lowered]
-
-    def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and self.get(name) is not None
-
-    def __repr__(self) -> str:
-        # Never print credential values.
-        shown = [(k, "[REDACTED]" if k.lower() in _SECRET_HEADERS else v) for k, v in self.items]
-        return f"Headers({shown!r})"
+SIGNATURE_HEX_DIGITS = 64  # hex HMAC-SHA256
 
 
 @dataclass(frozen=True)
@@ -378,18 +349,19 @@ def request_auth(ctx: RequestContext) -> CheckResult:
     if authorization is None:
         return bad("an X-Auth-Token header or an SDK-HMAC-SHA256 Authorization header", "neither")
     scheme = authorization.split(" ", 1)[0]
-    found = _SIGNED_AUTH.match(authorization.strip())
-    if found is None:
+    found = parse_authorization(authorization)
+    if found is None or len(found.signature) != SIGNATURE_HEX_DIGITS:
         return bad(
             "Authorization: SDK-HMAC-SHA256 Access=<AK>, SignedHeaders=<h1;h2>, "
-            "Signature=<64 hex digits>",
+            f"Signature=<{SIGNATURE_HEX_DIGITS} hex digits>",
             f"a malformed header with scheme {scheme[:24]!r}",
         )
-    signed = found["signed"].split(";")
+    signed = list(found.signed_headers)
+    sent = ";".join(signed)
     if signed != sorted(signed) or any(h != h.lower() for h in signed):
-        return bad("SignedHeaders in lower case, sorted and ';'-separated", repr(found["signed"]))
+        return bad("SignedHeaders in lower case, sorted and ';'-separated", repr(sent))
     if "x-sdk-date" not in signed:
-        return bad("SignedHeaders to include x-sdk-date", repr(found["signed"]))
+        return bad("SignedHeaders to include x-sdk-date", repr(sent))
     missing = [h for h in signed if h != "host" and h not in headers]
     if missing:
         return bad("every signed header to be sent", f"missing {', '.join(missing)}")

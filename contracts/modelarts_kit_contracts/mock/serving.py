@@ -8,10 +8,32 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from types import FrameType
+from typing import TYPE_CHECKING, Literal
 
 from modelarts_kit_wire.threads import running_in_thread
 
 __all__ = ["run_until_stopped", "serve_in_thread"]
+
+if TYPE_CHECKING:
+    import uvicorn
+
+
+def _config(
+    app: Callable[..., Awaitable[None]], host: str, port: int, *, lifespan: Literal["on", "off"]
+) -> uvicorn.Config:
+    """uvicorn's configuration for the mock and the proxy (uvicorn is imported on first use)."""
+    import uvicorn
+
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        lifespan=lifespan,
+        # A proxy must not add headers the upstream did not send.
+        server_header=False,
+        date_header=False,
+    )
 
 
 @contextlib.contextmanager
@@ -21,17 +43,7 @@ def serve_in_thread(
     """Serve an ASGI ``app`` with uvicorn in a daemon thread; yields its base URL."""
     import uvicorn
 
-    config = uvicorn.Config(
-        app,
-        host=host,
-        port=port,
-        log_level="warning",
-        lifespan="off",
-        # A proxy must not add headers the upstream did not send.
-        server_header=False,
-        date_header=False,
-    )
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(_config(app, host, port, lifespan="off"))
 
     def not_started() -> OSError:
         return OSError(f"cannot serve on {host}:{port}")
@@ -64,17 +76,7 @@ def run_until_stopped(
                 self.force_exit = True
             self.should_exit = True
 
-    config = uvicorn.Config(
-        app,
-        host=host,
-        port=port,
-        log_level="warning",
-        lifespan="on",
-        # A proxy must not add headers the upstream did not send.
-        server_header=False,
-        date_header=False,
-    )
-    server = OrderlyStop(config)
+    server = OrderlyStop(_config(app, host, port, lifespan="on"))
     stop_at = None if max_time_s is None else time.monotonic() + max_time_s
 
     def watch() -> None:

@@ -31,13 +31,13 @@ from typing import Any
 import httpx
 from modelarts_kit_spec import load_spec
 from modelarts_kit_spec.load import Spec
-from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES
 from modelarts_kit_wire.asgi import Receive, Send
+from modelarts_kit_wire.redaction import scrubbed
+from modelarts_kit_wire.wirejson import MAX_WIRE_JSON_BYTES
 
 from modelarts_kit_contracts.core import Finding, RunReport
 from modelarts_kit_contracts.core.answers import AnswerTooLarge
 from modelarts_kit_contracts.core.asgi import serve_asgi
-from modelarts_kit_contracts.core.redaction import scrubbed
 from modelarts_kit_contracts.core.wire import (
     Headers,
     WireRequest,
@@ -109,7 +109,7 @@ class NoAnswer(Exception):
 
 async def _read_capped(response: httpx.Response, cap: int) -> bytes:
     """The raw (still encoded) body, at most ``cap`` bytes; a gzip bomb is capped when the
-    response check inflates it (:func:`~modelarts_kit_spec.wirejson.bounded_inflate`)."""
+    response check inflates it (:func:`~modelarts_kit_wire.wirejson.bounded_inflate`)."""
     chunks: list[bytes] = []
     size = 0
     async for chunk in response.aiter_raw():
@@ -254,10 +254,7 @@ class ValidatingProxy:
                 f"{type(exc).__name__}: {exc}",
                 "Bad gateway: the upstream did not answer.",
             ) from exc
-        headers = Headers(
-            (k.decode("latin-1"), v.decode("latin-1")) for k, v in response.headers.raw
-        )
-        return WireResponse(response.status_code, headers, raw)
+        return WireResponse(response.status_code, Headers.from_asgi(response.headers.raw), raw)
 
     def _validate(self, request: WireRequest, response: WireResponse, elapsed_ms: float) -> None:
         verdict = validate_request(self.spec, request)

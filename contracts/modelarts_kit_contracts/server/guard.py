@@ -38,7 +38,7 @@ import urllib3.connection
 import urllib3.connectionpool
 from modelarts_kit_spec.meaning import Role
 from modelarts_kit_spec.routes import match_path
-from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES, WireJsonError, decode_wire_json
+from modelarts_kit_wire.wirejson import MAX_WIRE_JSON_BYTES, WireJsonError, decode_wire_json
 
 from modelarts_kit_contracts.core.answers import AnswerTooLarge
 

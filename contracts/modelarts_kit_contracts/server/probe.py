@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from modelarts_kit_spec.meaning import Role
-from modelarts_kit_spec.wirejson import WireJsonError, decode_wire_json
+from modelarts_kit_wire.wirejson import WireJsonError, decode_wire_json
 
 from modelarts_kit_contracts.core import Finding, Observation
 from modelarts_kit_contracts.server.api_map import JSON, ApiMap

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from modelarts_kit_spec.meaning import Role
-from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_DEPTH
+from modelarts_kit_wire.wirejson import MAX_WIRE_JSON_DEPTH
 
 from modelarts_kit_contracts.core import REGISTRY, Check, Finding, check, clip
 from modelarts_kit_contracts.core.wire import Exchange, decode_json_body

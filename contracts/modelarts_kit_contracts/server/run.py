@@ -37,7 +37,7 @@ from urllib.parse import urlsplit
 import requests
 from modelarts_kit_spec.load import unescape_pointer_token
 from modelarts_kit_spec.meaning import Role
-from modelarts_kit_spec.wirejson import MAX_WIRE_JSON_BYTES
+from modelarts_kit_wire.wirejson import MAX_WIRE_JSON_BYTES
 
 from modelarts_kit_contracts.core import CreatedJob, Finding, RunReport, clip
 from modelarts_kit_contracts.server.api_map import ApiMap

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import requests
-from modelarts_kit_spec.wirejson import WireJsonError, decode_wire_json
+from modelarts_kit_wire.wirejson import WireJsonError, decode_wire_json
 
 from modelarts_kit_contracts.core import Check, Finding, RunReport
 from modelarts_kit_contracts.core.progress import ProgressSink

@@ -221,8 +221,14 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
 
 def _readme_call(spec: Spec, operations: tuple[OperationIR, ...]) -> dict[str, str]:
     """The README's example call: the first operation with a request example, sent with the
-    shortest one (a body a reader can send as it is), else the first operation."""
-    for op, op_ir in zip(spec.operations, operations, strict=True):
+    shortest one (a body a reader can send as it is), else the first operation. Where the
+    spec names the operation that creates a job, it comes first: a reader's first call makes
+    the job the other operations act on (the list operation's path precedes it)."""
+    pairs = list(zip(spec.operations, operations, strict=True))
+    if uses_meaning(spec):
+        create = spec.meaning.roles.create.operation_id
+        pairs.sort(key=lambda pair: pair[0].operation_id != create)  # stable: order kept
+    for op, op_ir in pairs:
         raw = spec.at(op.pointer).get("requestBody")
         media = (spec.deref(raw).get("content") or {}).get("application/json") if raw else None
         if not isinstance(media, dict):

@@ -19,8 +19,9 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from modelarts_kit_wire.errors import KitError
+
 from modelarts_kit_spec.document import resolve_pointer
-from modelarts_kit_spec.errors import KitError
 from modelarts_kit_spec.reader import read_input_text
 from modelarts_kit_spec.schemamodel.extension import EXTENSION_KEY
 from modelarts_kit_spec.schemamodel.model import SchemaModel

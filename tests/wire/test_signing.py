@@ -1,4 +1,4 @@
-"""``modelarts_kit_spec.signing``: the SDK-HMAC-SHA256 algorithm against the official SDK's signer
+"""``modelarts_kit_wire.signing``: the SDK-HMAC-SHA256 algorithm against the official SDK's signer
 (the oracle), and the layer rule that checking a third-party server loads no reference server.
 """
 
@@ -13,8 +13,14 @@ from huaweicloudsdkcore.sdk_request import SdkRequest
 from huaweicloudsdkcore.signer.signer import Signer
 from hypothesis import given
 from hypothesis import strategies as st
-from modelarts_kit_spec.signing import ALGORITHM, RequestParts, canonical_request, sign
-from modelarts_kit_spec.signing import string_to_sign as text_to_sign
+from modelarts_kit_wire.signing import (
+    RequestParts,
+    authorization,
+    canonical_request,
+    parse_authorization,
+    sign,
+)
+from modelarts_kit_wire.signing import string_to_sign as text_to_sign
 
 AK = "AKSIGNINGTEST000001"
 DATE = "20261123T010203Z"
@@ -63,8 +69,34 @@ def test_the_signature_is_the_vendor_sdks(
         body=body,
     )
     signature = sign(secret, text_to_sign(canonical_request(received, signed), DATE))
-    ours = f"{ALGORITHM} Access={AK}, SignedHeaders={';'.join(signed)}, Signature={signature}"
-    assert ours == expected
+    assert authorization(AK, signed, signature) == expected
+    parsed = parse_authorization(expected)
+    assert parsed is not None
+    assert (parsed.access_key, parsed.signed_headers, parsed.signature) == (
+        AK,
+        tuple(signed),
+        signature,
+    )
+
+
+def test_the_authorization_header_is_read_with_one_grammar() -> None:
+    spaced = "  SDK-HMAC-SHA256 Access=AK1 ,SignedHeaders=Host;x-sdk-date , Signature=AbC0  "
+    parsed = parse_authorization(spaced)
+    assert parsed is not None
+    # As sent: how strict to be about case and order is the receiver's choice.
+    assert (parsed.access_key, parsed.signed_headers, parsed.signature) == (
+        "AK1",
+        ("Host", "x-sdk-date"),
+        "AbC0",
+    )
+    assert "AK1" not in repr(parsed)
+    for malformed in (
+        "SDK-HMAC-SHA256",
+        "SDK-HMAC-SHA256 Credential=AK/20190307/cn/apig, SignedHeaders=host, Signature=ab",
+        "SDK-HMAC-SHA256 Access=AK, SignedHeaders=host, Signature=not-hex",
+        "Basic QUs6U0s=",
+    ):
+        assert parse_authorization(malformed) is None, malformed
 
 
 def test_request_parts_repr_shows_no_header() -> None:

@@ -12,14 +12,20 @@ tests use as the oracle:
 then ``string to sign = "SDK-HMAC-SHA256\\n" + X-Sdk-Date + "\\n" + hex SHA-256(canonical)``
 and the signature is ``hex HMAC-SHA256(SK, string to sign)``.
 
+The header carrying it is ``Authorization: SDK-HMAC-SHA256 Access=AK, SignedHeaders=h1;h2,
+Signature=HEX``: :func:`authorization` writes it, :func:`parse_authorization` reads it (one
+grammar for the signer, the reference server's verifier and the contract kit's wire checks).
+
 Functions: :func:`canonical_request`, :func:`string_to_sign`, :func:`sign`,
-:func:`canonical_uri`, :func:`canonical_query`, :func:`body_digest`.
+:func:`canonical_uri`, :func:`canonical_query`, :func:`body_digest`, :func:`authorization`,
+:func:`parse_authorization`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
@@ -27,19 +33,24 @@ from urllib.parse import quote, unquote
 __all__ = [
     "ALGORITHM",
     "DATE_FORMAT",
+    "DATE_HEADER",
     "EMPTY_SHA256",
     "UNSIGNED_PAYLOAD",
     "RequestParts",
+    "SignatureHeader",
+    "authorization",
     "body_digest",
     "canonical_query",
     "canonical_request",
     "canonical_uri",
+    "parse_authorization",
     "sign",
     "string_to_sign",
 ]
 
 ALGORITHM = "SDK-HMAC-SHA256"
-DATE_FORMAT = "%Y%m%dT%H%M%SZ"  # the X-Sdk-Date header
+DATE_HEADER = "X-Sdk-Date"  # when the request was signed; always among the signed headers
+DATE_FORMAT = "%Y%m%dT%H%M%SZ"  # of the X-Sdk-Date header
 EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()
 UNSIGNED_PAYLOAD = "UNSIGNED-PAYLOAD"
 
@@ -56,6 +67,42 @@ class RequestParts:
 
     def __repr__(self) -> str:  # headers may carry credentials
         return f"RequestParts(method={self.method!r}, raw_path={self.raw_path!r})"
+
+
+@dataclass(frozen=True)
+class SignatureHeader:
+    """The parts of an ``Authorization: SDK-HMAC-SHA256 ...`` header, as sent (case and order
+    kept: the receiver decides how strict to be)."""
+
+    access_key: str
+    signed_headers: tuple[str, ...]
+    signature: str
+
+    def __repr__(self) -> str:  # the access key is a credential
+        return f"SignatureHeader(signed_headers={self.signed_headers!r})"
+
+
+# Spaces around the commas are tolerated, as the official SDK's parser does; each value is one
+# token without commas or spaces, the signature hex digits.
+_AUTHORIZATION = re.compile(
+    r"^SDK-HMAC-SHA256\s+Access=(?P<access>[^,\s]+)\s*,\s*"
+    r"SignedHeaders=(?P<headers>[^,\s]+)\s*,\s*Signature=(?P<signature>[0-9a-fA-F]+)\s*$"
+)
+
+
+def authorization(access_key: str, signed_headers: Sequence[str], signature: str) -> str:
+    """The ``Authorization`` header value of a signed request."""
+    signed = ";".join(signed_headers)
+    return f"{ALGORITHM} Access={access_key}, SignedHeaders={signed}, Signature={signature}"
+
+
+def parse_authorization(value: str) -> SignatureHeader | None:
+    """The parts of an ``SDK-HMAC-SHA256`` ``Authorization`` value (None: not of that form)."""
+    match = _AUTHORIZATION.match(value.strip())
+    if match is None:
+        return None
+    signed = tuple(match["headers"].split(";"))
+    return SignatureHeader(match["access"], signed, match["signature"])
 
 
 def _encode(segment: str) -> str:

@@ -31,8 +31,8 @@ import re
 import zlib
 from typing import Any
 
-from modelarts_kit_spec.document import escape_pointer_token
-from modelarts_kit_spec.errors import KitError
+from modelarts_kit_wire.errors import KitError
+from modelarts_kit_wire.pointers import escape_pointer_token
 
 __all__ = [
     "MAX_WIRE_JSON_BYTES",

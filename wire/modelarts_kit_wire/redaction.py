@@ -8,14 +8,13 @@ in the forms a server or a body shows it in:
 - base64 and base64url, padded or not, also when the secret sits inside a longer base64 text
   (``Basic`` credentials, an echoed blob) at any byte alignment, and those percent-encoded;
 
-and then redacts the value of every credential header (``X-Auth-Token: ...``,
-``Authorization: ...``) whatever it is. :func:`redact` is that header redaction alone, for a
-text no run's secrets are known for.
+and then redacts the value of every credential header (:data:`SECRET_HEADERS`:
+``X-Auth-Token: ...``, ``Authorization: ...``) whatever it is. :func:`redact` is that header
+redaction alone, for a text no run's secrets are known for; :func:`is_secret_header` says
+whether a header's value is a credential (``Headers`` never shows one in its ``repr``).
 
-Every :class:`~modelarts_kit_contracts.core.findings.RunReport` carries its scrubber
-(``report.scrubber``); :func:`scrubbed` copies any value with every string in it scrubbed
-(:func:`~modelarts_kit_contracts.core.findings.redacted` is that copy of a report, which every
-reporter renders). This module knows no report: the report knows its scrubber.
+:func:`scrubbed` copies any value with every string in it scrubbed (the contract kit's reports
+carry their scrubber and are rendered through that copy). This module knows no report.
 """
 
 from __future__ import annotations
@@ -32,7 +31,9 @@ __all__ = [
     "MAX_SECRETS",
     "MIN_SECRET_LENGTH",
     "REDACTED",
+    "SECRET_HEADERS",
     "Scrubber",
+    "is_secret_header",
     "redact",
     "scrubbed",
 ]
@@ -46,10 +47,11 @@ MIN_EMBEDDED_B64_CHARS = 12
 # must not grow the scrubber (and the time each text takes) without bound.
 MAX_SECRETS = 64
 
-# Header values that carry credentials, in curl lines (-H 'Name: value') and free text.
-_SECRET_HEADERS = ("x-auth-token", "authorization", "x-security-token", "cookie")
+# The headers whose values are credentials (lower case): never shown, in a repr, a curl line
+# (-H 'Name: value') or free text.
+SECRET_HEADERS = ("x-auth-token", "authorization", "x-security-token", "cookie")
 _HEADER_RE = re.compile(
-    r"(?P<name>" + "|".join(re.escape(h) for h in _SECRET_HEADERS) + r")(?P<sep>\s*:\s*)"
+    r"(?P<name>" + "|".join(re.escape(h) for h in SECRET_HEADERS) + r")(?P<sep>\s*:\s*)"
     r"(?P<value>[^'\"\n]+)",
     re.IGNORECASE,
 )
@@ -129,6 +131,11 @@ class Scrubber:
 
 
 _HEADERS_ONLY = Scrubber()
+
+
+def is_secret_header(name: str) -> bool:
+    """Whether the value of the header ``name`` (any case) is a credential."""
+    return name.lower() in SECRET_HEADERS
 
 
 def redact(text: str) -> str:
