@@ -14,16 +14,15 @@ from typing import Any
 import pytest
 import yaml
 from modelarts_kit_spec import LEDGER_PATH, Spec, load_spec, read_ledger
+from modelarts_kit_spec.load import read_yaml
 from modelarts_kit_spec.schemamodel.rules import Strength
 from modelarts_kit_vendordocs import compare, extract_page, load_decisions
+from modelarts_kit_vendordocs.drift import normalise_field
 
 JSON = Any
-FAMILY_DIR = Path(__file__).resolve().parents[2] / "spec" / "sources" / "family"
-PAGES = (
-    "querying_a_training_job_list_2024-11.rst",
-    "deleting_a_training_job_2024-11.rst",
-    "modifying_the_description_of_a_training_job_2024-11.rst",
-)
+INVENTORY = read_yaml(Path(__file__).with_name("inventory_of_family_jobs.yaml"))
+FAMILY_DIR = Path(__file__).resolve().parents[2] / "spec" / "sources" / INVENTORY["folder"]
+PAGES: tuple[str, ...] = tuple(INVENTORY["seeds"].values())
 LIST = "ListTrainingJobs"
 DELETE = "DeleteTrainingJob"
 DESCRIBE = "ChangeTrainingJobDescription"
@@ -180,3 +179,36 @@ def test_the_three_pages_leave_no_drift(spec: Spec, tmp_path: Path) -> None:
     spec_copy.write_text(yaml.safe_dump(document), encoding="utf-8")
     report = compare(pages, spec_copy, load_decisions(LEDGER_PATH, spec_copy))
     assert any(f.field == "limit" for op in report.operations for f in op.findings)
+
+
+def test_the_inventory_agrees_with_the_documentation_parser() -> None:
+    """The inventory the schema model takes its page evidence from is what the parser reads
+    on the three pages, row for row."""
+    for key, name in INVENTORY["seeds"].items():
+        page = extract_page(FAMILY_DIR / name)
+        parsed = {
+            ("error" if e.side == "response" and (e.status or 0) >= 400 else e.side)
+            + f" {normalise_field(e.path)} {e.field.type} {e.field.mandatory} {e.table.name}"
+            for e in page.fields
+        }
+        ours = {
+            f"{f['at']} {f['path']} {f['type']} {f['mandatory']} {f['sources'][key]}"
+            for f in INVENTORY["fields"]
+            if key in f["sources"]
+        }
+        assert parsed == ours, key
+    assert len(INVENTORY["fields"]) == 213  # 208 of the list page, 2 of delete, 3 of describe
+
+
+def test_every_new_field_cites_its_page_table(spec: Spec) -> None:
+    pages = spec.schema_model.extension.pages
+    for schema, field, table in (
+        ("JobSearches", "limit", "Request body parameters"),
+        ("Filter", "operator", "filters"),
+        ("ListTrainingJobsResponse", "items", "Response body parameters"),
+        ("JobUpdateRequestBody", "description", "Request body parameters"),
+        ("JobMetadataResponse", "id", "JobMetadata"),  # the list page's job table too
+    ):
+        pointer = f"/components/schemas/{schema}/properties/{field}"
+        cited = {(e.where, e.what) for e in pages[pointer]}
+        assert any(where.startswith("family/") and what == table for where, what in cited), pointer

@@ -138,7 +138,8 @@ def test_spec_passes_openapi_spec_validator(spec: Spec) -> None:
 
 
 def test_operations_and_success_statuses(spec: Spec) -> None:
-    # the three operations of the seeds; the family's are pinned in test_family_*.py
+    # the seeds' three and the list, delete and describe operations; the task and catalogue
+    # operations are pinned in test_family_tasks.py
     found = {
         (op.operation_id, op.method, op.path, op.success.status)
         for op in spec.operations
