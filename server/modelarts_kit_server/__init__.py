@@ -9,10 +9,15 @@ The names below are imported on first use, so importing the package (e.g. for
 ``DEV_TOKEN``) loads neither uvicorn nor the spec.
 
 Modules (each step a small named function, so it can be wrapped or replaced):
-``app`` (routing and the request pipeline), ``handlers`` (create, show, terminate and
-the table binding them to the spec's roles), ``auth`` (tokens, SDK-HMAC-SHA256),
-``validation`` (spec-driven checks and error messages), ``lifecycle`` (phases and status),
-``store`` (SQLite), ``clock`` (simulated and manual clocks), ``faults`` (fault plans),
+``app`` (routing and the request pipeline), ``handlers`` (create, show, terminate),
+``handlers_jobs`` (list, delete, describe), ``handlers_tasks`` (events, logs, metrics),
+``handlers_catalogue`` (flavors, engines), ``handler_table`` (the handlers by the spec's
+roles), ``context`` (what a handler gets and gives), ``search`` (the list's query engine),
+``events``, ``tasks`` (simulated logs and metrics), ``catalogue`` (flavors and engines from
+the spec's examples), ``query`` (query parameters through the spec), ``auth`` (tokens,
+SDK-HMAC-SHA256), ``validation`` (spec-driven checks and error messages), ``lifecycle``
+(phases, status and transitions), ``store`` (SQLite, schema version with migrations),
+``clock`` (simulated and manual clocks), ``faults`` (fault plans),
 ``settings``, ``errors`` (the vendor error catalogue), ``runner`` (uvicorn). The ASGI body
 reading, lifespan, serving in a thread, the wire JSON decoder, the AK/SK signing algorithm and
 response header bytes are the wire layer's (``modelarts_kit_wire``).

@@ -16,11 +16,14 @@ module-level function so tests and the contract kit's mutants can wrap or replac
 4. :func:`modelarts_kit_server.validation.validate_path_parameters` (``invalid-parameter``);
 5. :func:`modelarts_kit_server.auth.check_project_access` (``project-mismatch``);
 6. the operation's handler from the server's explicit table ``handlers`` (operation id ->
-   handler; :mod:`modelarts_kit_server.handlers` holds create, show and terminate and
-   :func:`~modelarts_kit_server.handlers.default_handlers` binds them by the spec's roles;
+   handler; :func:`~modelarts_kit_server.handler_table.default_handlers` binds the handlers of
+   :mod:`~modelarts_kit_server.handlers` (create, show, terminate),
+   :mod:`~modelarts_kit_server.handlers_jobs`, :mod:`~modelarts_kit_server.handlers_tasks` and
+   :mod:`~modelarts_kit_server.handlers_catalogue` by the spec's roles;
    ``create_app(settings, handlers=...)`` replaces the table);
 7. :func:`send_json` - the response, with ``X-Request-Id`` and
-   ``Content-Type: application/json; charset=utf-8``.
+   ``Content-Type: application/json; charset=utf-8`` (no body and no content type where the
+   spec documents the answer without content: a delete's 202).
 
 Large bodies do not hold up other clients: a handler whose body is larger than
 :data:`INLINE_BODY_BYTES` runs (parsing, validation, storage and encoding of the answer) on
@@ -81,10 +84,12 @@ from modelarts_kit_server.auth import (
     check_project_access,
     verify_signature,
 )
+from modelarts_kit_server.catalogue import load_catalogue
 from modelarts_kit_server.clock import Clock, SimulatedClock
+from modelarts_kit_server.context import Handler, JsonResponse, RequestContext
 from modelarts_kit_server.errors import ApiError, error_body, resolve_error
 from modelarts_kit_server.faults import FaultKind, FaultPlan
-from modelarts_kit_server.handlers import Handler, JsonResponse, RequestContext, default_handlers
+from modelarts_kit_server.handler_table import default_handlers
 from modelarts_kit_server.lifecycle import Simulation
 from modelarts_kit_server.settings import DEFAULT_MAX_BODY_BYTES, ServerSettings
 from modelarts_kit_server.store import JobStore, StorageUnavailable
@@ -223,11 +228,14 @@ def encode_json(body: Any) -> bytes:
 async def send_json(
     send: Send, response: JsonResponse, request_id: str, payload: bytes | None = None
 ) -> None:
-    """Send ``response`` (``payload``: its body already encoded, e.g. off the event loop)."""
-    if payload is None:
+    """Send ``response`` (``payload``: its body already encoded, e.g. off the event loop);
+    an ``empty`` response has no body and no content type."""
+    if response.empty:
+        payload = b""
+    elif payload is None:
         payload = encode_json(response.body)
-    headers = [
-        (b"content-type", CONTENT_TYPE.encode()),
+    headers = [] if response.empty else [(b"content-type", CONTENT_TYPE.encode())]
+    headers += [
         (b"content-length", str(len(payload)).encode()),
         (b"x-request-id", request_id.encode()),
     ]
@@ -271,7 +279,8 @@ def request_headers(scope: Scope) -> dict[str, str]:
 
 class ReferenceServer:
     """The ASGI application; attributes ``settings``, ``spec``, ``store``, ``clock``,
-    ``handlers`` (operation id -> handler, looked up per request) and ``routes``."""
+    ``catalogue`` (flavors and engines, from the spec's examples), ``handlers`` (operation id ->
+    handler, looked up per request) and ``routes``."""
 
     def __init__(
         self,
@@ -290,6 +299,7 @@ class ReferenceServer:
         )
         self.routes = build_routes(spec, self.handlers)
         self.simulation = Simulation(spec.meaning.lifecycle, settings.timings)
+        self.catalogue = load_catalogue(spec)
         self._ids = random.Random(settings.id_seed) if settings.id_seed is not None else None
         self._ids_lock = threading.Lock()
         self._workers = ThreadPoolExecutor(
@@ -413,6 +423,7 @@ class ReferenceServer:
             principal=principal,
             body=body,
             content_type=headers.get("content-type"),
+            query_string=parts.query_string,
         )
         handler = self.handlers[found.route.operation.operation_id]
         if len(body) <= INLINE_BODY_BYTES and not self._renders_large_job(context):
@@ -529,7 +540,7 @@ def create_app(
     Its collaborators are built from ``settings`` unless given: the ``spec`` (from
     ``settings.spec_path``), the job ``store`` (``settings.database``), the ``clock``
     (``settings.clock``, else a simulated clock) and the ``handlers`` table (operation id ->
-    handler; default :func:`~modelarts_kit_server.handlers.default_handlers`). The app's
+    handler; default :func:`~modelarts_kit_server.handler_table.default_handlers`). The app's
     ``store``, ``clock`` and ``handlers`` attributes are there for tests.
     """
     settings = settings or ServerSettings()

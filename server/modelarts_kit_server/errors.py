@@ -116,3 +116,10 @@ TOO_MANY_REQUESTS = "too-many-requests"
 INTERNAL_ERROR = "internal-error"
 SERVICE_UNAVAILABLE = "service-unavailable"
 BACKEND_UNAVAILABLE = "backend-unavailable"
+
+# Where the spec may name a finer meaning than its general one, the server answers the first of
+# these the operation lists (so a spec that adds the finer one changes the answer).
+FLAVOR_NOT_FOUND_MEANINGS = ("flavor-not-found", "reference-not-found", INVALID_PARAM)
+ENGINE_NOT_FOUND_MEANINGS = ("engine-not-found", "reference-not-found", INVALID_PARAM)
+TASK_NOT_FOUND_MEANINGS = ("task-not-found", JOB_NOT_FOUND)
+DELETED_JOB_MEANINGS = ("job-deleted", "already-deleted", JOB_NOT_FOUND)

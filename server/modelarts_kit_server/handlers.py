@@ -1,13 +1,21 @@
-"""The reference server's operation handlers: what create, show and terminate do to a job.
+"""The reference server's job handlers: what create, show and terminate do to a job.
+
+The other operations' handlers are in :mod:`~modelarts_kit_server.handlers_jobs` (list, delete,
+describe), :mod:`~modelarts_kit_server.handlers_tasks` (events, logs, metrics) and
+:mod:`~modelarts_kit_server.handlers_catalogue` (flavors, engines); the table binding every
+handler to its operation is :func:`~modelarts_kit_server.handler_table.default_handlers`.
 
 A handler takes the :class:`RequestContext` of a routed, authenticated request and returns a
 :class:`JsonResponse` (or raises :class:`~modelarts_kit_server.errors.ApiError`). It parses and
 validates the body (:func:`validate_body`), builds the stored job (:func:`build_job`), persists
 it (:class:`~modelarts_kit_server.store.JobStore`), moves the lifecycle
 (:mod:`modelarts_kit_server.lifecycle`) and renders it (:func:`render_job`). Which operation each
-handler serves comes from the spec's roles (:func:`default_handlers`); the server
+handler serves comes from the spec's roles (the handler table); the server
 (:mod:`modelarts_kit_server.app`) dispatches through that explicit table, which
-``create_app(settings, handlers=...)`` replaces.
+``create_app(settings, handlers=...)`` replaces. Create and terminate also record the job's
+events (its planned phase transitions, :func:`record_events`), and with
+``ServerSettings.catalogue`` create refuses a flavor or an engine the catalogue does not have
+(:func:`check_catalogue`).
 
 The steps are module-level functions called by name, so a test or a mutant of the contract kit
 may patch one here, e.g. ``modelarts_kit_server.handlers.validate_body``.
@@ -30,24 +38,22 @@ from __future__ import annotations
 
 import copy
 import logging
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
 
-from modelarts_kit_spec import Operation, Spec
-from modelarts_kit_spec.meaning import Roles
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT
 from modelarts_kit_spec.schemamodel.prune import known_fields
 from modelarts_kit_spec.sensitive import is_sensitive, sensitive_fields
 
 from modelarts_kit_server import errors
-from modelarts_kit_server.auth import Principal
-from modelarts_kit_server.clock import Clock
+from modelarts_kit_server.context import Handler, JobServer, JsonResponse, RequestContext, short
 from modelarts_kit_server.errors import ApiError
+from modelarts_kit_server.events import transition_events
 from modelarts_kit_server.lifecycle import SIMULATE_ANNOTATION, Simulation, Timeline, can_terminate
 from modelarts_kit_server.rendering import conform_to_schema
-from modelarts_kit_server.settings import STRICT, ServerSettings
-from modelarts_kit_server.store import DuplicateJobName, JobRecord, JobStore
+from modelarts_kit_server.settings import STRICT
+from modelarts_kit_server.store import DuplicateJobName, JobRecord
 from modelarts_kit_server.validation import (
     apply_defaults,
     describe_violation,
@@ -63,9 +69,12 @@ __all__ = [
     "JsonResponse",
     "RequestContext",
     "build_job",
+    "check_catalogue",
     "create_job",
-    "default_handlers",
     "echo_as_stored",
+    "find_job",
+    "meaning_for",
+    "record_events",
     "render_job",
     "show_job",
     "terminate_job",
@@ -74,59 +83,15 @@ __all__ = [
 
 logger = logging.getLogger("modelarts_kit_server")
 
-MAX_ID_CHARS = 64
 MAX_RENDERED_TASKS = 64  # node_count may be huge; the task list shown is capped
-
-
-class JobServer(Protocol):
-    """What a handler uses of the server: its collaborators and its job ids."""
-
-    settings: ServerSettings
-    spec: Spec
-    store: JobStore
-    clock: Clock
-    simulation: Simulation
-
-    def new_job_id(self) -> str: ...
-
-
-@dataclass(frozen=True)
-class JsonResponse:
-    status: int
-    body: Any
-    headers: Mapping[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class RequestContext:
-    """What a handler needs about the request and the server."""
-
-    server: JobServer
-    operation: Operation
-    path_params: Mapping[str, str]
-    principal: Principal
-    body: bytes
-    content_type: str | None
-
-    @property
-    def project_id(self) -> str:
-        return self.path_params["project_id"]
-
-    @property
-    def job_id(self) -> str:
-        return self.path_params[self.server.spec.meaning.roles.job_id_parameter]
-
-
-Handler = Callable[[RequestContext], JsonResponse]
-
-
-def _short(text: str) -> str:
-    return text if len(text) <= MAX_ID_CHARS else text[: MAX_ID_CHARS - 3] + "..."
 
 
 def validate_body(context: RequestContext) -> Any:
     """The parsed body, valid against the operation's request schema in the envelope the
-    server's strictness names; a lenient server keeps only the fields the spec has."""
+    server's strictness names; a lenient server keeps only the fields the spec has. An empty
+    body where the spec does not require one is None (a DELETE without a body)."""
+    if not context.body.strip() and not context.operation.request_required:
+        return None
     document = parse_json_body(context.body, context.content_type)
     schema = context.operation.request_schema
     if schema is None:
@@ -139,7 +104,7 @@ def validate_body(context: RequestContext) -> Any:
     if violation is None:
         return document if strict else known_fields(spec, schema, document)
     if _is_unsupported_action(context, violation):
-        raise ApiError(errors.UNSUPPORTED_ACTION_TYPE, _short(str(violation.instance)))
+        raise ApiError(errors.UNSUPPORTED_ACTION_TYPE, short(str(violation.instance)))
     fields = sensitive_fields(context.server.spec.walker, schema)
     message = describe_violation(violation, secret=lambda at: is_sensitive(fields, document, at))
     raise ApiError(errors.INVALID_PARAM, message)
@@ -240,22 +205,78 @@ def echo_as_stored(context: RequestContext, record: JobRecord) -> JobRecord:
     return replace(record, document=document)
 
 
+def meaning_for(context: RequestContext, meanings: Sequence[str]) -> str:
+    """The first of ``meanings`` the spec lists for the operation (else the last)."""
+    listed = context.server.spec.meaning.errors.meanings(context.operation.operation_id)
+    return next((meaning for meaning in meanings if meaning in listed), meanings[-1])
+
+
+def check_catalogue(context: RequestContext, document: Mapping[str, Any]) -> None:
+    """With ``ServerSettings.catalogue``: the job's flavor and engine are in the catalogue."""
+    if not context.server.settings.catalogue:
+        return
+    catalogue = context.server.catalogue
+    resource = _at(document, "spec", "resource")
+    flavor = resource.get("flavor_id")
+    if isinstance(flavor, str) and not catalogue.has_flavor(flavor):
+        meaning = meaning_for(context, errors.FLAVOR_NOT_FOUND_MEANINGS)
+        raise ApiError(
+            meaning,
+            short(flavor),
+            detail=f"/spec/resource/flavor_id: value {redacted_value(flavor, ['flavor_id'])} "
+            "violates must be a flavor of the training-job flavors",
+        )
+    engine = _at(document, "algorithm", "engine")
+    if any(key in engine for key in ("engine_id", "engine_name")) and not catalogue.has_engine(
+        engine
+    ):
+        named = engine.get("engine_id", engine.get("engine_name"))
+        meaning = meaning_for(context, errors.ENGINE_NOT_FOUND_MEANINGS)
+        raise ApiError(
+            meaning,
+            short(str(named)),
+            detail=f"/algorithm/engine: value {redacted_value(dict(engine), ['engine'])} "
+            "violates must be an engine of the training-job engines (id, or name and version)",
+        )
+
+
+def _at(document: Mapping[str, Any], *path: str) -> Mapping[str, Any]:
+    """The object at ``path`` in ``document`` ({} where there is none)."""
+    node: Any = document
+    for part in path:
+        node = node.get(part) if isinstance(node, Mapping) else None
+    return node if isinstance(node, Mapping) else {}
+
+
+def record_events(server: JobServer, record: JobRecord, since_ms: int) -> None:
+    """Store the job's phase transitions from ``since_ms`` on (its events)."""
+    events = transition_events(server.simulation.transitions(record.timeline))
+    server.store.plan_events(record.project_id, record.job_id, since_ms, events)
+
+
 def create_job(context: RequestContext) -> JsonResponse:
     document = validate_body(context)
+    check_catalogue(context, document)
     record = echo_as_stored(context, build_job(context, document))
     try:
         context.server.store.insert(record)
     except DuplicateJobName:
-        raise ApiError(errors.DUPLICATE_JOB_NAME, _short(record.name)) from None
+        raise ApiError(errors.DUPLICATE_JOB_NAME, short(record.name)) from None
+    record_events(context.server, record, record.timeline.created_ms)
     return JsonResponse(201, render_job(context.server, record, record.timeline.created_ms))
 
 
-def show_job(context: RequestContext) -> JsonResponse:
+def find_job(context: RequestContext) -> JobRecord:
+    """The request's job in the request's project; the unknown-job error otherwise."""
     job_id = context.job_id
     record = context.server.store.get(context.project_id, job_id)
     if record is None:
-        raise ApiError(errors.JOB_NOT_FOUND, _short(job_id))
-    return JsonResponse(200, render_job(context.server, record))
+        raise ApiError(errors.JOB_NOT_FOUND, short(job_id))
+    return record
+
+
+def show_job(context: RequestContext) -> JsonResponse:
+    return JsonResponse(200, render_job(context.server, find_job(context)))
 
 
 def terminate_job(context: RequestContext) -> JsonResponse:
@@ -269,7 +290,7 @@ def terminate_job(context: RequestContext) -> JsonResponse:
 
     record, recorded = server.store.request_termination(context.project_id, job_id, now_ms, allowed)
     if record is None:
-        raise ApiError(errors.JOB_NOT_FOUND, _short(job_id))
+        raise ApiError(errors.JOB_NOT_FOUND, short(job_id))
     if not recorded:
         phase = server.simulation.snapshot_at(record.timeline, now_ms).phase
         terminable = ", ".join(sorted(server.simulation.lifecycle.terminable))
@@ -277,13 +298,5 @@ def terminate_job(context: RequestContext) -> JsonResponse:
             errors.NOT_ALLOWED_TO_TERMINATE,
             detail=f"It is {phase}; only jobs in {terminable} can be.",
         )
+    record_events(server, record, now_ms)
     return JsonResponse(202, render_job(server, record, now_ms))
-
-
-def default_handlers(roles: Roles) -> dict[str, Handler]:
-    """The handler of each operation id, by the role the spec gives the operation."""
-    return {
-        roles.create.operation_id: create_job,
-        roles.show.operation_id: show_job,
-        roles.terminate.operation_id: terminate_job,
-    }

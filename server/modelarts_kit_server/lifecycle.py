@@ -20,7 +20,9 @@ final phase unless the job asks for another through the test hook annotation
 ``modelarts-kit/simulate: <final phase, any case>`` (see :data:`SIMULATE_ANNOTATION`).
 
 :class:`Simulation` binds a spec lifecycle to timings: :meth:`~Simulation.snapshot_at`,
-:meth:`~Simulation.outcome_for`, :meth:`~Simulation.render_status`; :func:`can_terminate`.
+:meth:`~Simulation.outcome_for`, :meth:`~Simulation.render_status`,
+:meth:`~Simulation.transitions` (every phase change of a job's history, with its moment, for the
+job's events); :func:`can_terminate`.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ __all__ = [
     "Snapshot",
     "Stage",
     "Timeline",
+    "Transition",
     "can_terminate",
 ]
 
@@ -99,6 +102,15 @@ class Snapshot:
             return 0
         end = self.end_ms if self.end_ms is not None else self.now_ms
         return max(0, end - self.start_ms)
+
+
+@dataclass(frozen=True)
+class Transition:
+    """A job entered ``phase`` (at ``stage``) at ``at_ms``."""
+
+    phase: str
+    stage: Stage
+    at_ms: int
 
 
 def _ms(seconds: float) -> int:
@@ -170,6 +182,41 @@ class Simulation:
         outcome = self.outcome_for(timeline.outcome) or self._success
         stage = Stage.SUCCEEDED if outcome == self._success else Stage.FAILED
         return Snapshot(outcome, stage, running_at, finished_at, now_ms)
+
+    def transitions(self, timeline: Timeline) -> list[Transition]:
+        """Every phase the job described by ``timeline`` enters, in order, with its moment.
+
+        Read from :meth:`snapshot_at` at each moment a schedule can change, so the history
+        always agrees with what show answers at any time; the future ones are included (the
+        caller shows only those that have happened)."""
+        moments = sorted(self._moments(timeline))
+        stop = timeline.terminate_requested_ms
+        # Before the terminate request the job was on its normal course (a read at such a
+        # moment of the terminated timeline is clamped to the request).
+        unstopped = replace(timeline, terminate_requested_ms=None)
+        found: list[Transition] = []
+        for moment in moments:
+            before_stop = stop is not None and moment < stop
+            snapshot = self.snapshot_at(unstopped if before_stop else timeline, moment)
+            if not found or found[-1].phase != snapshot.phase:
+                found.append(Transition(snapshot.phase, snapshot.stage, moment))
+        return found
+
+    def _moments(self, timeline: Timeline) -> set[int]:
+        """The moments at which the job's phase may change (a bounded set: one per phase)."""
+        created = timeline.created_ms
+        running_at = created + _ms(self.timings.startup_s)
+        finished_at = running_at + _ms(self.timings.running_s)
+        moments = {created, running_at, finished_at}
+        moments.update(at for _, at in _spread(self._starting, created, self.timings.startup_s))
+        moments.update(at for _, at in _spread(self._running, running_at, self.timings.running_s))
+        stop = timeline.terminate_requested_ms
+        if stop is not None and stop < finished_at:
+            moments = {moment for moment in moments if moment < stop}
+            stopping = _spread(self._stop_phases, stop, self.timings.terminating_s)
+            moments.update(at for _, at in stopping)
+            moments.update({stop, stop + _ms(self.timings.terminating_s)})
+        return moments
 
     def render_status(self, snapshot: Snapshot, node_count: int = 1) -> dict[str, Any]:
         """The API ``status`` object for ``snapshot`` (every field consistent with the phase)."""

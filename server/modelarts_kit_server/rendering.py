@@ -7,7 +7,10 @@ keeps everything that already fits unchanged; where it does not fit it converts 
 change the vendor documents (a map where a list of maps is expected becomes one single-entry map
 per key, in order) and leaves out what the response cannot carry (a value of another type, a
 property the schema forbids). So what the client sent comes back unchanged wherever the
-response schema allows it, and every response validates.
+response schema allows it, and every response validates. A number where the schema wants a
+string is written as that string, and a string of digits where it wants an integer as that
+integer (the events page types its counts as String in its table and as numbers in its
+example: the spec decides, and the server answers as it says).
 """
 
 from __future__ import annotations
@@ -34,7 +37,11 @@ def _conform(spec: Spec, schema: Any, value: Any) -> Any:
     view = spec.walker.view(schema)  # $ref followed, allOf merged
     node, types = view.schema, view.types
     result: Any = _DROP
-    if isinstance(value, dict):
+    if _is_number(value) and "string" in types:
+        result = str(value)
+    elif isinstance(value, str) and "integer" in types and _is_integer_text(value):
+        result = int(value)
+    elif isinstance(value, dict):
         if types and "object" not in types and "array" in types:
             items = node.get("items", True)
             result = [_conform(spec, items, {key: item}) for key, item in value.items()]
@@ -48,6 +55,15 @@ def _conform(spec: Spec, schema: Any, value: Any) -> Any:
     if result is _DROP or not openapi_validator(spec, schema).is_valid(result):
         return _DROP
     return result
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _is_integer_text(text: str) -> bool:
+    digits = text[1:] if text.startswith("-") else text
+    return digits.isascii() and digits.isdigit() and len(digits) < 19
 
 
 def _conform_object(spec: Spec, node: Mapping[str, Any], value: dict[str, Any]) -> Any:

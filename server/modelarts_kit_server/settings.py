@@ -119,7 +119,9 @@ class ServerSettings:
     only what every server must refuse (the ``must-reject`` envelope) and ignores, without
     storing or echoing them, request fields the spec does not have; ``strict`` accepts only
     what every server must accept (the ``must-accept`` envelope: guidance enforced,
-    undocumented and SDK-only fields refused).
+    undocumented and SDK-only fields refused). ``catalogue``: create refuses a
+    ``spec.resource.flavor_id`` or an ``algorithm.engine`` that the catalogue of flavors and
+    engines (the spec's examples of those operations) does not have (``serve --catalogue``).
     """
 
     tokens: tuple[TokenGrant | str, ...] = ()
@@ -136,6 +138,7 @@ class ServerSettings:
     spec_path: Path | None = None
     id_seed: int | None = None
     strictness: str = LENIENT
+    catalogue: bool = False
 
     def __post_init__(self) -> None:
         if self.strictness not in STRICTNESS:

@@ -16,16 +16,25 @@ failure later (a full disk, an I/O error, a lock held too long) raises
 :class:`StorageUnavailable`, which the server answers with 503. A write that fails is rolled
 back whole, so nothing is acknowledged that is not stored.
 
-Functions: :meth:`JobStore.insert`, :meth:`JobStore.get`, :meth:`JobStore.request_termination`,
+Beside the jobs: each job's events (the phase transitions of its lifecycle, with their moments:
+:meth:`JobStore.plan_events`, :meth:`JobStore.events`) and the ids of deleted jobs
+(:meth:`JobStore.delete`, :meth:`JobStore.was_deleted`), so a deleted job stays deleted across a
+restart. The database's schema version is SQLite's ``user_version``: a file of an older version
+is migrated when it is opened (:data:`MIGRATIONS`, each step in one transaction), a file of a
+newer version is refused.
+
+Functions: :meth:`JobStore.insert`, :meth:`JobStore.get`, :meth:`JobStore.jobs`,
+:meth:`JobStore.request_termination`, :meth:`JobStore.change_document`, :meth:`JobStore.delete`,
 :meth:`JobStore.count`, :meth:`JobStore.latest_time_ms`.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -34,7 +43,16 @@ from typing import Any
 from modelarts_kit_server.errors import ServerError
 from modelarts_kit_server.lifecycle import Timeline
 
-__all__ = ["DuplicateJobName", "JobRecord", "JobStore", "StorageUnavailable", "StoreError"]
+__all__ = [
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "DuplicateJobName",
+    "JobRecord",
+    "JobStore",
+    "StorageUnavailable",
+    "StoreError",
+    "StoredEvent",
+]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
@@ -49,6 +67,32 @@ CREATE TABLE IF NOT EXISTS jobs (
     UNIQUE (project_id, name)
 )
 """
+
+# Step N brings a database of version N to version N + 1 (version 0: the jobs table alone).
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """
+        CREATE TABLE IF NOT EXISTS events (
+            project_id TEXT NOT NULL,
+            job_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            time_ms INTEGER NOT NULL,
+            document TEXT NOT NULL,
+            PRIMARY KEY (project_id, job_id, seq)
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS deleted_jobs (
+            project_id TEXT NOT NULL,
+            job_id TEXT NOT NULL,
+            deleted_ms INTEGER NOT NULL,
+            PRIMARY KEY (project_id, job_id)
+        )
+        """,
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+JOB_COLUMNS = "project_id, job_id, name, document, created_ms, outcome, terminate_requested_ms"
 
 
 class StoreError(ServerError):
@@ -72,6 +116,14 @@ def _storage_errors(what: str) -> Iterator[None]:
         raise
     except sqlite3.Error as exc:
         raise StorageUnavailable(f"cannot {what}: {exc}") from exc
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One event of a job: when it happened and its API document (without the time)."""
+
+    time_ms: int
+    document: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -104,12 +156,37 @@ class JobStore:
                 self._connection.execute("PRAGMA synchronous=FULL")
             self._connection.execute("PRAGMA busy_timeout=5000")
             self._connection.execute(SCHEMA)
+            self._migrate(target)
             self._check_writable()
         except sqlite3.Error as exc:
             with suppress(AttributeError, sqlite3.Error):
                 self._connection.close()
             raise StoreError(f"{target}: cannot use the job database: {exc}") from exc
+        except StoreError:
+            self._connection.close()
+            raise
         self._lock = threading.Lock()
+
+    def _migrate(self, target: str) -> None:
+        """Bring the database to :data:`SCHEMA_VERSION`, one step per transaction."""
+        connection = self._connection
+        version = int(connection.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{target}: the job database has schema version {version}; this server knows "
+                f"versions up to {SCHEMA_VERSION} (rule: a database written by a newer "
+                "modelarts-kit is not opened by an older one)"
+            )
+        for step in range(version, SCHEMA_VERSION):
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in MIGRATIONS[step]:
+                    connection.execute(statement)
+                connection.execute(f"PRAGMA user_version = {step + 1}")
+                connection.execute("COMMIT")
+            finally:
+                if connection.in_transaction:
+                    connection.execute("ROLLBACK")
 
     def _check_writable(self) -> None:
         """Write and roll back one row: a read-only file shows only when something is written."""
@@ -145,7 +222,7 @@ class JobStore:
 
     def insert(self, record: JobRecord) -> None:
         """Store a new job atomically; :class:`DuplicateJobName` if the name is taken."""
-        document = json.dumps(record.document, ensure_ascii=True, separators=(",", ":"))
+        document = _encode(record.document)
         try:
             with _storage_errors("store the job"), self._transaction() as connection:
                 connection.execute(
@@ -170,11 +247,19 @@ class JobStore:
         """The job ``job_id`` of ``project_id``, or None (jobs of other projects are invisible)."""
         with _storage_errors("read the job"), self._lock:
             row = self._connection.execute(
-                "SELECT project_id, job_id, name, document, created_ms, outcome,"
-                " terminate_requested_ms FROM jobs WHERE project_id = ? AND job_id = ?",
+                f"SELECT {JOB_COLUMNS} FROM jobs WHERE project_id = ? AND job_id = ?",
                 (project_id, job_id),
             ).fetchone()
         return None if row is None else _record(row)
+
+    def jobs(self, project_id: str) -> list[JobRecord]:
+        """Every job of ``project_id``, in the order they were stored."""
+        with _storage_errors("read the jobs"), self._lock:
+            rows = self._connection.execute(
+                f"SELECT {JOB_COLUMNS} FROM jobs WHERE project_id = ? ORDER BY created_ms, rowid",
+                (project_id,),
+            ).fetchall()
+        return [_record(row) for row in rows]
 
     def document_size(self, project_id: str, job_id: str) -> int | None:
         """The stored size in bytes of the job's document (without reading it), or None."""
@@ -196,8 +281,7 @@ class JobStore:
         """
         with _storage_errors("record the termination"), self._transaction() as connection:
             row = connection.execute(
-                "SELECT project_id, job_id, name, document, created_ms, outcome,"
-                " terminate_requested_ms FROM jobs WHERE project_id = ? AND job_id = ?",
+                f"SELECT {JOB_COLUMNS} FROM jobs WHERE project_id = ? AND job_id = ?",
                 (project_id, job_id),
             ).fetchone()
             if row is None:
@@ -211,6 +295,95 @@ class JobStore:
             )
         timeline = replace(record.timeline, terminate_requested_ms=now_ms)
         return replace(record, timeline=timeline), True
+
+    def change_document(
+        self, project_id: str, job_id: str, change: Callable[[dict[str, Any]], dict[str, Any]]
+    ) -> JobRecord | None:
+        """Replace the job's document with ``change(document)``, atomically; None: no such job."""
+        with _storage_errors("change the job"), self._transaction() as connection:
+            row = connection.execute(
+                f"SELECT {JOB_COLUMNS} FROM jobs WHERE project_id = ? AND job_id = ?",
+                (project_id, job_id),
+            ).fetchone()
+            if row is None:
+                return None
+            record = _record(row)
+            document = change(copy.deepcopy(record.document))
+            connection.execute(
+                "UPDATE jobs SET document = ? WHERE project_id = ? AND job_id = ?",
+                (_encode(document), project_id, job_id),
+            )
+        return replace(record, document=document)
+
+    def delete(self, project_id: str, job_id: str, now_ms: int) -> JobRecord | None:
+        """Remove the job and its events, remembering its id as deleted; None: no such job."""
+        with _storage_errors("delete the job"), self._transaction() as connection:
+            row = connection.execute(
+                f"SELECT {JOB_COLUMNS} FROM jobs WHERE project_id = ? AND job_id = ?",
+                (project_id, job_id),
+            ).fetchone()
+            if row is None:
+                return None
+            for table in ("jobs", "events"):
+                connection.execute(
+                    f"DELETE FROM {table} WHERE project_id = ? AND job_id = ?",
+                    (project_id, job_id),
+                )
+            connection.execute(
+                "INSERT OR REPLACE INTO deleted_jobs (project_id, job_id, deleted_ms)"
+                " VALUES (?, ?, ?)",
+                (project_id, job_id, now_ms),
+            )
+        return _record(row)
+
+    def was_deleted(self, project_id: str, job_id: str) -> bool:
+        """Whether ``project_id`` had a job ``job_id`` that was deleted."""
+        with _storage_errors("read the job"), self._lock:
+            row = self._connection.execute(
+                "SELECT 1 FROM deleted_jobs WHERE project_id = ? AND job_id = ?",
+                (project_id, job_id),
+            ).fetchone()
+        return row is not None
+
+    def plan_events(
+        self, project_id: str, job_id: str, since_ms: int, events: Sequence[StoredEvent]
+    ) -> None:
+        """Replace the job's events from ``since_ms`` on with those of ``events`` from then on.
+
+        The events before ``since_ms`` have happened and stay; a job that no longer exists
+        (deleted meanwhile) gets none."""
+        with _storage_errors("record the events"), self._transaction() as connection:
+            exists = connection.execute(
+                "SELECT 1 FROM jobs WHERE project_id = ? AND job_id = ?", (project_id, job_id)
+            ).fetchone()
+            if exists is None:
+                return
+            connection.execute(
+                "DELETE FROM events WHERE project_id = ? AND job_id = ? AND time_ms >= ?",
+                (project_id, job_id, since_ms),
+            )
+            row = connection.execute(
+                "SELECT COALESCE(MAX(seq), -1) FROM events WHERE project_id = ? AND job_id = ?",
+                (project_id, job_id),
+            ).fetchone()
+            seq = int(row[0]) + 1
+            for event in (event for event in events if event.time_ms >= since_ms):
+                connection.execute(
+                    "INSERT INTO events (project_id, job_id, seq, time_ms, document)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (project_id, job_id, seq, event.time_ms, _encode(event.document)),
+                )
+                seq += 1
+
+    def events(self, project_id: str, job_id: str) -> list[StoredEvent]:
+        """The job's stored events, oldest first (ties in the order they were recorded)."""
+        with _storage_errors("read the events"), self._lock:
+            rows = self._connection.execute(
+                "SELECT time_ms, document FROM events WHERE project_id = ? AND job_id = ?"
+                " ORDER BY time_ms, seq",
+                (project_id, job_id),
+            ).fetchall()
+        return [StoredEvent(int(time_ms), json.loads(document)) for time_ms, document in rows]
 
     def count(self, project_id: str | None = None) -> int:
         """How many jobs are stored (in one project, or in all)."""
@@ -227,8 +400,7 @@ class JobStore:
         """Every stored job, oldest first (for tests and inspection)."""
         with self._lock:
             rows = self._connection.execute(
-                "SELECT project_id, job_id, name, document, created_ms, outcome,"
-                " terminate_requested_ms FROM jobs ORDER BY created_ms, rowid"
+                f"SELECT {JOB_COLUMNS} FROM jobs ORDER BY created_ms, rowid"
             ).fetchall()
         return [_record(row) for row in rows]
 
@@ -236,13 +408,19 @@ class JobStore:
         """The latest simulated time recorded in the store (0 if empty)."""
         with self._lock:
             row = self._connection.execute(
-                "SELECT MAX(MAX(created_ms), COALESCE(MAX(terminate_requested_ms), 0)) FROM jobs"
+                "SELECT MAX((SELECT COALESCE(MAX(MAX(created_ms),"
+                " COALESCE(MAX(terminate_requested_ms), 0)), 0) FROM jobs),"
+                " (SELECT COALESCE(MAX(deleted_ms), 0) FROM deleted_jobs))"
             ).fetchone()
         return int(row[0] or 0)
 
     def close(self) -> None:
         with self._lock:
             self._connection.close()
+
+
+def _encode(document: Any) -> str:
+    return json.dumps(document, ensure_ascii=True, separators=(",", ":"))
 
 
 def _record(row: tuple[Any, ...]) -> JobRecord:

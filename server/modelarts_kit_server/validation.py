@@ -225,7 +225,12 @@ def validate_instance(spec: Spec, schema: Any, instance: Any) -> ValidationError
 
 
 def validate_path_parameters(spec: Spec, operation: Operation, values: Mapping[str, str]) -> None:
-    """``invalid-parameter`` when a path parameter violates its schema in the spec."""
+    """``invalid-parameter`` when a path parameter violates its schema in the spec; for an
+    operation whose responses list no ``invalid-parameter`` (the engines operation documents
+    no 400), ``path-not-found``: a path whose parameter breaks its pattern is not a path of the
+    operation, and the server answers only what the operation documents."""
+    listed = spec.meaning.errors.meanings(operation.operation_id)
+    meaning = errors.INVALID_PARAM if errors.INVALID_PARAM in listed else errors.PATH_NOT_FOUND
     for parameter in operation.parameters:
         if parameter.location != "path" or parameter.name not in values:
             continue
@@ -233,7 +238,7 @@ def validate_path_parameters(spec: Spec, operation: Operation, values: Mapping[s
         if violation is not None:
             value = redacted_value(values[parameter.name], [parameter.name])
             raise ApiError(
-                errors.INVALID_PARAM,
+                meaning,
                 f"path parameter {parameter.name}: value {value} violates {_rule(violation)}",
             )
 

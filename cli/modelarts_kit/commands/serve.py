@@ -130,6 +130,12 @@ def is_loopback(host: str) -> bool:
     "accepts only what every server must accept (guidance enforced, undocumented and SDK-only "
     "fields refused).",
 )
+@click.option(
+    "--catalogue",
+    is_flag=True,
+    help="Refuse to create a job whose flavor_id or engine is not in the catalogue of the "
+    "training-job flavors and engines (the spec's examples of those operations).",
+)
 @click.option("--faults", metavar="SPEC", help="Inject faults (see below). Off by default.")
 @click.option("--fault-seed", default=0, show_default=True, type=int, help="Seed for --faults.")
 @click.option(
@@ -147,6 +153,7 @@ def serve(
     clock_speed: float,
     header_timeout_s: float,
     strictness: str,
+    catalogue: bool,
     faults: str | None,
     fault_seed: int,
     log_level: str,
@@ -166,6 +173,7 @@ def serve(
         clock_speed=clock_speed,
         faults=plan,
         strictness=strictness,
+        catalogue=catalogue,
     )
     try:
         app = create_app(settings)
@@ -187,6 +195,8 @@ def serve(
         click.echo(f"  accepting {len(settings.effective_tokens)} configured token(s)")
     if settings.credentials:
         click.echo(f"  accepting {len(settings.credentials)} AK/SK credential(s)")
+    if catalogue:
+        click.echo("  create checks flavors and engines against the catalogue")
     if plan is not None:
         click.echo(f"  fault injection on (seed {fault_seed})")
     try:

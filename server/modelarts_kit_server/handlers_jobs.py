@@ -1,0 +1,206 @@
+"""Handlers of the job operations beyond create, show and terminate: list, delete, describe.
+
+- **list** (:func:`list_jobs`): the request's project's jobs (their documents and their phase
+  at the clock's now, where the spec's lifecycle puts it), searched by
+  :func:`modelarts_kit_server.search.search` (filters, sort,
+  group, pages; the defaults of ``limit``, ``offset``, ``sort_by`` and ``order`` are the
+  request schema's, else the page's). ``workspace_id`` (sent by real clients such as
+  ``modelarts-macli``) keeps the jobs of that workspace (a job without one is in ``"0"``, the
+  page's default). The jobs of the page are rendered as show renders them, and the answer is
+  shaped to the spec's success schema.
+- **delete** (:func:`delete_job`): the job and its events are gone (show answers the unknown-job
+  error, list leaves it out); deleting it again answers the meaning the spec lists for a
+  deleted job (else the unknown-job error). A body of ``{}`` or no body is accepted.
+- **describe** (:func:`describe_job`): ``description`` replaces ``metadata.description``; show and
+  list show it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from modelarts_kit_server import errors
+from modelarts_kit_server import handlers as jobs
+from modelarts_kit_server.context import JobServer, JsonResponse, RequestContext, short
+from modelarts_kit_server.errors import ApiError
+from modelarts_kit_server.query import schema_default
+from modelarts_kit_server.rendering import conform_to_schema
+from modelarts_kit_server.search import (
+    DEFAULT_SORT,
+    DESCENDING,
+    FILTER_FIELDS,
+    Filter,
+    SearchQuery,
+    search,
+)
+from modelarts_kit_server.store import JobRecord
+
+__all__ = ["delete_job", "describe_job", "list_jobs", "search_query", "success_response"]
+
+PHASE_KEY = "phase"  # the list page's filter key for the job's phase
+DEFAULT_WORKSPACE = "0"  # the list page: "The default value is 0"
+FALLBACK_LIMIT = 50  # the page's largest limit, where the spec gives no default
+
+
+def success_response(context: RequestContext, body: Any) -> JsonResponse:
+    """``body`` shaped to the operation's success schema, with its documented status; no body
+    at all where the spec documents the success without content."""
+    response = context.operation.success
+    if response.schema is None:
+        return JsonResponse(int(response.status), None, empty=True)
+    body = conform_to_schema(context.server.spec, response.schema, body)
+    return JsonResponse(int(response.status), body)
+
+
+def _request_default(context: RequestContext, name: str) -> Any:
+    schema = context.operation.request_schema
+    if not isinstance(schema, Mapping):
+        return None
+    view = context.server.spec.walker.view(schema)
+    return schema_default(context.server.spec, view.properties.get(name))
+
+
+def _integer(value: Any, fallback: int) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else fallback
+
+
+def _text(value: Any, fallback: str) -> str:
+    return value if isinstance(value, str) and value else fallback
+
+
+def _filters(raw: Any) -> tuple[Filter, ...]:
+    """The body's filters; a filter without an operator compares for equality (``in``)."""
+    found = []
+    for item in raw if isinstance(raw, list) else ():
+        if not isinstance(item, Mapping):
+            continue
+        values = item.get("value")
+        listed = values if isinstance(values, list) else [] if values is None else [values]
+        found.append(
+            Filter(
+                key=str(item.get("key", "")),
+                operator=str(item.get("operator", "in")),
+                values=tuple(v if isinstance(v, str) else str(v) for v in listed),
+            )
+        )
+    return tuple(found)
+
+
+def search_query(context: RequestContext, body: Mapping[str, Any]) -> SearchQuery:
+    """The search the list body asks for, with the spec's defaults for what it leaves out."""
+
+    def given(name: str) -> Any:
+        return body[name] if name in body else _request_default(context, name)
+
+    return SearchQuery(
+        filters=_filters(body.get("filters")),
+        sort_by=_text(given("sort_by"), DEFAULT_SORT),
+        order=_text(given("order"), DESCENDING),
+        group_by=_text(given("group_by"), ""),
+        offset=max(0, _integer(given("offset"), 0)),
+        limit=max(1, _integer(given("limit"), FALLBACK_LIMIT)),
+    )
+
+
+def _phase_path(server: JobServer) -> tuple[str, ...]:
+    """Where the phase is in a job: the spec's lifecycle pointer (e.g. ``/status/phase``)."""
+    pointer = server.spec.meaning.lifecycle.phase_field
+    return tuple(part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")[1:])
+
+
+def _searchable(
+    server: JobServer, record: JobRecord, now_ms: int, phase_path: tuple[str, ...]
+) -> dict[str, Any]:
+    """The job's document with its phase at ``now_ms`` where the spec puts it (the only
+    computed field a search reads)."""
+    phase: Any = server.simulation.snapshot_at(record.timeline, now_ms).phase
+    for part in reversed(phase_path[1:]):
+        phase = {part: phase}
+    return {**record.document, phase_path[0]: phase} if phase_path else dict(record.document)
+
+
+def _workspace(document: Mapping[str, Any]) -> str:
+    metadata = document.get("metadata")
+    value = metadata.get("workspace_id") if isinstance(metadata, Mapping) else None
+    return value if isinstance(value, str) and value else DEFAULT_WORKSPACE
+
+
+def list_jobs(context: RequestContext) -> JsonResponse:
+    body = jobs.validate_body(context)
+    body = body if isinstance(body, Mapping) else {}
+    query = search_query(context, body)
+    server = context.server
+    now_ms = server.clock.now_ms()
+    records = server.store.jobs(context.project_id)
+    workspace = body.get("workspace_id")
+    if isinstance(workspace, str) and workspace:
+        records = [record for record in records if _workspace(record.document) == workspace]
+    # Search over each job's document and phase; only the page is rendered whole.
+    phase_path = _phase_path(server)
+    fields = {**FILTER_FIELDS, PHASE_KEY: phase_path}
+    searchable = [_searchable(server, record, now_ms, phase_path) for record in records]
+    by_id = {id(document): record for document, record in zip(searchable, records, strict=True)}
+    result = search(searchable, query, fields)
+    items = [jobs.render_job(server, by_id[id(job)], now_ms) for job in result.items]
+    answer: dict[str, Any] = {
+        "total": result.total,
+        "count": result.count,
+        "limit": query.limit,
+        "offset": query.offset,
+        "sort_by": query.sort_by,
+        "order": query.order,
+        "group_by": query.group_by,
+        "workspace_id": workspace if isinstance(workspace, str) and workspace else None,
+        "ai_project": None,  # the response schema's default, if it has one
+        "items": items,
+    }
+    if answer["workspace_id"] is None:
+        answer["workspace_id"] = _request_default(context, "workspace_id")
+    if answer["ai_project"] is None:
+        answer["ai_project"] = _response_default(context, "ai_project")
+    return success_response(context, {k: v for k, v in answer.items() if v is not None})
+
+
+def _response_default(context: RequestContext, name: str) -> Any:
+    schema = context.operation.success.schema
+    if not isinstance(schema, Mapping):
+        return None
+    view = context.server.spec.walker.view(schema)
+    return schema_default(context.server.spec, view.properties.get(name))
+
+
+def _unknown_job(context: RequestContext) -> ApiError:
+    """The error for a job the project does not have: a deleted one's meaning, if the spec
+    gives one, else the unknown-job error."""
+    job_id = context.job_id
+    if context.server.store.was_deleted(context.project_id, job_id):
+        return ApiError(jobs.meaning_for(context, errors.DELETED_JOB_MEANINGS), short(job_id))
+    return ApiError(errors.JOB_NOT_FOUND, short(job_id))
+
+
+def delete_job(context: RequestContext) -> JsonResponse:
+    jobs.validate_body(context)
+    server = context.server
+    if server.store.delete(context.project_id, context.job_id, server.clock.now_ms()) is None:
+        raise _unknown_job(context)
+    return success_response(context, None)
+
+
+def describe_job(context: RequestContext) -> JsonResponse:
+    body = jobs.validate_body(context)
+    body = body if isinstance(body, Mapping) else {}
+
+    def describe(document: dict[str, Any]) -> dict[str, Any]:
+        if "description" in body:
+            metadata = document.get("metadata")
+            changed = dict(metadata) if isinstance(metadata, Mapping) else {}
+            changed.pop("description", None)
+            if body["description"] is not None:  # null: no description (the page's default)
+                changed["description"] = body["description"]
+            document["metadata"] = changed
+        return document
+
+    if context.server.store.change_document(context.project_id, context.job_id, describe) is None:
+        raise _unknown_job(context)
+    return success_response(context, None)

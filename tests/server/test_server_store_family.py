@@ -1,0 +1,154 @@
+"""The job store beyond create/show/terminate: schema migration, events, deletion, documents;
+and the lifecycle's transitions the events are made of."""
+
+from __future__ import annotations
+
+import itertools
+import sqlite3
+from pathlib import Path
+
+import pytest
+from modelarts_kit_server import JobStore, LifecycleTimings
+from modelarts_kit_server.lifecycle import Simulation, Stage, Timeline
+from modelarts_kit_server.store import SCHEMA_VERSION, JobRecord, StoredEvent, StoreError
+from modelarts_kit_spec import load_spec
+
+PROJECT = "p1"
+OTHER = "p2"
+
+# The schema of a job database before events and deletion existed (schema version 0).
+VERSION_0 = """
+CREATE TABLE jobs (
+    project_id TEXT NOT NULL, job_id TEXT NOT NULL, name TEXT NOT NULL, document TEXT NOT NULL,
+    created_ms INTEGER NOT NULL, outcome TEXT NOT NULL, terminate_requested_ms INTEGER,
+    PRIMARY KEY (project_id, job_id), UNIQUE (project_id, name)
+)
+"""
+
+
+def record(job_id: str, name: str, created_ms: int = 1_000, project: str = PROJECT) -> JobRecord:
+    document = {"kind": "job", "metadata": {"id": job_id, "name": name}}
+    return JobRecord(project, job_id, name, document, Timeline(created_ms, "Completed"))
+
+
+def test_an_old_database_is_migrated_and_keeps_its_jobs(tmp_path: Path) -> None:
+    db = tmp_path / "old.sqlite"
+    with sqlite3.connect(db) as connection:
+        connection.execute(VERSION_0)
+        connection.execute("INSERT INTO jobs VALUES ('p1', 'j1', 'n1', '{}', 5, 'Completed', NULL)")
+    store = JobStore(db)
+    try:
+        assert store.get(PROJECT, "j1") is not None
+        assert store.events(PROJECT, "j1") == []
+        store.plan_events(PROJECT, "j1", 5, [StoredEvent(5, {"message": "m"})])
+        assert [e.time_ms for e in store.events(PROJECT, "j1")] == [5]
+    finally:
+        store.close()
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_a_database_of_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "new.sqlite"
+    with sqlite3.connect(db) as connection:
+        connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(StoreError, match=f"schema version {SCHEMA_VERSION + 1}"):
+        JobStore(db)
+
+
+def test_deleted_stays_deleted_across_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "jobs.sqlite"
+    store = JobStore(db)
+    store.insert(record("j1", "n1"))
+    store.plan_events(PROJECT, "j1", 1_000, [StoredEvent(1_000, {"message": "created"})])
+    assert store.delete(OTHER, "j1", 2_000) is None  # another project's job is not there
+    assert store.delete(PROJECT, "j1", 2_000) is not None
+    store.close()
+    store = JobStore(db)
+    try:
+        assert store.get(PROJECT, "j1") is None
+        assert store.jobs(PROJECT) == []
+        assert store.events(PROJECT, "j1") == []
+        assert store.was_deleted(PROJECT, "j1")
+        assert not store.was_deleted(OTHER, "j1")
+        assert store.delete(PROJECT, "j1", 3_000) is None
+        store.insert(record("j2", "n1"))  # the name is free again
+        assert store.latest_time_ms() == 2_000
+    finally:
+        store.close()
+
+
+def test_a_changed_document_survives_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "jobs.sqlite"
+    store = JobStore(db)
+    store.insert(record("j1", "n1"))
+
+    def describe(document: dict[str, object]) -> dict[str, object]:
+        return {**document, "described": True}
+
+    assert store.change_document(OTHER, "j1", describe) is None
+    changed = store.change_document(PROJECT, "j1", describe)
+    assert changed is not None
+    assert changed.document["described"] is True
+    store.close()
+    store = JobStore(db)
+    try:
+        stored = store.get(PROJECT, "j1")
+        assert stored is not None
+        assert stored.document["described"] is True
+    finally:
+        store.close()
+
+
+def test_planned_events_replace_only_those_from_the_moment_on() -> None:
+    store = JobStore()
+    try:
+        store.insert(record("j1", "n1"))
+        store.plan_events(
+            PROJECT, "j1", 0, [StoredEvent(t, {"message": f"at {t}"}) for t in (10, 20, 30)]
+        )
+        store.plan_events(PROJECT, "j1", 20, [StoredEvent(t, {"message": "new"}) for t in (5, 25)])
+        events = store.events(PROJECT, "j1")
+        assert [(e.time_ms, e.document["message"]) for e in events] == [(10, "at 10"), (25, "new")]
+        assert store.events(OTHER, "j1") == []
+        store.plan_events(PROJECT, "gone", 0, [StoredEvent(1, {})])  # no such job: nothing
+        assert store.events(PROJECT, "gone") == []
+    finally:
+        store.close()
+
+
+def test_jobs_lists_one_project_in_store_order() -> None:
+    store = JobStore()
+    try:
+        store.insert(record("b", "second", created_ms=2))
+        store.insert(record("a", "first", created_ms=1))
+        store.insert(record("c", "elsewhere", created_ms=0, project=OTHER))
+        assert [r.job_id for r in store.jobs(PROJECT)] == ["a", "b"]
+    finally:
+        store.close()
+
+
+def test_transitions_follow_what_show_answers() -> None:
+    simulation = Simulation(load_spec().meaning.lifecycle, LifecycleTimings(10, 20, 3))
+    lifecycle = simulation.lifecycle
+    for timeline in (
+        Timeline(1_000, simulation.outcomes[0]),
+        Timeline(1_000, simulation.outcomes[-1]),
+        Timeline(1_000, simulation.outcomes[0], terminate_requested_ms=15_000),
+        Timeline(1_000, simulation.outcomes[0], terminate_requested_ms=1_000),
+    ):
+        transitions = simulation.transitions(timeline)
+        assert transitions[0].at_ms >= timeline.created_ms
+        assert lifecycle.is_final(transitions[-1].phase)
+        for before, after in itertools.pairwise(transitions):
+            assert before.at_ms < after.at_ms
+            assert after.phase in lifecycle.transitions[before.phase]
+        stop = timeline.terminate_requested_ms
+        for transition in transitions:
+            if stop is None or transition.at_ms >= stop:
+                snapshot = simulation.snapshot_at(timeline, transition.at_ms)
+                assert snapshot.phase == transition.phase
+                assert snapshot.stage == transition.stage
+    stopped = simulation.transitions(Timeline(0, simulation.outcomes[0], 15_000))
+    assert stopped[-1].stage is Stage.STOPPED
+    assert [t.phase for t in stopped][:3] == list(lifecycle.normal_course[:3])
