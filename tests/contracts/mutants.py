@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -31,6 +32,8 @@ from modelarts_kit_server.auth import Principal
 from modelarts_kit_server.store import JobRecord
 from modelarts_kit_wire.asgi import ASGIApp, Message, Receive, Scope, Send
 
+from .family_mutants import FAMILY_MUTANTS
+
 __all__ = [
     "LENIENT",
     "MUTANTS",
@@ -43,6 +46,8 @@ __all__ = [
 
 JOBS_SUFFIX = "/training-jobs"
 ACTIONS_SUFFIX = "/actions"
+SHOW_PATH = re.compile(r"/training-jobs/[^/]+$")
+JOB_ROLES = ("create", "show", "terminate")  # the answers that are a job
 # Jobs stay Terminating briefly, so the final-phase check has a final job to try.
 MUTANT_TIMINGS = LifecycleTimings(terminating_s=0.3)
 
@@ -63,7 +68,8 @@ class Exchange:
             return "create"
         if self.path.endswith(ACTIONS_SUFFIX) and self.method == "POST":
             return "terminate"
-        if JOBS_SUFFIX + "/" in self.path and self.method == "GET":
+        # a job's own path, not its events, logs or metrics below it
+        if SHOW_PATH.search(self.path) and self.method == "GET":
             return "show"
         return "other"
 
@@ -218,7 +224,8 @@ def _status_swap(role: str, documented: int, wrong: int) -> Callable[[Exchange],
 
 def _on_success(role: str | None, change: Callable[[Any], None]) -> Callable[[Exchange], None]:
     def rewrite(exchange: Exchange) -> None:
-        if 200 <= exchange.status < 300 and (role is None or exchange.role == role):
+        wanted = JOB_ROLES if role is None else (role,)
+        if 200 <= exchange.status < 300 and exchange.role in wanted:
             document = exchange.json()
             change(document)
             exchange.set_json(document)
@@ -647,6 +654,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "algorithm.parameters values stored trimmed",
         _storing(_parameter_values_trimmed),
     ),
+    # the optional operations: list, delete, describe, events, tasks (issue 26)
+    *(Mutant(*entry) for entry in FAMILY_MUTANTS),
 )
 
 

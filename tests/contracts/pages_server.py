@@ -25,6 +25,7 @@ import json
 import re
 import threading
 import time
+import urllib.parse
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
@@ -32,6 +33,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from modelarts_kit_vendordocs import extract_page
+
+from . import pages_family as family
 
 __all__ = ["PROJECT", "TOKEN", "Mode", "PagesServer"]
 
@@ -80,11 +83,62 @@ TOKEN_MISSING = (401, "ModelArts.0201", "The token is empty.")
 TOKEN_INVALID = (401, "ModelArts.4201", "The token is invalid.")
 NO_PATH = (404, "ModelArts.2836", "The API does not exist or has not been published.")
 NO_METHOD = (405, "ModelArts.2803", "Method not allowed.")
+# A task the job does not have: no page or error-table row names an error of its own; the
+# task_id path parameter is invalid for the job (the invalid-parameter row).
+UNKNOWN_TASK = (400, "ModelArts.2788", "Invalid parameter(task_id: no task {} in this job).")
 
 # The lifecycle of the show page's status table: seconds spent in each phase, then the next.
 COURSE = (("Creating", 0.3), ("Pending", 0.3), ("Running", None))
 STOP_COURSE = (("Terminating", 0.3), ("Terminated", None))
 TERMINABLE = frozenset({"Creating", "Pending", "Running"})
+
+
+# The paths of the pages, by the segments after the project: (method, ...) each takes.
+ROUTES: Mapping[str, tuple[str, ...]] = {
+    "jobs": ("POST",),
+    "job": ("GET", "PUT", "DELETE"),
+    "actions": ("POST",),
+    "events": ("GET",),
+    "preview": ("GET",),
+    "url": ("GET",),
+    "metrics": ("GET",),
+    "searches": ("POST",),
+    "flavors": ("GET",),
+    "engines": ("GET",),
+}
+DELETED = 202  # the delete page: "202 No Content"
+DESCRIBED = 200  # the change-description page: "200 No Content"
+
+
+def route_of(collection: str, tail: list[str]) -> str | None:
+    """Which page's path ``/v2/{project}/<collection>/<tail...>`` is (None: none)."""
+    if collection != "training-jobs":
+        named = {
+            "training-job-searches": "searches",
+            "training-job-flavors": "flavors",
+            "training-job-engines": "engines",
+        }
+        return named.get(collection) if not tail else None
+    shapes = {
+        0: "jobs",
+        1: "job",
+        2: {"actions": "actions", "events": "events"}.get(tail[1] if len(tail) > 1 else ""),
+        3: "metrics" if len(tail) == 3 and tail[1] == "metrics" else None,
+        5: (
+            tail[4]
+            if len(tail) == 5
+            and (tail[1], tail[3]) == ("tasks", "logs")
+            and tail[4] in ("preview", "url")
+            else None
+        ),
+    }
+    return shapes.get(len(tail))
+
+
+def parse_qs(query: str) -> dict[str, str]:
+    """The query string's parameters (the first value of each)."""
+    parsed = urllib.parse.parse_qs(query, keep_blank_values=True)
+    return {name: values[0] for name, values in parsed.items()}
 
 
 class Refused(Exception):
@@ -229,27 +283,47 @@ class Job:
     id: str
     project: str
     body: dict[str, Any]
-    created: float
+    created: float  # time.monotonic()
     stopped: float | None = None
+    wall_offset: float = field(default_factory=lambda: time.time() - time.monotonic())
 
     def phase(self, now: float) -> str:
-        course, since = (
-            (COURSE, self.created) if self.stopped is None else (STOP_COURSE, self.stopped)
-        )
-        elapsed = now - since
-        for phase, seconds in course:
-            if seconds is None or elapsed < seconds:
-                return phase
-            elapsed -= seconds
-        return course[-1][0]
+        return self.history(now)[-1][1]
+
+    def history(self, now: float) -> list[tuple[float, str]]:
+        """(when, phase) of every phase the job entered by ``now``, in order."""
+        entered: list[tuple[float, str]] = []
+        at = self.created
+        for phase, seconds in COURSE:
+            if self.stopped is not None and at > self.stopped:
+                break
+            entered.append((at, phase))
+            if seconds is None:
+                break
+            at += seconds
+        if self.stopped is not None:
+            at = self.stopped
+            for phase, seconds in STOP_COURSE:
+                if at > now:
+                    break
+                entered.append((at, phase))
+                if seconds is None:
+                    break
+                at += seconds
+        return [(when, phase) for when, phase in entered if when <= now] or entered[:1]
+
+    def wall(self, moment: float) -> float:
+        """A monotonic moment as seconds since the epoch."""
+        return moment + self.wall_offset
 
     def answer(self, now: float) -> dict[str, Any]:
         metadata = self.body.get("metadata") or {}
         shown = {k: metadata[k] for k in ("name", "description") if k in metadata}
+        created_ms = int(self.wall(self.created) * 1000)
         return {
             "kind": self.body.get("kind"),
-            "metadata": {**shown, "id": self.id, "create_time": int(self.created * 1000)},
-            "status": {"phase": self.phase(now)},
+            "metadata": {**shown, "id": self.id, "create_time": created_ms},
+            "status": {"phase": self.phase(now), "tasks": family.task_names(self)},
         }
 
 
@@ -277,51 +351,94 @@ class PagesServer:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         try:
             status, document, extra = self.handle(
-                scope["method"], scope["path"], headers, b"".join(chunks)
+                scope["method"],
+                scope["path"],
+                headers,
+                b"".join(chunks),
+                bytes(scope.get("query_string", b"")).decode("latin-1"),
             )
         except Refused as refused:
             status, extra = refused.status, []
             document = {"error_code": refused.code, "error_msg": refused.message}
             if refused.allow:
                 extra = [(b"allow", refused.allow.encode())]
-        payload = json.dumps(document).encode("utf-8")
+        # "No Content" (delete, change description): no body at all.
+        payload = b"" if document is None else json.dumps(document).encode("utf-8")
+        typed = [(b"content-type", b"application/json")] if payload else []
         await send(
             {
                 "type": "http.response.start",
                 "status": status,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(payload)).encode()),
-                    *extra,
-                ],
+                "headers": [*typed, (b"content-length", str(len(payload)).encode()), *extra],
             }
         )
         await send({"type": "http.response.body", "body": payload})
 
     def handle(
-        self, method: str, path: str, headers: Mapping[str, str], raw: bytes
+        self, method: str, path: str, headers: Mapping[str, str], raw: bytes, query: str = ""
     ) -> tuple[int, Any, list[tuple[bytes, bytes]]]:
         parts = path.split("/")
-        if len(parts) < 4 or parts[:2] != ["", "v2"] or parts[3] != "training-jobs":
+        if len(parts) < 4 or parts[:2] != ["", "v2"]:
             raise Refused(NO_PATH)
-        tail = parts[4:]
-        allowed = {0: "POST", 1: "GET", 2: "POST"}.get(len(tail))
-        if allowed is None or (len(tail) == 2 and tail[1] != "actions"):
+        route = route_of(parts[3], parts[4:])
+        if route is None:
             raise Refused(NO_PATH)
-        if method != allowed:
-            raise Refused(NO_METHOD, allow=allowed)
+        if method not in ROUTES[route]:
+            raise Refused(NO_METHOD, allow=", ".join(ROUTES[route]))
         token = headers.get("x-auth-token")
         if not token:
             raise Refused(TOKEN_MISSING)
         if token != TOKEN:
             raise Refused(TOKEN_INVALID)
-        project = parts[2]
-        if not tail:
+        project, tail = parts[2], parts[4:]
+        try:
+            return self.answer(route, method, project, tail, headers, raw, parse_qs(query))
+        except family.Unacceptable as refused:
+            raise Refused(INVALID, str(refused)) from refused
+
+    def answer(
+        self,
+        route: str,
+        method: str,
+        project: str,
+        tail: list[str],
+        headers: Mapping[str, str],
+        raw: bytes,
+        query: Mapping[str, str],
+    ) -> tuple[int, Any, list[tuple[bytes, bytes]]]:
+        now = time.monotonic()
+        strict = self.mode == "strict"
+        if route == "jobs":
             return 201, self.create(project, self.json_body(headers, raw)), []
+        if route == "searches":
+            # The page's request is a JSON body (Table 2): each field optional, not the body.
+            found = family.check_search(self.json_body(headers, raw), strict)
+            with self.lock:
+                jobs = [job for job in self.jobs.values() if job.project == project]
+            return 200, family.search(jobs, found, now), []
+        if route == "flavors":
+            return 200, family.flavors(query), []
+        if route == "engines":
+            return 200, family.engines(), []
         job = self.find(project, tail[0])
-        if len(tail) == 1:
-            return 200, job.answer(time.monotonic()), []
-        return 202, self.terminate(job, self.json_body(headers, raw)), []
+        if route == "job" and method == "GET":
+            return 200, job.answer(now), []
+        if route == "job" and method == "DELETE":
+            with self.lock:
+                self.jobs.pop(job.id, None)
+            return DELETED, None, []
+        if route == "job":
+            text = family.check_description(self.json_body(headers, raw), strict)
+            job.body.setdefault("metadata", {})["description"] = text
+            return DESCRIBED, None, []
+        if route == "actions":
+            return 202, self.terminate(job, self.json_body(headers, raw)), []
+        if route == "events":
+            return 200, family.events(job, query, now, job.wall), []
+        task = tail[2]  # .../metrics/{task_id} and .../tasks/{task_id}/logs/...
+        if task not in family.task_names(job):
+            raise Refused(UNKNOWN_TASK, task)
+        return 200, family.TASK_ANSWERS[route](job, task), []
 
     def json_body(self, headers: Mapping[str, str], raw: bytes) -> Any:
         if "json" not in headers.get("content-type", ""):

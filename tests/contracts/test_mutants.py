@@ -13,6 +13,7 @@ from modelarts_kit_contracts.server.run import Budget, RunOptions, ServerTarget,
 from modelarts_kit_contracts.transport_auth import Credentials
 from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN
 
+from .family_mutants import FAMILY_MUTANTS
 from .mutants import LENIENT, MUTANTS, Mutant, mutated_app
 
 # CI-sized: the coverage phase (about a thousand requests) is left to the benchmark.
@@ -57,6 +58,36 @@ def test_correct_servers_pass_without_false_positives(variant: Mutant | None, se
     assert sum(t.passed for t in report.tallies.values()) > 100
 
 
+# The mutants of the optional operations (issue 26): the check each new scenario kills it
+# with, and the vendor page its evidence names.
+LIST_PAGE = "page family/querying_a_training_job_list_2024-11.rst"
+DELETE_PAGE = "page family/deleting_a_training_job_2024-11.rst"
+EVENTS_PAGE = "page family/obtaining_the_events_of_a_training_job_2025-08.rst"
+KILLED_BY = {
+    "delete_keeps_listed": ("deleted_job_not_listed", DELETE_PAGE),
+    "delete_twice_accepted": ("second_delete_rejected", DELETE_PAGE),
+    "show_after_delete_200": ("deleted_job_unknown", DELETE_PAGE),
+    "description_not_stored": (
+        "description_visible",
+        "page family/modifying_the_description_of_a_training_job_2024-11.rst",
+    ),
+    "list_pages_overlap": ("list_pages_consistent", LIST_PAGE),
+    "list_pages_skip": ("list_pages_consistent", LIST_PAGE),
+    "list_ignores_limit": ("list_pages_consistent", LIST_PAGE),
+    "created_not_listed": ("created_job_listed", LIST_PAGE),
+    "events_unordered": ("events_ordered", EVENTS_PAGE),
+    "events_miss_transition": ("events_include_transitions", EVENTS_PAGE),
+    "unknown_task_answered": (
+        "unknown_task_refused",
+        "page family/querying_the_logs_of_a_specified_task_in_a_given_training_job_preview",
+    ),
+}
+
+
+def test_every_mutant_of_the_optional_operations_names_its_killer() -> None:
+    assert set(KILLED_BY) == {name for name, *_ in FAMILY_MUTANTS}
+
+
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
 def test_mutant_is_killed(mutant: Mutant) -> None:
     report = run_against(mutant)
@@ -69,3 +100,10 @@ def test_mutant_is_killed(mutant: Mutant) -> None:
     assert all(f.evidence for f in report.failures), [
         f"{f.check}: {f.title}" for f in report.failures if not f.evidence
     ]
+    if mutant.name in KILLED_BY:
+        check, page = KILLED_BY[mutant.name]
+        killers = [f for f in report.failures if f.check == check]
+        assert killers, [f"{f.check}: {f.title}" for f in report.failures]
+        # Each names a vendor page of the operation it is about; one the page of the rule.
+        assert all("page family/" in f.evidence for f in killers), [f.evidence for f in killers]
+        assert any(page in f.evidence for f in killers), [f.evidence for f in killers]

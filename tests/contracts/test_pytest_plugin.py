@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 pytest_plugins = ["pytester"]
@@ -10,7 +12,7 @@ INI = "[pytest]\nasyncio_default_fixture_loop_scope = function\n"
 USER_TESTS = """
 from modelarts_kit_server import create_app
 
-import mutants
+from contract_mutants import mutants
 
 
 def test_reference_server_honours_the_spec(modelarts_contract):
@@ -31,9 +33,11 @@ def test_fixture_passes_a_correct_server_and_fails_a_broken_one(
     pytester.makeini(INI)
     pytester.makepyfile(test_user=USER_TESTS)
     pytester.syspathinsert(str(pytester.path))
-    source = __file__.replace("test_pytest_plugin.py", "mutants.py")
-    with open(source, encoding="utf-8") as handle:
-        pytester.makepyfile(mutants=handle.read())
+    # The mutants (a package: mutants.py imports its neighbour family_mutants.py).
+    package = pytester.mkpydir("contract_mutants")
+    here = Path(__file__).parent
+    for name in ("mutants.py", "family_mutants.py"):
+        (package / name).write_text((here / name).read_text(encoding="utf-8"), encoding="utf-8")
     result = pytester.runpytest_inprocess("--modelarts-max-examples", "2", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*second_terminate_rejected*", "*reproduce:*", "*curl -X POST*"])

@@ -140,6 +140,22 @@ def test_local_run_does_not_cap_creates() -> None:
         assert recorder.creates_accepted() > 1
 
 
+@pytest.mark.parametrize("guard", ["live", "read-only"])
+def test_the_phases_never_delete_or_change_a_job_of_a_live_or_read_only_target(guard: str) -> None:
+    """Schemathesis takes path ids from earlier answers (a create's, a list's): on a target
+    that is not the run's own, it would delete or change the target's jobs (issue 26)."""
+    with reference() as app:
+        recorder = Recorder(app)
+        target = live(recorder) if guard == "live" else ServerTarget.asgi(recorder)
+        report = run_server_contract(
+            target,
+            options(scenarios=False, read_only=guard == "read-only", max_creates=3),
+        )
+        assert report.errors == []
+        assert any(p.endswith("/training-job-searches") for _, p, _, _ in recorder.seen)
+        assert [(m, p) for m, p, _, _ in recorder.seen if m in ("DELETE", "PUT")] == []
+
+
 def test_read_only_sends_no_create_a_correct_target_could_accept() -> None:
     with reference() as app:
         recorder = Recorder(app)

@@ -1,16 +1,22 @@
-"""The API as the spec describes it: the three training-job operations, found by their role."""
+"""The API as the spec describes it: the training-job operations, found by their role.
+
+Create, show and terminate are in every kit spec; the others (list, delete, describe, events,
+logs, metrics, flavors, engines) only where the spec has them (``spec.meaning.roles.get``):
+:meth:`ApiMap.get` answers None for a role the spec leaves out, so a scenario about it is
+reported not applicable rather than failed.
+"""
 
 from __future__ import annotations
 
 import functools
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from modelarts_kit_spec import Operation, Spec, load_spec
 from modelarts_kit_spec.load import pointer_join, unescape_pointer_token
-from modelarts_kit_spec.meaning import Role
+from modelarts_kit_spec.meaning import ROLES, Role
 
 from modelarts_kit_contracts.core.envelopes import Envelopes
 from modelarts_kit_contracts.core.wire import Exchange
@@ -21,7 +27,7 @@ JSON = Any
 
 @dataclass(frozen=True)
 class ApiMap:
-    """The three training-job operations of the spec, found by what they do."""
+    """The training-job operations of the spec, found by what they do."""
 
     spec: Spec
     create: Operation
@@ -29,6 +35,8 @@ class ApiMap:
     terminate: Operation
     project_param: str
     job_param: str
+    # the optional roles the spec has (list, delete, ...), by role
+    others: Mapping[Role, Operation] = field(default_factory=dict)
 
     @classmethod
     def from_spec(cls, spec: Spec | None = None) -> ApiMap:
@@ -48,7 +56,21 @@ class ApiMap:
                 f"{roles.create.operation_id}: expected one project path parameter, found "
                 f"{project_params}"
             )
-        return cls(spec, roles.create, roles.show, roles.terminate, project_params[0], job_param)
+        others: dict[Role, Operation] = {
+            role: found
+            for role in ROLES
+            if role not in (Role.CREATE, Role.SHOW, Role.TERMINATE)
+            and (found := roles.get(role)) is not None
+        }
+        return cls(
+            spec,
+            roles.create,
+            roles.show,
+            roles.terminate,
+            project_params[0],
+            job_param,
+            others,
+        )
 
     @functools.cached_property
     def obligations(self) -> Spec:
@@ -115,17 +137,41 @@ class ApiMap:
         return None
 
     def roles(self) -> Iterator[tuple[Role, Operation]]:
+        """Every operation the spec has: create, show, terminate, then the optional ones."""
         yield Role.CREATE, self.create
         yield Role.SHOW, self.show
         yield Role.TERMINATE, self.terminate
+        yield from self.others.items()
+
+    def get(self, role: Role) -> Operation | None:
+        """The operation of ``role``, or None where the spec has none."""
+        return dict(self.roles()).get(role)
 
     def operation(self, role: Role) -> Operation:
-        return {Role.CREATE: self.create, Role.SHOW: self.show, Role.TERMINATE: self.terminate}[
-            role
-        ]
+        found = self.get(role)
+        if found is None:
+            raise LookupError(f"the spec has no operation with x-modelarts-role {role.value}")
+        return found
 
-    def path(self, role: Role, project_id: str, job_id: str | None = None) -> str:
-        values = {self.project_param: project_id, self.job_param: job_id or ""}
+    def other_path_params(self, role: Role) -> tuple[str, ...]:
+        """The path parameters of ``role`` beside the project and the job (a task id)."""
+        return tuple(
+            p.name
+            for p in self.operation(role).parameters
+            if p.location == "path" and p.name not in (self.project_param, self.job_param)
+        )
+
+    def path(
+        self,
+        role: Role,
+        project_id: str,
+        job_id: str | None = None,
+        params: Mapping[str, str] | None = None,
+    ) -> str:
+        """The path of ``role``; ``params`` fills its other path parameters (a task id)."""
+        values = {name: "" for name in self.other_path_params(role)}
+        values.update(params or {})
+        values.update({self.project_param: project_id, self.job_param: job_id or ""})
         return self.operation(role).path.format(**values)
 
     def example_body(self, role: Role) -> JSON:

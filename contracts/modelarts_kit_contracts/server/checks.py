@@ -44,10 +44,24 @@ from modelarts_kit_contracts.server.scenarios.access import (
     credentials_required,
     invisible_from_other_project,
 )
+from modelarts_kit_contracts.server.scenarios.deletion import (
+    deleted_job_unknown,
+    second_delete_rejected,
+)
+from modelarts_kit_contracts.server.scenarios.description import description_visible
+from modelarts_kit_contracts.server.scenarios.events import (
+    events_include_transitions,
+    events_ordered,
+)
 from modelarts_kit_contracts.server.scenarios.lifecycle import (
     create_then_show_returns_sent,
     job_ids_unique,
     terminate_lifecycle,
+)
+from modelarts_kit_contracts.server.scenarios.listing import (
+    created_job_listed,
+    deleted_job_not_listed,
+    list_pages_consistent,
 )
 from modelarts_kit_contracts.server.scenarios.rejection import (
     guidance_not_enforced,
@@ -55,6 +69,7 @@ from modelarts_kit_contracts.server.scenarios.rejection import (
     unknown_job_documented_error,
     unsupported_action_rejected,
 )
+from modelarts_kit_contracts.server.scenarios.tasks import unknown_task_refused
 
 __all__ = [
     "SCENARIOS",
@@ -94,6 +109,16 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("invalid_job", invalid_job_rejected, ("invalid_job_rejected",)),
     Scenario("unsupported_action", unsupported_action_rejected, ("unsupported_action_rejected",)),
     Scenario("guidance", guidance_not_enforced, ("guidance_not_enforced",)),
+    # The optional operations (issue 26): each is not applicable where the spec lacks its role.
+    Scenario("created_listed", created_job_listed, ("created_job_listed",)),
+    Scenario("deleted_not_listed", deleted_job_not_listed, ("deleted_job_not_listed",)),
+    Scenario("deleted_unknown", deleted_job_unknown, ("deleted_job_unknown",)),
+    Scenario("second_delete", second_delete_rejected, ("second_delete_rejected",)),
+    Scenario("description", description_visible, ("description_visible",)),
+    Scenario("list_pages", list_pages_consistent, ("list_pages_consistent",)),
+    Scenario("events_ordered", events_ordered, ("events_ordered",)),
+    Scenario("events_transitions", events_include_transitions, ("events_include_transitions",)),
+    Scenario("unknown_task", unknown_task_refused, ("unknown_task_refused",)),
 )
 
 # The outcomes the scenarios record (their drivers are above): title and meaning, once.
@@ -153,6 +178,55 @@ for _name, _title, _meaning in (
         "an unsupported action_type was not rejected",
         "an action_type outside the enum gets a documented unsupported-action or "
         "invalid-parameter error, and the job keeps running",
+    ),
+    (
+        "created_job_listed",
+        "a created job is not listed",
+        "a job just created is on the list (list)",
+    ),
+    (
+        "deleted_job_not_listed",
+        "a deleted job is still listed",
+        "a job whose delete was accepted is no longer on the list (list, delete)",
+    ),
+    (
+        "deleted_job_unknown",
+        "a deleted job can still be shown",
+        "after an accepted delete, show gives the documented not-found error (delete)",
+    ),
+    (
+        "second_delete_rejected",
+        "a second delete of the same job was accepted",
+        "deleting a job twice gives the documented not-found error (delete)",
+    ),
+    (
+        "description_visible",
+        "a changed description is not what show returns",
+        "after an accepted change of description, show returns the new one exactly (describe)",
+    ),
+    (
+        "list_pages_consistent",
+        "pages of a list overlap, skip or exceed their limit",
+        "walking the list page by page gives each job once, in order, at most limit per page; "
+        "whether offset counts records or pages is the server's choice, observed (list)",
+    ),
+    (
+        "events_ordered",
+        "the events of a job are not in time order",
+        "a job's events are in time order, one way or the other (the order chosen is observed) "
+        "(events)",
+    ),
+    (
+        "events_include_transitions",
+        "the events miss a transition the job went through",
+        "events that name phases name every phase show saw the job enter (events naming no "
+        "phase: an observation) (events)",
+    ),
+    (
+        "unknown_task_refused",
+        "logs or metrics of an unknown task were not refused",
+        "logs preview, logs URL and metrics of a task the job does not have get a documented "
+        "error (logs-preview, logs-url, metrics)",
     ),
 ):
     declare(_name, product="server", title=_title, meaning=_meaning)

@@ -332,6 +332,7 @@ class GuardPolicy:
 class CreatedJob:
     id: str
     last_phase: str | None
+    deleted: bool = False  # an accepted delete: nothing left to terminate
 
 
 @dataclass
@@ -483,7 +484,9 @@ class TrafficGuard(requests.auth.AuthBase):
                     self.created[job_id] = CreatedJob(job_id, _text(phase))
                 return
             known = next((self.created[v] for v in params.values() if v in self.created), None)
-            if known is not None and isinstance(phase, str):
+            if known is not None and route.role is Role.DELETE:
+                known.deleted = True
+            elif known is not None and isinstance(phase, str):
                 known.last_phase = phase
 
     def unfinished(self) -> list[CreatedJob]:
@@ -492,7 +495,7 @@ class TrafficGuard(requests.auth.AuthBase):
             return [
                 job
                 for job in self.created.values()
-                if job.last_phase not in self.policy.final_phases
+                if job.last_phase not in self.policy.final_phases and not job.deleted
             ]
 
 

@@ -7,7 +7,7 @@ import shlex
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -126,18 +126,25 @@ class HttpProbe:
         job_id: str | None = None,
         body: Any = None,
         credentials: str = "valid",
+        params: Mapping[str, str] | None = None,
+        query: Mapping[str, str] | None = None,
         record: bool = True,
         timeout_s: float | None = None,
     ) -> ProbeResponse:
         op = self.api.operation(role)
-        path = self.api.path(role, project_id or self.project_id, job_id)
+        path = self.api.path(role, project_id or self.project_id, job_id, params)
         headers, auth = self._auth_for(credentials)
         data = None
         if body is not None:
             headers = {**headers, "Content-Type": "application/json"}
             data = json.dumps(body).encode("utf-8")
         request = requests.Request(
-            op.method.upper(), self._base_url + path, headers=headers, data=data, auth=auth
+            op.method.upper(),
+            self._base_url + path,
+            headers=headers,
+            data=data,
+            params=dict(query or {}),
+            auth=auth,
         )
         prepared = self._session.prepare_request(request)
         started = time.perf_counter()
@@ -164,6 +171,7 @@ class HttpProbe:
             ),
             operation=op.operation_id,
             path_params={
+                **(params or {}),
                 self.api.project_param: project_id or self.project_id,
                 self.api.job_param: job_id or "",
             },

@@ -50,6 +50,7 @@ class ErrorMeaning(StrEnum):
     NOT_FOUND = "not-found"
     NOT_TERMINABLE = "not-terminable"
     DUPLICATE_NAME = "duplicate-name"
+    TASK_NOT_FOUND = "task-not-found"
 
 
 def accepted_codes(api: ApiMap, role: Role, status: int, meaning: ErrorMeaning) -> frozenset[str]:

@@ -11,6 +11,11 @@ from modelarts_kit_contracts.server.checks import SCENARIOS
 from modelarts_kit_contracts.server.options import RunOptions
 from modelarts_kit_contracts.server.target import ServerTarget
 
+# Operations that delete or change a job: on a live or read-only target the phases never
+# call them (schemathesis takes path ids from earlier answers: the target's own jobs); the
+# scenarios delete and change only jobs the run created.
+DESTRUCTIVE_ROLES = frozenset({Role.DELETE, Role.DESCRIBE})
+
 
 @dataclass(frozen=True)
 class RunPlan:
@@ -48,6 +53,10 @@ def plan_run(target: ServerTarget, options: RunOptions, api: ApiMap | None = Non
         mode = "positive and negative data"
         if live and role is Role.CREATE:
             mode = "negative data only (no job is created by the phases)"
+        elif live and role is Role.TERMINATE:
+            mode = "negative data only (no job is terminated by the phases)"
+        elif live and role in DESTRUCTIVE_ROLES:
+            mode = "not called by the phases (only jobs the run created are deleted or changed)"
         operations.append(f"{op.method.upper()} {op.path} ({role.value}): {mode}")
     budget = options.budget
     caps = [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -48,6 +49,8 @@ class Probe(Protocol):
         job_id: str | None = None,
         body: JSON = None,
         credentials: str = "valid",  # "valid" | "none" | "invalid"
+        params: Mapping[str, str] | None = None,  # other path parameters (a task id)
+        query: Mapping[str, str] | None = None,
     ) -> ProbeResponse: ...
 
     def record(

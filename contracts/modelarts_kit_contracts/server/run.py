@@ -65,7 +65,12 @@ from modelarts_kit_contracts.server.options import (
     cleanup_reserve,
     default_other_project,
 )
-from modelarts_kit_contracts.server.plan import RunPlan, effective_phases, plan_run
+from modelarts_kit_contracts.server.plan import (
+    DESTRUCTIVE_ROLES,
+    RunPlan,
+    effective_phases,
+    plan_run,
+)
 from modelarts_kit_contracts.server.preflight import (
     PreflightError,
     check_path_parameters,
@@ -249,8 +254,17 @@ class _Run:
         remaining = None if deadline is None else int(deadline - time.monotonic())
         if remaining is not None and remaining < 1:
             return
+        guarded = self.target.live or options.read_only
+        # Invalid data only: no job is created, and none of the target's (a list's answer
+        # names them) is terminated.
         negative_only = (
-            (self.api.create.operation_id,) if self.target.live or options.read_only else ()
+            (self.api.create.operation_id, self.api.terminate.operation_id) if guarded else ()
+        )
+        # Never on a live or read-only target: their job ids would come from earlier answers.
+        disabled = (
+            tuple(op.operation_id for role, op in self.api.roles() if role in DESTRUCTIVE_ROLES)
+            if guarded
+            else ()
         )
         collector = EventCollector(
             self.report,
@@ -276,6 +290,7 @@ class _Run:
                 checks=checks,
                 signed_at_transport=options.credentials.kind == "aksk",
                 negative_only_operation_ids=negative_only,
+                disabled_operation_ids=disabled,
                 mode=mode,
             )
             self.engine = EngineRun(

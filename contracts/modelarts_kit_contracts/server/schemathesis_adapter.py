@@ -237,10 +237,13 @@ def build_config(
     checks: tuple[str, ...],
     signed_at_transport: bool,
     negative_only_operation_ids: tuple[str, ...] = (),
+    disabled_operation_ids: tuple[str, ...] = (),
     mode: str = "all",
 ) -> Any:
     """A ``SchemathesisConfig`` for one run (``negative_only_operation_ids``: operations that
-    get only invalid data, e.g. create on a live target, so that no job is created; ``mode``:
+    get only invalid data, e.g. create on a live target, so that no job is created;
+    ``disabled_operation_ids``: operations never called, e.g. delete on a live target, whose
+    ids schemathesis would take from earlier answers, the target's own jobs; ``mode``:
     ``positive``, ``negative`` or ``all`` generated data)."""
     from schemathesis.config import SchemathesisConfig
 
@@ -272,15 +275,20 @@ def build_config(
         "cache": {"enabled": False},
         "warnings": False,
     }
-    if negative_only_operation_ids:
-        data["operations"] = [
-            {
-                "include-operation-id": operation_id,
-                "generation": {"mode": "negative"},
-                "phases": {"examples": {"enabled": False}},
-            }
-            for operation_id in negative_only_operation_ids
-        ]
+    operations: list[dict[str, Any]] = [
+        {
+            "include-operation-id": operation_id,
+            "generation": {"mode": "negative"},
+            "phases": {"examples": {"enabled": False}},
+        }
+        for operation_id in negative_only_operation_ids
+    ]
+    operations += [
+        {"include-operation-id": operation_id, "enabled": False}
+        for operation_id in disabled_operation_ids
+    ]
+    if operations:
+        data["operations"] = operations
     if headers:
         data["headers"] = headers
     if max_time_s is not None:

@@ -105,3 +105,29 @@ def record_job_untouched(probe: Probe, check: str, job_id: str, title: str, expe
         role=Role.SHOW,
         reproduce=shown.curl,
     )
+
+
+def applicable(probe: Probe, check: str, *roles: Role) -> bool:
+    """Whether the spec has every operation ``check`` needs; where not, a note says the check
+    does not apply (a spec of the first edition has only create, show and terminate)."""
+    missing = [role.value for role in roles if probe.api.get(role) is None]
+    if missing:
+        probe.note(
+            f"{check}: not applicable: the spec has no operation with x-modelarts-role "
+            f"{', '.join(missing)}"
+        )
+    return not missing
+
+
+def expect_success(probe: Probe, role: Role, response: ProbeResponse, what: str) -> Finding | None:
+    """None when ``response`` has the documented success status of ``role``."""
+    operation = probe.api.operation(role)
+    documented = tuple(
+        int(r.status) for r in operation.responses if r.status.isdigit() and r.status[0] == "2"
+    )
+    return expect_status(
+        response,
+        documented or (int(operation.success.status),),
+        f"{operation.operation_id} of a job the run created was refused",
+        what,
+    )

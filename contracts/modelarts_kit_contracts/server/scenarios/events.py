@@ -1,0 +1,242 @@
+"""Scenarios about a job's events: they are in time order, and they include the transitions
+the job went through (as show reported its phases).
+
+Both read the events of one job the run takes through its life (created, terminated, until a
+final phase or ``--final-phase-wait``), shared through the probe's memo. The pages leave the
+default order and the wording of an event open: the order a server chooses is observed, and
+an event names a phase only when its text has the phase's name as a word. A server whose
+events name no phase at all is observed, not failed: only a server that names some of the
+job's phases and leaves out one show reported misses a transition.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from modelarts_kit_spec.meaning import Role
+
+from modelarts_kit_contracts.core import Finding, Observation
+from modelarts_kit_contracts.server.api_map import JSON, member
+from modelarts_kit_contracts.server.evidence import operation_evidence
+from modelarts_kit_contracts.server.listing import ListShape, Page, fetch, list_shape
+from modelarts_kit_contracts.server.meaning import lifecycle
+from modelarts_kit_contracts.server.probe import Probe
+from modelarts_kit_contracts.server.scenarios.steps import applicable, create_job
+
+TIME = "time"  # the event's time (the events page's Event table)
+HISTORY_KEY = "events_job"
+POLL_S = 0.05
+# Event times may be given to the second (the events page's example): the job's phases are
+# spread over more than one, so that an order is there to be kept.
+PHASE_SPACING_S = 1.1
+
+
+@dataclass(frozen=True)
+class JobHistory:
+    """A job the run took through its life, and the phases show reported, in order."""
+
+    job_id: str
+    phases: tuple[str, ...]
+
+
+def job_history(probe: Probe, check: str) -> JobHistory | None:
+    """The memo's job, else a new one: created, terminated, shown until a final phase."""
+    memo = probe.state.get(HISTORY_KEY)
+    if isinstance(memo, JobHistory):
+        return memo
+    job_id, _ = create_job(probe, check)
+    if job_id is None:
+        return None
+    api = probe.api
+    phases: list[str] = []
+
+    def seen(body: JSON) -> Any:
+        phase = api.phase_of(body)
+        if isinstance(phase, str) and (not phases or phases[-1] != phase):
+            phases.append(phase)
+        return phase
+
+    seen(probe.send(Role.SHOW, job_id=job_id).json())
+    time.sleep(min(PHASE_SPACING_S, probe.final_phase_wait_s))
+    seen(probe.send(Role.TERMINATE, job_id=job_id, body=api.example_body(Role.TERMINATE)).json())
+    final = lifecycle(api).final_phases
+    deadline = time.monotonic() + probe.final_phase_wait_s
+    while seen(probe.send(Role.SHOW, job_id=job_id).json()) not in final:
+        if time.monotonic() >= deadline:
+            break
+        time.sleep(POLL_S)
+    history = JobHistory(job_id, tuple(phases))
+    probe.state[HISTORY_KEY] = history
+    return history
+
+
+def _events(probe: Probe, check: str) -> tuple[ListShape, Page] | None:
+    """The events of the history job, on one page of the largest size the spec allows."""
+    shape = list_shape(probe.api, Role.EVENTS)
+    if shape is None:
+        probe.note(f"{check}: not applicable: the events answer has no array in the spec")
+        return None
+    history = job_history(probe, check)
+    if history is None:
+        return None
+    if shape.paged:
+        page = fetch(probe, shape, offset=0, limit=shape.max_limit or 1, job_id=history.job_id)
+    else:
+        response = probe.send(Role.EVENTS, job_id=history.job_id)
+        entries = shape.entries_of(response.json()) if 200 <= response.status < 300 else None
+        page = Page(0, response, None if entries is None else tuple(entries))
+    entries = shape.entries_of(page.response.json())
+    if entries is None:
+        operation = probe.api.operation(Role.EVENTS)
+        probe.record(
+            check,
+            Finding(
+                title="The events of a job the run created cannot be read",
+                expected=f"HTTP {operation.success.status} with the {shape.entries} array",
+                got=f"HTTP {page.response.status}: "
+                f"{page.response.body[:160].decode('utf-8', 'replace')}",
+                evidence=operation_evidence(probe.api, Role.EVENTS),
+            ),
+            role=Role.EVENTS,
+            reproduce=page.response.curl,
+        )
+        return None
+    return shape, page
+
+
+def instant(value: JSON) -> float | None:
+    """An event time as a number (milliseconds or seconds as sent; ISO 8601 as seconds)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    if not isinstance(value, str):
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        pass
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+
+
+def events_ordered(probe: Probe) -> None:
+    """The events of a job are in time order, one way or the other."""
+    check = "events_ordered"
+    if not applicable(probe, check, Role.EVENTS):
+        return
+    found = _events(probe, check)
+    if found is None:
+        return
+    shape, page = found
+    entries = shape.entries_of(page.response.json()) or []
+    times = [instant(member(entry, TIME)) for entry in entries]
+    operation_id = probe.api.operation(Role.EVENTS).operation_id
+    evidence = operation_evidence(probe.api, Role.EVENTS)
+    if any(t is None for t in times):
+        probe.note(f"{check}: not evaluated: an event {TIME} is not a time: {times}")
+        return
+    known = [t for t in times if t is not None]
+    rising = all(a <= b for a, b in itertools.pairwise(known))
+    falling = all(a >= b for a, b in itertools.pairwise(known))
+    if len(set(known)) > 1 and (rising or falling):
+        probe.observe(
+            Observation(
+                f"lists events {'oldest' if rising else 'newest'} first",
+                check=check,
+                operation=operation_id,
+                pointer=f"/{shape.entries}",
+                evidence=evidence,
+            )
+        )
+    disorder = None if rising or falling else _first_disorder(known)
+    probe.record(
+        check,
+        None
+        if disorder is None
+        else Finding(
+            title="Events are not in time order",
+            expected=f"every {TIME} of /{shape.entries} in one order",
+            got=f"{[member(e, TIME) for e in entries]} (first out of order: entry {disorder})",
+            pointer=f"/{shape.entries}/{disorder}/{TIME}",
+            evidence=evidence,
+        ),
+        role=Role.EVENTS,
+        reproduce=page.response.curl,
+    )
+
+
+def _first_disorder(times: list[float]) -> int:
+    """The first entry that breaks the order the first two distinct times set."""
+    direction = next((b > a for a, b in itertools.pairwise(times) if a != b), True)
+    for index in range(1, len(times)):
+        if times[index] != times[index - 1] and (times[index] > times[index - 1]) != direction:
+            return index
+    return len(times) - 1
+
+
+def named_phases(entries: list[JSON], phases: tuple[str, ...]) -> set[str]:
+    """The phases some event's text names as a word (any case)."""
+    texts = " ".join(_texts(entry) for entry in entries)
+    return {p for p in phases if re.search(rf"\b{re.escape(p)}\b", texts, re.IGNORECASE)}
+
+
+def _texts(value: JSON) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return " ".join(_texts(v) for v in value.values())
+    if isinstance(value, list):
+        return " ".join(_texts(v) for v in value)
+    return ""
+
+
+def events_include_transitions(probe: Probe) -> None:
+    """The events name every phase show saw the job move into (its first phase aside)."""
+    check = "events_include_transitions"
+    if not applicable(probe, check, Role.EVENTS):
+        return
+    found = _events(probe, check)
+    history = probe.state.get(HISTORY_KEY)
+    if found is None or not isinstance(history, JobHistory):
+        return
+    shape, page = found
+    entries = shape.entries_of(page.response.json()) or []
+    operation_id = probe.api.operation(Role.EVENTS).operation_id
+    evidence = operation_evidence(probe.api, Role.EVENTS)
+    named = named_phases(entries, probe.api.spec.meaning.lifecycle.phases)
+    if not named:
+        probe.observe(
+            Observation(
+                "events name no phase of the job",
+                check=check,
+                operation=operation_id,
+                pointer=f"/{shape.entries}",
+                evidence=evidence,
+            )
+        )
+        return
+    entered = history.phases[1:]
+    missing = [phase for phase in entered if phase not in named]
+    probe.record(
+        check,
+        None
+        if not missing
+        else Finding(
+            title="Events miss a transition the job went through",
+            expected=f"an event naming each phase show saw job {history.job_id} enter: "
+            f"{list(entered)}",
+            got=f"no event names {missing}; the events name {sorted(named)}",
+            pointer=f"/{shape.entries}",
+            evidence=evidence,
+        ),
+        role=Role.EVENTS,
+        reproduce=page.response.curl,
+    )
