@@ -772,9 +772,8 @@ class TrainingJobsClient:
                     ModelArts.2814, ModelArts.2839, ModelArts.2855, ModelArts.2857,
                     ModelArts.2859, ModelArts.2840
                 - duplicate-name: ModelArts.2751
-                - reference-not-found: ModelArts.2755, ModelArts.2782, ModelArts.2783
-                - flavor-not-found: ModelArts.2781, ModelArts.2763
-                - engine-not-found: ModelArts.2780
+                - reference-not-found: ModelArts.2755, ModelArts.2780, ModelArts.2781,
+                    ModelArts.2782, ModelArts.2783, ModelArts.2763
                 - quota-exceeded: ModelArts.2815, ModelArts.2833, ModelArts.2793, ModelArts.0118
                 - resource-unusable: ModelArts.2886, ModelArts.2887, ModelArts.2832,
                     ModelArts.2845, ModelArts.2810
@@ -2524,9 +2523,8 @@ class AsyncTrainingJobsClient:
                     ModelArts.2814, ModelArts.2839, ModelArts.2855, ModelArts.2857,
                     ModelArts.2859, ModelArts.2840
                 - duplicate-name: ModelArts.2751
-                - reference-not-found: ModelArts.2755, ModelArts.2782, ModelArts.2783
-                - flavor-not-found: ModelArts.2781, ModelArts.2763
-                - engine-not-found: ModelArts.2780
+                - reference-not-found: ModelArts.2755, ModelArts.2780, ModelArts.2781,
+                    ModelArts.2782, ModelArts.2783, ModelArts.2763
                 - quota-exceeded: ModelArts.2815, ModelArts.2833, ModelArts.2793, ModelArts.0118
                 - resource-unusable: ModelArts.2886, ModelArts.2887, ModelArts.2832,
                     ModelArts.2845, ModelArts.2810
