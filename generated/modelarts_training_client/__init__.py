@@ -2,9 +2,10 @@
 
 Generated from the API's OpenAPI document by ``modelarts-kit generate``; do not edit.
 
-The curated contract of three ModelArts training-job operations, reconciled from five vendor
-documentation pages (see `ledger.yaml` next to this file for every disagreement between them and
-the decision taken).
+The curated contract of twelve ModelArts training-job operations (create, show and terminate a
+job; list, delete and describe jobs; a job's events, its tasks' logs and metrics; the flavors
+and engines a job can use), reconciled from fourteen vendor documentation pages (see
+`ledger.yaml` next to this file for every disagreement between them and the decision taken).
 
 Requests are authenticated either with an IAM token in the `X-Auth-Token` header or with an
 AK/SK signature (`SDK-HMAC-SHA256`) in the `Authorization` header. Request bodies are JSON and
