@@ -246,10 +246,7 @@ class JobStore:
     def get(self, project_id: str, job_id: str) -> JobRecord | None:
         """The job ``job_id`` of ``project_id``, or None (jobs of other projects are invisible)."""
         with _storage_errors("read the job"), self._lock:
-            row = self._connection.execute(
-                f"SELECT {JOB_COLUMNS} FROM jobs WHERE project_id = ? AND job_id = ?",
-                (project_id, job_id),
-            ).fetchone()
+            row = _job_row(self._connection, project_id, job_id)
         return None if row is None else _record(row)
 
     def jobs(self, project_id: str) -> list[JobRecord]:
@@ -280,10 +277,7 @@ class JobStore:
         when the project has no such job.
         """
         with _storage_errors("record the termination"), self._transaction() as connection:
-            row = connection.execute(
-                f"SELECT {JOB_COLUMNS} FROM jobs WHERE project_id = ? AND job_id = ?",
-                (project_id, job_id),
-            ).fetchone()
+            row = _job_row(connection, project_id, job_id)
             if row is None:
                 return None, False
             record = _record(row)
@@ -301,10 +295,7 @@ class JobStore:
     ) -> JobRecord | None:
         """Replace the job's document with ``change(document)``, atomically; None: no such job."""
         with _storage_errors("change the job"), self._transaction() as connection:
-            row = connection.execute(
-                f"SELECT {JOB_COLUMNS} FROM jobs WHERE project_id = ? AND job_id = ?",
-                (project_id, job_id),
-            ).fetchone()
+            row = _job_row(connection, project_id, job_id)
             if row is None:
                 return None
             record = _record(row)
@@ -318,10 +309,7 @@ class JobStore:
     def delete(self, project_id: str, job_id: str, now_ms: int) -> JobRecord | None:
         """Remove the job and its events, remembering its id as deleted; None: no such job."""
         with _storage_errors("delete the job"), self._transaction() as connection:
-            row = connection.execute(
-                f"SELECT {JOB_COLUMNS} FROM jobs WHERE project_id = ? AND job_id = ?",
-                (project_id, job_id),
-            ).fetchone()
+            row = _job_row(connection, project_id, job_id)
             if row is None:
                 return None
             for table in ("jobs", "events"):
@@ -421,6 +409,14 @@ class JobStore:
 
 def _encode(document: Any) -> str:
     return json.dumps(document, ensure_ascii=True, separators=(",", ":"))
+
+
+def _job_row(connection: sqlite3.Connection, project_id: str, job_id: str) -> Any:
+    """The job's row in the jobs table, or None."""
+    return connection.execute(
+        f"SELECT {JOB_COLUMNS} FROM jobs WHERE project_id = ? AND job_id = ?",
+        (project_id, job_id),
+    ).fetchone()
 
 
 def _record(row: tuple[Any, ...]) -> JobRecord:
