@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from modelarts_kit_wire.pointers import pointer_tokens
+
 from modelarts_kit_server import errors
 from modelarts_kit_server import handlers as jobs
 from modelarts_kit_server.context import JobServer, JsonResponse, RequestContext, short
@@ -106,7 +108,7 @@ def search_query(context: RequestContext, body: Mapping[str, Any]) -> SearchQuer
 def _phase_path(server: JobServer) -> tuple[str, ...]:
     """Where the phase is in a job: the spec's lifecycle pointer (e.g. ``/status/phase``)."""
     pointer = server.spec.meaning.lifecycle.phase_field
-    return tuple(part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")[1:])
+    return pointer_tokens(pointer)
 
 
 def _searchable(

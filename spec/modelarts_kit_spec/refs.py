@@ -23,6 +23,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from modelarts_kit_wire.pointers import escape_pointer_token, unescape_pointer_token
+
 from modelarts_kit_spec.document import SpecError
 
 __all__ = [
@@ -61,10 +63,6 @@ class Resolved:
     ref_name: str | None  # the last token of the first $ref followed, if any
 
 
-def _unescape(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
-
-
 def _lookup(document: JSON, ref: str, where: str) -> JSON:
     if not ref.startswith("#"):
         raise RefError(f"{where or '/'}: $ref {ref!r} is not local (rule: only '#/...' refs)")
@@ -75,7 +73,7 @@ def _lookup(document: JSON, ref: str, where: str) -> JSON:
         raise RefError(f"{where or '/'}: $ref {ref!r} is not a JSON pointer")
     node = document
     for raw in pointer[1:].split("/"):
-        token = _unescape(raw)
+        token = unescape_pointer_token(raw)
         if isinstance(node, Mapping) and token in node:
             node = node[token]
         elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
@@ -127,7 +125,7 @@ def _iter_refs(node: JSON, pointer: str) -> Iterator[tuple[str, str]]:
             if isinstance(ref, str):
                 yield here, ref
             for key, child in value.items():
-                token = str(key).replace("~", "~0").replace("/", "~1")
+                token = escape_pointer_token(str(key))
                 stack.append((child, f"{here}/{token}"))
         elif isinstance(value, list):
             stack.extend((child, f"{here}/{index}") for index, child in enumerate(value))

@@ -27,6 +27,7 @@ from modelarts_kit_spec import SpecError, load_spec, read_ledger
 from modelarts_kit_spec.emit import dump_block, dump_flow
 from modelarts_kit_spec.load import parse_yaml_text, read_input_text
 from modelarts_kit_spec.values import open_enum_schema
+from modelarts_kit_wire.pointers import unescape_pointer_token
 
 from modelarts_kit_vendordocs.drift import (
     DriftFinding,
@@ -173,7 +174,7 @@ def _find(lines: list[str], pointer: str) -> _Node | None:
     for token in pointer.removeprefix("#").strip("/").split("/"):
         if node is None or not token:
             break
-        token = token.replace("~1", "/").replace("~0", "~")
+        token = unescape_pointer_token(token)
         node = _child(lines, node, token)
     return node
 

@@ -6,7 +6,7 @@ its pointers with the same two functions (``modelarts_kit_spec.document`` re-exp
 
 from __future__ import annotations
 
-__all__ = ["escape_pointer_token", "unescape_pointer_token"]
+__all__ = ["escape_pointer_token", "pointer_tokens", "unescape_pointer_token"]
 
 
 def escape_pointer_token(token: str) -> str:
@@ -15,3 +15,9 @@ def escape_pointer_token(token: str) -> str:
 
 def unescape_pointer_token(token: str) -> str:
     return token.replace("~1", "/").replace("~0", "~")
+
+
+def pointer_tokens(pointer: str) -> tuple[str, ...]:
+    """The keys a pointer (``/a/b``, ``#/a/b`` or ``""``) goes through, unescaped."""
+    pointer = pointer.removeprefix("#")
+    return tuple(unescape_pointer_token(raw) for raw in pointer.split("/")[1:])

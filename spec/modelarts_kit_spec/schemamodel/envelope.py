@@ -22,6 +22,8 @@ import copy
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
+from modelarts_kit_wire.pointers import unescape_pointer_token
+
 from modelarts_kit_spec.document import pointer_join, resolve_pointer
 from modelarts_kit_spec.refs import resolve_ref
 from modelarts_kit_spec.schemamodel.model import SchemaModel
@@ -74,7 +76,7 @@ def _lenient(model: SchemaModel, keyword: str) -> Iterator[str]:
 
 def _split_property(pointer: str) -> tuple[str, str]:
     holder, _, name = pointer.rpartition("/properties/")
-    return holder, name.replace("~1", "/").replace("~0", "~")
+    return holder, unescape_pointer_token(name)
 
 
 def _open_lenient_properties(envelope: JSON, model: SchemaModel) -> None:

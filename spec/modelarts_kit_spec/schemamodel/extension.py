@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from modelarts_kit_wire.pointers import escape_pointer_token
+
 from modelarts_kit_spec.document import resolve_pointer
 from modelarts_kit_spec.schemamodel.rules import (
     ARRAY_FORM,
@@ -188,7 +190,7 @@ def extension_problems(
     extension = read_extension(document)
     for pointer, keywords in _mapping(raw.get("rules")).items():
         for keyword, spec in _mapping(keywords).items():
-            here = f"{where}/rules/{pointer.replace('~', '~0').replace('/', '~1')}/{keyword}"
+            here = f"{where}/rules/{escape_pointer_token(pointer)}/{keyword}"
             strength = _mapping(spec).get("strength")
             if strength not in {s.value for s in Strength} or strength == Strength.DOCUMENTED:
                 yield (
@@ -209,7 +211,7 @@ def extension_problems(
                 if known is not None and entry not in known:
                     yield here, f"ledger entry {entry!r} does not exist"
     for pointer, texts in _mapping(raw.get("pages")).items():
-        here = f"{where}/pages/{pointer.replace('~', '~0').replace('/', '~1')}"
+        here = f"{where}/pages/{escape_pointer_token(pointer)}"
         try:
             resolve_pointer(document, pointer)
         except KeyError:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from modelarts_kit_wire.errors import KitError
+from modelarts_kit_wire.pointers import unescape_pointer_token
 
 from modelarts_kit_spec.document import resolve_pointer
 from modelarts_kit_spec.reader import read_input_text
@@ -48,7 +49,7 @@ def field_of(document: JSON, pointer: str) -> str | None:
     tokens = pointer.split("/")
     for end in range(len(tokens), 1, -1):
         if tokens[end - 2] == "properties":
-            return tokens[end - 1].replace("~1", "/").replace("~0", "~")
+            return unescape_pointer_token(tokens[end - 1])
     if len(tokens) >= 4 and tokens[1:3] == ["components", "headers"]:
         return tokens[3]
     if len(tokens) >= 4 and tokens[1:3] == ["components", "parameters"]:
