@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import ClassVar
+
+from modelarts_kit_wire.records import JsonField, JsonRecord
 
 from modelarts_kit_sdk.models import (
     SdkField,
@@ -35,7 +37,7 @@ def wire_shape(sdk_type: SdkType) -> str:
 
 
 @dataclass(frozen=True)
-class FieldChange:
+class FieldChange(JsonRecord):
     operation: str
     side: str
     path: str
@@ -43,14 +45,13 @@ class FieldChange:
     new_sdk: str | None
     nested: int = 0  # fields below this one, added or removed with it (not listed)
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "side": self.side,
-            "path": self.path,
-            "old": self.old_sdk,
-            "new": self.new_sdk,
-            "nested": self.nested,
-        }
+    json_fields: ClassVar[tuple[JsonField, ...]] = (
+        "side",
+        "path",
+        ("old", "old_sdk"),
+        ("new", "new_sdk"),
+        "nested",
+    )
 
 
 @dataclass

@@ -20,10 +20,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from modelarts_kit_spec import Operation, Spec, ledger_for, load_spec
 from modelarts_kit_spec.load import pointer_join
+from modelarts_kit_wire.records import JsonField, JsonRecord
 
 from modelarts_kit_sdk.evidence import SdkEvidence, load_sdk_evidence
 from modelarts_kit_sdk.models import (
@@ -61,7 +62,7 @@ ABSENT = "absent"
 
 
 @dataclass(frozen=True)
-class Occurrence:
+class Occurrence(JsonRecord):
     """One path at which a finding shows, with what each side says there."""
 
     operation: str
@@ -73,13 +74,35 @@ class Occurrence:
     spec: str  # the spec's JSON type(s), or "absent"
     pointer: str  # where the field is (or would be) in the spec
 
+    json_fields: ClassVar[tuple[JsonField, ...]] = (
+        "operation",
+        "side",
+        "path",
+        "model",
+        "attribute",
+        ("sdk", "says"),
+        "spec",
+        "pointer",
+    )
+
 
 @dataclass(frozen=True)
-class SdkFinding:
+class SdkFinding(JsonRecord):
     kind: FindingKind
     schema: str  # JSON pointer of the spec schema that declares (or lacks) the field
     field: str  # the wire name
     occurrences: tuple[Occurrence, ...]
+
+    json_fields: ClassVar[tuple[JsonField, ...]] = (
+        "kind",
+        "schema",
+        "field",
+        "pointer",
+        "sides",
+        "integer_vs_string",
+        "action",
+        "occurrences",
+    )
 
     @property
     def sides(self) -> frozenset[str]:
@@ -123,30 +146,6 @@ class SdkFinding:
             f"decide the type from the pages and examples{note}: change {self.pointer}, or "
             f"record in the ledger why the spec's type stands (kind type, says: {first.says})"
         )
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "schema": self.schema,
-            "field": self.field,
-            "pointer": self.pointer,
-            "sides": sorted(self.sides),
-            "integer_vs_string": self.integer_vs_string,
-            "action": self.action,
-            "occurrences": [
-                {
-                    "operation": o.operation,
-                    "side": o.side,
-                    "path": o.path,
-                    "model": o.model,
-                    "attribute": o.attribute,
-                    "sdk": o.says,
-                    "spec": o.spec,
-                    "pointer": o.pointer,
-                }
-                for o in self.occurrences
-            ],
-        }
 
 
 def _json_of(says: str) -> str:

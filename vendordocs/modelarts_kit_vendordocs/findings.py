@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import ClassVar
+
+from modelarts_kit_wire.records import JsonField, JsonRecord
 
 from modelarts_kit_vendordocs.settle import DROPPED
 from modelarts_kit_vendordocs.types import parse_type
@@ -21,7 +23,7 @@ def normalise_field(path: str) -> str:
 
 
 @dataclass(frozen=True)
-class DriftFinding:
+class DriftFinding(JsonRecord):
     operation: str
     kind: str
     side: str  # path | query | header | request | response
@@ -50,23 +52,27 @@ class DriftFinding:
     # replaces; for a finding no single page makes, every page of the run (set by compare).
     evidence: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "side": self.side,
-            "status": self.status,
-            "field": self.field,
-            "direction": self.direction,
-            "docs": self.docs,
-            "spec": self.spec,
-            "page": self.page,
-            "line": self.line,
-            "pointer": self.pointer,
-            "reopened": self.reopened,
-            "recorded": list(self.recorded),
-            "schema": self.schema,
-            "action": action(self),
-        }
+    json_fields: ClassVar[tuple[JsonField, ...]] = (
+        "kind",
+        "side",
+        "status",
+        "field",
+        "direction",
+        "docs",
+        "spec",
+        "page",
+        "line",
+        "pointer",
+        "reopened",
+        "recorded",
+        "schema",
+        ("action", "action_text"),
+    )
+
+    @property
+    def action_text(self) -> str:
+        """The change this finding asks for (see :func:`action`)."""
+        return action(self)
 
 
 def _short_type(written: str) -> str:

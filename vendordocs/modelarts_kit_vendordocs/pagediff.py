@@ -29,7 +29,9 @@ import difflib
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
+
+from modelarts_kit_wire.records import JsonField, JsonRecord
 
 from modelarts_kit_vendordocs.errors import VendorDocsError
 from modelarts_kit_vendordocs.extract import extract_page, read_page
@@ -54,7 +56,7 @@ _EXAMPLE_TITLE_RE = re.compile(
 
 
 @dataclass(frozen=True)
-class PageChange:
+class PageChange(JsonRecord):
     kind: str
     where: str  # "response 202 status.phase", "table Status", "status 409", "Example Responses"
     old: str
@@ -62,15 +64,14 @@ class PageChange:
     old_line: int | None = None
     new_line: int | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "where": self.where,
-            "old": self.old,
-            "new": self.new,
-            "old_line": self.old_line,
-            "new_line": self.new_line,
-        }
+    json_fields: ClassVar[tuple[JsonField, ...]] = (
+        "kind",
+        "where",
+        "old",
+        "new",
+        "old_line",
+        "new_line",
+    )
 
 
 @dataclass(frozen=True)

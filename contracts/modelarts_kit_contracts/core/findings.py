@@ -14,8 +14,9 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
+from modelarts_kit_wire.records import JsonField, JsonRecord
 from modelarts_kit_wire.redaction import Scrubber, scrubbed
 
 __all__ = [
@@ -61,7 +62,7 @@ def clip(text: str, limit: int = _MAX_GOT_CHARS) -> str:
 
 
 @dataclass(frozen=True)
-class Finding:
+class Finding(JsonRecord):
     """One broken rule: the single typed failure every check of the kit returns.
 
     ``title`` names the rule in one line; ``expected`` and ``got`` say what the rule demands and
@@ -86,6 +87,18 @@ class Finding:
     also_at: tuple[str, ...] = ()  # other places the same problem occurred (merged findings)
     evidence: str = ""
 
+    json_fields: ClassVar[tuple[JsonField, ...]] = (
+        "check",
+        "operation",
+        "title",
+        "message",
+        "pointer",
+        "rule",
+        "severity",
+        "reproduce",
+        "evidence",
+    )
+
     @property
     def message(self) -> str:
         """Two lines, "expected ..." then "got ...", and where else it occurred."""
@@ -107,19 +120,6 @@ class Finding:
         """A copy with ``changes`` (``dataclasses.replace``)."""
         return replace(self, **changes)
 
-    def to_json(self) -> dict[str, str]:
-        return {
-            "check": self.check,
-            "operation": self.operation,
-            "title": self.title,
-            "message": self.message,
-            "pointer": self.pointer,
-            "rule": self.rule,
-            "severity": self.severity,
-            "reproduce": self.reproduce,
-            "evidence": self.evidence,
-        }
-
     def __str__(self) -> str:
         op = f" [{self.operation}]" if self.operation else ""
         where = f" {self.pointer}" if self.pointer else ""
@@ -129,7 +129,7 @@ class Finding:
 
 
 @dataclass(frozen=True)
-class Observation:
+class Observation(JsonRecord):
     """A choice the target made where the spec leaves it free: never a failure.
 
     Between a body every correct server accepts (must-accept) and one every correct server
@@ -143,19 +143,18 @@ class Observation:
     pointer: str = ""
     evidence: str = ""
 
+    json_fields: ClassVar[tuple[JsonField, ...]] = (
+        "choice",
+        "check",
+        "operation",
+        "pointer",
+        "evidence",
+    )
+
     @property
     def key(self) -> tuple[str, str, str]:
         """Observations with the same key are the same choice; reports show each once."""
         return (self.operation, self.choice, self.pointer)
-
-    def to_json(self) -> dict[str, str]:
-        return {
-            "choice": self.choice,
-            "check": self.check,
-            "operation": self.operation,
-            "pointer": self.pointer,
-            "evidence": self.evidence,
-        }
 
 
 @dataclass(frozen=True)
