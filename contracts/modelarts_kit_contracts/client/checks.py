@@ -312,74 +312,69 @@ def response_accepted(call: ClientCall) -> CheckResult:
     return None
 
 
-def _differences_of(call: ClientCall, kind: str, title: str) -> CheckResult:
-    if not call.succeeded or call.outcome.error is not None or call.returned[1] is not None:
-        return SKIP
-    return [
-        call.finding(title.format(_general(pointer)), *_expected_got(message), _general(pointer))
-        for found, pointer, message in call.differences
-        if found == kind
-    ]
+@dataclass(frozen=True)
+class _Fidelity:
+    """One way a returned value can differ from what the server sent: a check of its own,
+    named by the difference ``compare_json`` reports."""
+
+    name: str
+    title: str
+    meaning: str
+    finding: str  # the finding's title, "{}" standing for the general pointer
+
+    def __call__(self, call: ClientCall) -> CheckResult:
+        if not call.succeeded or call.outcome.error is not None or call.returned[1] is not None:
+            return SKIP
+        return [
+            call.finding(
+                self.finding.format(_general(pointer)), *_expected_got(message), _general(pointer)
+            )
+            for found, pointer, message in call.differences
+            if found == self.name
+        ]
 
 
-@check(
-    product="client",
-    title="a field the server sent is missing",
-    meaning="no field the server sent goes missing",
-)
-def fidelity_dropped_field(call: ClientCall) -> CheckResult:
-    return _differences_of(
-        call, "fidelity_dropped_field", "a field the server sent is missing at {}"
-    )
-
-
-@check(
-    product="client",
-    title="a null the server sent became an absent field",
-    meaning="a null stays a null",
-)
-def fidelity_null_to_absent(call: ClientCall) -> CheckResult:
-    return _differences_of(
-        call, "fidelity_null_to_absent", "a null the server sent became an absent field at {}"
-    )
-
-
-@check(
-    product="client",
-    title="a field the server did not send appears as null",
-    meaning="an absent field stays absent",
-)
-def fidelity_absent_to_null(call: ClientCall) -> CheckResult:
-    return _differences_of(
-        call,
+# In the order they are reported.
+_FIDELITY = (
+    _Fidelity(
+        "fidelity_dropped_field",
+        "a field the server sent is missing",
+        "no field the server sent goes missing",
+        "a field the server sent is missing at {}",
+    ),
+    _Fidelity(
+        "fidelity_null_to_absent",
+        "a null the server sent became an absent field",
+        "a null stays a null",
+        "a null the server sent became an absent field at {}",
+    ),
+    _Fidelity(
         "fidelity_absent_to_null",
+        "a field the server did not send appears as null",
+        "an absent field stays absent",
         "a field the server did not send appears as null at {}",
-    )
-
-
-@check(
-    product="client",
-    title="a value changed type",
-    meaning="no value changes JSON type (5 stays 5, not '5')",
+    ),
+    _Fidelity(
+        "fidelity_coerced_type",
+        "a value changed type",
+        "no value changes JSON type (5 stays 5, not '5')",
+        "a value changed type at {}",
+    ),
+    _Fidelity(
+        "fidelity_value_changed",
+        "a value changed",
+        "no value changes",
+        "a value changed at {}",
+    ),
+    _Fidelity(
+        "fidelity_unknown_field",
+        "an unknown field the server sent was lost",
+        "fields the spec does not name (yet) are kept",
+        "an unknown field the server sent was lost at {}",
+    ),
 )
-def fidelity_coerced_type(call: ClientCall) -> CheckResult:
-    return _differences_of(call, "fidelity_coerced_type", "a value changed type at {}")
-
-
-@check(product="client", title="a value changed", meaning="no value changes")
-def fidelity_value_changed(call: ClientCall) -> CheckResult:
-    return _differences_of(call, "fidelity_value_changed", "a value changed at {}")
-
-
-@check(
-    product="client",
-    title="an unknown field the server sent was lost",
-    meaning="fields the spec does not name (yet) are kept",
-)
-def fidelity_unknown_field(call: ClientCall) -> CheckResult:
-    return _differences_of(
-        call, "fidelity_unknown_field", "an unknown field the server sent was lost at {}"
-    )
+for _rule in _FIDELITY:
+    check(product="client", title=_rule.title, meaning=_rule.meaning, name=_rule.name)(_rule)
 
 
 # ---------------------------------------------------------------- errors
@@ -436,30 +431,29 @@ def error_status(call: ClientCall) -> CheckResult:
     return _error_field(call, "status", call.answered.status, call.error_info[0])
 
 
-@check(
-    product="client",
-    title="the error does not carry the server's error_code",
-    meaning="the error carries the server's error_code",
-)
-def error_code_intact(call: ClientCall) -> CheckResult:
-    if call.succeeded or call.answered is None or call.error_info is None:
-        return SKIP
-    sent = _error_sent(call)
-    expected = sent.get("error_code") if isinstance(sent, dict) else None
-    return _error_field(call, "code", expected, call.error_info[1])
+@dataclass(frozen=True)
+class _ErrorBodyField:
+    """A field of the server's error body the client's error must carry as it was sent."""
+
+    key: str  # in the error body: error_code, error_msg
+    name: str  # in the finding: code, msg
+    index: int  # in the adapter's ErrorInfo (status, code, msg)
+
+    def __call__(self, call: ClientCall) -> CheckResult:
+        if call.succeeded or call.answered is None or call.error_info is None:
+            return SKIP
+        sent = _error_sent(call)
+        expected = sent.get(self.key) if isinstance(sent, dict) else None
+        return _error_field(call, self.name, expected, call.error_info[self.index])
 
 
-@check(
-    product="client",
-    title="the error does not carry the server's error_msg",
-    meaning="the error carries the server's error_msg",
-)
-def error_msg_intact(call: ClientCall) -> CheckResult:
-    if call.succeeded or call.answered is None or call.error_info is None:
-        return SKIP
-    sent = _error_sent(call)
-    expected = sent.get("error_msg") if isinstance(sent, dict) else None
-    return _error_field(call, "msg", expected, call.error_info[2])
+for _field in (_ErrorBodyField("error_code", "code", 1), _ErrorBodyField("error_msg", "msg", 2)):
+    check(
+        product="client",
+        title=f"the error does not carry the server's {_field.key}",
+        meaning=f"the error carries the server's {_field.key}",
+        name=f"{_field.key}_intact",
+    )(_field)
 
 
 def _expected_got(message: str) -> tuple[str, str]:
