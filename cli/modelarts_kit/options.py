@@ -39,6 +39,7 @@ __all__ = [
     "ledger_file",
     "listening",
     "max_time",
+    "no_color",
     "out_file",
     "output_format",
     "report",
@@ -172,6 +173,11 @@ def listening(
             report(report_help, dest="report_specs"),
         ]
     return compose(*decorators)
+
+
+def no_color() -> Callable[[F], F]:
+    """``--no-color``: plain text output (parameter ``no_color``)."""
+    return click.option("--no-color", is_flag=True, default=False, help="Plain text output.")
 
 
 def output_format(*choices: str, default: str | None = None) -> Callable[[F], F]:

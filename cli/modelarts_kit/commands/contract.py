@@ -12,7 +12,7 @@ becomes one ``error:`` line in the root group).
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
@@ -384,7 +384,7 @@ def _finish_server(report: RunReport, reports: tuple[str, ...], *, interrupted: 
     dest="markdown_path",
     name="--markdown",
 )
-@click.option("--no-color", is_flag=True, default=False, help="Plain text output.")
+@options.no_color()
 def client(
     adapter_name: str,
     seed_value: int,
@@ -435,6 +435,31 @@ def client(
 # ---------------------------------------------------------------- mock
 
 
+def _serve_until_stopped(
+    app: Callable[..., Awaitable[None]],
+    host: str,
+    port: int,
+    started: Callable[[str], None],
+    enough: Callable[[], bool],
+    max_time: float | None,
+) -> None:
+    """Serve ``app`` (the mock, the proxy) until a signal, ``enough()`` or ``max_time``; an
+    address that cannot be bound is a user error (one line, exit 2)."""
+    from modelarts_kit_contracts.mock import run_until_stopped
+
+    try:
+        run_until_stopped(
+            app,
+            host=host,
+            port=port,
+            on_started=started,
+            should_stop=enough,
+            max_time_s=max_time,
+        )
+    except OSError as exc:
+        raise KitError(str(exc)) from None
+
+
 @options.command(name="mock")
 @options.listening(default_port=0, bounded="answering")
 @options.seed("Seed of the generated answers: the same seed answers the same way.", default=0,
@@ -481,7 +506,7 @@ def mock(
         - status: 200
           body: {...}           # checked against the spec unless off_spec: true
     """
-    from modelarts_kit_contracts.mock import MockServer, load_scenario, run_until_stopped
+    from modelarts_kit_contracts.mock import MockServer, load_scenario
 
     loaded = load_scenario(scenario) if scenario is not None else None  # KitError: exit 2
 
@@ -500,17 +525,7 @@ def mock(
     def enough() -> bool:
         return max_requests is not None and len(server.exchanges) >= max_requests
 
-    try:
-        run_until_stopped(
-            server,
-            host=host,
-            port=port,
-            on_started=started,
-            should_stop=enough,
-            max_time_s=max_time,
-        )
-    except OSError as exc:
-        raise KitError(str(exc)) from None
+    _serve_until_stopped(server, host, port, started, enough, max_time)
     report = server.report(f"client talking to the mock on {host}")
     # Each violation was printed once, as it happened; the summary counts the distinct ones.
     click.echo(
@@ -533,7 +548,7 @@ def mock(
     help="Base URL of the real server, e.g. http://127.0.0.1:8000.",
 )
 @options.listening(default_port=0, bounded="forwarding")
-@click.option("--no-color", is_flag=True, default=False, help="Plain text output.")
+@options.no_color()
 def proxy(
     upstream: str,
     host: str,
@@ -544,7 +559,6 @@ def proxy(
     no_color: bool,
 ) -> None:
     """Forward traffic to a server unchanged and report what breaks the spec."""
-    from modelarts_kit_contracts.mock import run_until_stopped
     from modelarts_kit_contracts.proxy import ValidatingProxy
 
     def live(finding: Finding) -> None:
@@ -559,17 +573,7 @@ def proxy(
     def enough() -> bool:
         return max_requests is not None and app.requests >= max_requests
 
-    try:
-        run_until_stopped(
-            app,
-            host=host,
-            port=port,
-            on_started=started,
-            should_stop=enough,
-            max_time_s=max_time,
-        )
-    except OSError as exc:
-        raise KitError(str(exc)) from None
+    _serve_until_stopped(app, host, port, started, enough, max_time)
     report = app.finish()
     render_text(report, color=False if no_color else None)
     _write_reports(report, report_specs)
