@@ -15,8 +15,9 @@ from modelarts_kit_wire.errors import KitError
 
 from modelarts_kit_generator import cache
 from modelarts_kit_generator.ir import ClientIR
+from modelarts_kit_generator.lazymodels import split_models_into
 from modelarts_kit_generator.manifest import MARKER, MARKER_TEXT, TEMPLATE_DIR
-from modelarts_kit_generator.modelgen import add_to_classes, render_models, split_models_into
+from modelarts_kit_generator.modelgen import add_to_classes, render_models
 
 __all__ = ["TEMPLATE_DIR", "TemplateRenderError", "render_files"]
 

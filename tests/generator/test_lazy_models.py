@@ -14,12 +14,8 @@ from typing import Any
 
 import pytest
 from modelarts_kit_generator import GeneratorOptions, build_ir, pipeline
-from modelarts_kit_generator.modelgen import (
-    ModelGenerationError,
-    render_models,
-    split_models,
-    split_models_into,
-)
+from modelarts_kit_generator.lazymodels import split_models, split_models_into
+from modelarts_kit_generator.modelgen import ModelGenerationError, render_models
 from modelarts_kit_spec import load_spec
 from pydantic import BaseModel
 
