@@ -1,6 +1,7 @@
 """The product code of the repository, for tests that hold every package to one rule (sizes,
-one pointer escaping): the kit's packages and the generator's templates, never tests,
-scripts, benchmarks or the generated client (``generated/`` is checked by ``generate --check``)."""
+one pointer escaping): the kit's packages, their templates and assets, never data (the spec,
+the ledger, pages), tests, scripts, benchmarks or the generated client (``generated/`` is
+checked by ``generate --check``)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ PRODUCT_PACKAGES = (
     "vendordocs/modelarts_kit_vendordocs",
     "wire/modelarts_kit_wire",
 )
-PRODUCT_SUFFIXES = (".py", ".jinja", ".js", ".css", ".html")
+PRODUCT_SUFFIXES = (".py", ".jinja", ".j2", ".js", ".css", ".html")
 
 
 def product_files(suffixes: tuple[str, ...] = PRODUCT_SUFFIXES) -> list[Path]:

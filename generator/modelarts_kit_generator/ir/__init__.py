@@ -10,10 +10,16 @@ Every spec-derived string is escaped here, for the one target it is printed in, 
 ``*_md`` is Markdown. Names printed as code are identifiers built by
 :mod:`modelarts_kit_generator.naming` (ASCII only).
 
-The package, by what it builds: :mod:`.model` (the IR dataclasses), :mod:`.operations`,
-:mod:`.errors`, :mod:`.wait`, :mod:`.model_additions` (field rules, the copy method),
-:mod:`.client` (variants, servers, auth header), :mod:`.literals`, and :mod:`.build`
-(``build_ir``, the assembly).
+The package, by what it builds: :mod:`.model` (the IR dataclasses, typed signatures:
+``ArgumentIR``, ``SignatureIR``), :mod:`.properties` (the typed schema node, ``SchemaNode``,
+joining the walker's view and the schema model's strength, and one class per property kind,
+each with its annotation, imports, validators and strength), :mod:`.resolved` (what every
+operation means, resolved once: role, success response, error codes), :mod:`.operations`
+(one operation, by small named builders), :mod:`.docstrings` (an operation's docstring),
+:mod:`.errors`, :mod:`.wait`, :mod:`.paging`, :mod:`.follow`, :mod:`.lazy`,
+:mod:`.model_additions` (field rules, the copy method), :mod:`.client` (variants, servers,
+auth header), :mod:`.literals`, and :mod:`.build` (``build_ir``, the assembly, by small named
+builders).
 """
 
 from modelarts_kit_generator.ir.build import build_ir

@@ -1,15 +1,23 @@
 """``build_ir``: the client IR's assembly from the spec, the model plan and the parts built by
-the sibling modules."""
+the sibling modules, each by a small named builder.
+
+What the operations mean (roles, success responses, error codes) is resolved once
+(:func:`~.resolved.resolve`) and handed to every builder; the model plan is prepared from
+the operations' roots before any operation names a model."""
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, TypedDict
 
 from modelarts_kit_spec import Spec, SpecError
-from modelarts_kit_spec.meaning import uses_meaning
+from modelarts_kit_spec.meaning import Role
 from modelarts_kit_spec.structure import require_sound_structure
 
+from modelarts_kit_generator.copyplan import CopyIR
 from modelarts_kit_generator.escaping import (
     docstring_inline,
     docstring_lines,
@@ -21,7 +29,6 @@ from modelarts_kit_generator.escaping import (
     toml_string,
 )
 from modelarts_kit_generator.ir.client import (
-    client_parameters,
     client_variants,
     package_version_of,
     spec_servers,
@@ -34,7 +41,14 @@ from modelarts_kit_generator.ir.model import (
     LAZY_FACADE,
     ClientIR,
     ClientParameterIR,
+    ClientVariantIR,
+    ErrorClassIR,
+    FollowIR,
+    LazyGroupIR,
     OperationIR,
+    PagingIR,
+    ServerVariableIR,
+    WaitIR,
 )
 from modelarts_kit_generator.ir.model_additions import (
     FIELD_RULES_IMPORT,
@@ -45,16 +59,72 @@ from modelarts_kit_generator.ir.model_additions import (
 from modelarts_kit_generator.ir.operations import (
     build_operation,
     parameter_pointer,
-    success_status,
     with_lazy_models,
 )
 from modelarts_kit_generator.ir.paging import build_paging, paging_models
+from modelarts_kit_generator.ir.resolved import ResolvedSpec, resolve
 from modelarts_kit_generator.ir.wait import build_wait
 from modelarts_kit_generator.naming import snake_case
 from modelarts_kit_generator.options import GeneratorOptions
 from modelarts_kit_generator.schemas import ModelPlan
 
 __all__ = ["build_ir"]
+
+
+class _Texts(TypedDict):
+    title_doc: str
+    version_doc: str
+    version_literal: str
+    package_version: str
+    package_version_literal: str
+    user_agent_literal: str
+    description: tuple[str, ...]
+    models_header: str
+    pyproject_description_toml: str
+    title_md: str
+    version_md: str
+
+
+class _Servers(TypedDict):
+    token_header_md: str
+    base_url_literal: str
+    base_url_doc: str
+    server_variables: tuple[ServerVariableIR, ...]
+    client_parameters: tuple[ClientParameterIR, ...]
+    token_header_literal: str
+    token_header_doc: str
+    readme_arguments: str
+    readme_base_url: str
+
+
+class _Models(TypedDict):
+    models: tuple[str, ...]
+    eager_models: tuple[str, ...]
+    lazy_models: tuple[str, ...]
+    lazy_groups: tuple[LazyGroupIR, ...]
+    request_models: tuple[str, ...]
+    response_models: tuple[str, ...]
+    model_schemas: Mapping[str, Any]
+    model_texts: Mapping[str, str]
+
+
+class _ClientImports(TypedDict):
+    client_model_imports: tuple[str, ...]
+    client_lazy_imports: tuple[str, ...]
+
+
+class _ReadmeCall(TypedDict):
+    readme_body: str
+    readme_call: str
+
+
+@dataclass(frozen=True)
+class _Helpers:
+    """The methods built beside the operations' own: wait, iterators, follow."""
+
+    wait: WaitIR | None
+    paging: tuple[PagingIR, ...]
+    follow: FollowIR | None
 
 
 def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
@@ -66,64 +136,103 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
     require_sound_structure(spec.document, str(spec.path))
     if not spec.operations:
         raise SpecError("/paths: no operations (rule: the client needs at least one)")
-    plan = ModelPlan(spec)
-    plan.prepare(
-        request_roots=[
-            *(
-                (op.pointer + "/requestBody/content/application~1json/schema", op.request_schema)
-                for op in spec.operations
-                if op.request_schema is not None
-            ),
-            *(
-                (parameter_pointer(spec, op, p.name, p.location) + "/schema", p.schema)
-                for op in spec.operations
-                for p in op.parameters
-            ),
-        ],
-        response_roots=[
-            (f"{op.pointer}/responses/{status}/content/application~1json/schema", schema)
-            for op in spec.operations
-            for status, schema in [success_status(op)]
-        ],
-    )
-    client_params = client_parameters(spec)
+    resolved = resolve(spec)
+    plan = _prepared_plan(resolved)
     errors = error_classes()
     taken: set[str] = set()
-    codes = spec.meaning.errors if uses_meaning(spec) else None
     operations = tuple(
-        build_operation(op, spec, plan, client_params, errors, taken, codes)
-        for op in spec.operations
+        build_operation(op, resolved, plan, errors, taken) for op in resolved.operations
     )
     title = spec.title or options.package
     groups = lazy_groups(plan, operations, title)
     lazy = {name for group in groups for name in group.models}
     operations = tuple(with_lazy_models(op, lazy) for op in operations)
-    wait = build_wait(spec, operations)
-    copy = build_copy(spec, operations, lazy)
-    additions = {name: field_rule_lines(rules) for name, rules in plan.rules.items()}
-    if copy is not None:
-        additions[copy.response_model] = (
-            *additions.get(copy.response_model, ()),
-            *copy_method_lines(copy),
-        )
-    paging = build_paging(spec, operations, plan)
-    follow = build_follow(spec, operations, wait, paging)
-    helpers = [
+    helpers = _helpers(resolved, operations, plan, taken)
+    copy = build_copy(resolved, operations, lazy)
+    variants = client_variants(options.client_name)
+    exceptions = _exceptions(options, errors, helpers)
+    return ClientIR(
+        options=options,
+        **_texts(spec, options, title),
+        **_servers(resolved),
+        operations=operations,
+        variants=variants,
+        wait=helpers.wait,
+        paging=helpers.paging,
+        follow=helpers.follow,
+        error_classes=errors,
+        status_errors=tuple(e for e in errors if e.status is not None),
+        error_exports=tuple(sorted(exceptions)),
+        **_models(plan, groups, lazy),
+        exports=_exports(variants, helpers, exceptions, plan),
+        uses_secrets=any(op.call_secrets for op in operations),
+        **_client_imports(operations, helpers.paging, lazy),
+        lazy_facade=LAZY_FACADE,
+        **_readme_call(resolved, operations),
+        model_additions=_model_additions(plan, copy),
+        model_imports=FIELD_RULES_IMPORT if plan.rules else "",
+        copy=copy,
+    )
+
+
+def _prepared_plan(resolved: ResolvedSpec) -> ModelPlan:
+    """The model plan, prepared with every request and response root of the operations."""
+    spec = resolved.spec
+    plan = ModelPlan(spec)
+    plan.prepare(
+        request_roots=[
+            *(
+                (
+                    r.op.pointer + "/requestBody/content/application~1json/schema",
+                    r.op.request_schema,
+                )
+                for r in resolved.operations
+                if r.op.request_schema is not None
+            ),
+            *(
+                (parameter_pointer(spec, r.op, p.name, p.location) + "/schema", p.schema)
+                for r in resolved.operations
+                for p in r.op.parameters
+            ),
+        ],
+        response_roots=[
+            (
+                f"{r.op.pointer}/responses/{r.success}/content/application~1json/schema",
+                r.success_schema,
+            )
+            for r in resolved.operations
+        ],
+    )
+    return plan
+
+
+def _helpers(
+    resolved: ResolvedSpec, operations: tuple[OperationIR, ...], plan: ModelPlan, taken: set[str]
+) -> _Helpers:
+    """The wait, iterator and follow methods; none may take an operation's method name."""
+    wait = build_wait(resolved, operations)
+    paging = build_paging(resolved.spec, operations, plan)
+    follow = build_follow(resolved, operations, wait, paging)
+    names = [
         *((wait.method_name,) if wait is not None else ()),
         *(p.method_name for p in paging),
         *((follow.method_name,) if follow is not None else ()),
     ]
-    for name in helpers:
-        if name in taken or helpers.count(name) > 1:
+    for name in names:
+        if name in taken or names.count(name) > 1:
             raise SpecError(f"the helper method {name!r} collides with another method")
-    base_url, variables = spec_servers(spec)
-    variants = client_variants(options.client_name)
-    info = spec.document.get("info") or {}
-    exceptions = (
+    return _Helpers(wait, paging, follow)
+
+
+def _exceptions(
+    options: GeneratorOptions, errors: tuple[ErrorClassIR, ...], helpers: _Helpers
+) -> tuple[str, ...]:
+    """Every exception class the package defines."""
+    return (
         options.error_base,
         "ApiError",
-        *(("WaitTimeoutError",) if wait is not None else ()),
-        *(("PagingError",) if paging else ()),
+        *(("WaitTimeoutError",) if helpers.wait is not None else ()),
+        *(("PagingError",) if helpers.paging else ()),
         *(e.name for e in errors),
         "DeadlineExceededError",
         "DecodeError",
@@ -132,111 +241,138 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
         "ResponseValidationError",
         "TransportError",
     )
-    exports = sorted(
-        {
-            *(v.class_name for v in variants),
-            *(v.raw_class_name for v in variants),
-            *((wait.final_constant, wait.phases_constant) if wait is not None else ()),
-            "ApiResponse",
-            *(("LogLine",) if follow is not None and follow.logs_method else ()),
-            *exceptions,
-            "AkSkAuth",
-            "RetryPolicy",
-            "TokenAuth",
-            "UncheckedBody",
-            *plan.all_names,
-        }
+
+
+def _exports(
+    variants: tuple[ClientVariantIR, ...],
+    helpers: _Helpers,
+    exceptions: tuple[str, ...],
+    plan: ModelPlan,
+) -> tuple[str, ...]:
+    """The package's public names, sorted."""
+    wait, follow = helpers.wait, helpers.follow
+    return tuple(
+        sorted(
+            {
+                *(v.class_name for v in variants),
+                *(v.raw_class_name for v in variants),
+                *((wait.final_constant, wait.phases_constant) if wait is not None else ()),
+                "ApiResponse",
+                *(("LogLine",) if follow is not None and follow.logs_method else ()),
+                *exceptions,
+                "AkSkAuth",
+                "RetryPolicy",
+                "TokenAuth",
+                "UncheckedBody",
+                *plan.all_names,
+            }
+        )
     )
-    token_header = spec_token_header(spec)
+
+
+def _texts(spec: Spec, options: GeneratorOptions, title: str) -> _Texts:
+    """The spec's title, version and description in every target they are printed in."""
     package_version = package_version_of(spec.version)
-    pyproject_description = toml_string(
-        f"Typed Python client for the {normalise_whitespace(title)} API, generated from "
-        "its OpenAPI document.",
-        "/info/title",
-    )
-    models_header = (
-        f'"""Pydantic models of the {docstring_inline(title)} API, generated by modelarts-kit; '
-        "do not edit.\n\n"
-        "Request models validate strictly and keep fields the spec does not know (sent as "
-        "given);\nresponse models keep unknown fields and accept enum values the spec does not "
-        'know yet."""'
-    )
-    client_models = {
-        name
-        for op in operations
-        for name in (op.params_model, op.return_model, op.body.model if op.body else None)
-        if name and name != "None"
-    } | paging_models(paging)
-    return ClientIR(
-        options=options,
-        title_doc=docstring_inline(title),
-        version_doc=docstring_inline(spec.version),
-        version_literal=python_string(spec.version),
-        package_version=package_version,
-        package_version_literal=python_string(package_version),
-        user_agent_literal=python_string(f"{options.distribution}/{package_version}"),
-        description=tuple(docstring_lines(str(info.get("description", "")), 96)),
-        models_header=models_header,
-        pyproject_description_toml=pyproject_description,
-        title_md=markdown_text(title, "/info/title"),
-        version_md=markdown_text(spec.version, "/info/version"),
-        token_header_md=markdown_code(token_header, "/components/securitySchemes"),
-        base_url_literal="None" if base_url is None else python_string(base_url),
-        base_url_doc="none: base_url is then required"
+    info = spec.document.get("info") or {}
+    return {
+        "title_doc": docstring_inline(title),
+        "version_doc": docstring_inline(spec.version),
+        "version_literal": python_string(spec.version),
+        "package_version": package_version,
+        "package_version_literal": python_string(package_version),
+        "user_agent_literal": python_string(f"{options.distribution}/{package_version}"),
+        "description": tuple(docstring_lines(str(info.get("description", "")), 96)),
+        "models_header": (
+            f'"""Pydantic models of the {docstring_inline(title)} API, generated by '
+            "modelarts-kit; do not edit.\n\n"
+            "Request models validate strictly and keep fields the spec does not know (sent as "
+            "given);\nresponse models keep unknown fields and accept enum values the spec does "
+            'not know yet."""'
+        ),
+        "pyproject_description_toml": toml_string(
+            f"Typed Python client for the {normalise_whitespace(title)} API, generated from "
+            "its OpenAPI document.",
+            "/info/title",
+        ),
+        "title_md": markdown_text(title, "/info/title"),
+        "version_md": markdown_text(spec.version, "/info/version"),
+    }
+
+
+def _servers(resolved: ResolvedSpec) -> _Servers:
+    """Where the client connects and how it authenticates: base URL, server variables,
+    client-wide parameters, token header (and the README's example arguments)."""
+    spec = resolved.spec
+    base_url, variables = spec_servers(spec)
+    token_header = spec_token_header(spec)
+    names = [snake_case(name) for name in resolved.client_parameters]
+    return {
+        "token_header_md": markdown_code(token_header, "/components/securitySchemes"),
+        "base_url_literal": "None" if base_url is None else python_string(base_url),
+        "base_url_doc": "none: base_url is then required"
         if base_url is None
         else docstring_inline(base_url),
-        server_variables=variables,
-        client_parameters=tuple(
+        "server_variables": variables,
+        "client_parameters": tuple(
             ClientParameterIR(snake_case(name), docstring_inline(text))
-            for name, text in client_params.items()
+            for name, text in resolved.client_parameters.items()
         ),
-        token_header_literal=python_string(token_header),
-        token_header_doc=docstring_inline(token_header),
-        operations=operations,
-        variants=variants,
-        wait=wait,
-        paging=paging,
-        follow=follow,
-        error_classes=errors,
-        status_errors=tuple(e for e in errors if e.status is not None),
-        error_exports=tuple(sorted(exceptions)),
-        models=tuple(plan.all_names),
-        eager_models=tuple(name for name in plan.all_names if name not in lazy),
-        lazy_models=tuple(name for name in plan.all_names if name in lazy),
-        lazy_groups=groups,
-        request_models=tuple(sorted(plan.request_models)),
-        response_models=tuple(sorted(plan.response_models)),
-        model_schemas=dict(sorted(plan.schemas.items())),
-        model_texts=dict(plan.texts),
-        exports=tuple(exports),
-        uses_secrets=any(op.call_secrets for op in operations),
-        client_model_imports=tuple(sorted(client_models - lazy)),
-        client_lazy_imports=tuple(sorted(client_models & lazy)),
-        lazy_facade=LAZY_FACADE,
-        readme_arguments="".join(
-            f'{p}="<{p}>", ' for p in (snake_case(name) for name in client_params)
-        ),
-        readme_base_url=python_string(
+        "token_header_literal": python_string(token_header),
+        "token_header_doc": docstring_inline(token_header),
+        "readme_arguments": "".join(f'{p}="<{p}>", ' for p in names),
+        "readme_base_url": python_string(
             re.sub(r"\{(\w+)\}", r"<\1>", base_url) if base_url else "<base_url>"
         ),
-        **_readme_call(spec, operations),
-        model_additions=additions,
-        model_imports=FIELD_RULES_IMPORT if plan.rules else "",
-        copy=copy,
-    )
+    }
 
 
-def _readme_call(spec: Spec, operations: tuple[OperationIR, ...]) -> dict[str, str]:
+def _models(plan: ModelPlan, groups: tuple[LazyGroupIR, ...], lazy: set[str]) -> _Models:
+    """The models by side and by module (imported with the package, or on first use)."""
+    return {
+        "models": tuple(plan.all_names),
+        "eager_models": tuple(name for name in plan.all_names if name not in lazy),
+        "lazy_models": tuple(name for name in plan.all_names if name in lazy),
+        "lazy_groups": groups,
+        "request_models": tuple(sorted(plan.request_models)),
+        "response_models": tuple(sorted(plan.response_models)),
+        "model_schemas": dict(sorted(plan.schemas.items())),
+        "model_texts": dict(plan.texts),
+    }
+
+
+def _client_imports(
+    operations: tuple[OperationIR, ...], paging: tuple[PagingIR, ...], lazy: set[str]
+) -> _ClientImports:
+    """The models the client names: eager ones imported, lazy ones for type checkers."""
+    named = {name for op in operations for name in op.models} | paging_models(paging)
+    return {
+        "client_model_imports": tuple(sorted(named - lazy)),
+        "client_lazy_imports": tuple(sorted(named & lazy)),
+    }
+
+
+def _model_additions(plan: ModelPlan, copy: CopyIR | None) -> dict[str, tuple[str, ...]]:
+    """Code appended to model classes: the field rules, and the copy method."""
+    additions = {name: field_rule_lines(rules) for name, rules in plan.rules.items()}
+    if copy is not None:
+        additions[copy.response_model] = (
+            *additions.get(copy.response_model, ()),
+            *copy_method_lines(copy),
+        )
+    return additions
+
+
+def _readme_call(resolved: ResolvedSpec, operations: tuple[OperationIR, ...]) -> _ReadmeCall:
     """The README's example call: the first operation with a request example, sent with the
     shortest one (a body a reader can send as it is), else the first operation. Where the
     spec names the operation that creates a job, it comes first: a reader's first call makes
     the job the other operations act on (the list operation's path precedes it)."""
-    pairs = list(zip(spec.operations, operations, strict=True))
-    if uses_meaning(spec):
-        create = spec.meaning.roles.create.operation_id
-        pairs.sort(key=lambda pair: pair[0].operation_id != create)  # stable: order kept
-    for op, op_ir in pairs:
-        raw = spec.at(op.pointer).get("requestBody")
+    spec = resolved.spec
+    pairs = list(zip(resolved.operations, operations, strict=True))
+    if resolved.roles is not None:
+        pairs.sort(key=lambda pair: pair[0].role != Role.CREATE)  # stable: order kept
+    for r, op_ir in pairs:
+        raw = spec.at(r.op.pointer).get("requestBody")
         media = (spec.deref(raw).get("content") or {}).get("application/json") if raw else None
         if not isinstance(media, dict):
             continue

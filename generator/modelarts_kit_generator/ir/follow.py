@@ -3,13 +3,14 @@ and each new line of its tasks' logs once (from the spec's roles and lifecycle).
 
 from __future__ import annotations
 
-from modelarts_kit_spec import Spec, SpecError
-from modelarts_kit_spec.meaning import Role, uses_meaning
+from modelarts_kit_spec import SpecError
+from modelarts_kit_spec.meaning import Role
 
 from modelarts_kit_generator.escaping import docstring_lines, python_string
 from modelarts_kit_generator.ir.literals import indented
 from modelarts_kit_generator.ir.model import DOC_WIDTH, FollowIR, OperationIR, PagingIR, WaitIR
 from modelarts_kit_generator.ir.paging import model_attribute
+from modelarts_kit_generator.ir.resolved import ResolvedSpec
 from modelarts_kit_generator.naming import snake_case
 
 __all__ = ["ASCENDING", "TASKS_FIELD", "build_follow"]
@@ -24,25 +25,26 @@ LOG_FULL_SIZE = "full_size"
 
 
 def build_follow(
-    spec: Spec,
+    resolved: ResolvedSpec,
     operations: tuple[OperationIR, ...],
     wait: WaitIR | None,
     paging: tuple[PagingIR, ...],
 ) -> FollowIR | None:
     """The follow helper, when the spec has a lifecycle (``wait``) and a paged events
     operation; log lines too when it has a logs-preview operation."""
-    if wait is None or not uses_meaning(spec):
+    spec, roles, lifecycle = resolved.spec, resolved.roles, resolved.lifecycle
+    if wait is None or roles is None or lifecycle is None:
         return None
-    roles = spec.meaning.roles
-    events_op = roles.get(Role.EVENTS)
-    if events_op is None:
+    events_resolved = resolved.with_role(Role.EVENTS)
+    events_ir = resolved.ir_with_role(Role.EVENTS, operations)
+    if events_resolved is None or events_ir is None:
         return None
-    by_id = {op.operation_id: op for op in operations}
-    events_ir = by_id[events_op.operation_id]
+    events_op = events_resolved.op
     events = next((p for p in paging if p.operation == events_ir.python_name), None)
     if events is None:
         return None
-    if events_ir.forward[0] != wait.id_argument:
+    first = events_ir.call_signature.positional[:1]
+    if not first or first[0].name != wait.id_argument:
         raise SpecError(f"{events_op.pointer}: the events operation must take the job id first")
     arguments: tuple[str, ...] = (wait.id_argument,)
     order = next((p for p in events_op.parameters if p.name == "order"), None)
@@ -50,19 +52,20 @@ def build_follow(
         documented = spec.walker.view(order.schema).documented
         if documented is not None and ASCENDING in documented.values:
             arguments += (f"{snake_case(order.name)}={python_string(ASCENDING)}",)
-    phase = spec.meaning.lifecycle.phase_field
+    phase = lifecycle.phase_field
     tasks_pointer = phase.rsplit("/", 1)[0] + "/" + TASKS_FIELD
     show_schema = roles.show.success.schema
     tasks = spec.walker.at_pointer(show_schema, tasks_pointer) if show_schema else None
-    logs_op = roles.get(Role.LOGS_PREVIEW)
-    logs = by_id[logs_op.operation_id] if logs_op is not None else None
+    logs_resolved = resolved.with_role(Role.LOGS_PREVIEW)
+    logs_op = logs_resolved.op if logs_resolved is not None else None
+    logs = resolved.ir_with_role(Role.LOGS_PREVIEW, operations)
     content = size = None
     if logs is not None and logs_op is not None and tasks is not None:
         answer = spec.walker.view(logs_op.success.schema) if logs_op.success.schema else None
         fields = answer.properties if answer is not None else {}
         content = model_attribute(LOG_CONTENT) if LOG_CONTENT in fields else None
         size = model_attribute(LOG_FULL_SIZE) if LOG_FULL_SIZE in fields else None
-        positional = [a for a in logs.forward if "=" not in a]
+        positional = [a.name for a in logs.call_signature.positional]
         if len(positional) != 2 or positional[0] != wait.id_argument:
             raise SpecError(
                 f"{logs_op.pointer}: the logs operation must take the job id and a task name"

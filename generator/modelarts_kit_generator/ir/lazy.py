@@ -24,7 +24,7 @@ def operation_module(op: OperationIR) -> str:
 
 
 def _answer_models(op: OperationIR) -> Iterable[str]:
-    return [name for name in (op.params_model, op.return_model) if name and name != "None"]
+    return [name for name in (op.params_model, op.return_model) if name]
 
 
 def lazy_groups(

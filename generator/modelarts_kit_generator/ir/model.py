@@ -3,11 +3,13 @@ frozen dataclasses the templates print (``ClientIR`` and its parts)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from modelarts_kit_generator.copyplan import CopyIR
+from modelarts_kit_generator.escaping import python_string
+from modelarts_kit_generator.ir.properties import Property
 from modelarts_kit_generator.options import GeneratorOptions
 
 __all__ = [
@@ -17,6 +19,7 @@ __all__ = [
     "JSON",
     "LAZY_FACADE",
     "LAZY_MODULE",
+    "ArgumentIR",
     "BodyIR",
     "ClientIR",
     "ClientParameterIR",
@@ -28,6 +31,7 @@ __all__ = [
     "PagingIR",
     "ParameterIR",
     "ServerVariableIR",
+    "SignatureIR",
     "WaitIR",
 ]
 
@@ -60,15 +64,92 @@ class ParameterIR:
     python_name: str
     location: str  # path | query | header
     required: bool
-    annotation: str
+    kind: Property  # the kind of value (its annotation, imports, validators, strength)
     description: str
+    client_wide: bool = False  # a path parameter the client holds (``self._<name>``)
+
+    @property
+    def annotation(self) -> str:
+        return self.kind.annotation
+
+    @property
+    def expression(self) -> str:
+        """How the client's method names the value it sends."""
+        return f"self._{self.python_name}" if self.client_wide else self.python_name
 
 
 @dataclass(frozen=True)
 class BodyIR:
     model: str
-    annotation: str
+    raw: Property  # what else a caller may pass: a mapping for an object, else any value
     required: bool
+
+    @property
+    def annotation(self) -> str:
+        return f"{self.model} | {self.raw.annotation} | UncheckedBody"
+
+
+@dataclass(frozen=True)
+class ArgumentIR:
+    """One argument of a generated method: positional unless ``keyword_only``."""
+
+    name: str
+    annotation: str
+    default: str | None = None  # a Python expression; None: the argument is required
+    keyword_only: bool = False
+
+    @property
+    def declaration(self) -> str:
+        """As the signature prints it: ``name: annotation`` and `` = default`` if any."""
+        default = "" if self.default is None else f" = {self.default}"
+        return f"{self.name}: {self.annotation}{default}"
+
+    @property
+    def forward(self) -> str:
+        """How a wrapper passes its own argument of this name on."""
+        return f"{self.name}={self.name}" if self.keyword_only else self.name
+
+
+# Every generated call takes an overall deadline, keyword-only, last.
+DEADLINE_ARGUMENT = ArgumentIR("deadline", "float | None", "None", keyword_only=True)
+
+
+@dataclass(frozen=True)
+class SignatureIR:
+    """A method's arguments after ``self``: the positional ones, then ``*``, then the
+    keyword-only ones (required keyword-only arguments may follow optional ones)."""
+
+    arguments: tuple[ArgumentIR, ...]
+
+    @property
+    def positional(self) -> tuple[ArgumentIR, ...]:
+        return tuple(a for a in self.arguments if not a.keyword_only)
+
+    @property
+    def keyword(self) -> tuple[ArgumentIR, ...]:
+        return tuple(a for a in self.arguments if a.keyword_only)
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """The declarations as printed, ``*`` between the two kinds."""
+        return (
+            *(a.declaration for a in self.positional),
+            "*",
+            *(a.declaration for a in self.keyword),
+        )
+
+    @property
+    def forward(self) -> tuple[str, ...]:
+        return tuple(a.forward for a in (*self.positional, *self.keyword))
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(a.name for a in self.arguments)
+
+    def without(self, names: Collection[str]) -> SignatureIR:
+        return SignatureIR(tuple(a for a in self.arguments if a.name not in names))
+
+    def plus(self, *arguments: ArgumentIR) -> SignatureIR:
+        return SignatureIR((*self.arguments, *arguments))
 
 
 @dataclass(frozen=True)
@@ -81,16 +162,11 @@ class OperationIR:
     path_literal: str
     path_md: str
     docstring: tuple[str, ...]  # escaped lines, indented as printed (see indented)
-    signature: tuple[str, ...]
-    arguments: tuple[tuple[str, str], ...]  # (wire name literal, python expression)
-    params_model: str
-    params_expression: str  # how the client names the params model (lazy: ``_models.X``)
+    call_signature: SignatureIR
+    parameters: tuple[ParameterIR, ...]  # every parameter, client-wide ones included
+    params_model: str | None  # None: the operation takes no parameters
     call_constant: str
-    forward: tuple[str, ...]  # how a wrapper passes its own arguments on
     endpoint_doc: str  # "METHOD /path" as docstring text
-    body_expression: str
-    response_target: str
-    result_expression: str
     path_names_literal: str
     query_names_literal: str
     header_names_literal: str
@@ -99,8 +175,67 @@ class OperationIR:
     call_secrets: tuple[tuple[str, str], ...]
     body: BodyIR | None
     return_model: str | None
-    return_annotation: str
     retryable: bool
+    # The models the client reaches through the lazy facade (set once the groups are known).
+    lazy: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def signature(self) -> tuple[str, ...]:
+        return self.call_signature.lines
+
+    @property
+    def forward(self) -> tuple[str, ...]:
+        """How a wrapper passes its own arguments on."""
+        return self.call_signature.forward
+
+    @property
+    def arguments(self) -> tuple[tuple[str, str], ...]:
+        """(wire name literal, python expression) of every parameter."""
+        return tuple((python_string(p.wire_name), p.expression) for p in self.parameters)
+
+    @property
+    def return_annotation(self) -> str:
+        return self.return_model or "None"
+
+    @property
+    def response_target(self) -> str:
+        return "" if self.return_model is None else "response = "
+
+    def reference(self, model: str) -> str:
+        """How the client names ``model``: one of a lazily loaded module is reached through
+        the ``models`` facade (``_models.X``), which loads that module on first use."""
+        return f"{LAZY_FACADE}.{model}" if model in self.lazy else model
+
+    @property
+    def params_expression(self) -> str:
+        return "None" if self.params_model is None else self.reference(self.params_model)
+
+    @property
+    def body_expression(self) -> str:
+        if self.body is None:
+            return "None"
+        return f"encode_body({self.call_constant}, {self.reference(self.body.model)}, body)"
+
+    @property
+    def result_expression(self) -> str:
+        if self.return_model is None:
+            return "None"
+        return (
+            f"decode_response({self.call_constant}, response, {self.reference(self.return_model)})"
+        )
+
+    @property
+    def models(self) -> tuple[str, ...]:
+        """The models the client names for this operation."""
+        return tuple(
+            name
+            for name in (
+                self.params_model,
+                self.return_model,
+                self.body.model if self.body else None,
+            )
+            if name
+        )
 
 
 @dataclass(frozen=True)

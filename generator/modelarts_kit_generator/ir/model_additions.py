@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from modelarts_kit_spec import Spec
-from modelarts_kit_spec.meaning import uses_meaning
+from modelarts_kit_spec.meaning import Role
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT
 
 from modelarts_kit_generator.copyplan import CopyIR, copy_plan_expression
 from modelarts_kit_generator.ir.model import OperationIR
+from modelarts_kit_generator.ir.resolved import ResolvedSpec
 from modelarts_kit_generator.rules import FieldRule
 
 __all__ = ["FIELD_RULES_IMPORT", "build_copy", "copy_method_lines", "field_rule_lines"]
@@ -27,14 +27,14 @@ def field_rule_lines(rules: tuple[FieldRule, ...]) -> tuple[str, ...]:
 
 
 def build_copy(
-    spec: Spec, operations: tuple[OperationIR, ...], lazy: Collection[str]
+    resolved: ResolvedSpec, operations: tuple[OperationIR, ...], lazy: Collection[str]
 ) -> CopyIR | None:
     """The show -> create copy (see copyplan.py), when the spec states roles."""
-    if not uses_meaning(spec):
+    roles = resolved.roles
+    create = resolved.ir_with_role(Role.CREATE, operations)
+    show = resolved.ir_with_role(Role.SHOW, operations)
+    if roles is None or create is None or show is None:
         return None
-    roles = spec.meaning.roles
-    create = next(op for op in operations if op.operation_id == roles.create.operation_id)
-    show = next(op for op in operations if op.operation_id == roles.show.operation_id)
     request, response = roles.create.request_schema, roles.show.success.schema
     if create.body is None or show.return_model is None or request is None or response is None:
         return None
@@ -49,7 +49,7 @@ def build_copy(
         create_method=create.python_name,
         show_method=show.python_name,
         plan_expression=copy_plan_expression(
-            spec.envelope(MUST_ACCEPT),
+            resolved.spec.envelope(MUST_ACCEPT),
             request_pointer,
             roles.show.success.pointer + "/content/application~1json/schema",
         ),

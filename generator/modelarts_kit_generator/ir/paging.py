@@ -18,7 +18,14 @@ from pydantic import BaseModel
 
 from modelarts_kit_generator.escaping import docstring_lines, python_string
 from modelarts_kit_generator.ir.literals import indented
-from modelarts_kit_generator.ir.model import DOC_WIDTH, OperationIR, PagingIR
+from modelarts_kit_generator.ir.model import (
+    DEADLINE_ARGUMENT,
+    DOC_WIDTH,
+    ArgumentIR,
+    OperationIR,
+    PagingIR,
+    SignatureIR,
+)
 from modelarts_kit_generator.schemas import ModelPlan, referenced_models
 
 __all__ = ["LIMIT", "OFFSET", "PAGED_ROLES", "build_paging", "model_attribute", "paging_models"]
@@ -103,42 +110,36 @@ def _paging(spec: Spec, op: Operation, op_ir: OperationIR, plan: ModelPlan) -> P
     item = item_models[0] if len(set(item_models)) == 1 else "Any"
     method_name = "iter_" + op_ir.python_name.removeprefix("list_").removeprefix("show_")
     page_arguments = (f"{OFFSET}=plan.offset", f"{LIMIT}=plan.limit")
-    signature: tuple[str, ...]
+    signature: SignatureIR
     call: tuple[str, ...]
+    own = op_ir.call_signature
     if in_body:
         assert op_ir.body is not None
-        signature = (f"body: {op_ir.body.annotation} | None = None", "*")
-        body_argument = "" if "body" in op_ir.forward else "body="
+        body_argument = "" if any(a.name == "body" for a in own.positional) else "body="
+        positional = tuple(a for a in own.positional if a.name != "body")
+        signature = SignatureIR(
+            (*positional, ArgumentIR("body", f"{op_ir.body.annotation} | None", "None"))
+        )
         call = (
+            *(a.name for a in positional),
             f"{body_argument}page_body(body, "
             f"{python_string(OFFSET)}, plan.offset, {python_string(LIMIT)}, plan.limit)",
             "deadline=deadline",
         )
-        positional = [a for a in op_ir.forward if "=" not in a and a != "body"]
-        signature = (*(s for s in op_ir.signature if s.split(":")[0] in positional), *signature)
-        call = (*positional, *call)
     else:
-        dropped = {OFFSET, LIMIT, "deadline"}
-        signature = tuple(s for s in op_ir.signature if s.split(":")[0].strip() not in dropped)
-        call = (
-            *(a for a in op_ir.forward if a.split("=")[0] not in dropped),
-            *page_arguments,
-            "deadline=deadline",
-        )
-    if "*" not in signature:
-        signature = (*signature, "*")
-    signature = (
-        *signature,
-        f"page_size: int = {page_size}",
-        "max_pages: int = DEFAULT_MAX_PAGES",
-        "deadline: float | None = None",
+        signature = own.without({OFFSET, LIMIT, "deadline"})
+        call = (*signature.forward, *page_arguments, "deadline=deadline")
+    signature = signature.plus(
+        ArgumentIR("page_size", "int", str(page_size), keyword_only=True),
+        ArgumentIR("max_pages", "int", "DEFAULT_MAX_PAGES", keyword_only=True),
+        DEADLINE_ARGUMENT,
     )
     counts = "pages" if _COUNTS_PAGES.search(offset_text) else "items"
     return PagingIR(
         method_name=method_name,
         method_name_literal=python_string(method_name),
         operation=op_ir.python_name,
-        signature=signature,
+        signature=signature.lines,
         call_arguments=call,
         item_annotation=item,
         item_model=None if item == "Any" else item,

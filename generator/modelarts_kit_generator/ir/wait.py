@@ -3,8 +3,8 @@ roles and lifecycle."""
 
 from __future__ import annotations
 
-from modelarts_kit_spec import Spec, SpecError
-from modelarts_kit_spec.meaning import uses_meaning
+from modelarts_kit_spec import SpecError
+from modelarts_kit_spec.meaning import Role
 
 from modelarts_kit_generator.escaping import (
     docstring_lines,
@@ -13,22 +13,22 @@ from modelarts_kit_generator.escaping import (
 )
 from modelarts_kit_generator.ir.literals import indented, tuple_literal
 from modelarts_kit_generator.ir.model import DOC_WIDTH, OperationIR, WaitIR
+from modelarts_kit_generator.ir.resolved import ResolvedSpec
 from modelarts_kit_generator.naming import snake_case
 
 __all__ = ["build_wait"]
 
 
-def build_wait(spec: Spec, operations: tuple[OperationIR, ...]) -> WaitIR | None:
+def build_wait(resolved: ResolvedSpec, operations: tuple[OperationIR, ...]) -> WaitIR | None:
     """The wait helper, when the spec states roles and a lifecycle (ModelArts' does)."""
-    if not uses_meaning(spec):
+    roles, lifecycle = resolved.roles, resolved.lifecycle
+    show = resolved.ir_with_role(Role.SHOW, operations)
+    if roles is None or lifecycle is None or show is None:
         return None
-    meaning = spec.meaning
-    roles, lifecycle = meaning.roles, meaning.lifecycle
-    show = next(op for op in operations if op.operation_id == roles.show.operation_id)
     if show.return_model is None:
         raise SpecError(f"{roles.show.pointer}: the show operation returns no body to poll")
     id_argument = snake_case(roles.job_id_parameter)
-    if [a for a in show.forward if a != "deadline=deadline"] != [id_argument]:
+    if show.call_signature.without({"deadline"}).names() != (id_argument,):
         raise SpecError(
             f"{roles.show.pointer}: the show operation must take only the job id "
             f"{roles.job_id_parameter!r} (besides client-wide parameters) to be polled"
