@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import traceback
 from pathlib import Path
+from typing import Any
 
 import jinja2
 from modelarts_kit_wire.errors import KitError
@@ -43,6 +44,8 @@ COPY_TEMPLATE = ("{package}/_copy.py", "_copy.py.jinja")
 # Rendered when the IR has iterators (ir.paging) and a follow helper (ir.follow).
 PAGING_TEMPLATE = ("{package}/_paging.py", "_paging.py.jinja")
 FOLLOW_TEMPLATE = ("{package}/_follow.py", "_follow.py.jinja")
+# Not an output file: its macros print the code added to model classes.
+MODEL_ADDITIONS_TEMPLATE = "_model_additions.py.jinja"
 
 
 class TemplateRenderError(KitError):
@@ -88,6 +91,30 @@ def environment(
     return env
 
 
+def _model_additions(
+    env: jinja2.Environment, ir: ClientIR
+) -> tuple[dict[str, tuple[str, ...]], str]:
+    """The code lines each model class gets (its field rules, the copy method), printed by
+    the macros of :data:`MODEL_ADDITIONS_TEMPLATE`, and the import they need."""
+    try:
+        macros: Any = env.get_template(MODEL_ADDITIONS_TEMPLATE).module  # its macros
+        additions = {
+            name: tuple(str(macros.field_rules(rules)).splitlines())
+            for name, rules in ir.field_rules.items()
+        }
+        if ir.copy is not None:
+            method = str(macros.copy_method(ir.copy)).splitlines()
+            additions[ir.copy.response_model] = (
+                *additions.get(ir.copy.response_model, ()),
+                *method,
+            )
+        imports = str(macros.field_rules_import()) if ir.field_rules else ""
+    except jinja2.TemplateError as exc:
+        line = _template_line(exc, MODEL_ADDITIONS_TEMPLATE)
+        raise TemplateRenderError(MODEL_ADDITIONS_TEMPLATE, line, exc) from exc
+    return additions, imports
+
+
 def render_files(
     ir: ClientIR, template_dir: Path = TEMPLATE_DIR, *, use_cache: bool = True
 ) -> dict[str, str]:
@@ -106,13 +133,14 @@ def render_files(
             files[target.format(package=package)] = env.get_template(template).render(ir=ir)
         except jinja2.TemplateError as exc:
             raise TemplateRenderError(template, _template_line(exc, template), exc) from exc
+    additions, imports = _model_additions(env, ir)
     models, lazy = split_models_into(
         add_to_classes(
             render_models(
                 ir.model_schemas, ir.model_texts, header=ir.models_header, use_cache=use_cache
             ),
-            ir.model_additions,
-            ir.model_imports,
+            additions,
+            imports,
         ),
         {group.module: (group.models, group.header) for group in ir.lazy_groups},
         ir.eager_models,

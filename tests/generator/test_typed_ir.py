@@ -131,3 +131,22 @@ def test_a_spec_without_meaning_resolves_no_roles() -> None:
     assert resolved.lifecycle is None
     assert all(r.role is None for r in resolved.operations)
     assert resolved.with_role(Role.SHOW) is None
+
+
+def test_the_ir_holds_model_additions_as_data_and_a_template_prints_them(spec: Spec) -> None:
+    from modelarts_kit_generator.render import _model_additions, environment
+    from modelarts_kit_generator.rules import FieldRule
+
+    ir = build_ir(spec, GeneratorOptions())
+    assert ir.field_rules
+    assert all(isinstance(rule, FieldRule) for rules in ir.field_rules.values() for rule in rules)
+    additions, imports = _model_additions(environment(), ir)
+    name, rules = next(iter(ir.field_rules.items()))
+    assert additions[name][:2] == (
+        "# which fields go together (the spec's not and dependentRequired)",
+        "_field_rules = field_rules_validator(",
+    )
+    assert [f"    {rule.expression}," for rule in rules] == list(additions[name][2:-1])
+    assert ir.copy is not None
+    assert f"def {ir.copy.method_name}(self)" in "\n".join(additions[ir.copy.response_model])
+    assert imports.startswith("from ._field_rules import")

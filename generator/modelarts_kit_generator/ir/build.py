@@ -17,7 +17,6 @@ from modelarts_kit_spec import Spec, SpecError
 from modelarts_kit_spec.meaning import Role
 from modelarts_kit_spec.structure import require_sound_structure
 
-from modelarts_kit_generator.copyplan import CopyIR
 from modelarts_kit_generator.escaping import (
     docstring_inline,
     docstring_lines,
@@ -50,12 +49,7 @@ from modelarts_kit_generator.ir.model import (
     ServerVariableIR,
     WaitIR,
 )
-from modelarts_kit_generator.ir.model_additions import (
-    FIELD_RULES_IMPORT,
-    build_copy,
-    copy_method_lines,
-    field_rule_lines,
-)
+from modelarts_kit_generator.ir.model_additions import build_copy
 from modelarts_kit_generator.ir.operations import (
     build_operation,
     parameter_pointer,
@@ -169,8 +163,7 @@ def build_ir(spec: Spec, options: GeneratorOptions) -> ClientIR:
         **_client_imports(operations, helpers.paging, lazy),
         lazy_facade=LAZY_FACADE,
         **_readme_call(resolved, operations),
-        model_additions=_model_additions(plan, copy),
-        model_imports=FIELD_RULES_IMPORT if plan.rules else "",
+        field_rules=dict(plan.rules),
         copy=copy,
     )
 
@@ -349,17 +342,6 @@ def _client_imports(
         "client_model_imports": tuple(sorted(named - lazy)),
         "client_lazy_imports": tuple(sorted(named & lazy)),
     }
-
-
-def _model_additions(plan: ModelPlan, copy: CopyIR | None) -> dict[str, tuple[str, ...]]:
-    """Code appended to model classes: the field rules, and the copy method."""
-    additions = {name: field_rule_lines(rules) for name, rules in plan.rules.items()}
-    if copy is not None:
-        additions[copy.response_model] = (
-            *additions.get(copy.response_model, ()),
-            *copy_method_lines(copy),
-        )
-    return additions
 
 
 def _readme_call(resolved: ResolvedSpec, operations: tuple[OperationIR, ...]) -> _ReadmeCall:

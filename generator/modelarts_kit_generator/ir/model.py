@@ -11,6 +11,7 @@ from modelarts_kit_generator.copyplan import CopyIR
 from modelarts_kit_generator.escaping import python_string
 from modelarts_kit_generator.ir.properties import Property
 from modelarts_kit_generator.options import GeneratorOptions
+from modelarts_kit_generator.rules import FieldRule
 
 __all__ = [
     "DOC_INDENT",
@@ -397,8 +398,7 @@ class ClientIR:
     readme_base_url: str  # the spec's server URL with <variables>, as a Python literal
     readme_body: str  # ``body = {...}``: the shortest request example, or "" when none
     readme_call: str  # the call the README shows, e.g. ``create_training_job(body)``
-    # model class -> code lines appended to its body (field rules, the copy method), and
-    # the imports they need (see modelgen.add_to_classes)
-    model_additions: Mapping[str, tuple[str, ...]]
-    model_imports: str
+    # request model class -> the field rules its validator checks (printed by
+    # templates/_model_additions.py.jinja into the class, see modelgen.add_to_classes)
+    field_rules: Mapping[str, tuple[FieldRule, ...]]
     copy: CopyIR | None  # the show -> create copy, when the spec states roles

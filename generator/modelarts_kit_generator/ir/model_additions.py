@@ -1,5 +1,6 @@
-"""Code added to generated model classes: field-rule validators and the show -> create copy
-method (from the model plan's rules and the spec's roles)."""
+"""The show -> create copy method of the generated show answer's model, from the spec's roles
+(``build_copy``); the code added to the model classes (this method, the field rules) is
+printed by ``templates/_model_additions.py.jinja``."""
 
 from __future__ import annotations
 
@@ -11,19 +12,8 @@ from modelarts_kit_spec.schemamodel import MUST_ACCEPT
 from modelarts_kit_generator.copyplan import CopyIR, copy_plan_expression
 from modelarts_kit_generator.ir.model import OperationIR
 from modelarts_kit_generator.ir.resolved import ResolvedSpec
-from modelarts_kit_generator.rules import FieldRule
 
-__all__ = ["FIELD_RULES_IMPORT", "build_copy", "copy_method_lines", "field_rule_lines"]
-
-
-def field_rule_lines(rules: tuple[FieldRule, ...]) -> tuple[str, ...]:
-    """The class-body lines that make a request model check its field rules."""
-    return (
-        "# which fields go together (the spec's not and dependentRequired)",
-        "_field_rules = field_rules_validator(",
-        *(f"    {rule.expression}," for rule in rules),
-        ")",
-    )
+__all__ = ["build_copy"]
 
 
 def build_copy(
@@ -54,25 +44,3 @@ def build_copy(
             roles.show.success.pointer + "/content/application~1json/schema",
         ),
     )
-
-
-def copy_method_lines(copy: CopyIR) -> tuple[str, ...]:
-    """The response model's method that makes the copy (the work is in ``build_copy``)."""
-    return (
-        "",
-        f'def {copy.method_name}(self) -> "{copy.request_model}":',
-        f'    """This job as the body of ``{copy.create_method}``, to create a copy of it.',
-        "",
-        "    Only what the create request documents is copied: fields the service sets",
-        "    (``readOnly``), answer-only fields and fields the spec does not know are left out,",
-        "    ``null`` is never copied, and the spec's field rules are followed (e.g. of two",
-        "    fields that exclude each other the first stays). The result has passed the",
-        "    client's validation: ``RequestValidationError`` when the job breaks a rule of the",
-        '    request that leaving fields out cannot mend."""',
-        f"    from ._copy import {copy.function_name}",
-        "",
-        f"    return {copy.function_name}(self)",
-    )
-
-
-FIELD_RULES_IMPORT = "from ._field_rules import Excludes, Requires, field_rules_validator\n"
