@@ -1269,7 +1269,9 @@ class TrainingJobsClient:
             training_job_id: Training job ID, as returned in `metadata.id` when the job was
                 created (or by the query of the training job list).
             offset: Offset of the first event returned (0, the default, is the first). The
-                page gives no range.
+                page gives no range; it calls the value the "Offset of a data entry", and no
+                entry is before the first, so a negative offset names none (minimum 0,
+                guidance).
             limit: Maximum number of events returned on each page, from 1 to 100 (default
                 50).
             order: Order of the events by time: `desc` (newest first) or `asc`. The page
@@ -3040,7 +3042,9 @@ class AsyncTrainingJobsClient:
             training_job_id: Training job ID, as returned in `metadata.id` when the job was
                 created (or by the query of the training job list).
             offset: Offset of the first event returned (0, the default, is the first). The
-                page gives no range.
+                page gives no range; it calls the value the "Offset of a data entry", and no
+                entry is before the first, so a negative offset names none (minimum 0,
+                guidance).
             limit: Maximum number of events returned on each page, from 1 to 100 (default
                 50).
             order: Order of the events by time: `desc` (newest first) or `asc`. The page
