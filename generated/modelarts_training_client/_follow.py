@@ -3,13 +3,18 @@ does I/O: the clients' ``follow_*`` methods poll."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import hashlib
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import pydantic
 
-__all__ = ["FollowState", "LogLine", "LogTail", "task_names"]
+__all__ = ["DEFAULT_PAGES_PER_POLL", "FollowState", "LogLine", "LogTail", "task_names"]
+
+# The most pages of events one poll reads: a server whose event pages never end costs a
+# follow this many calls per poll, never all of its memory; the next poll reads again.
+DEFAULT_PAGES_PER_POLL = 20
 
 Event = TypeVar("Event", bound=pydantic.BaseModel)
 
@@ -65,21 +70,38 @@ def _lines(data: bytes) -> list[str]:
 
 
 class FollowState:
-    """What a follow has given so far: the events (by their whole content, so an answer in
-    any order or a page that shifts between polls never repeats one) and each task's log."""
+    """What a follow has given so far: the events (by a digest of their whole content, so an
+    answer in any order or a page that shifts between polls never repeats one) and each
+    task's log.
 
-    def __init__(self) -> None:
-        self._events: set[str] = set()
+    At most ``max_events`` digests are kept (twice what one poll reads: ``pages_per_poll``
+    pages of ``page_size`` events), the least recently seen dropped first: an event that a
+    poll reads again is seen again, so no event a poll reads is forgotten and none is given
+    twice.
+    """
+
+    def __init__(self, pages_per_poll: int, page_size: int) -> None:
+        for name, value in (("pages_per_poll", pages_per_poll), ("page_size", page_size)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        self.max_events = 2 * pages_per_poll * page_size
+        self._events: OrderedDict[bytes, None] = OrderedDict()
         self._logs: dict[str, LogTail] = {}
 
-    def new_events(self, events: Iterable[Event]) -> list[Event]:
-        fresh: list[Event] = []
-        for event in events:
-            key = event.model_dump_json(by_alias=True)
-            if key not in self._events:
-                self._events.add(key)
-                fresh.append(event)
-        return fresh
+    def is_new(self, event: Event) -> bool:
+        """True the first time ``event`` is seen (by content); it is remembered as seen."""
+        key = hashlib.sha256(event.model_dump_json(by_alias=True).encode()).digest()
+        if key in self._events:
+            self._events.move_to_end(key)
+            return False
+        self._events[key] = None
+        if len(self._events) > self.max_events:
+            self._events.popitem(last=False)
+        return True
+
+    def seen_events(self) -> int:
+        """How many events are remembered (never more than ``max_events``)."""
+        return len(self._events)
 
     def new_lines(self, task: str, content: str | None, full_size: object) -> list[LogLine]:
         tail = self._logs.setdefault(task, LogTail())

@@ -457,19 +457,40 @@ class WaitPlan:
 
         Raises ``WaitTimeoutError`` (carrying ``response``) once the deadline has passed.
         """
-        parsed = response.parsed
-        dumped = parsed.model_dump(mode="json", by_alias=True) if parsed is not None else None
-        phase = _at_pointer(dumped, PHASE_POINTER)
-        if phase in self.until:
+        remaining = self.left(response)
+        if remaining is None:
+            return None
+        delay = min(self._delay, remaining)
+        self._delay = min(self._delay * 2, self._max_poll)
+        return delay
+
+    def left(self, response: ApiResponse[Any]) -> float | None:
+        """The seconds left before the deadline (more than 0), for a call made within the
+        wait (``deadline=``); None when ``response`` is in an awaited phase (the last poll).
+
+        Raises ``WaitTimeoutError`` (carrying ``response``, the last poll's answer) once the
+        deadline has passed.
+        """
+        if _phase(response) in self.until:
             return None
         remaining = self._deadline - time.monotonic()
         if remaining <= 0:
             raise WaitTimeoutError(
-                self.operation, self.resource_id, phase, sorted(self.until), self.timeout, response
+                self.operation,
+                self.resource_id,
+                _phase(response),
+                sorted(self.until),
+                self.timeout,
+                response,
             )
-        delay = min(self._delay, remaining)
-        self._delay = min(self._delay * 2, self._max_poll)
-        return delay
+        return remaining
+
+
+def _phase(response: ApiResponse[Any]) -> Any:
+    """The phase an answer of the show operation gives (None when it gives none)."""
+    parsed = response.parsed
+    dumped = parsed.model_dump(mode="json", by_alias=True) if parsed is not None else None
+    return _at_pointer(dumped, PHASE_POINTER)
 
 
 def resolve_base_url(base_url: str | None, variables: Mapping[str, str | None]) -> str:

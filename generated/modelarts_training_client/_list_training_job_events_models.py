@@ -49,7 +49,7 @@ class ListTrainingJobEventsParameters(BaseModel):
     )
     project_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
     training_job_id: Annotated[StrictStr, Field(min_length=1, pattern="^[A-Za-z0-9_-]+$")]
-    offset: StrictInt = 0
+    offset: Annotated[StrictInt, Field(ge=0)] = 0
     limit: Annotated[StrictInt, Field(ge=1, le=100)] = 50
     order: Literal["asc", "desc"] | None = None
     start_time: StrictStr | None = None

@@ -307,7 +307,9 @@ class JobMetadata(BaseModel):
 class JobSearches(BaseModel):
     """
     The search criteria of the training job list: filters, sorting, grouping and the
-    page to return.
+    page to return. The page states no caps; the reference server takes at most 64
+    filters in one body and 256 values in one filter (400 invalid-parameter naming the
+    cap beyond), and a search of at most 2 s.
     """
 
     model_config = ConfigDict(

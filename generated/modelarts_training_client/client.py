@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal, Self
 import httpx
 
 from . import models as _models
-from ._follow import FollowState, LogLine, task_names
+from ._follow import DEFAULT_PAGES_PER_POLL, FollowState, LogLine, task_names
 from ._http import (
     CALL_END,
     DEFAULT_DEADLINE,
@@ -47,6 +47,7 @@ from ._http import (
     validate_parameters,
 )
 from ._paging import DEFAULT_MAX_PAGES, PagePlan, page_body
+from .errors import PagingError
 from .models import (
     JobResponse,
 )
@@ -1268,7 +1269,9 @@ class TrainingJobsClient:
             training_job_id: Training job ID, as returned in `metadata.id` when the job was
                 created (or by the query of the training job list).
             offset: Offset of the first event returned (0, the default, is the first). The
-                page gives no range.
+                page gives no range; it calls the value the "Offset of a data entry", and no
+                entry is before the first, so a negative offset names none (minimum 0,
+                guidance).
             limit: Maximum number of events returned on each page, from 1 to 100 (default
                 50).
             order: Order of the events by time: `desc` (newest first) or `asc`. The page
@@ -1832,6 +1835,7 @@ class TrainingJobsClient:
         timeout: float = DEFAULT_WAIT_TIMEOUT,
         poll: float = DEFAULT_POLL,
         max_poll: float = DEFAULT_MAX_POLL,
+        pages_per_poll: int = DEFAULT_PAGES_PER_POLL,
     ) -> Iterator[Event | LogLine]:
         """Every new event of the job (``iter_training_job_events``) and every new line of its
         tasks' logs (``show_training_job_logs_preview``), as they come, until the job reaches a
@@ -1842,21 +1846,38 @@ class TrainingJobsClient:
         The polls wait as ``wait_for_training_job``'s do; after the last poll the last line of
         each log is given even without a line break.
 
+        Events are given as their pages arrive. One poll reads at most ``pages_per_poll`` pages
+        of events (the next poll reads again from the first), each page within the time
+        ``timeout`` leaves, and the deadline is checked after every event; the follow remembers
+        a bounded number of events (twice what one poll reads), so a server whose event pages
+        never end costs neither unbounded time nor unbounded memory.
+
         Yields:
             The events (``Event``) and the log lines (``LogLine``: ``task``, ``line``).
 
         Raises:
             WaitTimeoutError: ``timeout`` seconds passed before the job ended.
-            ValueError: ``until`` is empty, or ``timeout``/``poll``/``max_poll`` is negative.
+            ValueError: ``until`` is empty, ``timeout``/``poll``/``max_poll`` is negative, or
+                ``pages_per_poll`` is not a positive integer.
         """
         plan = WaitPlan("follow_training_job", training_job_id, until, timeout, poll, max_poll)
-        seen = FollowState()
+        seen = FollowState(pages_per_poll, 100)
         while True:
             response = self._show_training_job_details(training_job_id)
-            events = [
-                event for event in self.iter_training_job_events(training_job_id, order="asc")
-            ]
-            yield from seen.new_events(events)
+            events = self.iter_training_job_events(
+                training_job_id,
+                order="asc",
+                page_size=100,
+                max_pages=pages_per_poll,
+                deadline=plan.left(response),
+            )
+            try:
+                for event in events:
+                    if seen.is_new(event):
+                        yield event
+                    plan.left(response)
+            except PagingError:
+                pass  # this poll read its pages; the next poll reads again from the start
             for task in task_names(_at_pointer(response.json(), "/status/tasks")):
                 preview = self.show_training_job_logs_preview(training_job_id, task)
                 lines = seen.new_lines(task, preview.content, preview.full_size)
@@ -3021,7 +3042,9 @@ class AsyncTrainingJobsClient:
             training_job_id: Training job ID, as returned in `metadata.id` when the job was
                 created (or by the query of the training job list).
             offset: Offset of the first event returned (0, the default, is the first). The
-                page gives no range.
+                page gives no range; it calls the value the "Offset of a data entry", and no
+                entry is before the first, so a negative offset names none (minimum 0,
+                guidance).
             limit: Maximum number of events returned on each page, from 1 to 100 (default
                 50).
             order: Order of the events by time: `desc` (newest first) or `asc`. The page
@@ -3591,6 +3614,7 @@ class AsyncTrainingJobsClient:
         timeout: float = DEFAULT_WAIT_TIMEOUT,
         poll: float = DEFAULT_POLL,
         max_poll: float = DEFAULT_MAX_POLL,
+        pages_per_poll: int = DEFAULT_PAGES_PER_POLL,
     ) -> AsyncIterator[Event | LogLine]:
         """Every new event of the job (``iter_training_job_events``) and every new line of its
         tasks' logs (``show_training_job_logs_preview``), as they come, until the job reaches a
@@ -3601,22 +3625,38 @@ class AsyncTrainingJobsClient:
         The polls wait as ``wait_for_training_job``'s do; after the last poll the last line of
         each log is given even without a line break.
 
+        Events are given as their pages arrive. One poll reads at most ``pages_per_poll`` pages
+        of events (the next poll reads again from the first), each page within the time
+        ``timeout`` leaves, and the deadline is checked after every event; the follow remembers
+        a bounded number of events (twice what one poll reads), so a server whose event pages
+        never end costs neither unbounded time nor unbounded memory.
+
         Yields:
             The events (``Event``) and the log lines (``LogLine``: ``task``, ``line``).
 
         Raises:
             WaitTimeoutError: ``timeout`` seconds passed before the job ended.
-            ValueError: ``until`` is empty, or ``timeout``/``poll``/``max_poll`` is negative.
+            ValueError: ``until`` is empty, ``timeout``/``poll``/``max_poll`` is negative, or
+                ``pages_per_poll`` is not a positive integer.
         """
         plan = WaitPlan("follow_training_job", training_job_id, until, timeout, poll, max_poll)
-        seen = FollowState()
+        seen = FollowState(pages_per_poll, 100)
         while True:
             response = await self._show_training_job_details(training_job_id)
-            events = [
-                event async for event in self.iter_training_job_events(training_job_id, order="asc")
-            ]
-            for event in seen.new_events(events):
-                yield event
+            events = self.iter_training_job_events(
+                training_job_id,
+                order="asc",
+                page_size=100,
+                max_pages=pages_per_poll,
+                deadline=plan.left(response),
+            )
+            try:
+                async for event in events:
+                    if seen.is_new(event):
+                        yield event
+                    plan.left(response)
+            except PagingError:
+                pass  # this poll read its pages; the next poll reads again from the start
             for task in task_names(_at_pointer(response.json(), "/status/tasks")):
                 preview = await self.show_training_job_logs_preview(training_job_id, task)
                 lines = seen.new_lines(task, preview.content, preview.full_size)

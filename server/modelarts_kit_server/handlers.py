@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import copy
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -86,13 +86,18 @@ logger = logging.getLogger("modelarts_kit_server")
 MAX_RENDERED_TASKS = 64  # node_count may be huge; the task list shown is capped
 
 
-def validate_body(context: RequestContext) -> Any:
+def validate_body(context: RequestContext, precheck: Callable[[Any], None] | None = None) -> Any:
     """The parsed body, valid against the operation's request schema in the envelope the
     server's strictness names; a lenient server keeps only the fields the spec has. An empty
-    body where the spec does not require one is None (a DELETE without a body)."""
+    body where the spec does not require one is None (a DELETE without a body).
+
+    ``precheck`` sees the parsed body before the schema does (cheap caps first: a huge body
+    is refused before it is validated value by value)."""
     if not context.body.strip() and not context.operation.request_required:
         return None
     document = parse_json_body(context.body, context.content_type)
+    if precheck is not None:
+        precheck(document)
     schema = context.operation.request_schema
     if schema is None:
         return document

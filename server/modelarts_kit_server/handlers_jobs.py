@@ -17,8 +17,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, overload
 
 from modelarts_kit_wire.pointers import pointer_tokens
 
@@ -37,6 +38,7 @@ from modelarts_kit_server.search import (
     search,
 )
 from modelarts_kit_server.store import JobRecord
+from modelarts_kit_server.validation import describe_violation, validate_instance
 
 __all__ = ["delete_job", "describe_job", "list_jobs", "search_query", "success_response"]
 
@@ -61,6 +63,24 @@ def _request_default(context: RequestContext, name: str) -> Any:
         return None
     view = context.server.spec.walker.view(schema)
     return schema_default(context.server.spec, view.properties.get(name))
+
+
+def _field_acted_on(context: RequestContext, body: Mapping[str, Any], name: str) -> Any:
+    """The value of request field ``name`` the server acts on (an SDK field such as
+    ``workspace_id``, which the must-reject envelope lets hold anything), checked against
+    the field's own schema in the spec: a value of another type is ``invalid-parameter``
+    naming the field, never silently read as the default."""
+    value = body.get(name)
+    schema = context.operation.request_schema
+    if value is None or not isinstance(schema, Mapping):
+        return value
+    spec = context.server.spec
+    field = spec.walker.view(schema).properties.get(name)
+    violation = validate_instance(spec, field, value) if field is not None else None
+    if violation is not None:
+        described = describe_violation(violation, prefix=[name])
+        raise ApiError(errors.INVALID_PARAM, f"request body {described}")
+    return value
 
 
 def _integer(value: Any, fallback: int) -> int:
@@ -128,14 +148,81 @@ def _workspace(document: Mapping[str, Any]) -> str:
     return value if isinstance(value, str) and value else DEFAULT_WORKSPACE
 
 
+# The caps of one search body, checked before the body is validated or searched: generous
+# (a search names a handful of filters of a few values each) but they bound the work, jobs
+# times values; documented in the README and in the spec's description of the body.
+MAX_SEARCH_FILTERS = 64
+MAX_FILTER_VALUES = 256
+# How long one search may take over the project's jobs (seconds of the server's clock).
+SEARCH_BUDGET_S = 2.0
+
+
+def _check_search_caps(body: Any) -> None:
+    """``invalid-parameter`` naming the rule when a search body has more filters, or a
+    filter more values, than the caps allow."""
+    filters = body.get("filters") if isinstance(body, Mapping) else None
+    if not isinstance(filters, list):
+        return
+    if len(filters) > MAX_SEARCH_FILTERS:
+        raise ApiError(
+            errors.INVALID_PARAM,
+            f"/filters: {len(filters)} filters violates at most {MAX_SEARCH_FILTERS} filters "
+            "per search",
+        )
+    for index, condition in enumerate(filters):
+        values = condition.get("value") if isinstance(condition, Mapping) else None
+        if isinstance(values, list) and len(values) > MAX_FILTER_VALUES:
+            raise ApiError(
+                errors.INVALID_PARAM,
+                f"/filters/{index}/value: {len(values)} values violates at most "
+                f"{MAX_FILTER_VALUES} values per filter",
+            )
+
+
+def _search_clock() -> float:
+    """The clock of the search budget (a test replaces it with a counting one)."""
+    return time.monotonic()
+
+
+class _Budgeted(Sequence[Mapping[str, Any]]):
+    """The jobs a search goes through, ending it once :data:`SEARCH_BUDGET_S` is spent.
+
+    Checked per job the search reads, outside the search itself (``search.py``), so a search
+    engine of another kind (SQL) keeps the same budget around it."""
+
+    def __init__(self, jobs: Sequence[Mapping[str, Any]]) -> None:
+        self._jobs = jobs
+        self._end = _search_clock() + SEARCH_BUDGET_S
+
+    def __len__(self) -> int:
+        return len(self._jobs)
+
+    @overload
+    def __getitem__(self, index: int) -> Mapping[str, Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Mapping[str, Any]]: ...
+    def __getitem__(self, index: int | slice) -> Any:
+        return self._jobs[index]
+
+    def __iter__(self) -> Iterator[Mapping[str, Any]]:
+        for job in self._jobs:
+            if _search_clock() > self._end:
+                raise ApiError(
+                    errors.INVALID_PARAM,
+                    f"/filters: the search violates its time budget of {SEARCH_BUDGET_S:g} s "
+                    f"over {len(self._jobs)} jobs (narrow the filters or their values)",
+                )
+            yield job
+
+
 def list_jobs(context: RequestContext) -> JsonResponse:
-    body = jobs.validate_body(context)
+    body = jobs.validate_body(context, precheck=_check_search_caps)
     body = body if isinstance(body, Mapping) else {}
     query = search_query(context, body)
     server = context.server
     now_ms = server.clock.now_ms()
     records = server.store.jobs(context.project_id)
-    workspace = body.get("workspace_id")
+    workspace = _field_acted_on(context, body, "workspace_id")
     if isinstance(workspace, str) and workspace:
         records = [record for record in records if _workspace(record.document) == workspace]
     # Search over each job's document and phase; only the page is rendered whole.
@@ -143,7 +230,7 @@ def list_jobs(context: RequestContext) -> JsonResponse:
     fields = {**FILTER_FIELDS, PHASE_KEY: phase_path}
     searchable = [_searchable(server, record, now_ms, phase_path) for record in records]
     by_id = {id(document): record for document, record in zip(searchable, records, strict=True)}
-    result = search(searchable, query, fields)
+    result = search(_Budgeted(searchable), query, fields)
     items = [jobs.render_job(server, by_id[id(job)], now_ms) for job in result.items]
     answer: dict[str, Any] = {
         "total": result.total,

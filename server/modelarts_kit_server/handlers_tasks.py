@@ -74,7 +74,9 @@ def _event_query(parameters: Mapping[str, Any]) -> EventQuery:
     offset, limit = parameters.get("offset", 0), parameters.get("limit", FALLBACK_EVENT_LIMIT)
     return EventQuery(
         order="asc" if str(parameters.get("order", "desc")).lower() == "asc" else "desc",
-        offset=offset if isinstance(offset, int) else 0,
+        # The offset applied, and answered: a negative one (allowed by the page, refused by the
+        # spec's guidance) names no entry before the first, so it is read as 0, never echoed.
+        offset=max(0, offset) if isinstance(offset, int) else 0,
         limit=limit if isinstance(limit, int) else FALLBACK_EVENT_LIMIT,
         start_ms=_time("start_time", parameters["start_time"]) if given else None,
         end_ms=_time("end_time", parameters["end_time"]) if given else None,

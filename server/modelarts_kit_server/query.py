@@ -79,7 +79,9 @@ def query_parameters(context: RequestContext) -> dict[str, Any]:
     strict = context.server.settings.strictness == STRICT
     envelope = spec.envelope(MUST_ACCEPT if strict else MUST_REJECT)
     values: dict[str, Any] = {}
-    for parameter in context.operation.parameters:
+    # The parameters as the envelope has them: a guidance rule of an inline parameter schema
+    # (the events' offset minimum) binds only the strict end.
+    for parameter in envelope.operation(context.operation.operation_id).parameters:
         if parameter.location != "query":
             continue
         if parameter.name not in given:

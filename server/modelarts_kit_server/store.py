@@ -135,6 +135,61 @@ class JobRecord:
     timeline: Timeline
 
 
+def _tables(connection: sqlite3.Connection) -> dict[str, frozenset[str]]:
+    """The tables of a database (SQLite's own left out) and the names of their columns."""
+    names = [
+        row[0]
+        for row in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )
+    ]
+    return {
+        name: frozenset(
+            row[0] for row in connection.execute("SELECT name FROM pragma_table_info(?)", (name,))
+        )
+        for name in names
+    }
+
+
+def _expected_tables(version: int) -> dict[str, frozenset[str]]:
+    """The tables and columns of a database of schema ``version``, made by the very
+    statements that make one (:data:`SCHEMA`, then the first ``version`` migrations)."""
+    memory = sqlite3.connect(":memory:")
+    try:
+        memory.execute(SCHEMA)
+        for step in MIGRATIONS[:version]:
+            for statement in step:
+                memory.execute(statement)
+        return _tables(memory)
+    finally:
+        memory.close()
+
+
+def _check_schema(connection: sqlite3.Connection, target: str) -> None:
+    """Refuse a database whose tables are not those its ``user_version`` says (a damaged
+    file, or another program's database): the version number alone is not trusted.
+
+    A file without a ``jobs`` table at version 0 is new (or empty) and is made whole."""
+    version = int(connection.execute("PRAGMA user_version").fetchone()[0])
+    found = _tables(connection)
+    if not 0 <= version <= SCHEMA_VERSION or (version == 0 and "jobs" not in found):
+        return  # a newer version is refused by the migration, with its own message
+    problems = []
+    for table, columns in sorted(_expected_tables(version).items()):
+        missing = sorted(columns - found.get(table, frozenset()))
+        if table not in found:
+            problems.append(f"has no table {table!r}")
+        elif missing:
+            problems.append(f"table {table!r} lacks the column(s) {', '.join(missing)}")
+    if problems:
+        raise StoreError(
+            f"{target}: the job database says schema version {version} but "
+            f"{'; '.join(problems)} (rule: a job database of version {version} has the tables "
+            "and columns its version makes); it is damaged or not a modelarts-kit job "
+            "database, and was not changed"
+        )
+
+
 class JobStore:
     """Thread-safe SQLite store of training jobs."""
 
@@ -151,6 +206,8 @@ class JobStore:
             self._connection = sqlite3.connect(
                 target, isolation_level=None, check_same_thread=False
             )
+            # Before anything is written: a damaged file is refused as it is.
+            _check_schema(self._connection, target)
             if self.path is not None:
                 self._connection.execute("PRAGMA journal_mode=WAL")
                 self._connection.execute("PRAGMA synchronous=FULL")

@@ -177,6 +177,80 @@ def test_a_report_built_by_hand_is_scrubbed_by_every_reporter() -> None:
             assert value not in text, f"{form} form of the token in {where}"
 
 
+CASE_CHANGES: dict[str, Callable[[str], str]] = {
+    "upper": str.upper,
+    "lower": str.lower,
+    "swapped": str.swapcase,
+    "title": str.title,
+}
+
+
+class CaseChangingEcho(TokenAsJobId):
+    """Issue 34 item 9: the hostile server echoes the token in every encoding, each in
+    every case change, in every error body."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        start: Message = {}
+
+        async def changed(message: Message) -> None:
+            nonlocal start
+            if message["type"] == "http.response.start":
+                start = message
+                return
+            body = message.get("body", b"")
+            if start.get("status", 0) >= 400:
+                forms = [
+                    change(value)
+                    for value in encodings(TOKEN).values()
+                    for change in CASE_CHANGES.values()
+                ]
+                body = json.dumps({"error_code": "ModelArts.2775", "error_msg": " ".join(forms)})
+                body = body.encode()
+            headers = [(k, v) for k, v in start["headers"] if k.lower() != b"content-length"]
+            headers.append((b"content-length", str(len(body)).encode()))
+            await send({**start, "headers": headers})
+            await send({**message, "body": body})
+
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        await TokenAsJobId.__call__(self, scope, receive, changed)
+
+
+def test_a_token_echoed_in_another_case_is_scrubbed_from_all_four_reports() -> None:
+    """The same echo upper-cased, lower-cased, case-swapped, title-cased: no form of the
+    token, in any case, reaches stdout, the JSON, the JUnit or the Markdown report."""
+    app = create_app(ServerSettings(tokens=(TOKEN,)))
+    try:
+        report = run_server_contract(
+            ServerTarget(ASGI_BASE_URL, CaseChangingEcho(app), force_live=True),
+            RunOptions(
+                credentials=Credentials(token=TOKEN),
+                project_id=DEV_PROJECT_ID,
+                other_project_id=DEV_PROJECT_ID[::-1],
+                budget=Budget(max_examples=2, seed=7),
+                phases=("examples",),
+                max_creates=2,
+                final_phase_wait_s=0.5,
+            ),
+        )
+    finally:
+        app.close()
+    outputs = every_output(report)
+    assert any(REDACTED in text for text in outputs.values())
+    for where, text in outputs.items():
+        folded = text.casefold()
+        for form, value in encodings(TOKEN).items():
+            assert value.casefold() not in folded, f"{form} form of the token in {where}"
+
+
+def test_the_scrubber_matches_every_form_in_any_case() -> None:
+    scrub = Scrubber([TOKEN])
+    for form, value in encodings(TOKEN).items():
+        for case, change in CASE_CHANGES.items():
+            assert scrub(f"<{change(value)}>") == f"<{REDACTED}>", (form, case)
+
+
 @given(
     secret=st.text(min_size=12, max_size=40).filter(lambda s: s == s.strip()),
     prefix=st.binary(max_size=7),

@@ -28,7 +28,7 @@ from click.testing import CliRunner
 from modelarts_kit.commands.contract import server
 from modelarts_kit_contracts.core import ExitCode, RunReport
 from modelarts_kit_contracts.core.reporters import render_text, to_json, to_junit_xml
-from modelarts_kit_contracts.server.run import Budget, RunOptions, run_server_contract
+from modelarts_kit_contracts.server.run import Budget, RunOptions, plan_run, run_server_contract
 from modelarts_kit_contracts.server.target import ASGI_BASE_URL, ServerTarget
 from modelarts_kit_contracts.transport_auth import Credentials
 from modelarts_kit_server import (
@@ -452,3 +452,33 @@ def test_contracts_never_import_the_reference_server() -> None:
         if "modelarts_kit_server" in path.read_text()
     )
     assert importers == [], importers
+
+
+def test_read_only_holds_on_a_loopback_target_and_the_plan_says_what_is_sent() -> None:
+    """Issue 34 item 2: ``--read-only`` without ``--live`` on a local target (scenarios,
+    examples, fuzzing and the stateful links) sent creates the server accepted, deletes and a
+    description change, while the plan said "no create is sent". Nothing a correct server
+    could accept as a create, no delete and no description change reach the recording
+    server, and the ``--dry-run`` plan names exactly the operations and phases used."""
+    run_options = options(read_only=True, phases=("examples", "fuzzing", "stateful"))
+    with reference() as app:
+        recorder = Recorder(app)
+        target = ServerTarget.asgi(recorder)
+        plan = plan_run(target, run_options)
+        report = run_server_contract(target, run_options)
+    assert recorder.seen
+    assert recorder.creates_accepted() == 0
+    assert report.created_jobs == []
+    assert [(m, p) for m, p, _, _ in recorder.seen if m in ("DELETE", "PUT")] == []
+    # The plan: no stateful phase (its links create jobs), creates and terminates with
+    # invalid data only, delete and describe never sent.
+    assert "stateful" not in plan.phases
+    by_role = {line.split("(")[1].split(")")[0]: line for line in plan.operations}
+    assert "negative data only" in by_role["create"]
+    assert "negative data only" in by_role["terminate"]
+    assert "not sent" in by_role["delete"]
+    assert "not sent" in by_role["describe"]
+    assert (
+        "--read-only: no create a correct server could accept, no delete, no description change"
+        in plan.caps
+    )

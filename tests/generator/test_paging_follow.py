@@ -310,3 +310,104 @@ def test_delete_put_and_query_parameters_are_sent_as_the_spec_says(family: Any) 
         ("PUT", job, b'{"description":"new"}'),
         ("GET", f"{BASE_URL}/v2/p/training-job-flavors?flavor_type=GPU", b""),
     ]
+
+
+class VirtualClock:
+    """The wait's clock (``time.monotonic`` of the generated ``_http``), moved by the fake
+    server and the fake sleep only: the test bounds work by counts, never by wall time."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, delay: float) -> None:
+        self.now += delay
+
+
+class EndlessEventPages:
+    """A job that runs forever, whose event pages never end: every page is full of new
+    events and says no total. Each page costs ``page_cost`` virtual seconds; a page request
+    beyond ``cap`` fails the test (the follow read without bound)."""
+
+    def __init__(self, example: dict[str, Any], clock: VirtualClock, *, page_cost: float,
+                 cap: int) -> None:  # fmt: skip
+        self.example = example
+        self.clock = clock
+        self.page_cost = page_cost
+        self.cap = cap
+        self.pages = 0
+        self.pages_per_show: list[int] = []
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/events"):
+            self.pages += 1
+            self.pages_per_show[-1] += 1
+            assert self.pages <= self.cap, f"the follow read more than {self.cap} pages"
+            self.clock.now += self.page_cost
+            limit = int(request.url.params["limit"])
+            events = [
+                {"time": f"p{self.pages}-{n}", "level": "Info", "message": "m", "source": "Job"}
+                for n in range(limit)
+            ]
+            return httpx.Response(200, json={"events": events})
+        self.pages_per_show.append(0)
+        job = copy.deepcopy(self.example)
+        job["status"]["phase"] = "Running"
+        job["status"]["tasks"] = []
+        return httpx.Response(200, json=job)
+
+
+def test_follow_yields_endless_event_pages_as_they_come_and_ends_at_its_deadline(
+    family: Any, show_job_example: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34 item 1: events come page by page (the first before a second page is asked
+    for), and the deadline is checked per page: ten virtual seconds of one-second pages end
+    the follow with WaitTimeoutError after about ten pages, not after the pages end."""
+    clock = VirtualClock()
+    monkeypatch.setattr(family._http, "time", clock)
+    server = EndlessEventPages(show_job_example, clock, page_cost=1.0, cap=50)
+    with _client(family, server, sleep=clock.sleep) as client:
+        followed = client.follow_training_job(JOB_ID, timeout=10)
+        first = next(followed)
+        assert server.pages == 1
+        given = [first]
+        with pytest.raises(family.WaitTimeoutError):
+            given.extend(followed)
+    # The tenth page ends at the deadline: the event in hand is given, then the check ends it.
+    assert server.pages == 10
+    assert len(given) == 9 * 100 + 1
+    assert len({event.time for event in given}) == len(given)
+
+
+def test_follow_bounds_the_pages_of_a_poll_and_the_events_it_remembers(
+    family: Any, show_job_example: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pages that cost no time: each poll reads ``pages_per_poll`` pages and moves on; the
+    set of events already given never holds more than twice what one poll reads."""
+    clock = VirtualClock()
+    monkeypatch.setattr(family._http, "time", clock)
+    states: list[Any] = []
+
+    class RecordedState(family.client.FollowState):  # type: ignore[misc]
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            states.append(self)
+
+    monkeypatch.setattr(family.client, "FollowState", RecordedState)
+    server = EndlessEventPages(show_job_example, clock, page_cost=0.0, cap=200)
+    with _client(family, server, sleep=clock.sleep) as client:
+        followed = client.follow_training_job(JOB_ID, timeout=60, poll=5, pages_per_poll=3)
+        remembered: list[int] = []
+        with pytest.raises(family.WaitTimeoutError):
+            remembered.extend(states[0].seen_events() for _ in followed)
+    assert len(server.pages_per_show) > 3
+    # The last show comes after the deadline: no page is read for it.
+    assert set(server.pages_per_show[:-1]) == {3}
+    assert server.pages_per_show[-1] == 0
+    assert states[0].max_events == 600
+    assert max(remembered) == 600
+    assert states[0].seen_events() == 600
+    with _client(family, server) as client, pytest.raises(ValueError, match="pages_per_poll"):
+        next(client.follow_training_job(JOB_ID, pages_per_poll=0))

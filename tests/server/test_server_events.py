@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 from modelarts_kit_server import LifecycleTimings, ManualClock, ServerSettings, create_app
 from modelarts_kit_server.events import format_time
+from modelarts_kit_server.settings import STRICT
+from modelarts_kit_spec import load_spec
 from modelarts_kit_spec.meaning import Role
 
-from .family_support import Family, family_client
+from .family_support import Family, family_client, operation_of
 from .server_support import check_error
 
 TIMINGS = LifecycleTimings(startup_s=30, running_s=60, terminating_s=3)
@@ -202,3 +204,34 @@ def test_an_empty_window_is_no_window(family: Family, clock: ManualClock) -> Non
     clock.advance(3600)
     everything = events(family, job_id, order="asc")
     assert events(family, job_id, order="asc", start_time="", end_time="") == everything
+
+
+def test_a_negative_offset_is_never_echoed_as_if_it_were_valid(
+    family: Family, clock: ManualClock
+) -> None:
+    """Issue 34 item 7: ``offset=-1`` answered 200 and echoed -1. The page gives no range
+    ("Offset of a data entry"), so the spec's minimum 0 is guidance: the lenient server
+    reads a negative offset as 0 and answers the offset it applied; the strict one refuses
+    it with the invalid-parameter error naming the parameter and the rule."""
+    spec = load_spec()
+    operation = operation_of(spec, Role.EVENTS)
+    written = spec.at(f"{operation.pointer}/parameters")
+    index = next(n for n, p in enumerate(written) if spec.deref(p).get("name") == "offset")
+    pointer = f"{operation.pointer}/parameters/{index}/schema"
+    assert spec.schema_model.rule_at(pointer, "minimum").strength == "guidance"
+    job_id = family.created_id("negative-offset")
+    clock.advance(3600)
+    answer = events(family, job_id, order="asc", offset=-1, limit=2)
+    assert answer["offset"] == 0
+    assert answer["events"] == events(family, job_id, order="asc", offset=0, limit=2)["events"]
+    strict = create_app(ServerSettings(clock=clock, timings=TIMINGS, strictness=STRICT))
+    try:
+        strict_family = family_client(strict)
+        job_id = strict_family.created_id("negative-offset")
+        response = strict_family.by_role(Role.EVENTS, job_id=job_id, params={"offset": "-1"})
+        check_error(response, 400, strict_family.error_code(Role.EVENTS, "invalid-parameter"))
+        assert "offset" in response.json()["error_msg"]
+        assert "minimum" in response.json()["error_msg"]
+        strict_family.client.close()
+    finally:
+        strict.close()

@@ -155,3 +155,72 @@ def test_macli_list_body_follows_the_envelope_of_each_end(
         app.close()
     if strictness == "lenient":
         assert valid  # real clients' list body: the lenient end takes it
+
+
+@pytest.mark.parametrize("workspace", [7, 0, True, ["0"], {"id": "0"}])
+def test_a_workspace_id_that_is_not_a_string_is_refused_naming_the_field(
+    family: Family, clock: ManualClock, workspace: object
+) -> None:
+    """Issue 34 item 8: ``workspace_id: 7`` answered 200 with workspace "0"'s jobs. The
+    server acts on the field, so the value is checked against the field's schema in the spec
+    (a string): 400 invalid-parameter naming the field, the value and the rule."""
+    create(family, clock, "in-workspace-0")
+    response = family.search({"workspace_id": workspace})
+    assert response.status_code == 400, response.text
+    assert response.json()["error_code"] == family.error_code(Role.LIST, "invalid-parameter")
+    message = response.json()["error_msg"]
+    assert "/workspace_id" in message
+    assert "type" in message
+    assert family.search({"workspace_id": "0"}).status_code == 200
+
+
+def _like(values: int, operator: str = "like") -> dict[str, object]:
+    return {"key": "name", "operator": operator, "value": [f"v{n}" for n in range(values)]}
+
+
+@pytest.mark.parametrize(
+    ("filters", "where", "rule"),
+    [
+        # The first filter breaks the operator enum too: the caps answer first, before the
+        # body is validated value by value.
+        ([_like(1, "bogus"), *[_like(1)] * 64], "/filters", "at most 64 filters per search"),
+        ([_like(257, "bogus")], "/filters/0/value", "at most 256 values per filter"),
+        ([_like(1), _like(174_746)], "/filters/1/value", "at most 256 values per filter"),
+    ],
+    ids=["65-filters", "257-values", "174746-like-values"],
+)
+def test_a_search_beyond_its_caps_is_refused_naming_the_rule(
+    family: Family, clock: ManualClock, filters: list[object], where: str, rule: str
+) -> None:
+    """Issue 34 item 3: one 2 MiB body of 174,746 like values cost 91 s of server CPU."""
+    create(family, clock, "capped")
+    response = family.search({"filters": filters})
+    assert response.status_code == 400, response.text
+    assert response.json()["error_code"] == family.error_code(Role.LIST, "invalid-parameter")
+    assert f"{where}: " in response.json()["error_msg"]
+    assert rule in response.json()["error_msg"]
+
+
+def test_a_search_at_its_caps_is_answered(family: Family, clock: ManualClock) -> None:
+    job_id = create(family, clock, "v1-at-the-caps")
+    answer = family.search({"filters": [_like(256)] * 64})
+    assert answer.status_code == 200, answer.text
+    assert [item["metadata"]["id"] for item in answer.json()["items"]] == [job_id]
+
+
+def test_a_search_ends_at_its_time_budget(
+    family: Family, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The budget's clock counts one second per job read (no wall time): the search of
+    five jobs ends after the second, with the invalid-parameter error naming the budget."""
+    from modelarts_kit_server import handlers_jobs
+
+    for n in range(5):
+        create(family, clock, f"budget-{n}")
+    ticks = iter(range(1_000))
+    monkeypatch.setattr(handlers_jobs, "_search_clock", lambda: float(next(ticks)))
+    response = family.search({"filters": [_like(3)]})
+    assert response.status_code == 400, response.text
+    assert response.json()["error_code"] == family.error_code(Role.LIST, "invalid-parameter")
+    assert "time budget of 2 s over 5 jobs" in response.json()["error_msg"]
+    assert next(ticks) == 4  # the start, then three jobs: the third is past the budget

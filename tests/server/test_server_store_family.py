@@ -4,10 +4,14 @@ and the lifecycle's transitions the events are made of."""
 from __future__ import annotations
 
 import itertools
+import re
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
+from click.testing import CliRunner
+from modelarts_kit.main import cli
 from modelarts_kit_server import JobStore, LifecycleTimings
 from modelarts_kit_server.lifecycle import Simulation, Stage, Timeline
 from modelarts_kit_server.store import SCHEMA_VERSION, JobRecord, StoredEvent, StoreError
@@ -152,3 +156,58 @@ def test_transitions_follow_what_show_answers() -> None:
     stopped = simulation.transitions(Timeline(0, simulation.outcomes[0], 15_000))
     assert stopped[-1].stage is Stage.STOPPED
     assert [t.phase for t in stopped][:3] == list(lifecycle.normal_course[:3])
+
+
+def _version_1_without_events(connection: sqlite3.Connection) -> None:
+    connection.execute(VERSION_0)
+
+
+def _version_1_jobs_short_of_a_column(connection: sqlite3.Connection) -> None:
+    connection.execute("CREATE TABLE jobs (project_id TEXT, job_id TEXT, name TEXT)")
+    connection.execute("CREATE TABLE events (project_id, job_id, seq, time_ms, document)")
+    connection.execute("CREATE TABLE deleted_jobs (project_id, job_id, deleted_ms)")
+
+
+@pytest.mark.parametrize(
+    ("damage", "said"),
+    [
+        (lambda connection: None, "has no table 'jobs'"),
+        (_version_1_without_events, "has no table 'deleted_jobs'; has no table 'events' ("),
+        (
+            _version_1_jobs_short_of_a_column,
+            "table 'jobs' lacks the column(s) created_ms, document, outcome, "
+            "terminate_requested_ms (",
+        ),
+    ],
+    ids=["no-tables", "no-events-tables", "missing-columns"],
+)
+def test_a_damaged_database_is_refused_before_anything_is_written(
+    tmp_path: Path, damage: Any, said: str
+) -> None:
+    """Issue 34 item 5: a file whose user_version says 1 but whose tables are not those of
+    version 1 is refused with one message naming what is missing (the schema itself is
+    checked, not only the number), and the file is left exactly as it was."""
+    db = tmp_path / "damaged.sqlite"
+    with sqlite3.connect(db) as connection:
+        damage(connection)
+        connection.execute("PRAGMA user_version = 1")
+    before = db.read_bytes()
+    with pytest.raises(StoreError, match=re.escape(said)) as refused:
+        JobStore(db)
+    assert "\n" not in str(refused.value)
+    assert db.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["damaged.sqlite"]
+
+
+def test_serve_refuses_a_damaged_database_with_one_line_and_exit_2(tmp_path: Path) -> None:
+    db = tmp_path / "damaged.sqlite"
+    with sqlite3.connect(db) as connection:
+        connection.execute("PRAGMA user_version = 1")
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--db", str(db)])
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines() == [
+        f"error: --db {db}: the job database says schema version 1 but has no table "
+        "'deleted_jobs'; has no table 'events'; has no table 'jobs' "
+        "(rule: a job database of version 1 has the tables and columns its version makes); it "
+        "is damaged or not a modelarts-kit job database, and was not changed"
+    ]

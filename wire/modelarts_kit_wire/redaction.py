@@ -8,7 +8,9 @@ in the forms a server or a body shows it in:
 - base64 and base64url, padded or not, also when the secret sits inside a longer base64 text
   (``Basic`` credentials, an echoed blob) at any byte alignment, and those percent-encoded;
 
-and then redacts the value of every credential header (:data:`SECRET_HEADERS`:
+in any case (a hostile server may echo a token upper-cased, lower-cased or with its case
+swapped: every form is matched case-insensitively), and then redacts the value of every
+credential header (:data:`SECRET_HEADERS`:
 ``X-Auth-Token: ...``, ``Authorization: ...``) whatever it is. :func:`redact` is that header
 redaction alone, for a text no run's secrets are known for; :func:`is_secret_header` says
 whether a header's value is a credential (``Headers`` never shows one in its ``repr``).
@@ -91,6 +93,9 @@ class Scrubber:
     def __init__(self, secrets: Iterable[str | None] = ()) -> None:
         self._secrets: set[str] = set()
         self._forms: list[str] = []
+        # Each form lower-cased (a cheap test whether it may occur) and as a case-insensitive
+        # pattern (the replacement), in the order of ``_forms``.
+        self._patterns: list[tuple[str, re.Pattern[str]]] = []
         for secret in secrets:
             self.learn(secret)
 
@@ -104,6 +109,7 @@ class Scrubber:
         forms = set(self._forms) | _forms_of(secret)
         # Longest first, so a secret containing another is replaced whole.
         self._forms = sorted(forms, key=len, reverse=True)
+        self._patterns = [(f.lower(), _anycase(f)) for f in self._forms]
         return True
 
     @property
@@ -112,9 +118,11 @@ class Scrubber:
         return len(self._secrets) >= MAX_SECRETS
 
     def __call__(self, text: str) -> str:
-        for form in self._forms:
-            if form in text:
-                text = text.replace(form, REDACTED)
+        lowered = text.lower()
+        for lower, pattern in self._patterns:
+            if lower in lowered:
+                text = pattern.sub(REDACTED, text)
+                lowered = text.lower()
         return _HEADER_RE.sub(lambda m: f"{m['name']}{m['sep']}{REDACTED}", text)
 
     def __bool__(self) -> bool:
@@ -127,7 +135,13 @@ class Scrubber:
         copy = Scrubber()
         copy._secrets = set(self._secrets)
         copy._forms = list(self._forms)
+        copy._patterns = list(self._patterns)
         return copy
+
+
+def _anycase(form: str) -> re.Pattern[str]:
+    """``form`` in any case: upper, lower, swapped, or mixed."""
+    return re.compile(re.escape(form), re.IGNORECASE)
 
 
 _HEADERS_ONLY = Scrubber()

@@ -43,6 +43,7 @@ from modelarts_kit_wire.wirejson import MAX_WIRE_JSON_BYTES, WireJsonError, deco
 from modelarts_kit_contracts.core.answers import AnswerTooLarge
 
 __all__ = [
+    "DESTRUCTIVE_ROLES",
     "MAX_429_RETRIES",
     "AnswerTooLarge",
     "CreateCapReached",
@@ -68,7 +69,16 @@ class ResponseStalled(requests.exceptions.Timeout):
 
 
 class CreateCapReached(Exception):
-    """A create was not sent: ``--max-creates`` is spent, or the run is ``--read-only``."""
+    """A request was not sent: a create once ``--max-creates`` is spent, or under
+    ``--read-only`` a create a correct target could accept, a delete or a description
+    change."""
+
+
+# Operations that delete or change a job: on a live or read-only target the phases never
+# call them (schemathesis takes path ids from earlier answers: the target's own jobs); the
+# scenarios delete and change only jobs the run created, and under ``--read-only`` the guard
+# sends none at all.
+DESTRUCTIVE_ROLES = frozenset({Role.DELETE, Role.DESCRIBE})
 
 
 # --- routes ----------------------------------------------------------------------------------
@@ -382,6 +392,10 @@ class TrafficGuard(requests.auth.AuthBase):
         if self.deadline is not None and time.monotonic() >= self.deadline:
             raise RunStopped("the run's time budget (--max-time) is spent", request=request)
         route, _ = self.route(request)
+        if route is not None and self.policy.read_only and route.role in DESTRUCTIVE_ROLES:
+            with self._lock:
+                self.creates_blocked += 1
+            raise CreateCapReached(f"{route.role.value} not sent: --read-only")
         if route is not None and route.role is Role.CREATE:
             if self.allow_after_stop:
                 raise CreateCapReached("create not sent: the run is cleaning up")
@@ -412,7 +426,9 @@ class TrafficGuard(requests.auth.AuthBase):
             return  # a body no correct target accepts: a negative case, no job expected
         with self._lock:
             cap = 0 if self.policy.read_only else self.policy.max_creates
-            if self.policy.live and cap is not None and self.creates_counted >= cap:
+            # --read-only holds on every target; --max-creates caps a live one.
+            capped = self.policy.live or self.policy.read_only
+            if capped and cap is not None and self.creates_counted >= cap:
                 self.creates_blocked += 1
                 why = "--read-only" if self.policy.read_only else f"--max-creates {cap} reached"
                 raise CreateCapReached(f"create not sent: {why}")

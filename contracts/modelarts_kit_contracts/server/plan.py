@@ -8,13 +8,9 @@ from modelarts_kit_spec.meaning import Role
 
 from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_contracts.server.checks import SCENARIOS
+from modelarts_kit_contracts.server.guard import DESTRUCTIVE_ROLES
 from modelarts_kit_contracts.server.options import RunOptions
 from modelarts_kit_contracts.server.target import ServerTarget
-
-# Operations that delete or change a job: on a live or read-only target the phases never
-# call them (schemathesis takes path ids from earlier answers: the target's own jobs); the
-# scenarios delete and change only jobs the run created.
-DESTRUCTIVE_ROLES = frozenset({Role.DELETE, Role.DESCRIBE})
 
 
 @dataclass(frozen=True)
@@ -39,8 +35,9 @@ class RunPlan:
 
 
 def effective_phases(target: ServerTarget, options: RunOptions) -> tuple[str, ...]:
-    # The stateful phase creates jobs through the spec's links: not on a live target.
-    if target.live:
+    # The stateful phase creates jobs through the spec's links: not on a live target, nor
+    # under --read-only (whatever the target).
+    if target.live or options.read_only:
         return tuple(p for p in options.phases if p != "stateful")
     return options.phases
 
@@ -48,13 +45,18 @@ def effective_phases(target: ServerTarget, options: RunOptions) -> tuple[str, ..
 def plan_run(target: ServerTarget, options: RunOptions, api: ApiMap | None = None) -> RunPlan:
     resolved = api if api is not None else ApiMap.from_spec()
     live = target.live
+    # What the run guards: a live target, and any target under --read-only (run.py and the
+    # traffic guard read the same two options).
+    guarded = live or options.read_only
     operations = []
     for role, op in resolved.roles():
         mode = "positive and negative data"
-        if live and role is Role.CREATE:
+        if guarded and role is Role.CREATE:
             mode = "negative data only (no job is created by the phases)"
-        elif live and role is Role.TERMINATE:
+        elif guarded and role is Role.TERMINATE:
             mode = "negative data only (no job is terminated by the phases)"
+        elif options.read_only and role in DESTRUCTIVE_ROLES:
+            mode = "not sent (--read-only: no delete, no description change)"
         elif live and role in DESTRUCTIVE_ROLES:
             mode = "not called by the phases (only jobs the run created are deleted or changed)"
         operations.append(f"{op.method.upper()} {op.path} ({role.value}): {mode}")
@@ -67,7 +69,9 @@ def plan_run(target: ServerTarget, options: RunOptions, api: ApiMap | None = Non
         f"--workers {options.workers}",
     ]
     if options.read_only:
-        caps.append("--read-only: no create is sent")
+        caps.append(
+            "--read-only: no create a correct server could accept, no delete, no description change"
+        )
     elif live:
         caps.append(
             f"--max-creates {options.max_creates} (creates the target could accept); "

@@ -43,6 +43,7 @@ from modelarts_kit_contracts.core import CreatedJob, Finding, RunReport, clip
 from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_contracts.server.checks import SCENARIOS
 from modelarts_kit_contracts.server.guard import (
+    DESTRUCTIVE_ROLES,
     AnswerTooLarge,
     CreateCapReached,
     GuardPolicy,
@@ -66,7 +67,6 @@ from modelarts_kit_contracts.server.options import (
     default_other_project,
 )
 from modelarts_kit_contracts.server.plan import (
-    DESTRUCTIVE_ROLES,
     RunPlan,
     effective_phases,
     plan_run,

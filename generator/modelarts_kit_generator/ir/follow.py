@@ -93,13 +93,24 @@ def build_follow(
             DOC_WIDTH,
         ),
         "",
+        *docstring_lines(
+            "Events are given as their pages arrive. One poll reads at most "
+            "``pages_per_poll`` pages of events (the next poll reads again from the first), "
+            "each page within the time ``timeout`` leaves, and the deadline is checked after "
+            "every event; the follow remembers a bounded number of events (twice what one "
+            "poll reads), so a server whose event pages never end costs neither unbounded "
+            "time nor unbounded memory.",
+            DOC_WIDTH,
+        ),
+        "",
         "Yields:",
         f"    The events (``{events.item_annotation}``)"
         + (" and the log lines (``LogLine``: ``task``, ``line``)." if logs else "."),
         "",
         "Raises:",
         "    WaitTimeoutError: ``timeout`` seconds passed before the job ended.",
-        "    ValueError: ``until`` is empty, or ``timeout``/``poll``/``max_poll`` is negative.",
+        "    ValueError: ``until`` is empty, ``timeout``/``poll``/``max_poll`` is negative, or",
+        "        ``pages_per_poll`` is not a positive integer.",
     ]
     return FollowIR(
         method_name=method_name,
@@ -107,6 +118,7 @@ def build_follow(
         id_argument=wait.id_argument,
         events_iterator=events.method_name,
         events_arguments=arguments,
+        page_size=events.page_size,
         event_annotation=events.item_annotation,
         logs_method=logs.python_name if logs else None,
         log_content_expression=f"preview.{content}" if content else "None",

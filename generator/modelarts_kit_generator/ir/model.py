@@ -295,6 +295,7 @@ class FollowIR:
     id_argument: str
     events_iterator: str  # the PagingIR method of the events
     events_arguments: tuple[str, ...]  # the job id, and e.g. an ascending order
+    page_size: int  # the events iterator's page size: what one poll reads is bounded by it
     event_annotation: str
     logs_method: str | None  # the logs-preview operation method, None: events only
     log_content_expression: str  # naming ``preview``
