@@ -39,6 +39,7 @@ __all__ = [
     "ledger_file",
     "listening",
     "max_time",
+    "no_color",
     "out_file",
     "output_format",
     "report",
@@ -120,6 +121,11 @@ def seed(help: str, *, default: int | None = None, dest: str = "seed") -> Callab
         show_default=default is not None,
         help=help,
     )
+
+
+def no_color() -> Callable[[F], F]:
+    """``--no-color``: plain text output, even on a terminal."""
+    return click.option("--no-color", is_flag=True, default=False, help="Plain text output.")
 
 
 def max_time(
