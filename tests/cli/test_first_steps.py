@@ -9,7 +9,9 @@ import json
 import re
 
 import httpx
+import pytest
 from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN, ServerSettings, serve_in_thread
+from modelarts_kit_spec import load_spec
 from modelarts_training_client.models import Job
 
 import examples.first_job
@@ -54,3 +56,27 @@ def test_contract_server_help_names_the_credential_variables(kit: Kit) -> None:
     help_text = kit("contract", "server", "--help").stdout
     for variable in ("MODELARTS_KIT_TOKEN", "HUAWEICLOUD_SDK_AK", "HUAWEICLOUD_SDK_SK"):
         assert variable in help_text
+
+
+_ROW = re.compile(r"^\| `(\w+)` \| (\w+) \| `([^`]+)` \| (\d{3}) \|$", re.MULTILINE)
+FIRST_SCREEN_LINES = 40
+
+
+def _operation_rows(text: str) -> list[tuple[str, str, str, str]]:
+    return [
+        (name, method.lower(), path, status) for name, method, path, status in _ROW.findall(text)
+    ]
+
+
+@pytest.mark.parametrize("readme", ["README.md", "spec/README.md"])
+def test_the_first_screen_lists_every_operation_of_the_spec(readme: str) -> None:
+    """The endpoint table near the top names each operation of the spec once, with its method,
+    path and success status as the spec has them (issue 35: it listed 3 of 12)."""
+    text = (REPO / readme).read_text(encoding="utf-8")
+    first_screen = "\n".join(text.splitlines()[:FIRST_SCREEN_LINES])
+    shown = _operation_rows(first_screen)
+    expected = [
+        (op.operation_id, op.method, op.path, op.success.status) for op in load_spec().operations
+    ]
+    assert sorted(shown) == sorted(expected)
+    assert "three training-job operations" not in text
