@@ -7,6 +7,7 @@ from __future__ import annotations
 import doctest
 import json
 import re
+from typing import Any
 
 import httpx
 import pytest
@@ -80,3 +81,37 @@ def test_the_first_screen_lists_every_operation_of_the_spec(readme: str) -> None
     ]
     assert sorted(shown) == sorted(expected)
     assert "three training-job operations" not in text
+
+
+def _python_blocks(text: str) -> list[str]:
+    return re.findall(r"^```python\n(.*?)^```", text, re.DOTALL | re.MULTILINE)
+
+
+def test_readme_list_example_in_python_searches_like_its_curl() -> None:
+    """README's search, in Python with the generated client, sends the curl's body and finds
+    the job README's create made (issue 35: the list call had no example)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    snippet = next(block for block in _python_blocks(readme) if "list_training_jobs" in block)
+    curl_bodies = [json.loads(body) for body in _BODY.findall(readme)]
+    with serve_in_thread(ServerSettings()) as url:
+        created = httpx.post(
+            f"{url}/v2/{DEV_PROJECT_ID}/training-jobs",
+            json=examples.first_job.BODY,
+            headers={"X-Auth-Token": DEV_TOKEN},
+            timeout=30,
+        )
+        assert created.status_code == 201, created.text
+        httpx.post(  # another job the search must leave out
+            f"{url}/v2/{DEV_PROJECT_ID}/training-jobs",
+            json={"kind": "job", "metadata": {"name": "someone-elses"}},
+            headers={"X-Auth-Token": DEV_TOKEN},
+            timeout=30,
+        )
+        scope: dict[str, Any] = {}
+        code = snippet.replace("http://127.0.0.1:8000", url)
+        exec(compile(code, "README.md", "exec"), scope)
+    assert scope["search"] in curl_bodies
+    page = scope["page"]
+    assert (page.count, page.total) == (1, 2)
+    assert [job.metadata.name for job in page.items] == ["my-first-job"]
+    assert scope["names"] == ["my-first-job"]

@@ -103,11 +103,12 @@ def _expected(request: CurlRequest) -> tuple[int, str | None]:
     return int(operation.success.status), None
 
 
-def test_readme_shows_a_create_request() -> None:
+def test_readme_shows_a_create_and_a_list_request() -> None:
     shown = {
         (r.method, r.url.removeprefix(README_URL).rsplit("/", 1)[-1]) for r in readme_requests()
     }
     assert ("POST", "training-jobs") in shown
+    assert ("POST", "training-job-searches") in shown
 
 
 @pytest.mark.parametrize("mode", list(MODES))
