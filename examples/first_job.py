@@ -29,8 +29,8 @@ BODY: dict[str, Any] = {
         "code_dir": "obs://my-bucket/code/",
         "boot_file": "obs://my-bucket/code/train.py",
         "engine": {
-            "engine_name": "PyTorch",
-            "engine_version": "pytorch_1.8.0-cuda_10.2-py_3.7-ubuntu_18.04-x86_64",
+            "engine_name": "TensorFlow",
+            "engine_version": "tensorflow_2.1.0-cuda_10.1-py_3.7-ubuntu_18.04-x86_64",
         },
     },
     "spec": {"resource": {"flavor_id": "modelarts.vm.cpu.8u", "node_count": 1}},

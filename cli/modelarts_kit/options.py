@@ -123,6 +123,11 @@ def seed(help: str, *, default: int | None = None, dest: str = "seed") -> Callab
     )
 
 
+def no_color() -> Callable[[F], F]:
+    """``--no-color``: plain text output, even on a terminal."""
+    return click.option("--no-color", is_flag=True, default=False, help="Plain text output.")
+
+
 def max_time(
     help: str = "Stop after this many seconds.", *, whole: bool = False
 ) -> Callable[[F], F]:
@@ -173,11 +178,6 @@ def listening(
             report(report_help, dest="report_specs"),
         ]
     return compose(*decorators)
-
-
-def no_color() -> Callable[[F], F]:
-    """``--no-color``: plain text output (parameter ``no_color``)."""
-    return click.option("--no-color", is_flag=True, default=False, help="Plain text output.")
 
 
 def output_format(*choices: str, default: str | None = None) -> Callable[[F], F]:

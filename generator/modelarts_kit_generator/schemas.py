@@ -120,7 +120,21 @@ def is_object_schema(node: JSON) -> bool:
         return False
     if "properties" in node:
         return True
+    if _is_union_of_values(node):
+        return False
     return any(key in node for key in _COMBINATORS) and node.get("type") in (None, "object")
+
+
+def _is_union_of_values(node: Mapping[str, JSON]) -> bool:
+    """``anyOf``/``oneOf`` of typed shapes none of which declares properties (a map or a list
+    of maps): one value of several shapes, a field's union, not a model of its own."""
+    if "type" in node or "allOf" in node:
+        return False
+    branches = [part for key in ("anyOf", "oneOf") for part in node.get(key) or ()]
+    return bool(branches) and all(
+        isinstance(part, Mapping) and "type" in part and "properties" not in part
+        for part in branches
+    )
 
 
 @dataclass

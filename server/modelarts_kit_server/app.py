@@ -63,6 +63,7 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
+from urllib.parse import quote
 
 from modelarts_kit_spec import Operation, Spec, load_spec
 from modelarts_kit_spec.routes import match_route
@@ -87,9 +88,16 @@ from modelarts_kit_server.auth import (
 from modelarts_kit_server.catalogue import load_catalogue
 from modelarts_kit_server.clock import Clock, SimulatedClock
 from modelarts_kit_server.context import Handler, JsonResponse, RequestContext
+from modelarts_kit_server.downloads import (
+    LinkRefused,
+    LogLinks,
+    is_download_path,
+    request_origin,
+)
 from modelarts_kit_server.errors import ApiError, error_body, resolve_error
 from modelarts_kit_server.faults import FaultKind, FaultPlan
 from modelarts_kit_server.handler_table import default_handlers
+from modelarts_kit_server.handlers_tasks import task_log_download
 from modelarts_kit_server.lifecycle import Simulation
 from modelarts_kit_server.settings import DEFAULT_MAX_BODY_BYTES, ServerSettings
 from modelarts_kit_server.store import JobStore, StorageUnavailable
@@ -244,6 +252,36 @@ async def send_json(
     await send({"type": "http.response.body", "body": payload})
 
 
+async def _send_bytes(
+    send: Send,
+    status: int,
+    headers: list[tuple[bytes, bytes]],
+    body: bytes,
+    request_id: str,
+    method: str,
+) -> None:
+    """A response that is not the API's JSON (a log download, the storage's refusal)."""
+    headers = [
+        *headers,
+        (b"content-length", str(len(body)).encode()),
+        (b"x-request-id", request_id.encode()),
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": b"" if method == "HEAD" else body})
+
+
+def _log_request(scope: Scope, status: int, request_id: str, started: float) -> None:
+    """One line per request: method, path (never the query: a link's signature), status."""
+    logger.info(
+        "%s %s -> %d (%s, %.1f ms)",
+        loggable(str(scope.get("method", "?"))),
+        loggable(_raw_path(scope)),
+        status,
+        request_id,
+        (time.perf_counter() - started) * 1000,
+    )
+
+
 def loggable(text: str, limit: int = MAX_LOGGED_CHARS) -> str:
     """``text`` for a log line: non-printable characters escaped (``\\n``, ``\\x1b``...), capped."""
     if len(text) > limit:
@@ -300,6 +338,7 @@ class ReferenceServer:
         self.routes = build_routes(spec, self.handlers)
         self.simulation = Simulation(spec.meaning.lifecycle, settings.timings)
         self.catalogue = load_catalogue(spec)
+        self.log_links = LogLinks()
         self._ids = random.Random(settings.id_seed) if settings.id_seed is not None else None
         self._ids_lock = threading.Lock()
         self._workers = ThreadPoolExecutor(
@@ -329,6 +368,10 @@ class ReferenceServer:
             return
         request_id = new_request_id()
         started = time.perf_counter()
+        if is_download_path(_raw_path(scope)):  # a log link the logs URL handed out
+            status = await self._download(scope, send, request_id)
+            _log_request(scope, status, request_id, started)
+            return
         payload: bytes | None = None
         body = BodyTracker(receive)
         try:
@@ -350,14 +393,29 @@ class ReferenceServer:
         if body.left_large(scope):  # answered early: do not read a large body to discard it
             response = replace(response, headers={**response.headers, "Connection": "close"})
         await send_json(send, response, request_id, payload)
-        logger.info(
-            "%s %s -> %d (%s, %.1f ms)",
-            loggable(str(scope.get("method", "?"))),
-            loggable(_raw_path(scope)),
-            response.status,
-            request_id,
-            (time.perf_counter() - started) * 1000,
-        )
+        _log_request(scope, response.status, request_id, started)
+
+    async def _download(self, scope: Scope, send: Send, request_id: str) -> int:
+        """Serve a log link (no credentials: the link is presigned); its status."""
+        method = str(scope.get("method", "GET"))
+        query_string = scope.get("query_string", b"").decode("latin-1")
+        try:
+            if method not in ("GET", "HEAD"):
+                raise LinkRefused(405, "MethodNotAllowed", "The method is not allowed.")
+            target, text = task_log_download(self, _raw_path(scope), query_string)
+        except LinkRefused as refused:
+            body = refused.xml()
+            headers = [(b"content-type", b"application/xml")]
+            await _send_bytes(send, refused.status, headers, body, request_id, method)
+            return refused.status
+        disposition = "attachment" if target.download else "inline"
+        file_name = quote(f"{target.task}.log", safe="")
+        headers = [
+            (b"content-type", b"text/plain; charset=utf-8"),
+            (b"content-disposition", f"{disposition}; filename*=UTF-8''{file_name}".encode()),
+        ]
+        await _send_bytes(send, 200, headers, text.encode("utf-8"), request_id, method)
+        return 200
 
     async def handle(self, scope: Scope, receive: Receive) -> tuple[JsonResponse, bytes | None]:
         """The response, and its encoded body when it was encoded off the event loop."""
@@ -374,6 +432,7 @@ class ReferenceServer:
         self, scope: Scope, receive: Receive, found: ResolvedRoute, method: str, raw_path: str
     ) -> tuple[JsonResponse, bytes | None]:
         headers = request_headers(scope)
+        scheme = str(scope.get("scheme", "http"))
         parts = RequestParts(
             method=method,
             raw_path=raw_path,
@@ -388,7 +447,7 @@ class ReferenceServer:
             raise body_too_large(limit)
         large = length > INLINE_BODY_BYTES if length is not None else "transfer-encoding" in headers
         if not large:
-            return await self._handle_read(found, parts, identity, receive)
+            return await self._handle_read(found, parts, identity, receive, scheme)
         if not self._large_bodies.acquire(blocking=False):
             raise ApiError(
                 errors.TOO_MANY_REQUESTS,
@@ -396,7 +455,7 @@ class ReferenceServer:
                 headers={"Retry-After": "1"},
             )
         try:
-            return await self._handle_read(found, parts, identity, receive)
+            return await self._handle_read(found, parts, identity, receive, scheme)
         finally:
             self._large_bodies.release()
 
@@ -406,6 +465,7 @@ class ReferenceServer:
         parts: RequestParts,
         identity: Principal | PendingSignature,
         receive: Receive,
+        scheme: str,
     ) -> tuple[JsonResponse, bytes | None]:
         """The rest of :meth:`handle`, from reading the body on."""
         headers = parts.headers
@@ -424,6 +484,7 @@ class ReferenceServer:
             body=body,
             content_type=headers.get("content-type"),
             query_string=parts.query_string,
+            origin=request_origin(scheme, headers.get("host")),
         )
         handler = self.handlers[found.route.operation.operation_id]
         if len(body) <= INLINE_BODY_BYTES and not self._renders_large_job(context):

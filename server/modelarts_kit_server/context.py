@@ -19,6 +19,7 @@ from modelarts_kit_spec import Operation, Spec
 from modelarts_kit_server.auth import Principal
 from modelarts_kit_server.catalogue import Catalogue
 from modelarts_kit_server.clock import Clock
+from modelarts_kit_server.downloads import RESERVED_ORIGIN, LogLinks
 from modelarts_kit_server.lifecycle import Simulation
 from modelarts_kit_server.settings import ServerSettings
 from modelarts_kit_server.store import JobStore
@@ -37,6 +38,7 @@ class JobServer(Protocol):
     clock: Clock
     simulation: Simulation
     catalogue: Catalogue
+    log_links: LogLinks
 
     def new_job_id(self) -> str: ...
 
@@ -63,6 +65,8 @@ class RequestContext:
     body: bytes
     content_type: str | None
     query_string: str = ""  # the raw query of the request URL (without "?")
+    # scheme://host the request reached when loopback, for links to the server itself
+    origin: str = RESERVED_ORIGIN
 
     @property
     def project_id(self) -> str:

@@ -37,6 +37,7 @@ not have before storing, so they are neither stored nor echoed; ``strict`` enfor
 from __future__ import annotations
 
 import copy
+import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
@@ -57,6 +58,7 @@ from modelarts_kit_server.store import DuplicateJobName, JobRecord
 from modelarts_kit_server.validation import (
     apply_defaults,
     describe_violation,
+    ignored_fields,
     parse_json_body,
     pointer,
     redacted_value,
@@ -84,6 +86,8 @@ __all__ = [
 logger = logging.getLogger("modelarts_kit_server")
 
 MAX_RENDERED_TASKS = 64  # node_count may be huge; the task list shown is capped
+MAX_LOGGED_FIELDS = 10  # of the ignored fields, the first are named, the rest counted
+MAX_LOGGED_NAME_CHARS = 80
 
 
 def validate_body(context: RequestContext, precheck: Callable[[Any], None] | None = None) -> Any:
@@ -107,12 +111,38 @@ def validate_body(context: RequestContext, precheck: Callable[[Any], None] | Non
         spec.envelope(MUST_ACCEPT if strict else MUST_REJECT), schema, document
     )
     if violation is None:
-        return document if strict else known_fields(spec, schema, document)
+        if strict:
+            return document
+        kept = known_fields(spec, schema, document)
+        log_ignored_fields(context, ignored_fields(document, kept))
+        return kept
     if _is_unsupported_action(context, violation):
         raise ApiError(errors.UNSUPPORTED_ACTION_TYPE, short(str(violation.instance)))
     fields = sensitive_fields(context.server.spec.walker, schema)
     message = describe_violation(violation, secret=lambda at: is_sensitive(fields, document, at))
     raise ApiError(errors.INVALID_PARAM, message)
+
+
+def log_ignored_fields(context: RequestContext, fields: Sequence[str]) -> None:
+    """One log line naming the request fields a lenient server ignored (names, never values):
+    a misspelled key (``filter`` for ``filters``) is otherwise silently without effect."""
+    if not fields:
+        return
+    shown = [_printable(field) for field in fields[:MAX_LOGGED_FIELDS]]
+    more = len(fields) - len(shown)
+    logger.warning(
+        "%s: ignored request fields the spec does not have: %s%s",
+        context.operation.operation_id,
+        ", ".join(shown),
+        f" (and {more} more)" if more else "",
+    )
+
+
+def _printable(text: str) -> str:
+    """``text`` on one line, cut to :data:`MAX_LOGGED_NAME_CHARS` (a field name is the client's)."""
+    if len(text) > MAX_LOGGED_NAME_CHARS:
+        text = text[: MAX_LOGGED_NAME_CHARS - 3] + "..."
+    return text if text.isprintable() else json.dumps(text)[1:-1]
 
 
 def _is_unsupported_action(context: RequestContext, violation: Any) -> bool:

@@ -11,6 +11,8 @@ metrics.
   spec lists for an unknown task (else the unknown-job error). The output is simulated
   (:mod:`modelarts_kit_server.tasks`); the metric names are the spec's documented values of
   the response's ``metric`` field, else those of its example.
+- **log download** (:func:`task_log_download`): what a log link of the logs URL serves, the
+  task's whole log now (:mod:`modelarts_kit_server.downloads` signs and checks the links).
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from modelarts_kit_spec.values import documented_values
 from modelarts_kit_server import errors, tasks
 from modelarts_kit_server import handlers as jobs
 from modelarts_kit_server.catalogue import response_examples
-from modelarts_kit_server.context import JsonResponse, RequestContext, short
+from modelarts_kit_server.context import JobServer, JsonResponse, RequestContext, short
+from modelarts_kit_server.downloads import LinkRefused, LogTarget
 from modelarts_kit_server.errors import ApiError
 from modelarts_kit_server.events import (
     EventQuery,
@@ -39,7 +42,14 @@ from modelarts_kit_server.query import query_parameters
 from modelarts_kit_server.store import JobRecord
 from modelarts_kit_server.validation import redacted_value
 
-__all__ = ["job_events", "metric_names", "task_log_preview", "task_log_url", "task_metrics"]
+__all__ = [
+    "job_events",
+    "metric_names",
+    "task_log_download",
+    "task_log_preview",
+    "task_log_url",
+    "task_metrics",
+]
 
 FALLBACK_EVENT_LIMIT = 50  # the events page: "The default value is 50"
 DOWNLOAD_TYPE = "application/octet-stream"  # the logs URL page: asks for a download link
@@ -118,21 +128,31 @@ def _task_parameter(context: RequestContext) -> str:
     return next(name for name in context.path_params if name not in known)
 
 
-def _task(context: RequestContext) -> tuple[JobRecord, str, Snapshot, int | None]:
-    """The job, the task, the job's snapshot now and the task's exit code (None: running)."""
-    record = jobs.find_job(context)
-    task = context.path_params[_task_parameter(context)]
-    server = context.server
+def _task_state(
+    server: JobServer, record: JobRecord, task: str
+) -> tuple[Snapshot, int | None] | None:
+    """The job's snapshot now and the task's exit code (None: running); None when the job
+    has no such task."""
     now_ms = server.clock.now_ms()
     status = jobs.render_job(server, record, now_ms)["status"]
     if task not in status.get("tasks", ()):
-        meaning = jobs.meaning_for(context, errors.TASK_NOT_FOUND_MEANINGS)
-        raise ApiError(meaning, short(task), detail=f"The job has no task {short(task)!r}.")
+        return None
     exit_code = next(
         (s.get("exit_code") for s in status.get("task_statuses", ()) if s.get("task") == task),
         None,
     )
-    return record, task, server.simulation.snapshot_at(record.timeline, now_ms), exit_code
+    return server.simulation.snapshot_at(record.timeline, now_ms), exit_code
+
+
+def _task(context: RequestContext) -> tuple[JobRecord, str, Snapshot, int | None]:
+    """The job, the task, the job's snapshot now and the task's exit code (None: running)."""
+    record = jobs.find_job(context)
+    task = context.path_params[_task_parameter(context)]
+    state = _task_state(context.server, record, task)
+    if state is None:
+        meaning = jobs.meaning_for(context, errors.TASK_NOT_FOUND_MEANINGS)
+        raise ApiError(meaning, short(task), detail=f"The job has no task {short(task)!r}.")
+    return record, task, *state
 
 
 def task_log_preview(context: RequestContext) -> JsonResponse:
@@ -145,8 +165,22 @@ def task_log_url(context: RequestContext) -> JsonResponse:
     # The page's table calls it a header, its example sends it in the query: either counts.
     asked = query_parameters(context).get(LINK_KIND) or context.content_type or ""
     download = str(asked).split(";")[0].strip().lower() == DOWNLOAD_TYPE
-    url = tasks.log_url(record.project_id, record.job_id, task, snapshot.now_ms, download)
+    target = LogTarget(record.project_id, record.job_id, task, download)
+    url = context.server.log_links.url(context.origin, target, snapshot.now_ms)
     return success_response(context, {"obs_url": url})
+
+
+def task_log_download(server: JobServer, raw_path: str, query_string: str) -> tuple[LogTarget, str]:
+    """The link's target and the task's whole log now, the bytes the preview shows;
+    :class:`~modelarts_kit_server.downloads.LinkRefused` for a link past its expiry, edited,
+    or naming a job or task that is gone."""
+    target = server.log_links.check(raw_path, query_string, server.clock.now_ms())
+    record = server.store.get(target.project_id, target.job_id)
+    state = None if record is None else _task_state(server, record, target.task)
+    if record is None or state is None:
+        raise LinkRefused(404, "NoSuchKey", "The specified key does not exist.")
+    snapshot, exit_code = state
+    return target, tasks.log_text(record.job_id, target.task, snapshot, exit_code)
 
 
 def _schemas_named(spec: Spec, schema: Any, name: str, depth: int = 0) -> Iterator[Any]:

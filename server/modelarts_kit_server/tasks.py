@@ -9,8 +9,8 @@ runs). Nothing is stored.
   step line per :data:`STEP_S` seconds of running, and an end line with the task's exit code
   once it has ended; ``content`` is at most the last :data:`MAX_PREVIEW_BYTES` bytes of the
   log (whole lines), ``current_size`` its size and ``full_size`` the whole log's, in bytes.
-- **log link** (:func:`log_url`): a temporary link (5 minutes, as the page says) on a reserved,
-  never-resolving host (``.invalid``, RFC 2606).
+- **log text** (:func:`log_text`): the task's whole log, what a log link downloads
+  (:mod:`modelarts_kit_server.downloads` signs and serves the links).
 - **metrics** (:func:`metrics`): for each metric name (the spec's), one value per minute since
   the job was created, as the page's example shows: ``-1`` while the task is not running, a
   percentage while it is; at most the last :data:`MAX_METRIC_POINTS` minutes.
@@ -21,17 +21,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from typing import Any
-from urllib.parse import quote
 
 from modelarts_kit_server.lifecycle import Snapshot, Stage
 
 __all__ = [
-    "LINK_VALIDITY_S",
     "MAX_METRIC_POINTS",
     "MAX_PREVIEW_BYTES",
     "STEP_S",
     "log_preview",
-    "log_url",
+    "log_text",
     "metrics",
 ]
 
@@ -39,8 +37,6 @@ STEP_S = 10
 MAX_LOG_STEPS = 10_000  # a job running for days still logs a bounded number of lines
 MAX_PREVIEW_BYTES = 64 * 1024
 MAX_METRIC_POINTS = 60
-LINK_VALIDITY_S = 300
-LINK_HOST = "https://obs.modelarts-kit.invalid"
 NOT_RUNNING = -1.0
 
 
@@ -63,11 +59,17 @@ def _log_lines(job_id: str, task: str, snapshot: Snapshot, exit_code: int | None
     return lines
 
 
+def log_text(job_id: str, task: str, snapshot: Snapshot, exit_code: int | None) -> str:
+    """The task's whole log at the snapshot (what a log link downloads)."""
+    return "".join(line + "\n" for line in _log_lines(job_id, task, snapshot, exit_code))
+
+
 def log_preview(
     job_id: str, task: str, snapshot: Snapshot, exit_code: int | None
 ) -> dict[str, Any]:
-    """``{"content", "current_size", "full_size"}`` of the task's log at the snapshot."""
-    lines = [line + "\n" for line in _log_lines(job_id, task, snapshot, exit_code)]
+    """``{"content", "current_size", "full_size"}`` of the task's log at the snapshot: the
+    last whole lines of :func:`log_text` within :data:`MAX_PREVIEW_BYTES`."""
+    lines = log_text(job_id, task, snapshot, exit_code).splitlines(keepends=True)
     full_size = sum(len(line.encode("utf-8")) for line in lines)
     kept: list[str] = []
     size = 0
@@ -79,14 +81,6 @@ def log_preview(
         size += length
     content = "".join(reversed(kept))
     return {"content": content, "current_size": size, "full_size": full_size}
-
-
-def log_url(project_id: str, job_id: str, task: str, now_ms: int, download: bool) -> str:
-    """A temporary link to the task's whole log (a preview link, or a download link)."""
-    expires = now_ms // 1000 + LINK_VALIDITY_S
-    disposition = "attachment" if download else "inline"
-    path = "/".join(quote(part, safe="") for part in (project_id, job_id, f"{task}.log"))
-    return f"{LINK_HOST}/{path}?Expires={expires}&response-content-disposition={disposition}"
 
 
 def metrics(

@@ -35,6 +35,7 @@ __all__ = [
     "apply_defaults",
     "best_violation",
     "describe_violation",
+    "ignored_fields",
     "is_json_media_type",
     "openapi_validator",
     "parse_json_body",
@@ -84,6 +85,28 @@ def pointer(path: Iterable[str | int]) -> str:
     """JSON pointer of a path of keys/indexes ("" is the root, shown as "/")."""
     text = "".join(f"/{escape_pointer_token(str(part))}" for part in path)
     return text or "/"
+
+
+def ignored_fields(sent: Any, kept: Any, path: tuple[str | int, ...] = ()) -> list[str]:
+    """JSON pointers of the object members of ``sent`` that ``kept`` (``sent`` with the fields
+    the spec does not have left out) no longer has: the fields a lenient server ignored."""
+    if len(path) > MAX_DEPTH:
+        return []
+    if isinstance(sent, Mapping) and isinstance(kept, Mapping):
+        found: list[str] = []
+        for key, value in sent.items():
+            if key in kept:
+                found += ignored_fields(value, kept[key], (*path, key))
+            else:
+                found.append(pointer((*path, key)))
+        return found
+    if isinstance(sent, list) and isinstance(kept, list) and len(sent) == len(kept):
+        return [
+            p
+            for i, pair in enumerate(zip(sent, kept, strict=True))
+            for p in ignored_fields(*pair, (*path, i))
+        ]
+    return []
 
 
 def _is_secret_name(path: Iterable[str | int]) -> bool:

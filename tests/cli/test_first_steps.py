@@ -7,9 +7,12 @@ from __future__ import annotations
 import doctest
 import json
 import re
+from typing import Any
 
 import httpx
+import pytest
 from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN, ServerSettings, serve_in_thread
+from modelarts_kit_spec import load_spec
 from modelarts_training_client.models import Job
 
 import examples.first_job
@@ -54,3 +57,61 @@ def test_contract_server_help_names_the_credential_variables(kit: Kit) -> None:
     help_text = kit("contract", "server", "--help").stdout
     for variable in ("MODELARTS_KIT_TOKEN", "HUAWEICLOUD_SDK_AK", "HUAWEICLOUD_SDK_SK"):
         assert variable in help_text
+
+
+_ROW = re.compile(r"^\| `(\w+)` \| (\w+) \| `([^`]+)` \| (\d{3}) \|$", re.MULTILINE)
+FIRST_SCREEN_LINES = 40
+
+
+def _operation_rows(text: str) -> list[tuple[str, str, str, str]]:
+    return [
+        (name, method.lower(), path, status) for name, method, path, status in _ROW.findall(text)
+    ]
+
+
+@pytest.mark.parametrize("readme", ["README.md", "spec/README.md"])
+def test_the_first_screen_lists_every_operation_of_the_spec(readme: str) -> None:
+    """The endpoint table near the top names each operation of the spec once, with its method,
+    path and success status as the spec has them (issue 35: it listed 3 of 12)."""
+    text = (REPO / readme).read_text(encoding="utf-8")
+    first_screen = "\n".join(text.splitlines()[:FIRST_SCREEN_LINES])
+    shown = _operation_rows(first_screen)
+    expected = [
+        (op.operation_id, op.method, op.path, op.success.status) for op in load_spec().operations
+    ]
+    assert sorted(shown) == sorted(expected)
+    assert "three training-job operations" not in text
+
+
+def _python_blocks(text: str) -> list[str]:
+    return re.findall(r"^```python\n(.*?)^```", text, re.DOTALL | re.MULTILINE)
+
+
+def test_readme_list_example_in_python_searches_like_its_curl() -> None:
+    """README's search, in Python with the generated client, sends the curl's body and finds
+    the job README's create made (issue 35: the list call had no example)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    snippet = next(block for block in _python_blocks(readme) if "list_training_jobs" in block)
+    curl_bodies = [json.loads(body) for body in _BODY.findall(readme)]
+    with serve_in_thread(ServerSettings()) as url:
+        created = httpx.post(
+            f"{url}/v2/{DEV_PROJECT_ID}/training-jobs",
+            json=examples.first_job.BODY,
+            headers={"X-Auth-Token": DEV_TOKEN},
+            timeout=30,
+        )
+        assert created.status_code == 201, created.text
+        httpx.post(  # another job the search must leave out
+            f"{url}/v2/{DEV_PROJECT_ID}/training-jobs",
+            json={"kind": "job", "metadata": {"name": "someone-elses"}},
+            headers={"X-Auth-Token": DEV_TOKEN},
+            timeout=30,
+        )
+        scope: dict[str, Any] = {}
+        code = snippet.replace("http://127.0.0.1:8000", url)
+        exec(compile(code, "README.md", "exec"), scope)
+    assert scope["search"] in curl_bodies
+    page = scope["page"]
+    assert (page.count, page.total) == (1, 2)
+    assert [job.metadata.name for job in page.items] == ["my-first-job"]
+    assert scope["names"] == ["my-first-job"]

@@ -175,7 +175,7 @@ def test_unchecked_body_that_is_not_json_is_refused(recorder: Any, value: Any) -
 def test_a_value_of_two_shapes_keeps_each_shape_typed(
     recorder: Any, create_job_example: dict[str, Any], environments: Any
 ) -> None:
-    """``environments`` is ``type: [object, array]``: a map of strings or a list of such maps
+    """``environments`` is ``anyOf`` a map of strings or a list of such maps
     (spec 2.2.0); a number inside either shape is refused, at the field, in the body's terms."""
     body = copy.deepcopy(create_job_example)
     body["algorithm"]["environments"] = environments
@@ -234,3 +234,28 @@ def test_a_request_not_the_client_cannot_check_is_refused_at_generation(tmp_path
     assert message.startswith("spec: /components/schemas/Thing/not: ")
     assert "rule: the generated client checks `not: {required: [...]}` only" in message
     assert not (tmp_path / "out").exists()
+
+
+def test_an_any_of_of_value_shapes_is_a_field_union_not_a_model(tmp_path: Path) -> None:
+    """``anyOf`` of a map and a list of maps, with no outer ``type`` (``environments`` since
+    issue 35): the field is typed with the union of both shapes, as with ``type: [object,
+    array]``; no model class of its own wraps the value (callers keep reading a dict or list)."""
+    string_map = {"type": "object", "additionalProperties": {"type": "string"}}
+    shapes = {"anyOf": [string_map, {"type": "array", "items": string_map}], "description": "d"}
+    properties = {**base_spec()["components"]["schemas"]["Thing"]["properties"], "env": shapes}
+    out = tmp_path / "out"
+    generate(
+        out, _toy_with(tmp_path, {"properties": properties}), GeneratorOptions(package="toy_client")
+    )
+    sys.path.insert(0, str(out))
+    try:
+        models = importlib.import_module("toy_client.models")
+        assert not [name for name in dir(models) if name.endswith("Env")]
+        assert models.ThingInput.model_validate({"env": {"K": "v"}}).env == {"K": "v"}
+        assert models.ThingInput.model_validate({"env": [{"K": "v"}]}).env == [{"K": "v"}]
+        with pytest.raises(pydantic.ValidationError):
+            models.ThingInput.model_validate({"env": {"K": 5}})
+    finally:
+        sys.path.remove(str(out))
+        for name in [n for n in sys.modules if n.split(".")[0] == "toy_client"]:
+            del sys.modules[name]

@@ -4,6 +4,13 @@ from __future__ import annotations
 
 import pytest
 from modelarts_kit_server import LifecycleTimings
+from modelarts_kit_server.downloads import (
+    RESERVED_ORIGIN,
+    LinkRefused,
+    LogLinks,
+    LogTarget,
+    request_origin,
+)
 from modelarts_kit_server.events import (
     EventQuery,
     format_time,
@@ -13,7 +20,7 @@ from modelarts_kit_server.events import (
 )
 from modelarts_kit_server.lifecycle import Simulation, Timeline
 from modelarts_kit_server.store import StoredEvent
-from modelarts_kit_server.tasks import MAX_METRIC_POINTS, log_preview, log_url, metrics
+from modelarts_kit_server.tasks import MAX_METRIC_POINTS, log_preview, log_text, metrics
 from modelarts_kit_spec import load_spec
 
 SIMULATION = Simulation(load_spec().meaning.lifecycle, LifecycleTimings(10, 60, 3))
@@ -88,12 +95,52 @@ def test_the_log_grows_while_the_task_runs_and_ends_with_its_exit_code() -> None
     assert other != ended
 
 
-def test_the_log_link_is_on_a_reserved_host_and_expires() -> None:
-    url = log_url("p", "j", "worker-0", 1_000_000, download=True)
-    assert url.startswith("https://obs.modelarts-kit.invalid/p/j/worker-0.log?")
-    assert "Expires=1300" in url
-    assert "attachment" in url
-    assert "inline" in log_url("p", "j", "worker-0", 1_000_000, download=False)
+def test_the_log_link_is_signed_and_expires_after_five_minutes() -> None:
+    links = LogLinks(key=b"k" * 32)
+    target = LogTarget("p", "j", "worker-0", download=True)
+    url = links.url("http://127.0.0.1:8000", target, 1_000_000)
+    assert url.startswith("http://127.0.0.1:8000/modelarts-kit/obs/p/j/worker-0.log?")
+    assert "Expires=1300&response-content-disposition=attachment&Signature=" in url
+    inline = links.url(RESERVED_ORIGIN, LogTarget("p", "j", "worker-0", download=False), 0)
+    assert inline.startswith("https://obs.modelarts-kit.invalid/modelarts-kit/obs/p/j/")
+    assert "inline" in inline
+    path, _, query = url.removeprefix("http://127.0.0.1:8000").partition("?")
+    assert links.check(path, query, 1_300_999) == target  # valid through its last second
+    with pytest.raises(LinkRefused, match="Request has expired") as expired:
+        links.check(path, query, 1_301_000)
+    assert expired.value.status == 403
+    with pytest.raises(LinkRefused, match="SignatureDoesNotMatch"):
+        links.check(path, query.replace("Expires=1300", "Expires=9300"), 1_000_000)
+    with pytest.raises(LinkRefused, match="SignatureDoesNotMatch"):
+        LogLinks(key=b"x" * 32).check(path, query, 1_000_000)  # another server's link
+
+
+@pytest.mark.parametrize(
+    ("scheme", "host", "origin"),
+    [
+        ("http", "127.0.0.1:8000", "http://127.0.0.1:8000"),
+        ("http", "localhost", "http://localhost"),
+        ("https", "[::1]:9000", "https://[::1]:9000"),
+        ("http", "127.0.0.2", "http://127.0.0.2"),
+        ("http", "example.com", RESERVED_ORIGIN),
+        ("http", "10.0.0.1:8000", RESERVED_ORIGIN),
+        ("http", "127.0.0.1@evil.example", RESERVED_ORIGIN),
+        ("http", "127.0.0.1:80/x", RESERVED_ORIGIN),
+        ("http", "127.0.0.1:port", RESERVED_ORIGIN),
+        ("http", None, RESERVED_ORIGIN),
+    ],
+)
+def test_a_link_points_only_to_a_loopback_host(scheme: str, host: str | None, origin: str) -> None:
+    assert request_origin(scheme, host) == origin
+
+
+def test_the_log_text_is_what_the_preview_shows() -> None:
+    timeline = Timeline(0, SIMULATION.outcomes[0])
+    snapshot = SIMULATION.snapshot_at(timeline, 80_000)
+    text = log_text("j", "worker-0", snapshot, 0)
+    preview = log_preview("j", "worker-0", snapshot, 0)
+    assert text == preview["content"]
+    assert len(text.encode()) == preview["full_size"]
 
 
 def test_metrics_are_minus_one_until_the_task_runs_and_bounded() -> None:

@@ -99,4 +99,5 @@ def test_the_log_link_asks_for_a_download_with_octet_stream(family: Family, how:
         headers=kind if how == "header" else None,
     ).json()["obs_url"]
     assert preview != download
-    assert ".invalid/" in download
+    assert "response-content-disposition=attachment" in download
+    assert "response-content-disposition=inline" in preview

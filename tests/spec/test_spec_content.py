@@ -780,14 +780,27 @@ def test_security_schemes(spec: Spec) -> None:
         assert spec.at(op.pointer)["security"] == [{"token": []}, {"aksk": []}]
 
 
-def test_links_chain_create_show_stop(spec: Spec) -> None:
+def test_links_chain_create_to_every_operation_on_the_job(spec: Spec) -> None:
+    """Create's answer links to every operation that takes the job id (issue 35): each path
+    parameter from the request's project, the answer's job id, or the answer's first task
+    (`status.tasks`, where the pages say task ids come from)."""
     created = spec.at(spec.operation(CREATE).success.pointer)["links"]
     shown = spec.at(spec.operation(SHOW).success.pointer)["links"]
-    targets = {link["operationId"] for link in created.values()}
-    assert targets == {SHOW, STOP}
+    on_a_job = {
+        op.operation_id
+        for op in spec.operations
+        if "training_job_id" in {p.name for p in op.parameters if p.location == "path"}
+    }
+    assert len(on_a_job) == 8
+    assert {link["operationId"] for link in created.values()} == on_a_job
+    sources = {
+        "project_id": "$request.path.project_id",
+        "training_job_id": "$response.body#/metadata/id",
+        "task_id": "$response.body#/status/tasks/0",
+    }
     for link in [*created.values(), *shown.values()]:
-        assert link["parameters"] == {
-            "project_id": "$request.path.project_id",
-            "training_job_id": "$response.body#/metadata/id",
-        }
+        target = spec.operation(link["operationId"])
+        path_names = {p.name for p in target.parameters if p.location == "path"}
+        assert set(link["parameters"]) == path_names, link["operationId"]
+        assert link["parameters"] == {name: sources[name] for name in path_names}
     assert {link["operationId"] for link in shown.values()} == {STOP}

@@ -86,3 +86,10 @@ def test_openapi_python_client_generates_and_keeps_enums_open(tmp_path: Path) ->
     assert enum_names, dir(models)
     documented = {member.value for member in getattr(models, enum_names[0])}
     assert documented == {"CPU", "GPU", "Ascend"}
+    # environments is anyOf [map, list of maps] without an outer type (issue 35): one class
+    # per shape (the map, the list's item); `type: [object, array]` beside it made six.
+    environment_modules = sorted((out / "models").glob("job_algorithm_environments*.py"))
+    assert [path.stem for path in environment_modules] == [
+        "job_algorithm_environments_type_0",
+        "job_algorithm_environments_type_1_item",
+    ]

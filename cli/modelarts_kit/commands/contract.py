@@ -237,6 +237,7 @@ def _credentials(
     show_default=True,
     help="Seconds to wait for a terminated job to reach a final phase.",
 )
+@options.no_color()
 def server(
     url: str | None,
     token: str | None,
@@ -259,6 +260,7 @@ def server(
     rate: float | None,
     dry_run: bool,
     final_phase_wait: float,
+    no_color: bool,
 ) -> None:
     """Check that the server at URL (default: the embedded reference server) honours the spec.
 
@@ -326,15 +328,17 @@ def server(
                 target, options, progress=progress, interruption=interruption
             )
             stack.close()
-        _finish_server(report, reports, interrupted=terminate.received)
+        _finish_server(report, reports, interrupted=terminate.received, no_color=no_color)
 
 
 def _not_started(*args: object) -> None:
     """Stands for the embedded server in a dry run's plan (never called)."""
 
 
-def _finish_server(report: RunReport, reports: tuple[str, ...], *, interrupted: bool) -> None:
-    render_text(report, color=sys.stdout.isatty() or None)
+def _finish_server(
+    report: RunReport, reports: tuple[str, ...], *, interrupted: bool, no_color: bool
+) -> None:
+    render_text(report, color=False if no_color else sys.stdout.isatty() or None)
     _write_reports(report, reports, command="contract server")
     for spec_text in reports:
         click.echo(f"report written: {spec_text.partition(':')[2]}", err=True)

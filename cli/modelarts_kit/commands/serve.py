@@ -46,8 +46,8 @@ Create a job (the development token and project; README.md has the same body):
       "algorithm": {{
         "code_dir": "obs://my-bucket/code/",
         "boot_file": "obs://my-bucket/code/train.py",
-        "engine": {{"engine_name": "PyTorch",
-                   "engine_version": "pytorch_1.8.0-cuda_10.2-py_3.7-ubuntu_18.04-x86_64"}}
+        "engine": {{"engine_name": "TensorFlow",
+                   "engine_version": "tensorflow_2.1.0-cuda_10.1-py_3.7-ubuntu_18.04-x86_64"}}
       }},
       "spec": {{"resource": {{"flavor_id": "modelarts.vm.cpu.8u", "node_count": 1}}}}
     }}'
