@@ -481,9 +481,19 @@ def mock(
         - status: 200
           body: {...}           # checked against the spec unless off_spec: true
     """
-    from modelarts_kit_contracts.mock import MockServer, load_scenario, run_until_stopped
+    from modelarts_kit_contracts.mock import (
+        MockServer,
+        listening_socket,
+        load_scenario,
+        run_until_stopped,
+    )
 
     loaded = load_scenario(scenario) if scenario is not None else None  # KitError: exit 2
+    try:
+        # Cheap checks first: a busy port fails before the answers are drawn (warm).
+        listening = listening_socket(host, port)
+    except OSError as exc:
+        raise KitError(str(exc)) from None
 
     def live(finding: Finding) -> None:
         click.echo(f"violation: {finding}", err=True)
@@ -508,9 +518,12 @@ def mock(
             on_started=started,
             should_stop=enough,
             max_time_s=max_time,
+            sock=listening,
         )
     except OSError as exc:
         raise KitError(str(exc)) from None
+    finally:
+        listening.close()
     report = server.report(f"client talking to the mock on {host}")
     # Each violation was printed once, as it happened; the summary counts the distinct ones.
     click.echo(
