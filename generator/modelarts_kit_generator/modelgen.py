@@ -72,6 +72,10 @@ def render_models(
 
 
 def _models_source(schemas: Mapping[str, Any], texts: Mapping[str, str], header: str) -> str:
+    if not schemas:
+        # A spec whose operations carry no schema: a models module with no model
+        # (datamodel-code-generator refuses an input without models).
+        return f"{header}\n"
     source = substitute_texts(_run_datamodel_code_generator(schemas, header=header), texts)
     check_models_source(source)
     return source

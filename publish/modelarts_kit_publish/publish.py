@@ -256,6 +256,9 @@ def publish_spec(
         raise PublishError(str(exc)) from exc
     if not isinstance(document, dict):
         raise PublishError(f"{source}: the document must be a mapping")
+    # Cheap preconditions before the expensive work (the ledger check, the bundle, the
+    # spec's parse): a --previous that does not resolve fails at once.
+    previous_source = resolve_previous(previous, out_dir, source)
     check_out_dir(
         out_dir, [source, *([ledger_file] if ledger_file is not None else [])], force=force
     )
@@ -266,7 +269,6 @@ def publish_spec(
         raise PublishError(f"{source}: /info/version is empty; a publication needs a version")
     spec = parse_spec(bundle.document, source)
     manifest = _read_manifest(out_dir)
-    previous_source = resolve_previous(previous, out_dir, source)
     _check_version(bundle, manifest, previous_source)
     changelog, previous_version, changes = _changelog(
         out_dir, bundle, previous_source, manifest, checked_release(ledger)

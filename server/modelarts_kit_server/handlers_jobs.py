@@ -38,7 +38,6 @@ from modelarts_kit_server.search import (
     search,
 )
 from modelarts_kit_server.store import JobRecord
-from modelarts_kit_server.validation import describe_violation, validate_instance
 
 __all__ = ["delete_job", "describe_job", "list_jobs", "search_query", "success_response"]
 
@@ -63,24 +62,6 @@ def _request_default(context: RequestContext, name: str) -> Any:
         return None
     view = context.server.spec.walker.view(schema)
     return schema_default(context.server.spec, view.properties.get(name))
-
-
-def _field_acted_on(context: RequestContext, body: Mapping[str, Any], name: str) -> Any:
-    """The value of request field ``name`` the server acts on (an SDK field such as
-    ``workspace_id``, which the must-reject envelope lets hold anything), checked against
-    the field's own schema in the spec: a value of another type is ``invalid-parameter``
-    naming the field, never silently read as the default."""
-    value = body.get(name)
-    schema = context.operation.request_schema
-    if value is None or not isinstance(schema, Mapping):
-        return value
-    spec = context.server.spec
-    field = spec.walker.view(schema).properties.get(name)
-    violation = validate_instance(spec, field, value) if field is not None else None
-    if violation is not None:
-        described = describe_violation(violation, prefix=[name])
-        raise ApiError(errors.INVALID_PARAM, f"request body {described}")
-    return value
 
 
 def _integer(value: Any, fallback: int) -> int:
@@ -222,7 +203,7 @@ def list_jobs(context: RequestContext) -> JsonResponse:
     server = context.server
     now_ms = server.clock.now_ms()
     records = server.store.jobs(context.project_id)
-    workspace = _field_acted_on(context, body, "workspace_id")
+    workspace = body.get("workspace_id")
     if isinstance(workspace, str) and workspace:
         records = [record for record in records if _workspace(record.document) == workspace]
     # Search over each job's document and phase; only the page is rendered whole.

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import math
-import time
 import zlib
 from typing import Any
 
@@ -156,10 +155,15 @@ def test_the_mock_and_proxy_wire_checks_name_why() -> None:
 # --- contract server against hostile answers ---------------------------------------------------
 
 
-def run_against(answer: hostile.Answer, *, max_time: int = 25) -> tuple[RunReport, float]:
+# Only a bound against a hang: the runs below are bounded by counts (two examples, the
+# examples phase), and whether a run ended by itself is read from its report, never from the
+# wall clock (issue 34 item 11: deep-200 took 25.4 s at load 10 against ``elapsed < 25``).
+HANG_BOUND_S = 600
+
+
+def run_against(answer: hostile.Answer, *, max_time: int = HANG_BOUND_S) -> RunReport:
     with hostile.raw_server(answer) as url:
-        started = time.monotonic()
-        report = run_server_contract(
+        return run_server_contract(
             ServerTarget.from_url(url),
             RunOptions(
                 credentials=Credentials(token="t0ken-hostile"),
@@ -170,7 +174,11 @@ def run_against(answer: hostile.Answer, *, max_time: int = 25) -> tuple[RunRepor
                 final_phase_wait_s=1.0,
             ),
         )
-        return report, time.monotonic() - started
+
+
+def ended_by_itself(report: RunReport) -> bool:
+    """The run ended when its checks were done, not cut at its ``--max-time``."""
+    return not any("--max-time" in text for text in [*report.notes, *report.errors])
 
 
 def _failures(report: RunReport, check: str) -> list[str]:
@@ -202,17 +210,17 @@ def _failures(report: RunReport, check: str) -> list[str]:
 def test_an_undecodable_answer_is_the_servers_violation(
     answer: hostile.Answer, check: str, reason: str
 ) -> None:
-    report, elapsed = run_against(answer)
+    report = run_against(answer)
     assert report.errors == [], report.errors
     assert report.exit_code is ExitCode.CONTRACT_VIOLATION
     found = _failures(report, check)
     assert any(reason in text for text in found), found
-    assert elapsed < 25
+    assert ended_by_itself(report), report.notes
 
 
 def test_schemathesis_own_checks_judge_a_deep_answer_through_the_wire_decoder() -> None:
     # Its JSON deserializer was json.loads: RecursionError killed its worker thread.
-    report, _ = run_against(hostile.fixed(200, hostile.DEEP))
+    report = run_against(hostile.fixed(200, hostile.DEEP))
     found = _failures(report, "response_schema_conformance")
     assert any("nested deeper than 64 levels" in text for text in found), found
 
@@ -220,7 +228,7 @@ def test_schemathesis_own_checks_judge_a_deep_answer_through_the_wire_decoder() 
 def test_an_obs_text_header_does_not_stop_the_run() -> None:
     body = b'{"error_code": "ModelArts.2787", "error_msg": "x"}'
     answer = hostile.fixed(400, body, [(b"X-Weird", b"\xe9\xb2"), (b"Retry-After", b"\xb2")])
-    report, _ = run_against(answer)
+    report = run_against(answer)
     assert report.errors == [], report.errors
     assert report.tallies  # checks were evaluated
 
@@ -241,7 +249,7 @@ def test_an_obs_text_header_does_not_stop_the_run() -> None:
     ids=["huge", "gzip-bomb"],
 )
 def test_an_answer_above_the_cap_is_not_read_into_memory(answer: hostile.Answer, says: str) -> None:
-    report, elapsed = run_against(answer)
+    report = run_against(answer)
     assert report.errors == [], report.errors
     assert report.exit_code is ExitCode.CONTRACT_VIOLATION
     found = _failures(report, "answer_body_decodable")
@@ -250,7 +258,7 @@ def test_an_answer_above_the_cap_is_not_read_into_memory(answer: hostile.Answer,
     assert [f.operation for f in report.failures] == [
         "GET /v2/{project_id}/training-jobs/{training_job_id}"  # the first preflight probe
     ]
-    assert elapsed < 10
+    assert ended_by_itself(report), report.notes
 
 
 def _lying(_request: bytes) -> list[bytes]:
@@ -259,13 +267,13 @@ def _lying(_request: bytes) -> list[bytes]:
 
 
 def test_an_answer_cut_short_is_a_connection_error_not_a_crash() -> None:
-    report, elapsed = run_against(_lying)
+    report = run_against(_lying)
     assert report.exit_code is ExitCode.USAGE_OR_CONNECTION_ERROR
     assert len(report.errors) == 1
     assert "no complete answer" in report.errors[0]
     assert "IncompleteRead" in report.errors[0]
     assert "please report" not in report.errors[0]
-    assert elapsed < 10
+    assert ended_by_itself(report), report.notes
 
 
 def test_a_crash_in_the_run_is_reported_as_such_not_as_max_time(
@@ -277,7 +285,7 @@ def test_a_crash_in_the_run_is_reported_as_such_not_as_max_time(
         raise ZeroDivisionError("a bug")
 
     monkeypatch.setattr(run, "preflight", broken)
-    report, _ = run_against(hostile.fixed(200, b"{}"))
+    report = run_against(hostile.fixed(200, b"{}"))
     assert report.exit_code is ExitCode.USAGE_OR_CONNECTION_ERROR
     assert len(report.errors) == 1
     assert "ZeroDivisionError: a bug" in report.errors[0]

@@ -370,3 +370,32 @@ def test_a_draw_does_not_depend_on_the_machines_load(monkeypatch: pytest.MonkeyP
     loaded = generator.draw(schema, Variant.TYPICAL, count=12, seed_value=5)
     assert len(quiet) == 12
     assert loaded == quiet
+
+
+def test_contract_mock_on_a_busy_port_fails_before_drawing_any_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 34 item 10: on a busy port ``contract mock`` failed only after 75 s of drawing
+    its answers. The order, not the time: the port is bound first, nothing is drawn."""
+    import socket
+
+    from click.testing import CliRunner
+    from modelarts_kit.main import cli
+    from modelarts_kit_contracts.mock import MockServer
+
+    drawn: list[str] = []
+
+    def warm(self: MockServer) -> None:
+        drawn.append("warm")
+
+    monkeypatch.setattr(MockServer, "warm", warm)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = CliRunner().invoke(cli, ["contract", "mock", "--port", str(port)])
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines() == [
+        f"error: cannot serve on 127.0.0.1:{port}: Address already in use"
+    ]
+    assert drawn == []

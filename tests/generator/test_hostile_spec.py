@@ -636,3 +636,62 @@ def test_a_structurally_broken_spec_is_refused_on_one_line(
     assert f"(rule: {rule})" in lines[0]
     assert "Traceback" not in result.output
     assert not out.exists()
+
+
+def _without_schemas(inline: bool) -> dict[str, Any]:
+    """A valid spec with no ``components.schemas``: one answer schema written inline, or
+    no schema at all (an answer without content)."""
+    answer: dict[str, Any] = (
+        {
+            "description": "ok",
+            "content": {
+                "application/json": {
+                    "schema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+                }
+            },
+        }
+        if inline
+        else {"description": "no content"}
+    )
+    status = "200" if inline else "204"
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Tiny", "version": "1.0.0"},
+        "servers": [{"url": "https://tiny.example.com"}],
+        "paths": {"/v1/ping": {"get": {"operationId": "Ping", "responses": {status: answer}}}},
+    }
+
+
+@pytest.mark.parametrize("inline", [True, False], ids=["inline-schema", "no-schema"])
+def test_a_spec_without_components_schemas_generates_a_client_that_works(
+    tmp_path: Path, inline: bool
+) -> None:
+    """Issue 34 item 6: "generated code does not compile" (an empty ``from .models import
+    ()``), then datamodel-code-generator's "Models not found"."""
+    import importlib
+    import sys
+
+    import httpx
+
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps(_without_schemas(inline)))
+    out = tmp_path / "tiny"
+    result = CliRunner().invoke(
+        cli, ["generate", "--no-cache", "--spec", str(spec), "--out", str(out),
+              "--package", "tiny_client", "--distribution", "tiny-client"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    for module in out.rglob("*.py"):
+        compile(module.read_bytes(), str(module), "exec", dont_inherit=True)
+    sys.path.insert(0, str(out))
+    try:
+        tiny = importlib.import_module("tiny_client")
+        answer = httpx.Response(200, json={"ok": True}) if inline else httpx.Response(204)
+        transport = httpx.MockTransport(lambda request: answer)
+        with tiny.TrainingJobsClient(transport=transport) as client:
+            pinged = client.ping()
+        assert (pinged.ok if inline else pinged) == (True if inline else None)
+    finally:
+        sys.path.remove(str(out))
+        for name in [n for n in sys.modules if n.split(".")[0] == "tiny_client"]:
+            del sys.modules[name]

@@ -478,3 +478,31 @@ def test_the_family_operations_are_added_since_2_2_0_and_break_no_one(tmp_path: 
         assert f"operation {operation} (" in changelog
     html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     assert all(f'id="op-{operation}"' in html for operation in new)
+
+
+def test_a_previous_version_that_does_not_resolve_fails_before_any_expensive_step(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34 item 10: ``publish --previous BADREV`` failed only after 34 s of ledger
+    check, bundling and parsing. The order, not the time: none of those steps runs."""
+    from modelarts_kit_publish import publish as module
+
+    called: list[str] = []
+
+    def expensive(name: str) -> Any:
+        def step(*args: Any, **kwargs: Any) -> Any:
+            called.append(name)
+            raise AssertionError(f"{name} ran before --previous was resolved")
+
+        return step
+
+    for name in ("_check_ledger", "bundle_document", "parse_spec", "check_out_dir"):
+        monkeypatch.setattr(module, name, expensive(name))
+    result = CliRunner().invoke(
+        cli, ["publish", "--out", str(tmp_path / "out"), "--previous", "BADREV"]
+    )
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("error: previous version BADREV: ")
+    assert len(result.output.splitlines()) == 1
+    assert called == []
+    assert not (tmp_path / "out").exists()

@@ -573,3 +573,37 @@ def test_a_failure_swapping_generated_puts_every_file_back(
     assert tree(root_of(repo)) == before
     leftovers = [p.name for p in root_of(repo).rglob(".modelarts-kit-staged-*")]
     assert leftovers == []
+
+
+@pytest.mark.parametrize(
+    ("name", "recorded_as"),
+    [
+        ("README.md", "README-2.md"),
+        ("index.yaml", "index-2.yaml"),
+        ("readme.MD", "readme-2.MD"),
+        (SEED_003, SEED_003.replace(".txt", "-2.txt")),
+    ],
+)
+def test_a_page_named_like_a_file_there_is_recorded_under_a_free_name(
+    repo: Path, tmp_path: Path, name: str, recorded_as: str
+) -> None:
+    """Issue 34 item 4: a page file named README.md overwrote spec/sources/seeds/README.md
+    and was recorded as a page (index.yaml likewise). A recorded name never collides with
+    a file of the folder, the index or a page recorded in any folder (in any case)."""
+    text = seed_text(SEED_004).replace(LOCAL_CODE_DIR, NEW_LOG_LEVEL + LOCAL_CODE_DIR, 1)
+    folder = tmp_path / "new"
+    folder.mkdir()
+    page = write_page(folder, name, text)
+    sources = seeds(repo).parent
+    before = {p: p.read_bytes() for p in sources.rglob("*") if p.is_file()}
+    result = update(repo, page)
+    assert result.exit_code == 0, result.output
+    for path, data in before.items():
+        if path.name != "index.yaml" or path.parent != sources:
+            assert path.read_bytes() == data, f"{path} was overwritten"
+    assert (seeds(repo) / recorded_as).read_bytes() == page.read_bytes()
+    index = read_index(sources)
+    recorded = index.by_name(recorded_as)
+    assert recorded is not None
+    assert (recorded.file, recorded.replaces) == (f"seeds/{recorded_as}", SEED_004)
+    assert [p.name for p in index.pages].count(name) == (1 if name == SEED_003 else 0)

@@ -266,8 +266,9 @@ def _record(
 ) -> RecordedPage:
     """Record ``page`` beside the page it replaces (written when the update commits)."""
     text = data.decode("utf-8", "replace")
+    folder = PurePosixPath(source.file).parent
     recorded = RecordedPage(
-        file=(PurePosixPath(source.file).parent / page.name).as_posix(),
+        file=(folder / _recorded_name(stage, folder, page.name)).as_posix(),
         operation=operation,
         language=language_of(text),
         format=page_format,
@@ -276,8 +277,35 @@ def _record(
     )
     stage.index = stage.index.with_page(recorded)
     stage.new_pages[stage.project.sources / recorded.file] = data
-    stage.given[page.name] = page
+    stage.given[recorded.name] = page
     return recorded
+
+
+# The most names tried for one page before the update gives up (``NAME-2.ext``, ...).
+MAX_NAME_TRIES = 1000
+
+
+def _recorded_name(stage: _Stage, folder: PurePosixPath, wanted: str) -> str:
+    """The name ``wanted`` is recorded under in ``folder`` of ``spec/sources``: the page's own
+    name unless it collides (with any case) with a file there (``README.md``), the index
+    (``index.yaml``), a page recorded in any folder (ledger entries cite bare names) or one
+    recorded in this run; then ``STEM-2.ext``, ``STEM-3.ext``, ... A recorded page never
+    overwrites a file."""
+    sources = stage.project.sources
+    taken = {p.name.casefold() for p in stage.index.pages}
+    taken |= {stage.index.path.name.casefold()}
+    taken |= {path.name.casefold() for path in stage.new_pages}
+    if (sources / folder).is_dir():
+        taken |= {path.name.casefold() for path in (sources / folder).iterdir()}
+    stem, suffix = PurePosixPath(wanted).stem, PurePosixPath(wanted).suffix
+    candidates = [wanted, *(f"{stem}-{n}{suffix}" for n in range(2, MAX_NAME_TRIES + 1))]
+    for name in candidates:
+        if name.casefold() not in taken:
+            return name
+    raise UpdateError(
+        f"{wanted}: no free name in spec/sources/{folder} after {MAX_NAME_TRIES} tries (rule: "
+        "a recorded page never overwrites a file); rename the page"
+    )
 
 
 # --- 6b. the evidence the old revision gave -------------------------------------------------
@@ -328,7 +356,7 @@ def _update_page(stage: _Stage, page: Path) -> PageUpdate:
     others = [
         stage.source_path(p)
         for p in stage.index.current(operation)
-        if p.name not in (source.name, page.name)
+        if p.name not in (source.name, page.name, recorded.name if recorded else page.name)
     ]
     report = diff_pages(
         [page, *others], replaces=old, spec_path=stage.spec, ledger_path=stage.ledger

@@ -11,6 +11,7 @@ becomes one ``error:`` line in the root group).
 
 from __future__ import annotations
 
+import socket
 import sys
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -446,9 +447,12 @@ def _serve_until_stopped(
     started: Callable[[str], None],
     enough: Callable[[], bool],
     max_time: float | None,
+    *,
+    sock: socket.socket | None = None,
 ) -> None:
-    """Serve ``app`` (the mock, the proxy) until a signal, ``enough()`` or ``max_time``; an
-    address that cannot be bound is a user error (one line, exit 2)."""
+    """Serve ``app`` (the mock, the proxy) until a signal, ``enough()`` or ``max_time``, on
+    ``sock`` when the caller bound it already; an address that cannot be bound is a user
+    error (one line, exit 2)."""
     from modelarts_kit_contracts.mock import run_until_stopped
 
     try:
@@ -459,6 +463,7 @@ def _serve_until_stopped(
             on_started=started,
             should_stop=enough,
             max_time_s=max_time,
+            sock=sock,
         )
     except OSError as exc:
         raise KitError(str(exc)) from None
@@ -510,9 +515,14 @@ def mock(
         - status: 200
           body: {...}           # checked against the spec unless off_spec: true
     """
-    from modelarts_kit_contracts.mock import MockServer, load_scenario
+    from modelarts_kit_contracts.mock import MockServer, listening_socket, load_scenario
 
     loaded = load_scenario(scenario) if scenario is not None else None  # KitError: exit 2
+    try:
+        # Cheap checks first: a busy port fails before the answers are drawn (warm).
+        listening = listening_socket(host, port)
+    except OSError as exc:
+        raise KitError(str(exc)) from None
 
     def live(finding: Finding) -> None:
         click.echo(f"violation: {finding}", err=True)
@@ -529,7 +539,10 @@ def mock(
     def enough() -> bool:
         return max_requests is not None and len(server.exchanges) >= max_requests
 
-    _serve_until_stopped(server, host, port, started, enough, max_time)
+    try:
+        _serve_until_stopped(server, host, port, started, enough, max_time, sock=listening)
+    finally:
+        listening.close()
     report = server.report(f"client talking to the mock on {host}")
     # Each violation was printed once, as it happened; the summary counts the distinct ones.
     click.echo(

@@ -21,7 +21,11 @@ from modelarts_kit_contracts.mock.scenario import (
     ScenarioFile,
     load_scenario,
 )
-from modelarts_kit_contracts.mock.serving import run_until_stopped, serve_in_thread
+from modelarts_kit_contracts.mock.serving import (
+    listening_socket,
+    run_until_stopped,
+    serve_in_thread,
+)
 from modelarts_kit_contracts.mock.strategies import (
     INT64_MAX,
     INT64_MIN,
@@ -40,6 +44,7 @@ __all__ = [
     "ScenarioFile",
     "Variant",
     "draw_examples",
+    "listening_socket",
     "load_scenario",
     "run_until_stopped",
     "serve_in_thread",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import socket
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 from modelarts_kit_wire.threads import running_in_thread
 
-__all__ = ["run_until_stopped", "serve_in_thread"]
+__all__ = ["listening_socket", "run_until_stopped", "serve_in_thread"]
 
 if TYPE_CHECKING:
     import uvicorn
@@ -53,6 +54,23 @@ def serve_in_thread(
         yield f"http://{host}:{bound[1]}"
 
 
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The address bound and listening, before any costly preparation (a busy port fails in
+    milliseconds, not after the mock has drawn its answers); ``run_until_stopped`` serves on
+    it. Raises OSError naming the address when it cannot be bound."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        sock.bind((host, port))
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        raise OSError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
 def run_until_stopped(
     app: Callable[..., Awaitable[None]],
     *,
@@ -61,8 +79,10 @@ def run_until_stopped(
     on_started: Callable[[str], None],
     should_stop: Callable[[], bool] = lambda: False,
     max_time_s: float | None = None,
+    sock: socket.socket | None = None,
 ) -> None:
-    """Serve ``app`` in the calling thread until SIGINT/SIGTERM, ``should_stop()`` or the time.
+    """Serve ``app`` in the calling thread until SIGINT/SIGTERM, ``should_stop()`` or the time;
+    on ``sock`` when given (see :func:`listening_socket`), else on ``host:port``.
 
     Raises OSError when the address cannot be bound.
     """
@@ -94,7 +114,7 @@ def run_until_stopped(
     watcher = threading.Thread(target=watch, name="modelarts-kit-watch", daemon=True)
     watcher.start()
     try:
-        server.run()
+        server.run(sockets=[sock] if sock is not None else None)
     except SystemExit as exc:  # uvicorn exits when it cannot bind
         raise OSError(f"cannot serve on {host}:{port} (uvicorn exited with {exc.code})") from exc
     finally:
