@@ -22,7 +22,8 @@ async function call(method, path, body, retries) {
       headers: body === undefined
         ? { "X-Auth-Token": token }
         : { "X-Auth-Token": token, "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      // A string is a JSON text sent as it is (see create below).
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     });
     const text = await response.text();
     if (response.ok) return { result: text ? JSON.parse(text) : null };
@@ -47,7 +48,11 @@ const jobs = `/v2/${encodeURIComponent(projectId)}/training-jobs`;
 let outcome;
 try {
   if (command === "create") {
-    outcome = await call("POST", jobs, JSON.parse(third), 0); // a create is never retried
+    // Sent as the caller wrote it: JSON.parse then JSON.stringify would turn an int64 such as
+    // -9223372036854775808 into a double (-9223372036854776000). Parsed only to refuse a body
+    // that is not JSON before anything is sent. A create is never retried.
+    JSON.parse(third);
+    outcome = await call("POST", jobs, third, 0);
   } else if (command === "show") {
     outcome = await call("GET", `${jobs}/${encodeURIComponent(third)}`, undefined, 3);
   } else if (command === "stop") {

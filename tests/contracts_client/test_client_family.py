@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from modelarts_kit_contracts.client import Case, ClientCheckSettings, build_cases, run_client_check
 from modelarts_kit_contracts.client.adapters.generated import GeneratedClientAdapter
+from modelarts_kit_contracts.client.run import not_supported_notes
 from modelarts_kit_contracts.core import RunReport
 from modelarts_kit_spec import Spec, load_spec
 from modelarts_kit_spec.meaning import Role
@@ -90,7 +91,7 @@ def test_an_operation_the_client_lacks_is_not_supported_not_failed(
 
 
 def test_a_query_parameter_the_client_cannot_send_skips_only_those_cases(
-    spec: Spec, check: Callable[..., RunReport]
+    spec: Spec, check: Callable[..., RunReport], cases: list[Case]
 ) -> None:
     # The vendor SDK's events request has no field for one documented query parameter.
     report = check(adapter_for(spec, unsupported_query=frozenset({"offset"})))
@@ -99,6 +100,21 @@ def test_a_query_parameter_the_client_cannot_send_skips_only_those_cases(
     assert note.startswith(f"{EVENTS_ID}: not supported by this client (spec-client cannot send")
     assert "offset" in note
     assert report.response_times_ms[EVENTS_ID]  # its other cases ran
+    # The note names each case it skipped (issue 35), and how many of the operation's ran.
+    events = [case for case in cases if case.operation.operation_id == EVENTS_ID]
+    skipped = [case.name for case in events if "offset" in case.call().query]
+    assert 0 < len(skipped) < len(events)
+    named = note.split(" not checked: ", 1)[1].split("; the other ", 1)
+    assert named[0].split(", ") == [name.removeprefix(f"{EVENTS_ID} ") for name in skipped]
+    assert f"{len(skipped)} of {len(events)} cases not checked" in note
+    assert named[1] == f"{len(events) - len(skipped)} ran"
+
+
+def test_a_note_for_an_operation_the_client_lacks_says_all_its_cases() -> None:
+    notes = not_supported_notes(
+        {("Op", "no OpRequest"): ["Op 200 typical #1", "Op 401 error #1"]}, {"Op": 2}
+    )
+    assert notes == ["Op: not supported by this client (no OpRequest): all 2 cases not checked"]
 
 
 def test_the_generated_client_adapter_finds_operations_by_id(

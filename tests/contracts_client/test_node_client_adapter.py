@@ -7,9 +7,15 @@ typical JavaScript client gets wrong: JSON.parse turns an int64 into a double.
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
+import subprocess
 import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from modelarts_kit_contracts.client import (
@@ -58,3 +64,57 @@ def test_a_javascript_client_is_checked_through_the_adapter_protocol(
 def _core_ids() -> set[str]:
     roles = load_spec().meaning.roles
     return {roles.create.operation_id, roles.show.operation_id, roles.terminate.operation_id}
+
+
+INT64_MIN = -9223372036854775808
+
+
+class _Recorder(BaseHTTPRequestHandler):
+    """Answers every POST with 201 ``{}`` and keeps the body it got."""
+
+    bodies: ClassVar[list[bytes]] = []
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length", "0"))
+        self.bodies.append(self.rfile.read(length))
+        self.send_response(201)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"{}")
+
+    def log_message(self, format: str, *args: object) -> None:
+        return
+
+
+def test_the_javascript_client_sends_an_int64_create_field_unchanged() -> None:
+    """issue 35: JSON.parse then JSON.stringify sent -9223372036854775808 as
+    -9223372036854776000, which the mock's request_body check refuses; the body now goes out
+    as the caller wrote it."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        body = json.dumps({"kind": "job", "metadata": {"name": "n", "create_time": INT64_MIN}})
+        env = {
+            **os.environ,
+            "MODELARTS_BASE_URL": f"http://127.0.0.1:{server.server_address[1]}",
+            "MODELARTS_TOKEN": "t",
+        }
+        script = REPO / "examples" / "node_client" / "client.mjs"
+        done = subprocess.run(
+            ["node", str(script), "create", "p", body],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"result": {}}
+    [sent] = _Recorder.bodies
+    assert json.loads(sent)["metadata"]["create_time"] == INT64_MIN
+    assert str(INT64_MIN).encode() in sent

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from modelarts_kit_spec import load_spec
 from modelarts_kit_spec.load import Spec
@@ -33,7 +33,7 @@ from modelarts_kit_contracts.core import REGISTRY, Finding, RunReport, evaluate
 from modelarts_kit_contracts.core.progress import ProgressSink
 from modelarts_kit_contracts.mock import MockServer, serve_in_thread
 
-__all__ = ["build_adapter", "merge_failures", "run_client_check"]
+__all__ = ["build_adapter", "merge_failures", "not_supported_notes", "run_client_check"]
 
 # Throw-away credentials the mock accepts; they only ever travel to the loopback mock.
 CHECK_TOKEN = "modelarts-kit-client-check-token"
@@ -41,7 +41,7 @@ CHECK_AK = "MODELARTSKITCHECKAK00"
 CHECK_SK = "modelarts-kit-client-check-sk"
 MAX_PLACES_LISTED = 6
 INTERRUPTED = "interrupted ({}): the check did not complete; the verdict covers the cases run"
-NOT_SUPPORTED = "{operation}: not supported by this client ({reason}): those cases are not checked"
+NOT_SUPPORTED = "{operation}: not supported by this client ({reason}): {which} not checked{cases}"
 
 # The order the checks run in; each stage needs the one before it to have passed.
 _CALL = ("client_returns", "request_sent")
@@ -191,11 +191,14 @@ def _run_cases(
     progress: ProgressSink | None,
 ) -> None:
     adapter = build_adapter(factory, target)  # before the cases: a bad --adapter fails fast
+    per_operation: Counter[str] = Counter()
+    # (operation, why the client cannot make the call) -> the cases not checked for it
+    skipped: dict[tuple[str, str], list[str]] = {}
     try:
         if cases is None and progress is not None:
             progress.phase("client: generating the cases")
         todo = list(cases) if cases is not None else build_cases(spec, settings)
-        per_operation = Counter(case.operation.operation_id for case in todo)
+        per_operation.update(case.operation.operation_id for case in todo)
         current = ""
         for case in todo:
             operation_id = case.operation.operation_id
@@ -208,10 +211,9 @@ def _run_cases(
             outcome = _invoke(adapter, case, settings.call_timeout_s)
             if outcome.unsupported is not None:
                 # The client cannot make this call (the operation, or one of the inputs): said
-                # once per reason, not a failure; the operation's other cases still run.
-                note = NOT_SUPPORTED.format(operation=operation_id, reason=outcome.unsupported)
-                if note not in report.notes:
-                    report.notes.append(note)
+                # once per reason with the cases it skips, not a failure; the operation's other
+                # cases still run.
+                skipped.setdefault((operation_id, outcome.unsupported), []).append(case.name)
                 if progress is not None:
                     progress.advance(case.name)
                 continue
@@ -228,6 +230,28 @@ def _run_cases(
     finally:
         adapter.close()
         mock.reset()
+        report.notes.extend(not_supported_notes(skipped, per_operation))
+
+
+def not_supported_notes(
+    skipped: Mapping[tuple[str, str], Sequence[str]], per_operation: Mapping[str, int]
+) -> list[str]:
+    """One note per operation and reason: how many of the operation's cases the client could
+    not make and, when others ran, each by name (the operation's name left out)."""
+    notes = []
+    for (operation_id, reason), names in skipped.items():
+        total = per_operation.get(operation_id, len(names))
+        if len(names) == total:  # the whole operation: its case names would say nothing more
+            which, shown = f"all {total} cases", ""
+        else:
+            not_run = sum(len(n) for (op, _), n in skipped.items() if op == operation_id)
+            listed = ", ".join(name.removeprefix(f"{operation_id} ") for name in names)
+            which = f"{len(names)} of {total} cases"
+            shown = f": {listed}; the other {total - not_run} ran"
+        notes.append(
+            NOT_SUPPORTED.format(operation=operation_id, reason=reason, which=which, cases=shown)
+        )
+    return notes
 
 
 def _judge(call: ClientCall, report: RunReport) -> None:
