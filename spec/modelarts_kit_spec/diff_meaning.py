@@ -557,6 +557,26 @@ class _Compare:
                     [str(e) for e in now],
                     f"the pages that document {pointer} changed",
                 )
+        old_quotes, new_quotes = old_model.extension.quotes, new_model.extension.quotes
+        for pointer in sorted(old_quotes.keys() | new_quotes.keys()):
+            was_block, now_block = old_quotes.get(pointer, {}), new_quotes.get(pointer, {})
+            if was_block != now_block:
+                self.emit(
+                    "evidence-changed",
+                    f"{where}/quotes",
+                    _quoted(was_block),
+                    _quoted(now_block),
+                    f"the pages' words for {pointer} changed",
+                )
+
+
+def _quoted(block: Mapping[str, JSON]) -> dict[str, list[str]]:
+    """A node's quotes by rule keyword, as strings (``PAGE | LOCATOR | QUOTE``)."""
+    out: dict[str, list[str]] = {}
+    for key, quotes in block.items():
+        flat = [q for qs in quotes.values() for q in qs] if isinstance(quotes, Mapping) else quotes
+        out[key] = [str(q) for q in flat]
+    return out
 
 
 def _cited(rule: Rule) -> list[str]:
