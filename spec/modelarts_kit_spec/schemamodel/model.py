@@ -112,7 +112,8 @@ class SchemaModel:
         pointer = pointer.removeprefix("#")
         rule = self._strength_of(pointer, keyword)
         quotes = self.extension.quotes_for(pointer, keyword)
-        value = self._node(pointer).get(keyword) if keyword in RULE_KEYWORDS else None
+        valued = (*RULE_KEYWORDS, *CHOICE_KEYWORDS, "additionalProperties")
+        value = self._node(pointer).get(keyword) if keyword in valued else None
         return Rule(rule.pointer, keyword, rule.strength, rule.evidence, quotes, value)
 
     def _strength_of(self, pointer: str, keyword: str) -> Rule:
