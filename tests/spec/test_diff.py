@@ -928,6 +928,10 @@ MEANING_CASES: list[tuple[str, Callable[[JSON], None], str, bool, bool, set[str]
     ("rule became documented", several(
         change(schema_model_rules, "/components/schemas/Output/properties/access_method")),
      "rule-became-documented", False, True, set(), False),
+    ("rule became decision", several(
+        change(schema_model_rules, "/components/schemas/JobMetadata/properties/name",
+               {"pattern": {"strength": "decision", "ledger": ["job-name-pattern"]}})),
+     "rule-became-decision", False, False, set(), False),
     ("evidence changed", change(schema_model_quotes, "/components/schemas/JobMetadata",
                                 {"*": ["seeds/004_126c216e710dc1ec.txt | metadata | metadata"]}),
      "evidence-changed", False, False, set(), False),
