@@ -518,22 +518,30 @@ class _Deriving:
         )
         for value in listed:
             if value not in stated:
-                values.setdefault(pointer, {})[value] = self._value_source(pointer, field_pointer)
+                values.setdefault(pointer, {})[value] = self._value_source(
+                    pointer, field_pointer, value
+                )
 
-    def _value_source(self, pointer: str, field_pointer: str) -> dict[str, JSON]:
-        """How firmly an enum value no page names binds: ``sdk`` when a ledger entry about the
-        field records an SDK source, else the ledger's ``decision``."""
+    def _value_source(self, pointer: str, field_pointer: str, value: str) -> dict[str, JSON]:
+        """How firmly an enum value no page's description names binds: ``sdk`` when a ledger
+        entry about the field records an SDK source naming it, ``example`` when only a page's
+        example shows it, else the ledger's ``decision``."""
         entries = self._entries_about(pointer, field_pointer)
         annotation: dict[str, JSON] = {
             "strength": Strength.DECISION.value,
             "ledger": [e.id for e in entries],
         }
-        if any(s.sdk is not None for e in entries for s in e.sources):
+        sources = [s for e in entries for s in e.sources if names_value(s.says or "", value)]
+        if any(s.sdk is not None for s in sources):
             annotation["strength"] = Strength.SDK.value
             for entry in entries:
                 _add_sdk(annotation, entry)
+        elif sources and all(
+            "Example" in (s.table or "") or "示例" in (s.table or "") for s in sources
+        ):
+            annotation["strength"] = Strength.EXAMPLE.value
         if not entries:
-            self.problems.append(f"enum at {pointer}: a value no page names, and no ledger entry")
+            self.problems.append(f"enum at {pointer}: {value!r} no page names, and no ledger entry")
         return annotation
 
     def _decide(
