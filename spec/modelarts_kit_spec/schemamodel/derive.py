@@ -85,6 +85,11 @@ _HEADING = re.compile(
     r"(?:Table|表)\s?\d+ |\.\. |Request Parameters|Response Parameters|Example Requests|"
     r"Example Responses|Status code|Status Codes|Error Codes|请求参数|响应参数|请求示例|响应示例"
 )
+# Words of a clause that states a bound (a length, a range, a count), not a default.
+_BOUND = re.compile(
+    r"[Mm]inimum|[Mm]aximum|range|at least|at most|no more than|no less than|\d\s*(?:to|-|~)\s*\d"
+    r"|\[|最小|最大|范围|长度|限制"
+)
 # A clause that lists values (rather than prose that happens to use a value's word).
 _LISTS_VALUES = re.compile(r"value|[Oo]ption|can be|default|range|[Ee]num|可选|取值|默认")
 _CLAUSE = re.compile(r"(?<=[.。;\uff1b])\s+|\s(?=[•-] )")  # \uff1b: the full-width semicolon
@@ -697,6 +702,8 @@ def _clause_stating(description: str, keyword: str, value: JSON) -> str | None:
             if _clause_naming(clause, str(value)) is not None:
                 return clause
             continue
+        if not _BOUND.search(clause):
+            continue  # "sets the value to 1 by default" states a default, not a bound
         for number in _number_words(value):
             if re.search(rf"(?<![\d.A-Za-z]){re.escape(number)}(?![\dA-Za-z])", clause):
                 return clause
