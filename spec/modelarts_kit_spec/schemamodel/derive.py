@@ -170,20 +170,27 @@ def derive(
     *,
     sources_dir: Path = SOURCES_DIR,
     pages: Mapping[str, str] | None = None,
+    replaces: Mapping[str, str] | None = None,
 ) -> Derivation:
     """The ``x-modelarts-schema-model`` block of ``document`` (an in-memory OpenAPI document,
     not changed): its ``rules``, ``values`` and ``quotes``, from ``ledger``, the field
     inventories and the pages under ``sources_dir``. ``pages`` maps a name under
     ``sources_dir`` (``family/x.rst``, ``inventories/inventory_of_x.yaml``) to its staged text,
-    which wins over the file (a page or inventory a transaction has not written yet)."""
+    which wins over the file (a page or inventory a transaction has not written yet).
+    ``replaces`` maps a recorded page (``family/old.rst``) to the revision that replaces it
+    (``family/new.rst``): the inventories' rows are then looked up, and quoted, in the new
+    page (a row the new page no longer prints is a problem, and its rules lose that quote)."""
     reader = _Pages(sources_dir, pages or {})
-    deriving = _Deriving(document, ledger, reader)
+    deriving = _Deriving(document, ledger, reader, replaces or {})
     deriving.read_inventories()
     return deriving.result()
 
 
 class _Deriving:
-    def __init__(self, document: JSON, ledger: Ledger, pages: _Pages) -> None:
+    def __init__(
+        self, document: JSON, ledger: Ledger, pages: _Pages, replaces: Mapping[str, str]
+    ) -> None:
+        self.replaces = replaces
         self.document = document
         self.ledger = ledger
         self.pages = pages
@@ -211,6 +218,7 @@ class _Deriving:
                     continue
                 for seed, table in _mapping(entry.get("sources")).items():
                     page = f"{folder}/{files.get(seed, seed)}"
+                    page = self.replaces.get(page, page)
                     others = siblings.get(str(seed), set())
                     self._record(holder, page, str(table), entry, others)
 
