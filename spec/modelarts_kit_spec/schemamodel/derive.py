@@ -27,6 +27,7 @@ anything else is a problem (``Derivation.problems``) for a human.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -219,7 +220,7 @@ class _Deriving:
                 for seed, table in _mapping(entry.get("sources")).items():
                     page = f"{folder}/{files.get(seed, seed)}"
                     page = self.replaces.get(page, page)
-                    others = siblings.get(str(seed), set())
+                    others = siblings.get(str(seed), frozenset())
                     self._record(holder, page, str(table), entry, others)
 
     def _record(
@@ -228,7 +229,7 @@ class _Deriving:
         page: str,
         table: str,
         entry: Mapping[str, JSON],
-        names: set[str],
+        names: frozenset[str],
     ) -> None:
         words = self.pages.words(page)
         if words is None:
@@ -237,8 +238,7 @@ class _Deriving:
         path = str(entry.get("path"))
         name = path.rsplit(".", 1)[-1]
         parent = path.rsplit(".", 1)[0] if "." in path else ""
-        others = names - {name}
-        row = _find_row(words, page, table, name, entry, others)
+        row = _find_row(words, page, table, name, entry, names)
         if row is None:
             self.problems.append(f"{page}: no row {name} ({entry.get('type')}) in table {table}")
             return
@@ -653,7 +653,7 @@ def _find_row(
     table: str,
     name: str,
     entry: Mapping[str, JSON],
-    others: set[str],
+    others: frozenset[str],
 ) -> Row | None:
     printed = str(entry.get("type") or "")
     title = _title(words, table)
@@ -664,25 +664,32 @@ def _find_row(
         return None
     end = min(found.end() + WINDOW, len(words))
     description = words[found.end() : end]
-    cut = _next_row(description, others)
+    cut = _next_row(description, others, name)
     description = description[:cut].strip()
     locator = f"{title or table}, row {name}"
     return Row(Quote(page, locator, found.group(0)), printed, found.group(1), description)
 
 
-def _next_row(text: str, names: Iterable[str]) -> int:
-    """Where the next row of the same table starts in ``text`` (its end when none does)."""
-    ends = [len(text)]
-    for name in names:
-        found = re.search(
-            rf"(?<![\w.\-]){re.escape(name)} (?:(?:Yes|No|是|否) )?[A-Z\u4e00-\u9fff]", text
-        )
-        if found is not None:
-            ends.append(found.start())
-    heading = _HEADING.search(text)
-    if heading is not None:
-        ends.append(heading.start())
-    return min(ends)
+@functools.lru_cache(maxsize=64)
+def _row_starts(names: frozenset[str]) -> re.Pattern[str]:
+    """Where any row of ``names`` starts: the name, its Mandatory cell, a capitalised type."""
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(
+        rf"(?<![\w.\-])(?P<name>{alternatives}) (?:(?:Yes|No|是|否) )?[A-Z\u4e00-\u9fff]"
+    )
+
+
+def _next_row(text: str, names: frozenset[str], own: str) -> int:
+    """Where the next row of another field of the page starts in ``text`` (or a heading;
+    its end when neither does)."""
+    end = len(text)
+    if names:
+        for found in _row_starts(names).finditer(text):
+            if found.group("name") != own:
+                end = found.start()
+                break
+    heading = _HEADING.search(text, 0, end)
+    return heading.start() if heading is not None else end
 
 
 def _clauses(description: str) -> list[str]:
@@ -735,7 +742,7 @@ def _clause_naming(description: str, value: str) -> str | None:
 # -- helpers ------------------------------------------------------------------------------------
 
 
-def _siblings(fields: Iterable[Mapping[str, JSON]]) -> dict[str, set[str]]:
+def _siblings(fields: Iterable[Mapping[str, JSON]]) -> dict[str, frozenset[str]]:
     """Per page key: the names of every field printed on the page (a row's description ends
     where the next row of any table starts)."""
     found: dict[str, set[str]] = {}
@@ -743,7 +750,7 @@ def _siblings(fields: Iterable[Mapping[str, JSON]]) -> dict[str, set[str]]:
         path = str(entry.get("path"))
         for seed in _mapping(entry.get("sources")):
             found.setdefault(str(seed), set()).add(path.rsplit(".", 1)[-1])
-    return found
+    return {seed: frozenset(names) for seed, names in found.items()}
 
 
 def _media_schema(document: JSON, raw: JSON, pointer: str) -> tuple[JSON, str] | None:
