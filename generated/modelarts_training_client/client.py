@@ -1270,8 +1270,8 @@ class TrainingJobsClient:
                 created (or by the query of the training job list).
             offset: Offset of the first event returned (0, the default, is the first). The
                 page gives no range; it calls the value the "Offset of a data entry", and no
-                entry is before the first, so a negative offset names none (minimum 0,
-                guidance).
+                entry is before the first, so a negative offset names none (minimum 0, the
+                ledger's decision: it binds neither end).
             limit: Maximum number of events returned on each page, from 1 to 100 (default
                 50).
             order: Order of the events by time: `desc` (newest first) or `asc`. The page
@@ -3043,8 +3043,8 @@ class AsyncTrainingJobsClient:
                 created (or by the query of the training job list).
             offset: Offset of the first event returned (0, the default, is the first). The
                 page gives no range; it calls the value the "Offset of a data entry", and no
-                entry is before the first, so a negative offset names none (minimum 0,
-                guidance).
+                entry is before the first, so a negative offset names none (minimum 0, the
+                ledger's decision: it binds neither end).
             limit: Maximum number of events returned on each page, from 1 to 100 (default
                 50).
             order: Order of the events by time: `desc` (newest first) or `asc`. The page

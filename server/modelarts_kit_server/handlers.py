@@ -93,11 +93,16 @@ MAX_LOGGED_NAME_CHARS = 80
 def validate_body(context: RequestContext, precheck: Callable[[Any], None] | None = None) -> Any:
     """The parsed body, valid against the operation's request schema in the envelope the
     server's strictness names; a lenient server keeps only the fields the spec has. An empty
-    body where the spec does not require one is None (a DELETE without a body).
+    body where the envelope does not require one is None (a DELETE without a body; at the
+    lenient end, a search without a body: only the ledger decided that it is required).
 
     ``precheck`` sees the parsed body before the schema does (cheap caps first: a huge body
     is refused before it is validated value by value)."""
-    if not context.body.strip() and not context.operation.request_required:
+    spec = context.server.spec
+    strict = context.server.settings.strictness == STRICT
+    envelope = spec.envelope(MUST_ACCEPT if strict else MUST_REJECT)
+    required = envelope.operation(context.operation.operation_id).request_required
+    if not context.body.strip() and not required:
         return None
     document = parse_json_body(context.body, context.content_type)
     if precheck is not None:
@@ -105,11 +110,7 @@ def validate_body(context: RequestContext, precheck: Callable[[Any], None] | Non
     schema = context.operation.request_schema
     if schema is None:
         return document
-    spec = context.server.spec
-    strict = context.server.settings.strictness == STRICT
-    violation = validate_instance(
-        spec.envelope(MUST_ACCEPT if strict else MUST_REJECT), schema, document
-    )
+    violation = validate_instance(envelope, schema, document)
     if violation is None:
         if strict:
             return document

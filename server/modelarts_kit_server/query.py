@@ -79,8 +79,9 @@ def query_parameters(context: RequestContext) -> dict[str, Any]:
     strict = context.server.settings.strictness == STRICT
     envelope = spec.envelope(MUST_ACCEPT if strict else MUST_REJECT)
     values: dict[str, Any] = {}
-    # The parameters as the envelope has them: a guidance rule of an inline parameter schema
-    # (the events' offset minimum) binds only the strict end.
+    # The envelope's own parameters: a guidance rule of an inline parameter schema (the
+    # events' offset minimum) binds only the strict end, and an enum value only the SDK has
+    # is in must-reject's, not in must-accept's (the spec's own operation has every value).
     for parameter in envelope.operation(context.operation.operation_id).parameters:
         if parameter.location != "query":
             continue

@@ -61,7 +61,7 @@ TODO = "TODO"  # the decision of an entry a human still has to settle
 EVIDENCE = ("page", "sdk")  # the kinds of evidence a source records (LedgerEntry.settling)
 SIDES = ("request", "response", "both")
 REQUIRED_KEYS = ("id", "pointer", "kind", "side", "sources", "decision", "expect", "reason")
-_SOURCE_KEYS = ("seed", "table", "says", "sdk", "model", "attribute")
+_SOURCE_KEYS = ("seed", "table", "says", "sdk", "model", "attribute", "client", "version")
 _ENTRY_KEYS = (
     "id",
     "pointer",
@@ -79,7 +79,8 @@ _EMPTY: Mapping[str, JSON] = MappingProxyType({})
 
 @dataclass(frozen=True)
 class LedgerSource:
-    """One piece of evidence: a page table (``seed``/``table``) or an SDK model attribute."""
+    """One piece of evidence: a page table (``seed``/``table``), an SDK model attribute, or
+    what a real client sends (``client``/``version``: its traffic, never a page's words)."""
 
     says: str | None
     seed: str | None = None
@@ -87,6 +88,8 @@ class LedgerSource:
     sdk: str | None = None
     model: str | None = None
     attribute: str | None = None
+    client: str | None = None
+    version: str | None = None
     extra: Mapping[str, JSON] = dataclasses.field(default_factory=lambda: _EMPTY)
 
     @property
@@ -95,6 +98,8 @@ class LedgerSource:
         if self.sdk is not None:
             where = ".".join(p for p in (self.model, self.attribute) if p)
             return f"SDK {self.sdk} {where}".strip()
+        if self.client is not None:
+            return " ".join(p for p in ("client", self.client, self.version) if p)
         return " ".join(p for p in (self.seed, self.table and f"({self.table})") if p) or "?"
 
     def to_json(self) -> dict[str, JSON]:
@@ -141,7 +146,10 @@ class LedgerEntry:
             return ()
         if evidence not in EVIDENCE:
             raise ValueError(f"evidence must be one of {EVIDENCE}, got {evidence!r}")
-        return tuple(s for s in self.sources if (s.sdk is not None) == (evidence == "sdk"))
+        if evidence == "sdk":
+            return tuple(s for s in self.sources if s.sdk is not None)
+        # A client's traffic is evidence of what the service accepts, not of a page's words.
+        return tuple(s for s in self.sources if s.sdk is None and s.client is None)
 
     def applies_to(self, operation_id: str) -> bool:
         return self.operations is None or operation_id in self.operations
@@ -209,6 +217,8 @@ def _source(raw: Mapping[str, JSON]) -> LedgerSource:
         sdk=_text(raw.get("sdk")),
         model=_text(raw.get("model")),
         attribute=_text(raw.get("attribute")),
+        client=_text(raw.get("client")),
+        version=_text(raw.get("version")),
         extra=MappingProxyType({k: v for k, v in raw.items() if k not in _SOURCE_KEYS}),
     )
 

@@ -218,7 +218,7 @@ def test_a_negative_offset_is_never_echoed_as_if_it_were_valid(
     written = spec.at(f"{operation.pointer}/parameters")
     index = next(n for n, p in enumerate(written) if spec.deref(p).get("name") == "offset")
     pointer = f"{operation.pointer}/parameters/{index}/schema"
-    assert spec.schema_model.rule_at(pointer, "minimum").strength == "guidance"
+    assert spec.schema_model.rule_at(pointer, "minimum").strength == "decision"
     job_id = family.created_id("negative-offset")
     clock.advance(3600)
     answer = events(family, job_id, order="asc", offset=-1, limit=2)

@@ -77,3 +77,44 @@ def _yaml(text: str) -> object:
     import yaml
 
     return yaml.safe_load(text)
+
+
+def test_a_client_source_is_neither_page_nor_sdk_evidence() -> None:
+    """A real client's traffic (``client``/``version``) is evidence of what the service
+    accepts: it settles no page finding and no SDK finding, and reads back as written."""
+    from modelarts_kit_spec.ledger import parse_ledger
+
+    ledger = parse_ledger(
+        {
+            "entries": [
+                {
+                    "id": "with-client",
+                    "pointer": "/components/schemas/X",
+                    "field": "x",
+                    "side": "request",
+                    "kind": "constraint",
+                    "operations": ["CreateTrainingJob"],
+                    "sources": [
+                        {"seed": "page.rst", "table": "Table 1", "says": "Integer"},
+                        {"client": "modelarts-macli", "version": "0.2.0", "says": "item offsets"},
+                    ],
+                    "decision": "d",
+                    "reason": "r",
+                }
+            ]
+        }
+    )
+    (entry,) = ledger.entries
+    client = entry.sources[1]
+    assert (client.client, client.version, client.label) == (
+        "modelarts-macli",
+        "0.2.0",
+        "client modelarts-macli 0.2.0",
+    )
+    assert [s.seed for s in entry.settling("page")] == ["page.rst"]
+    assert entry.settling("sdk") == ()
+    assert client.to_json() == {
+        "says": "item offsets",
+        "client": "modelarts-macli",
+        "version": "0.2.0",
+    }

@@ -26,6 +26,7 @@ from modelarts_kit_spec import (
     read_ledger,
     resolve_pointer,
 )
+from modelarts_kit_spec.paths import INVENTORIES_DIR
 from modelarts_kit_spec.validate import subset_mismatch
 from modelarts_kit_vendordocs import Inventory, compare, extract_page, load_decisions
 from modelarts_kit_vendordocs.drift import normalise_field
@@ -41,7 +42,7 @@ PAGE_DIRS = (
     REPO / "spec" / "sources" / "family",
     REPO / "spec" / "sources" / "reference",
 )
-INVENTORY_PATH = Path(__file__).with_name("inventory_of_seeds.yaml")
+INVENTORY_PATH = INVENTORIES_DIR / "inventory_of_seeds.yaml"
 CREATE = "CreateTrainingJob"
 SHOW = "ShowTrainingJobDetails"
 STOP = "StopTrainingJob"
@@ -173,8 +174,8 @@ def ledger_problems(spec: Spec, ledger: Ledger) -> list[str]:
         if not entry.operations or unknown_ops:
             problems.append(f"{where}: operations {entry.operations!r}")
         for source in entry.sources:
-            if source.sdk is not None:
-                continue  # SDK evidence names a model attribute, not a page
+            if source.sdk is not None or source.client is not None:
+                continue  # SDK or client evidence names a model attribute or traffic, not a page
             if not any((folder / str(source.seed)).is_file() for folder in PAGE_DIRS):
                 problems.append(f"{where}: source names no seed file: {source.seed!r}")
             if not source.table or source.says is None:
