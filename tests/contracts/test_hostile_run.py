@@ -133,12 +133,13 @@ class TokenAsJobId:
         await send({"type": "http.response.body", "body": body})
 
 
-def test_a_token_answered_as_job_id_and_echoed_encoded_reaches_no_output() -> None:
-    assert encodings(TOKEN)["base64"] != encodings(TOKEN)["base64url"]
+def run_echoing(middleware: Callable[[Any], Any]) -> RunReport:
+    """A live run (two examples, two creates at most) against the reference server behind
+    ``middleware``, a hostile echo of the token."""
     app = create_app(ServerSettings(tokens=(TOKEN,)))
     try:
         report = run_server_contract(
-            ServerTarget(ASGI_BASE_URL, TokenAsJobId(app), force_live=True),
+            ServerTarget(ASGI_BASE_URL, middleware(app), force_live=True),
             RunOptions(
                 credentials=Credentials(token=TOKEN),
                 project_id=DEV_PROJECT_ID,
@@ -151,6 +152,12 @@ def test_a_token_answered_as_job_id_and_echoed_encoded_reaches_no_output() -> No
         )
     finally:
         app.close()
+    return report
+
+
+def test_a_token_answered_as_job_id_and_echoed_encoded_reaches_no_output() -> None:
+    assert encodings(TOKEN)["base64"] != encodings(TOKEN)["base64url"]
+    report = run_echoing(TokenAsJobId)
     assert report.created_jobs, "the run should have created jobs"
     outputs = every_output(report)
     assert f"{REDACTED} (" in outputs["stdout"]  # "created jobs (last phase): [REDACTED] (...)"
@@ -220,22 +227,7 @@ class CaseChangingEcho(TokenAsJobId):
 def test_a_token_echoed_in_another_case_is_scrubbed_from_all_four_reports() -> None:
     """The same echo upper-cased, lower-cased, case-swapped, title-cased: no form of the
     token, in any case, reaches stdout, the JSON, the JUnit or the Markdown report."""
-    app = create_app(ServerSettings(tokens=(TOKEN,)))
-    try:
-        report = run_server_contract(
-            ServerTarget(ASGI_BASE_URL, CaseChangingEcho(app), force_live=True),
-            RunOptions(
-                credentials=Credentials(token=TOKEN),
-                project_id=DEV_PROJECT_ID,
-                other_project_id=DEV_PROJECT_ID[::-1],
-                budget=Budget(max_examples=2, seed=7),
-                phases=("examples",),
-                max_creates=2,
-                final_phase_wait_s=0.5,
-            ),
-        )
-    finally:
-        app.close()
+    report = run_echoing(CaseChangingEcho)
     outputs = every_output(report)
     assert any(REDACTED in text for text in outputs.values())
     for where, text in outputs.items():

@@ -470,6 +470,7 @@ def test_read_only_holds_on_a_loopback_target_and_the_plan_says_what_is_sent() -
     assert recorder.creates_accepted() == 0
     assert report.created_jobs == []
     assert [(m, p) for m, p, _, _ in recorder.seen if m in ("DELETE", "PUT")] == []
+    assert any("create(s) not sent" in note for note in report.notes), report.notes
     # The plan: no stateful phase (its links create jobs), creates and terminates with
     # invalid data only, delete and describe never sent.
     assert "stateful" not in plan.phases
@@ -482,3 +483,32 @@ def test_read_only_holds_on_a_loopback_target_and_the_plan_says_what_is_sent() -
         "--read-only: no create a correct server could accept, no delete, no description change"
         in plan.caps
     )
+
+
+@pytest.mark.parametrize("live", [False, True])
+def test_the_guard_sends_no_delete_or_description_change_under_read_only(live: bool) -> None:
+    """Whoever asks (a scenario, a phase), under ``--read-only`` the traffic guard refuses a
+    delete and a description change before anything is sent, on every target."""
+    import requests
+    from modelarts_kit_contracts.server.guard import (
+        CreateCapReached,
+        GuardPolicy,
+        Route,
+        TrafficGuard,
+    )
+    from modelarts_kit_spec.meaning import Role
+
+    job = "/v2/{project_id}/training-jobs/{training_job_id}"
+    guard = TrafficGuard(
+        routes=(Route(Role.DELETE, "DELETE", job), Route(Role.DESCRIBE, "PUT", job)),
+        job_id_pointer=("metadata", "id"),
+        phase_pointer=("status", "phase"),
+        could_create=lambda body: True,
+        policy=GuardPolicy(live=live, read_only=True),
+    )
+    url = f"http://127.0.0.1:1/v2/{DEV_PROJECT_ID}/training-jobs/some-job"
+    for method in ("DELETE", "PUT"):
+        request = requests.Request(method, url, json={}).prepare()
+        with pytest.raises(CreateCapReached, match="not sent: --read-only"):
+            guard(request)
+    assert guard.changes_blocked == 2

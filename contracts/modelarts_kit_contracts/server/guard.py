@@ -359,6 +359,7 @@ class TrafficGuard(requests.auth.AuthBase):
     created: dict[str, CreatedJob] = field(default_factory=dict)
     creates_counted: int = 0
     creates_blocked: int = 0
+    changes_blocked: int = 0  # deletes and description changes --read-only did not send
     retried_429: int = 0
     slowest_answer_s: float = 0.0  # the longest any answer took: what the clean-up may take
     stop: threading.Event = field(default_factory=threading.Event)
@@ -394,7 +395,7 @@ class TrafficGuard(requests.auth.AuthBase):
         route, _ = self.route(request)
         if route is not None and self.policy.read_only and route.role in DESTRUCTIVE_ROLES:
             with self._lock:
-                self.creates_blocked += 1
+                self.changes_blocked += 1
             raise CreateCapReached(f"{route.role.value} not sent: --read-only")
         if route is not None and route.role is Role.CREATE:
             if self.allow_after_stop:

@@ -556,5 +556,9 @@ def _record_created_jobs(report: RunReport, guard: TrafficGuard) -> None:
         report.notes.append(
             f"{guard.creates_blocked} create(s) not sent: --max-creates / --read-only"
         )
+    if guard.changes_blocked:
+        report.notes.append(
+            f"{guard.changes_blocked} delete(s) or description change(s) not sent: --read-only"
+        )
     if guard.retried_429:
         report.notes.append(f"{guard.retried_429} request(s) retried after 429 Retry-After")
