@@ -95,6 +95,8 @@ class LedgerSource:
         if self.sdk is not None:
             where = ".".join(p for p in (self.model, self.attribute) if p)
             return f"SDK {self.sdk} {where}".strip()
+        if "client" in self.extra:  # a real client's observed behaviour
+            return " ".join(str(self.extra[k]) for k in ("client", "version") if k in self.extra)
         return " ".join(p for p in (self.seed, self.table and f"({self.table})") if p) or "?"
 
     def to_json(self) -> dict[str, JSON]:

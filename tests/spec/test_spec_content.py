@@ -175,6 +175,10 @@ def ledger_problems(spec: Spec, ledger: Ledger) -> list[str]:
         for source in entry.sources:
             if source.sdk is not None:
                 continue  # SDK evidence names a model attribute, not a page
+            if "client" in source.extra:  # a real client's observed behaviour (clients README)
+                if not source.extra.get("version") or not source.says:
+                    problems.append(f"{where}: client source without version or says")
+                continue
             if not any((folder / str(source.seed)).is_file() for folder in PAGE_DIRS):
                 problems.append(f"{where}: source names no seed file: {source.seed!r}")
             if not source.table or source.says is None:
