@@ -98,8 +98,8 @@ class LedgerSource:
         if self.sdk is not None:
             where = ".".join(p for p in (self.model, self.attribute) if p)
             return f"SDK {self.sdk} {where}".strip()
-        if self.client is not None:
-            return " ".join(p for p in ("client", self.client, self.version) if p)
+        if self.client is not None:  # a real client's observed behaviour
+            return " ".join(p for p in (self.client, self.version) if p)
         return " ".join(p for p in (self.seed, self.table and f"({self.table})") if p) or "?"
 
     def to_json(self) -> dict[str, JSON]:

@@ -41,6 +41,7 @@ def test_macli_pages_by_item_offsets_and_lists_50_of_55_jobs() -> None:
     assert listed == [50, 0]
     assert sum(len(answer.json()["items"]) for answer in by_page) == JOBS
     entry = next(e for e in read_ledger().entries if e.id == "list-offset-page-index")
-    clients = [s for s in entry.sources if s.extra.get("client") == "modelarts-macli"]
-    assert {c.extra["version"] for c in clients} == {"0.2.0", "later upstream versions"}
+    clients = [s for s in entry.sources if s.client == "modelarts-macli"]
+    assert {c.version for c in clients} == {"0.2.0", "later upstream versions"}
     assert any("50 of 55" in str(c.says) for c in clients)
+    assert "modelarts-macli 0.2.0" in [source.label for source in entry.sources]

@@ -1066,3 +1066,19 @@ def test_an_extension_on_a_new_node_comes_with_it() -> None:
     sensitive_marker(new)
     changed = [c for c in diff_documents(old, new) if c.rule == "extension-changed"]
     assert [c.pointer.rsplit("/", 1)[1] for c in changed] == ["x-modelarts-sensitive"]
+
+
+def test_dropping_a_type_its_any_of_branches_state_changes_nothing() -> None:
+    """issue 35: ``environments`` lost ``type: [object, array]`` beside an ``anyOf`` of an
+    object and an array; the values allowed are the same, so no change (it was "type changed
+    from [object, array] to (unset)", breaking). Dropping a type no branch restates still is."""
+    old, new = curated(), curated()
+    node = new["components"]["schemas"]["JobAlgorithm"]["properties"]["environments"]
+    node["type"] = ["object", "array"]
+    old["components"]["schemas"]["JobAlgorithm"]["properties"]["environments"] = dict(node)
+    del node["type"]
+    assert diff_documents(old, new) == []
+    node["anyOf"] = [node["anyOf"][0]]  # now only the object shape: narrowed
+    assert "type-changed" in [c.rule for c in diff_documents(old, new)]
+    node["anyOf"] = [{"$ref": "#/components/schemas/Parameter"}, node["anyOf"][0]]
+    assert "type-changed" in [c.rule for c in diff_documents(old, new)]  # a $ref: any type

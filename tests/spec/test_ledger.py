@@ -109,7 +109,7 @@ def test_a_client_source_is_neither_page_nor_sdk_evidence() -> None:
     assert (client.client, client.version, client.label) == (
         "modelarts-macli",
         "0.2.0",
-        "client modelarts-macli 0.2.0",
+        "modelarts-macli 0.2.0",
     )
     assert [s.seed for s in entry.settling("page")] == ["page.rst"]
     assert entry.settling("sdk") == ()

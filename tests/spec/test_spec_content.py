@@ -174,8 +174,12 @@ def ledger_problems(spec: Spec, ledger: Ledger) -> list[str]:
         if not entry.operations or unknown_ops:
             problems.append(f"{where}: operations {entry.operations!r}")
         for source in entry.sources:
-            if source.sdk is not None or source.client is not None:
-                continue  # SDK or client evidence names a model attribute or traffic, not a page
+            if source.sdk is not None:
+                continue  # SDK evidence names a model attribute, not a page
+            if source.client is not None:  # a real client's observed behaviour (clients README)
+                if not source.version or not source.says:
+                    problems.append(f"{where}: client source without version or says")
+                continue
             if not any((folder / str(source.seed)).is_file() for folder in PAGE_DIRS):
                 problems.append(f"{where}: source names no seed file: {source.seed!r}")
             if not source.table or source.says is None:

@@ -31,13 +31,33 @@ def schema_rule(check: SchemaRule) -> SchemaRule:
 
 
 def _types(schema: Mapping[str, JSON]) -> tuple[set[str] | None, bool]:
-    """(types other than null or None for "any type", whether null is allowed)."""
+    """(types other than null or None for "any type", whether null is allowed). Without a
+    ``type``, an ``anyOf``/``oneOf`` whose every branch states one allows their union: dropping
+    ``type: [object, array]`` beside ``anyOf`` of an object and an array changes nothing."""
     raw = schema.get("type")
+    if raw is None:
+        raw = _branch_types(schema)
     if raw is None:
         return None, True
     types = {raw} if isinstance(raw, str) else {str(t) for t in raw}
     nullable = "null" in types or schema.get("nullable") is True
     return types - {"null"}, nullable
+
+
+def _branch_types(schema: Mapping[str, JSON]) -> list[str] | None:
+    """The union of the types the ``anyOf``/``oneOf`` branches state; None if one states none
+    (a ``$ref``, an untyped branch) or there are no branches."""
+    found: list[str] = []
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if not isinstance(branches, list):
+            continue
+        for branch in branches:
+            kind = branch.get("type") if isinstance(branch, Mapping) else None
+            if kind is None:
+                return None
+            found += [kind] if isinstance(kind, str) else [str(k) for k in kind]
+    return sorted(set(found)) or None
 
 
 def _covered(kind: str, types: set[str]) -> bool:
