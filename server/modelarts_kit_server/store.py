@@ -398,7 +398,9 @@ class JobStore:
         with _storage_errors("search the jobs"), self._lock:
             connection = self._connection
             total = int(connection.execute(*finder.count_sql(None)).fetchone()[0])
-            count = int(connection.execute(*finder.count_sql(query)).fetchone()[0])
+            count = total  # without filters: the second count would walk the same entries
+            if query.filters:
+                count = int(connection.execute(*finder.count_sql(query)).fetchone()[0])
             keys: list[str] = []
             if 0 <= start < count:  # bounded by the count: SQLite takes 64-bit integers only
                 page = finder.page_sql(query, start, min(limit, count))
