@@ -8,6 +8,12 @@ subprocess, every built-in check, token header). Prints one row per mutant: kill
 checks that caught it, and the time each tool took; then totals.
 
     .venv/bin/python benchmarks/mutants_kill_table.py [--max-examples N] [--only NAME ...]
+
+``--quick`` counts instead what ``contract server --quick`` kills (its phases and budget), the
+kit alone, in-process on the embedded server's path (ASGI, as the quickstart runs it): one row
+per mutant with its time, then the count (issue 36: benchmarks/README.md quotes it).
+
+    .venv/bin/python benchmarks/mutants_kill_table.py --quick
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -22,9 +29,17 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import SEED, contracts_setup, dev_run_options, machine, schemathesis_command
+from harness import (
+    SEED,
+    contracts_setup,
+    dev_run_options,
+    load_average,
+    machine,
+    schemathesis_command,
+)
 from modelarts_kit_contracts.server.run import (
     DEFAULT_MAX_EXAMPLES,
+    QUICK,
     ServerTarget,
     run_server_contract,
 )
@@ -99,12 +114,48 @@ def measure(mutant: Mutant | None, max_examples: int) -> Row:
     return Row(name, kit_killed, checks, kit_s, plain_failures, plain_s)
 
 
+def quick_counts(selected: list[Mutant]) -> int:
+    """What ``--quick`` kills, in-process: rows, then the count; exit 1 on a false positive."""
+    print(
+        f"{machine()} (shared); --quick: phases {','.join(QUICK.phases)}, --max-examples "
+        f"{QUICK.max_examples}, seed {SEED}, in-process (ASGI)"
+    )
+    killed, seconds, false_positive = 0, [], False
+    for mutant in [None, LENIENT, *selected]:
+        options = dev_run_options(QUICK.max_examples, phases=QUICK.phases)
+        started = time.perf_counter()
+        with mutated_app(mutant) as app:
+            report = run_server_contract(ServerTarget.asgi(app), options)
+        elapsed = time.perf_counter() - started
+        if report.errors:
+            raise RuntimeError(f"{mutant.name if mutant else 'reference'}: {report.errors}")
+        failed = bool(report.failures)
+        checks = ",".join(sorted({f.check for f in report.failures}))
+        if mutant is None or mutant is LENIENT:
+            false_positive = false_positive or failed
+            name = mutant.name if mutant else "(correct server)"
+            print(f"{name:28} {'FAIL' if failed else 'pass':>6} {elapsed:6.1f}  {checks}")
+            continue
+        killed += failed
+        seconds.append(elapsed)
+        print(f"{mutant.name:28} {'KILL' if failed else '-':>6} {elapsed:6.1f}  {checks}")
+    print(f"killed by --quick: {killed}/{len(selected)}; false positives: {int(false_positive)}")
+    print(
+        f"seconds per mutant: min {min(seconds):.1f}, median {statistics.median(seconds):.1f}, "
+        f"max {max(seconds):.1f}; load average at the end {load_average()}"
+    )
+    return 1 if false_positive else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-examples", type=int, default=DEFAULT_MAX_EXAMPLES)
     parser.add_argument("--only", nargs="*", default=None)
+    parser.add_argument("--quick", action="store_true", help="count what --quick kills")
     args = parser.parse_args()
     selected = [m for m in MUTANTS if args.only is None or m.name in args.only]
+    if args.quick:
+        return quick_counts(selected)
     print(
         f"{machine()} (shared); budget: --max-examples {args.max_examples}, "
         f"seed {SEED}, all phases, real HTTP"

@@ -39,13 +39,15 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT
 from modelarts_kit_spec.schemamodel.prune import known_fields
-from modelarts_kit_spec.sensitive import is_sensitive, sensitive_fields
+from modelarts_kit_spec.sensitive import SensitiveField, is_sensitive, sensitive_fields
+from modelarts_kit_spec.walker import SchemaWalker
 
 from modelarts_kit_server import errors
 from modelarts_kit_server.context import Handler, JobServer, JsonResponse, RequestContext, short
@@ -119,7 +121,7 @@ def validate_body(context: RequestContext, precheck: Callable[[Any], None] | Non
         return kept
     if _is_unsupported_action(context, violation):
         raise ApiError(errors.UNSUPPORTED_ACTION_TYPE, short(str(violation.instance)))
-    fields = sensitive_fields(context.server.spec.walker, schema)
+    fields = request_secrets(context.server.spec.walker, context.operation.operation_id, schema)
     message = describe_violation(violation, secret=lambda at: is_sensitive(fields, document, at))
     raise ApiError(errors.INVALID_PARAM, message)
 
@@ -144,6 +146,25 @@ def _printable(text: str) -> str:
     if len(text) > MAX_LOGGED_NAME_CHARS:
         text = text[: MAX_LOGGED_NAME_CHARS - 3] + "..."
     return text if text.isprintable() else json.dumps(text)[1:-1]
+
+
+# Where the secrets of each operation's request body are, per spec (its walker): walking the
+# schema is ~200 views, once per operation rather than once per refused body.
+_SECRETS: weakref.WeakKeyDictionary[SchemaWalker, dict[str, tuple[SensitiveField, ...]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def request_secrets(
+    walker: SchemaWalker, operation_id: str, schema: Any
+) -> tuple[SensitiveField, ...]:
+    """``sensitive_fields(walker, schema)`` of the request body of ``operation_id``, computed
+    once per spec and operation."""
+    known = _SECRETS.setdefault(walker, {})
+    fields = known.get(operation_id)
+    if fields is None:
+        fields = known[operation_id] = sensitive_fields(walker, schema)
+    return fields
 
 
 def _is_unsupported_action(context: RequestContext, violation: Any) -> bool:

@@ -4,7 +4,8 @@
   at the clock's now, where the spec's lifecycle puts it), searched by
   :func:`modelarts_kit_server.search.search` (filters, sort,
   group, pages; the defaults of ``limit``, ``offset``, ``sort_by`` and ``order`` are the
-  request schema's, else the page's). ``workspace_id`` (sent by real clients such as
+  request schema's, else the page's), run as SQL by the store (:meth:`JobStore.search`: only
+  the page's jobs are read). ``workspace_id`` (sent by real clients such as
   ``modelarts-macli``) keeps the jobs of that workspace (a job without one is in ``"0"``, the
   page's default). The jobs of the page are rendered as show renders them, and the answer is
   shaped to the spec's success schema.
@@ -18,31 +19,26 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, overload
-
-from modelarts_kit_wire.pointers import pointer_tokens
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from modelarts_kit_server import errors
 from modelarts_kit_server import handlers as jobs
-from modelarts_kit_server.context import JobServer, JsonResponse, RequestContext, short
+from modelarts_kit_server.context import JsonResponse, RequestContext, short
 from modelarts_kit_server.errors import ApiError
 from modelarts_kit_server.query import schema_default
 from modelarts_kit_server.rendering import conform_to_schema
 from modelarts_kit_server.search import (
     DEFAULT_SORT,
     DESCENDING,
-    FILTER_FIELDS,
     Filter,
     SearchQuery,
-    search,
 )
-from modelarts_kit_server.store import JobRecord
+from modelarts_kit_server.search_sql import phase_columns
+from modelarts_kit_server.store import SearchOverBudget
 
 __all__ = ["delete_job", "describe_job", "list_jobs", "search_query", "success_response"]
 
-PHASE_KEY = "phase"  # the list page's filter key for the job's phase
-DEFAULT_WORKSPACE = "0"  # the list page: "The default value is 0"
 FALLBACK_LIMIT = 50  # the page's largest limit, where the spec gives no default
 
 
@@ -106,35 +102,12 @@ def search_query(context: RequestContext, body: Mapping[str, Any]) -> SearchQuer
     )
 
 
-def _phase_path(server: JobServer) -> tuple[str, ...]:
-    """Where the phase is in a job: the spec's lifecycle pointer (e.g. ``/status/phase``)."""
-    pointer = server.spec.meaning.lifecycle.phase_field
-    return pointer_tokens(pointer)
-
-
-def _searchable(
-    server: JobServer, record: JobRecord, now_ms: int, phase_path: tuple[str, ...]
-) -> dict[str, Any]:
-    """The job's document with its phase at ``now_ms`` where the spec puts it (the only
-    computed field a search reads)."""
-    phase: Any = server.simulation.snapshot_at(record.timeline, now_ms).phase
-    for part in reversed(phase_path[1:]):
-        phase = {part: phase}
-    return {**record.document, phase_path[0]: phase} if phase_path else dict(record.document)
-
-
-def _workspace(document: Mapping[str, Any]) -> str:
-    metadata = document.get("metadata")
-    value = metadata.get("workspace_id") if isinstance(metadata, Mapping) else None
-    return value if isinstance(value, str) and value else DEFAULT_WORKSPACE
-
-
 # The caps of one search body, checked before the body is validated or searched: generous
 # (a search names a handful of filters of a few values each) but they bound the work, jobs
 # times values; documented in the README and in the spec's description of the body.
 MAX_SEARCH_FILTERS = 64
 MAX_FILTER_VALUES = 256
-# How long one search may take over the project's jobs (seconds of the server's clock).
+# How long one search may take over the project's jobs (seconds of the budget's clock).
 SEARCH_BUDGET_S = 2.0
 
 
@@ -165,35 +138,11 @@ def _search_clock() -> float:
     return time.monotonic()
 
 
-class _Budgeted(Sequence[Mapping[str, Any]]):
-    """The jobs a search goes through, ending it once :data:`SEARCH_BUDGET_S` is spent.
-
-    Checked per job the search reads, outside the search itself (``search.py``), so a search
-    engine of another kind (SQL) keeps the same budget around it."""
-
-    def __init__(self, jobs: Sequence[Mapping[str, Any]]) -> None:
-        self._jobs = jobs
-        self._end = _search_clock() + SEARCH_BUDGET_S
-
-    def __len__(self) -> int:
-        return len(self._jobs)
-
-    @overload
-    def __getitem__(self, index: int) -> Mapping[str, Any]: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Mapping[str, Any]]: ...
-    def __getitem__(self, index: int | slice) -> Any:
-        return self._jobs[index]
-
-    def __iter__(self) -> Iterator[Mapping[str, Any]]:
-        for job in self._jobs:
-            if _search_clock() > self._end:
-                raise ApiError(
-                    errors.INVALID_PARAM,
-                    f"/filters: the search violates its time budget of {SEARCH_BUDGET_S:g} s "
-                    f"over {len(self._jobs)} jobs (narrow the filters or their values)",
-                )
-            yield job
+def _over_budget() -> Callable[[], bool]:
+    """Whether the search begun now has spent :data:`SEARCH_BUDGET_S`: asked by the store
+    while SQLite runs the search, so the budget holds whatever the filters cost."""
+    end = _search_clock() + SEARCH_BUDGET_S
+    return lambda: _search_clock() > end
 
 
 def list_jobs(context: RequestContext) -> JsonResponse:
@@ -202,20 +151,29 @@ def list_jobs(context: RequestContext) -> JsonResponse:
     query = search_query(context, body)
     server = context.server
     now_ms = server.clock.now_ms()
-    records = server.store.jobs(context.project_id)
     workspace = body.get("workspace_id")
-    if isinstance(workspace, str) and workspace:
-        records = [record for record in records if _workspace(record.document) == workspace]
-    # Search over each job's document and phase; only the page is rendered whole.
-    phase_path = _phase_path(server)
-    fields = {**FILTER_FIELDS, PHASE_KEY: phase_path}
-    searchable = [_searchable(server, record, now_ms, phase_path) for record in records]
-    by_id = {id(document): record for document, record in zip(searchable, records, strict=True)}
-    result = search(_Budgeted(searchable), query, fields)
-    items = [jobs.render_job(server, by_id[id(job)], now_ms) for job in result.items]
+    # Filters, order, groups and the page run in the store's SQL; the phase at now_ms is
+    # computed there from each job's timeline, and only the page's jobs are read and rendered.
+    try:
+        found = server.store.search(
+            context.project_id,
+            query,
+            phase=phase_columns(server.simulation, now_ms),
+            workspace=workspace if isinstance(workspace, str) and workspace else None,
+            start=query.offset * query.limit,  # offset is a page number (the list page)
+            limit=query.limit,
+            over_budget=_over_budget(),
+        )
+    except SearchOverBudget:
+        raise ApiError(
+            errors.INVALID_PARAM,
+            f"/filters: the search violates its time budget of {SEARCH_BUDGET_S:g} s "
+            "(narrow the filters or their values)",
+        ) from None
+    items = [jobs.render_job(server, record, now_ms) for record in found.records]
     answer: dict[str, Any] = {
-        "total": result.total,
-        "count": result.count,
+        "total": found.total,
+        "count": found.count,
         "limit": query.limit,
         "offset": query.offset,
         "sort_by": query.sort_by,

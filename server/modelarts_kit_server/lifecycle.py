@@ -36,6 +36,7 @@ from modelarts_kit_spec.meaning import Lifecycle
 __all__ = [
     "SIMULATE_ANNOTATION",
     "LifecycleTimings",
+    "Schedule",
     "Simulation",
     "Snapshot",
     "Stage",
@@ -125,6 +126,22 @@ def _spread(phases: tuple[str, ...], start_ms: int, total_s: float) -> list[tupl
     return [(phase, start_ms + round(step * index)) for index, phase in enumerate(phases)]
 
 
+@dataclass(frozen=True)
+class Schedule:
+    """When each phase of a job's life begins, in ms from the start of its part: the starting
+    phases from creation, the running phases from ``running_ms`` (after creation), the stop
+    course from the terminate request; ``finished_ms`` after creation the job reaches its
+    outcome, ``terminating_ms`` after the request ``stopped``."""
+
+    starting: tuple[tuple[str, int], ...]
+    running: tuple[tuple[str, int], ...]
+    running_ms: int
+    finished_ms: int
+    stopping: tuple[tuple[str, int], ...]
+    terminating_ms: int
+    stopped: str
+
+
 class Simulation:
     """The spec's lifecycle, scheduled on the simulated clock with ``timings``."""
 
@@ -154,6 +171,21 @@ class Simulation:
             if outcome.lower() == requested.strip().lower():
                 return outcome
         return None
+
+    def schedule(self) -> Schedule:
+        """The offsets :meth:`snapshot_at` reads phases from (for a query that computes the
+        phase itself, :mod:`modelarts_kit_server.search_sql`)."""
+        timings = self.timings
+        running_ms = _ms(timings.startup_s)
+        return Schedule(
+            starting=tuple(_spread(self._starting, 0, timings.startup_s)),
+            running=tuple(_spread(self._running, 0, timings.running_s)),
+            running_ms=running_ms,
+            finished_ms=running_ms + _ms(timings.running_s),
+            stopping=tuple(_spread(self._stop_phases, 0, timings.terminating_s)),
+            terminating_ms=_ms(timings.terminating_s),
+            stopped=self._stopped,
+        )
 
     def snapshot_at(self, timeline: Timeline, now_ms: int) -> Snapshot:
         """The phase of the job described by ``timeline`` at ``now_ms``."""

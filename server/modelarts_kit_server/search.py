@@ -39,13 +39,17 @@ __all__ = [
     "DESCENDING",
     "FILTER_FIELDS",
     "OPERATORS",
+    "PHASE_KEY",
+    "STORED_KEYS",
     "Fields",
     "Filter",
     "SearchQuery",
     "SearchResult",
     "field_value",
     "matches",
+    "number_value",
     "search",
+    "text_value",
 ]
 
 # Where each filter key of the list page's example is in a job document (the list handler puts
@@ -58,6 +62,8 @@ FILTER_FIELDS: Mapping[str, tuple[str, ...]] = {
     "kind": ("kind",),
     "user_id": ("metadata", "user_name"),  # the job carries its creator as user_name
 }
+PHASE_KEY = "phase"  # the one key computed when the job is read (the rest are stored)
+STORED_KEYS = tuple(key for key in FILTER_FIELDS if key != PHASE_KEY)
 OPERATORS = ("between", "like", "in", "not")
 ASCENDING = "asc"
 DESCENDING = "desc"
@@ -152,6 +158,16 @@ def matches(job: Mapping[str, Any], condition: Filter, fields: Fields = FILTER_F
     if condition.operator == "between":
         return _between(value, condition.values)
     return False
+
+
+def number_value(value: Any) -> float | None:
+    """The number a field's value counts as in ``between`` (None: it is no number)."""
+    return _number(value)
+
+
+def text_value(value: Any) -> str:
+    """The text a field's value counts as in ``in``, ``not``, ``like`` and text order."""
+    return _text(value)
 
 
 def _sort_key(

@@ -42,16 +42,32 @@ from typing import Any
 
 from modelarts_kit_server.errors import ServerError
 from modelarts_kit_server.lifecycle import Timeline
+from modelarts_kit_server.search import (
+    FILTER_FIELDS,
+    STORED_KEYS,
+    SearchQuery,
+    field_value,
+)
+from modelarts_kit_server.search_sql import (
+    FieldColumns,
+    SqlSearch,
+    column_values,
+    stored_columns,
+)
 
 __all__ = [
     "MIGRATIONS",
     "SCHEMA_VERSION",
+    "SEARCH_PROGRESS_STEPS",
     "DuplicateJobName",
     "JobRecord",
     "JobStore",
+    "Listing",
+    "SearchOverBudget",
     "StorageUnavailable",
     "StoreError",
     "StoredEvent",
+    "listing_finder",
 ]
 
 SCHEMA = """
@@ -68,8 +84,10 @@ CREATE TABLE IF NOT EXISTS jobs (
 )
 """
 
-# Step N brings a database of version N to version N + 1 (version 0: the jobs table alone).
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
+# Step N brings a database of version N to version N + 1 (version 0: the jobs table alone); a
+# step is SQL statements and functions of the connection, run in one transaction.
+Migration = tuple["str | Callable[[sqlite3.Connection], None]", ...]
+MIGRATIONS: tuple[Migration, ...] = (
     (
         """
         CREATE TABLE IF NOT EXISTS events (
@@ -91,6 +109,94 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """,
     ),
 )
+DEFAULT_WORKSPACE = "0"  # the list page: a job without workspace_id is in workspace "0"
+# The list's search columns (search_sql): each stored filter key as five columns, and the
+# workspace; filled from the document whenever it is written, so a list reads no document
+# it does not answer with.
+SEARCH_COLUMNS = tuple(
+    column for key in STORED_KEYS for column in stored_columns(key).__dict__.values()
+)
+_COLUMN_TYPES = {"text": "TEXT", "fold": "TEXT", "num": "REAL", "sortnum": "REAL", "grp": "TEXT"}
+
+
+_SEARCH_NAMES = ", ".join((*SEARCH_COLUMNS, "workspace"))
+_SEARCH_MARKS = ", ".join("?" * (len(SEARCH_COLUMNS) + 1))
+_SEARCH_SETS = ", ".join(f"{column} = ?" for column in (*SEARCH_COLUMNS, "workspace"))
+_STORE_ORDER = "created_ms, rowid"
+
+
+def _workspace(document: Any) -> str:
+    metadata = document.get("metadata") if isinstance(document, dict) else None
+    value = metadata.get("workspace_id") if isinstance(metadata, dict) else None
+    return value if isinstance(value, str) and value else DEFAULT_WORKSPACE
+
+
+def _search_values(document: Any) -> tuple[Any, ...]:
+    """The search columns' values of a stored document (SEARCH_COLUMNS, then the workspace)."""
+    values: list[Any] = []
+    for key in STORED_KEYS:
+        value = field_value(document, key) if isinstance(document, dict) else None
+        values.extend(column_values(value))
+    return (*values, _workspace(document))
+
+
+def _fill_search_columns(connection: sqlite3.Connection) -> None:
+    """Fill the search columns of every job stored before they existed."""
+    rows = connection.execute("SELECT rowid, document FROM jobs").fetchall()
+    for rowid, document in rows:
+        connection.execute(
+            f"UPDATE jobs SET {_SEARCH_SETS} WHERE rowid = ?",
+            (*_search_values(json.loads(document) if document else None), rowid),
+        )
+
+
+def listing_finder(project_id: str, workspace: str | None, phase: FieldColumns) -> SqlSearch:
+    """The SQL search of :meth:`JobStore.search` over one project's (one workspace's) jobs."""
+    columns = {key: stored_columns(key) for key in STORED_KEYS}
+    columns = {key: columns.get(key, phase) for key in FILTER_FIELDS}
+    if workspace is None:
+        return SqlSearch("jobs", "project_id = ?", (project_id,), columns, _STORE_ORDER, "job_id")
+    return SqlSearch(
+        "jobs",
+        "project_id = ? AND workspace = ?",
+        (project_id, workspace),
+        columns,
+        _STORE_ORDER,
+        "job_id",
+    )
+
+
+def _order_indexes() -> tuple[str, ...]:
+    """Indexes in the listing order of each stored key, both ways: a page of a project sorted
+    by a stored key reads the page, not the project (SQLite matches the expressions)."""
+    statements = []
+    for key in STORED_KEYS:
+        for way in ("asc", "desc"):
+            finder = SqlSearch("jobs", "1", (), {key: stored_columns(key)}, _STORE_ORDER, "job_id")
+            order = finder.order(SearchQuery(sort_by=key, order=way))
+            terms = order.removesuffix(", rowid")
+            statements.append(
+                f"CREATE INDEX IF NOT EXISTS jobs_sorted_{key}_{way} ON jobs (project_id, {terms})"
+            )
+    return tuple(statements)
+
+
+def _search_migration() -> tuple[str | Callable[[sqlite3.Connection], None], ...]:
+    """Step 2: the search columns, filled for the jobs already stored, and their indexes."""
+    added = [
+        f"ALTER TABLE jobs ADD COLUMN {column} {_COLUMN_TYPES[column.rsplit('_', 1)[1]]}"
+        for column in SEARCH_COLUMNS
+    ]
+    return (
+        *added,
+        "ALTER TABLE jobs ADD COLUMN workspace TEXT",
+        _fill_search_columns,
+        "CREATE INDEX IF NOT EXISTS jobs_by_workspace ON jobs (project_id, workspace, created_ms)",
+        *_order_indexes(),
+    )
+
+
+MIGRATIONS = (*MIGRATIONS, _search_migration())
 SCHEMA_VERSION = len(MIGRATIONS)
 JOB_COLUMNS = "project_id, job_id, name, document, created_ms, outcome, terminate_requested_ms"
 
@@ -101,6 +207,14 @@ class StoreError(ServerError):
 
 class DuplicateJobName(StoreError):
     """A job with this name already exists in the project."""
+
+
+class SearchOverBudget(StoreError):
+    """A search stopped because its caller's budget was spent (SQLite interrupted it)."""
+
+
+# How many SQLite virtual-machine steps pass between two looks at a search's budget.
+SEARCH_PROGRESS_STEPS = 10_000
 
 
 class StorageUnavailable(StoreError):
@@ -116,6 +230,33 @@ def _storage_errors(what: str) -> Iterator[None]:
         raise
     except sqlite3.Error as exc:
         raise StorageUnavailable(f"cannot {what}: {exc}") from exc
+
+
+@contextmanager
+def _budgeted(
+    connection: sqlite3.Connection, over_budget: Callable[[], bool] | None
+) -> Iterator[None]:
+    """Run the statements of the block under ``over_budget``: SQLite asks it every
+    :data:`SEARCH_PROGRESS_STEPS` steps and abandons the statement once it says yes."""
+    if over_budget is None:
+        yield
+        return
+    spent = False
+
+    def progress() -> int:
+        nonlocal spent
+        spent = spent or over_budget()
+        return 1 if spent else 0
+
+    connection.set_progress_handler(progress, SEARCH_PROGRESS_STEPS)
+    try:
+        yield
+    except sqlite3.OperationalError:
+        if spent:
+            raise SearchOverBudget("the search was stopped at its budget") from None
+        raise
+    finally:
+        connection.set_progress_handler(None, 0)
 
 
 @dataclass(frozen=True)
@@ -151,6 +292,15 @@ def _tables(connection: sqlite3.Connection) -> dict[str, frozenset[str]]:
     }
 
 
+def _run_step(connection: sqlite3.Connection, step: Migration) -> None:
+    """The statements and functions of one migration step, in order."""
+    for statement in step:
+        if callable(statement):
+            statement(connection)
+        else:
+            connection.execute(statement)
+
+
 def _expected_tables(version: int) -> dict[str, frozenset[str]]:
     """The tables and columns of a database of schema ``version``, made by the very
     statements that make one (:data:`SCHEMA`, then the first ``version`` migrations)."""
@@ -158,8 +308,7 @@ def _expected_tables(version: int) -> dict[str, frozenset[str]]:
     try:
         memory.execute(SCHEMA)
         for step in MIGRATIONS[:version]:
-            for statement in step:
-                memory.execute(statement)
+            _run_step(memory, step)
         return _tables(memory)
     finally:
         memory.close()
@@ -188,6 +337,16 @@ def _check_schema(connection: sqlite3.Connection, target: str) -> None:
             "and columns its version makes); it is damaged or not a modelarts-kit job "
             "database, and was not changed"
         )
+
+
+@dataclass(frozen=True)
+class Listing:
+    """A page of a project's jobs: ``total`` jobs searched, ``count`` meet the filters,
+    ``records`` the page of them in listing order."""
+
+    total: int
+    count: int
+    records: list[JobRecord]
 
 
 class JobStore:
@@ -237,8 +396,7 @@ class JobStore:
         for step in range(version, SCHEMA_VERSION):
             connection.execute("BEGIN IMMEDIATE")
             try:
-                for statement in MIGRATIONS[step]:
-                    connection.execute(statement)
+                _run_step(connection, MIGRATIONS[step])
                 connection.execute(f"PRAGMA user_version = {step + 1}")
                 connection.execute("COMMIT")
             finally:
@@ -280,11 +438,13 @@ class JobStore:
     def insert(self, record: JobRecord) -> None:
         """Store a new job atomically; :class:`DuplicateJobName` if the name is taken."""
         document = _encode(record.document)
+        searched = _search_values(record.document)
         try:
             with _storage_errors("store the job"), self._transaction() as connection:
                 connection.execute(
                     "INSERT INTO jobs (project_id, job_id, name, document, created_ms, outcome,"
-                    " terminate_requested_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    f" terminate_requested_ms, {_SEARCH_NAMES}) VALUES (?, ?, ?, ?, ?, ?, ?,"
+                    f" {_SEARCH_MARKS})",
                     (
                         record.project_id,
                         record.job_id,
@@ -293,6 +453,7 @@ class JobStore:
                         record.timeline.created_ms,
                         record.timeline.outcome,
                         record.timeline.terminate_requested_ms,
+                        *searched,
                     ),
                 )
         except sqlite3.IntegrityError as exc:
@@ -314,6 +475,42 @@ class JobStore:
                 (project_id,),
             ).fetchall()
         return [_record(row) for row in rows]
+
+    def search(
+        self,
+        project_id: str,
+        query: SearchQuery,
+        *,
+        phase: FieldColumns,
+        workspace: str | None = None,
+        start: int = 0,
+        limit: int = 50,
+        over_budget: Callable[[], bool] | None = None,
+    ) -> Listing:
+        """The jobs ``start`` to ``start + limit`` (items, not pages: the caller says what its
+        offset counts) of ``project_id`` (of ``workspace`` only, if given) that meet
+        ``query``'s filters, in its order and groups (:mod:`modelarts_kit_server.search`,
+        run as SQL by :mod:`modelarts_kit_server.search_sql`); ``phase`` is the phase key's
+        columns at the moment searched (``search_sql.phase_columns``). Only the page's
+        documents are read. ``over_budget`` is asked while SQLite works; once it says yes the
+        search stops with :class:`SearchOverBudget`."""
+        finder = listing_finder(project_id, workspace, phase)
+        with (
+            _storage_errors("search the jobs"),
+            self._lock,
+            _budgeted(self._connection, over_budget),
+        ):
+            connection = self._connection
+            total = int(connection.execute(*finder.count_sql(None)).fetchone()[0])
+            count = total  # without filters: the second count would walk the same entries
+            if query.filters:
+                count = int(connection.execute(*finder.count_sql(query)).fetchone()[0])
+            keys: list[str] = []
+            if 0 <= start < count:  # bounded by the count: SQLite takes 64-bit integers only
+                page = finder.page_sql(query, start, min(limit, count))
+                keys = [str(row[0]) for row in connection.execute(*page)]
+            rows = _rows_of(connection, project_id, keys)
+        return Listing(total, count, [_record(rows[key]) for key in keys])
 
     def document_size(self, project_id: str, job_id: str) -> int | None:
         """The stored size in bytes of the job's document (without reading it), or None."""
@@ -358,8 +555,8 @@ class JobStore:
             record = _record(row)
             document = change(copy.deepcopy(record.document))
             connection.execute(
-                "UPDATE jobs SET document = ? WHERE project_id = ? AND job_id = ?",
-                (_encode(document), project_id, job_id),
+                f"UPDATE jobs SET document = ?, {_SEARCH_SETS} WHERE project_id = ? AND job_id = ?",
+                (_encode(document), *_search_values(document), project_id, job_id),
             )
         return replace(record, document=document)
 
@@ -462,6 +659,19 @@ class JobStore:
     def close(self) -> None:
         with self._lock:
             self._connection.close()
+
+
+def _rows_of(
+    connection: sqlite3.Connection, project_id: str, keys: Sequence[str]
+) -> dict[str, Any]:
+    if not keys:
+        return {}
+    marks = ", ".join("?" * len(keys))
+    rows = connection.execute(
+        f"SELECT {JOB_COLUMNS} FROM jobs WHERE project_id = ? AND job_id IN ({marks})",
+        (project_id, *keys),
+    ).fetchall()
+    return {str(row[1]): row for row in rows}
 
 
 def _encode(document: Any) -> str:

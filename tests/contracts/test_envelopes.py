@@ -13,8 +13,9 @@ import copy
 import json
 from typing import Any
 
+import pytest
 from modelarts_kit_contracts.client.cases import ClientCheckSettings, build_cases
-from modelarts_kit_contracts.core.envelopes import Placement
+from modelarts_kit_contracts.core.envelopes import Envelopes, Placement
 from modelarts_kit_contracts.core.wire import GUIDANCE_NOTE, Headers, WireRequest, validate_request
 from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_spec import load_spec
@@ -120,3 +121,26 @@ def test_the_client_check_asks_clients_to_send_must_accept_bodies() -> None:
         schema = accept.operation(case.operation.operation_id).request_schema
         assert schema is not None, case.name
         assert accept.validator(schema).is_valid(case.body), case.name
+
+
+def test_a_body_is_validated_once_however_often_it_is_placed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The guard, the acceptance and rejection checks and the observations place the same
+    body: the envelopes remember the placement (by the body's JSON, so an equal copy too)."""
+    envelopes = ApiMap.from_spec().envelopes
+    envelopes._placed.clear()
+    calls: list[str] = []
+    validate = Envelopes._is_valid
+
+    def counting(self: Envelopes, envelope: Any, operation_id: str, body: Any) -> bool:
+        calls.append(operation_id)
+        return validate(self, envelope, operation_id, body)
+
+    monkeypatch.setattr(Envelopes, "_is_valid", counting)
+    broken = changed(("metadata", "name"), 7)
+    for body in (BODY, copy.deepcopy(BODY), broken, copy.deepcopy(broken)):
+        envelopes.place(CREATE, body)
+    assert envelopes.place(CREATE, BODY) is Placement.MUST_ACCEPT
+    assert envelopes.place(CREATE, broken) is Placement.MUST_REJECT
+    assert len(calls) == 3  # BODY: must-accept; broken: must-accept, then must-reject

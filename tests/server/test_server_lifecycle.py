@@ -3,8 +3,10 @@ phases follow the spec's lifecycle (``x-modelarts-lifecycle``)."""
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from modelarts_kit_server.lifecycle import (
     LifecycleTimings,
@@ -13,6 +15,7 @@ from modelarts_kit_server.lifecycle import (
     Timeline,
     can_terminate,
 )
+from modelarts_kit_server.search_sql import phase_columns
 from modelarts_kit_spec import load_spec
 
 CREATED_MS = 1_700_000_000_000
@@ -96,3 +99,34 @@ def test_the_test_hook_names_a_final_phase_in_any_case(requested: str) -> None:
 def test_timings_must_not_be_negative() -> None:
     with pytest.raises(ValueError, match="running_s"):
         LifecycleTimings(running_s=-1)
+
+
+def _phase_by_sql(simulation: Simulation, timeline: Timeline, now_ms: int) -> object:
+    columns = phase_columns(simulation, now_ms)
+    connection = sqlite3.connect(":memory:")
+    connection.execute(
+        "CREATE TABLE jobs (created_ms INTEGER, outcome TEXT, terminate_requested_ms INTEGER)"
+    )
+    connection.execute(
+        "INSERT INTO jobs VALUES (?, ?, ?)",
+        (timeline.created_ms, timeline.outcome, timeline.terminate_requested_ms),
+    )
+    return connection.execute(f"SELECT {columns.text}, {columns.fold} FROM jobs").fetchone()
+
+
+@given(
+    timing=timings | st.builds(LifecycleTimings, st.just(0.0), st.just(0.0), st.just(0.0)),
+    outcome=outcomes,
+    stop=st.none() | st.integers(-1_000, 2_000_000),
+    now=st.integers(-2_000, 2_000_000),
+)
+@example(timing=LifecycleTimings(0, 0, 0), outcome="Completed", stop=-10, now=-20)  # clamped
+def test_the_list_query_computes_the_phase_show_answers(
+    timing: LifecycleTimings, outcome: str, stop: int | None, now: int
+) -> None:
+    """The SQL phase of the store's search (``search_sql.phase_columns``) is the phase of
+    ``snapshot_at`` for any history and moment, before the request included (clamped)."""
+    simulation = Simulation(LIFECYCLE, timing)
+    timeline = Timeline(CREATED_MS, outcome, None if stop is None else CREATED_MS + stop)
+    phase = simulation.snapshot_at(timeline, CREATED_MS + now).phase
+    assert _phase_by_sql(simulation, timeline, CREATED_MS + now) == (phase, phase.casefold())

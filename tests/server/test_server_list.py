@@ -206,16 +206,20 @@ def test_a_search_at_its_caps_is_answered(family: Family, clock: ManualClock) ->
 def test_a_search_ends_at_its_time_budget(
     family: Family, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The budget's clock counts one second per job read (no wall time): the search of
-    five jobs ends after the second, with the invalid-parameter error naming the budget."""
-    from modelarts_kit_server import handlers_jobs
+    """The budget's clock moves one second each time it is read (no wall time), and SQLite
+    asks the budget at every step of the search: the search ends past 2 s with the
+    invalid-parameter error naming the budget, and the server goes on answering."""
+    from modelarts_kit_server import handlers_jobs, store
 
     for n in range(5):
         create(family, clock, f"budget-{n}")
-    ticks = iter(range(1_000))
+    ticks = iter(range(1_000_000))
     monkeypatch.setattr(handlers_jobs, "_search_clock", lambda: float(next(ticks)))
+    monkeypatch.setattr(store, "SEARCH_PROGRESS_STEPS", 1)
     response = family.search({"filters": [_like(3)]})
     assert response.status_code == 400, response.text
     assert response.json()["error_code"] == family.error_code(Role.LIST, "invalid-parameter")
-    assert "time budget of 2 s over 5 jobs" in response.json()["error_msg"]
-    assert next(ticks) == 4  # the start, then three jobs: the third is past the budget
+    assert "time budget of 2 s" in response.json()["error_msg"]
+    assert 3 <= next(ticks) < 1_000  # read at the start, then during the search until spent
+    monkeypatch.setattr(handlers_jobs, "_search_clock", lambda: 0.0)
+    assert family.search({"filters": [_like(3)]}).status_code == 200

@@ -1,13 +1,17 @@
 """The list operation's search engine (``modelarts_kit_server.search``) against a plain reference.
 
 The reference below is written the long way (explicit loops, an index tie-break instead of a
-stable sort), so the engine and it can only agree by both doing what the list page says.
+stable sort), so the engine and it can only agree by both doing what the list page says. The
+SQL form the store runs (``modelarts_kit_server.search_sql``) is held to the same reference, and
+to the Python engine on wider values (numbers as text, floats, case folding beyond ASCII).
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
+import sqlite3
+from collections.abc import Sequence
 from typing import Any
 
 from hypothesis import given
@@ -21,6 +25,7 @@ from modelarts_kit_server.search import (
     matches,
     search,
 )
+from modelarts_kit_server.search_sql import SqlSearch, column_values, stored_columns
 
 NAMES = ["trainjob-a", "TrainJob-b", "other", "job-7", "x"]
 PHASES = ["Creating", "Running", "Failed", "Completed"]
@@ -210,3 +215,138 @@ def test_an_unknown_key_names_a_field_no_job_has() -> None:
     job = {"metadata": {"name": "a"}}
     assert not matches(job, Filter("no_such_key", "in", ("a",)))
     assert matches(job, Filter("no_such_key", "not", ("a",)))
+
+
+# -- the SQL form -------------------------------------------------------------------------------
+
+SQL_KEYS = list(FILTER_FIELDS)
+
+
+def sql_search(stored: Sequence[dict[str, Any]], query: SearchQuery) -> tuple[int, int, list[int]]:
+    """``query`` run as SQL over a table of ``stored`` (rows in the list's order): total,
+    count and the indexes of the page's jobs."""
+    columns = {key: stored_columns(key) for key in SQL_KEYS}
+    names = [column for key in SQL_KEYS for column in columns[key].__dict__.values()]
+    connection = sqlite3.connect(":memory:")
+    types = {"text": "TEXT", "fold": "TEXT", "num": "REAL", "sortnum": "REAL", "grp": "TEXT"}
+    declared = ", ".join(f"{name} {types[name.rsplit('_', 1)[1]]}" for name in names)
+    connection.execute(f"CREATE TABLE jobs (position INTEGER, {declared})")
+    for position, job in enumerate(stored):
+        values = [v for key in SQL_KEYS for v in column_values(field_value(job, key))]
+        marks = ", ".join("?" * (len(names) + 1))
+        connection.execute(f"INSERT INTO jobs VALUES ({marks})", (position, *values))
+    finder = SqlSearch("jobs", "1", (), columns, "position", "position")
+    total = connection.execute(*finder.count_sql(None)).fetchone()[0]
+    count = connection.execute(*finder.count_sql(query)).fetchone()[0]
+    page = finder.page_sql(query, query.offset * query.limit, query.limit)
+    return total, count, [row[0] for row in connection.execute(*page)]
+
+
+@given(st.lists(jobs(), max_size=12), queries)
+def test_the_sql_form_agrees_with_the_reference(
+    stored: list[dict[str, Any]], query: SearchQuery
+) -> None:
+    found = [
+        (i, job)
+        for i, job in enumerate(stored)
+        if all(reference_matches(job, f) for f in query.filters)
+    ]
+    order = reference_order(found, query)
+    start = query.offset * query.limit
+    assert sql_search(stored, query) == (
+        len(stored),
+        len(found),
+        order[start : start + query.limit],
+    )
+
+
+# Wider values than the reference reads: numbers written as text, floats, mixed types in one
+# field, and text whose case folds beyond ASCII.
+wide_values = st.one_of(
+    st.sampled_from(["Straße", "STRASSE", "ǅob", "1e3", " 12 ", "1_000", "nan", "-4.5", "b", ""]),
+    st.integers(-5, 5),
+    st.floats(-10, 10, allow_nan=False, width=16),
+    st.booleans(),
+    st.none(),
+)
+
+
+@st.composite
+def wide_jobs(draw: st.DrawFn) -> dict[str, Any]:
+    def value() -> Any:
+        return draw(wide_values)
+
+    job: dict[str, Any] = {"kind": value(), "metadata": {"name": value(), "create_time": value()}}
+    job["status"] = {"phase": value()}
+    if draw(st.booleans()):
+        job["algorithm"] = {"name": value()}
+    return {k: v for k, v in job.items() if v is not None}
+
+
+wide_filters = st.builds(
+    Filter,
+    st.sampled_from(KEYS),
+    st.sampled_from([*OPERATORS, "other"]),
+    st.lists(
+        st.sampled_from(["", "strasse", "ǆ", "1000", "12", "-5", "0.5", "a", "True", "b"]),
+        max_size=3,
+    ).map(tuple),
+)
+wide_queries = st.builds(
+    SearchQuery,
+    filters=st.lists(wide_filters, max_size=2).map(tuple),
+    sort_by=st.sampled_from(KEYS),
+    order=st.sampled_from(["asc", "desc"]),
+    group_by=st.sampled_from(["", "phase", "kind", "name", "no_such_key"]),
+    offset=st.integers(0, 3),
+    limit=st.integers(1, 6),
+)
+
+
+@given(st.lists(wide_jobs(), max_size=12), wide_queries)
+def test_the_sql_form_agrees_with_the_engine_on_wider_values(
+    stored: list[dict[str, Any]], query: SearchQuery
+) -> None:
+    result = search(stored, query)
+    position = {id(job): index for index, job in enumerate(stored)}
+    expected = (result.total, result.count, [position[id(job)] for job in result.items])
+    assert sql_search(stored, query) == expected
+
+
+def test_the_sql_form_folds_case_beyond_ascii() -> None:
+    stored: list[dict[str, Any]] = [
+        {"metadata": {"name": "Straße"}},
+        {"metadata": {"name": "STRASSE"}},
+        {"kind": "x"},
+    ]
+    query = SearchQuery(filters=(Filter("name", "like", ("strasse",)),), order="asc")
+    assert sql_search(stored, query) == (3, 2, [0, 1])
+
+
+def test_the_sql_form_sorts_text_before_numbers_descending() -> None:
+    stored: list[dict[str, Any]] = [
+        {"kind": 2},
+        {"kind": "b"},
+        {"kind": 10},
+        {"kind": "a"},
+        {},
+        {"kind": 2.0},
+    ]
+    for order in ("asc", "desc"):
+        query = SearchQuery(sort_by="kind", order=order, limit=10)
+        expected = [id(job) for job in search(stored, query).items]
+        assert [id(stored[i]) for i in sql_search(stored, query)[2]] == expected
+    assert sql_search(stored, SearchQuery(sort_by="kind", order="desc", limit=10))[2] == [
+        1,
+        3,
+        2,
+        0,
+        5,
+        4,
+    ]
+
+
+def test_the_sql_form_groups_by_value_and_type() -> None:
+    stored: list[dict[str, Any]] = [{"kind": 1}, {"kind": "1"}, {"kind": 1}, {"kind": "1"}]
+    query = SearchQuery(sort_by="name", group_by="kind", limit=10)
+    assert sql_search(stored, query) == (4, 4, [0, 2, 1, 3])

@@ -66,9 +66,11 @@ def test_in_memory_store_forgets(tmp_path: Path) -> None:
 
 def test_simulated_clock_never_goes_back_after_restart(tmp_path: Path) -> None:
     db = tmp_path / "fast.sqlite"
-    fast = create_app(ServerSettings(db_path=db, clock_speed=1000.0))
+    # A server whose clock ran ahead of the wall clock (a virtual clock moved 50 s on).
+    ahead = ManualClock(start_ms=int(time.time() * 1000))
+    fast = create_app(ServerSettings(db_path=db), clock=ahead)
     client = httpx.Client(transport=SyncASGITransport(fast), base_url="http://t", headers=HEADERS)
-    time.sleep(0.05)  # 50 s of simulated time
+    ahead.advance(50)
     job = client.post(JOBS, json=job_body("fast")).json()
     fast.close()
     slow = create_app(ServerSettings(db_path=db))

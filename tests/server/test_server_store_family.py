@@ -14,7 +14,15 @@ from click.testing import CliRunner
 from modelarts_kit.main import cli
 from modelarts_kit_server import JobStore, LifecycleTimings
 from modelarts_kit_server.lifecycle import Simulation, Stage, Timeline
-from modelarts_kit_server.store import SCHEMA_VERSION, JobRecord, StoredEvent, StoreError
+from modelarts_kit_server.search import Filter, SearchQuery
+from modelarts_kit_server.search_sql import phase_columns
+from modelarts_kit_server.store import (
+    SCHEMA_VERSION,
+    JobRecord,
+    StoredEvent,
+    StoreError,
+    listing_finder,
+)
 from modelarts_kit_spec import load_spec
 
 PROJECT = "p1"
@@ -211,3 +219,65 @@ def test_serve_refuses_a_damaged_database_with_one_line_and_exit_2(tmp_path: Pat
         "(rule: a job database of version 1 has the tables and columns its version makes); it "
         "is damaged or not a modelarts-kit job database, and was not changed"
     ]
+
+
+# -- the list's search in SQL (JobStore.search) -------------------------------------------------
+
+SIMULATION = Simulation(load_spec().meaning.lifecycle, LifecycleTimings())
+
+
+def listed(store: JobStore, query: SearchQuery, workspace: str | None = None) -> list[str]:
+    found = store.search(
+        PROJECT, query, phase=phase_columns(SIMULATION, 10_000), workspace=workspace, limit=50
+    )
+    return [r.job_id for r in found.records]
+
+
+def test_a_migrated_database_is_searched_by_what_its_documents_hold(tmp_path: Path) -> None:
+    db = tmp_path / "old.sqlite"
+    document = '{"kind": "job", "metadata": {"name": "Old-TrainJob", "workspace_id": "w1"}}'
+    with sqlite3.connect(db) as connection:
+        connection.execute(VERSION_0)
+        connection.execute(
+            "INSERT INTO jobs VALUES ('p1', 'j1', 'Old-TrainJob', ?, 5, 'Completed', NULL)",
+            (document,),
+        )
+        connection.execute("INSERT INTO jobs VALUES ('p1', 'j2', 'n2', '{}', 6, 'Completed', NULL)")
+    store = JobStore(db)
+    try:
+        like = SearchQuery(filters=(Filter("name", "like", ("trainjob",)),))
+        assert listed(store, like) == ["j1"]
+        assert listed(store, SearchQuery(), workspace="w1") == ["j1"]
+        assert listed(store, SearchQuery(), workspace="0") == ["j2"]
+    finally:
+        store.close()
+
+
+def test_a_changed_document_is_searched_by_its_new_values() -> None:
+    store = JobStore()
+    store.insert(record("j1", "first"))
+    store.change_document(PROJECT, "j1", lambda d: {**d, "kind": "hetero_job"})
+    assert listed(store, SearchQuery(filters=(Filter("kind", "in", ("hetero_job",)),))) == ["j1"]
+    assert listed(store, SearchQuery(filters=(Filter("kind", "in", ("job",)),))) == []
+
+
+def test_a_page_far_beyond_the_end_is_empty_not_an_error() -> None:
+    store = JobStore()
+    store.insert(record("j1", "first"))
+    found = store.search(
+        PROJECT, SearchQuery(), phase=phase_columns(SIMULATION, 0), start=2**70, limit=2**40
+    )
+    assert (found.total, found.count, found.records) == (1, 1, [])
+
+
+@pytest.mark.parametrize("key", ["create_time", "name"])
+@pytest.mark.parametrize("order", ["asc", "desc"])
+def test_a_page_sorted_by_a_stored_key_reads_an_index_not_every_job(key: str, order: str) -> None:
+    """List cost grows with the page: SQLite walks an index in the listing order (no sort of
+    the project's jobs in a temporary tree) and stops after the page."""
+    store = JobStore()
+    finder = listing_finder(PROJECT, None, phase_columns(SIMULATION, 0))
+    sql, params = finder.page_sql(SearchQuery(sort_by=key, order=order), 0, 10)
+    plan = [row[3] for row in store._connection.execute("EXPLAIN QUERY PLAN " + sql, params)]
+    assert any("USING INDEX" in step for step in plan), plan
+    assert not any("TEMP B-TREE" in step for step in plan), plan

@@ -18,8 +18,10 @@ from modelarts_kit_server import (
     ReferenceServer,
     ServerSettings,
     create_app,
+    handlers,
 )
-from modelarts_kit_spec import load_spec
+from modelarts_kit_spec import load_spec, sensitive
+from modelarts_kit_spec.walker import SchemaWalker
 
 from .server_support import (
     CREATE,
@@ -301,3 +303,25 @@ def test_values_the_spec_marks_secret_are_never_echoed(api: Api) -> None:
     parameter["constraint"] = {"sensitive": False}
     message = check_error(api.create(body), 400, "ModelArts.2788")
     assert secret in message  # masking follows the flag, it is not blanket
+
+
+def test_the_secrets_of_a_request_body_are_found_once_per_spec_and_operation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A refused body's message masks secrets: where they are is read from the schema once,
+    not per refused request (it is ~200 schema views)."""
+    spec = load_spec()
+    walks: list[object] = []
+
+    def counting(walker: object, schema: object) -> object:
+        walks.append(schema)
+        return sensitive.sensitive_fields(walker, schema)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(handlers, "sensitive_fields", counting)
+    operation = spec.operation(spec.meaning.roles.create.operation_id)
+    walker = SchemaWalker(spec.document)  # a spec of its own: nothing cached yet
+    first = handlers.request_secrets(walker, operation.operation_id, operation.request_schema)
+    again = handlers.request_secrets(walker, operation.operation_id, operation.request_schema)
+    assert first == again == sensitive.sensitive_fields(walker, operation.request_schema)
+    assert first  # the create body has secrets (environment variables)
+    assert len(walks) == 1

@@ -21,6 +21,7 @@ when the spec knows it.
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -77,6 +78,9 @@ class BrokenRule:
         return f"{self.keyword} at {where}"
 
 
+PLACED_MEMO = 4096  # placements kept per spec (bodies of one run; cleared when full)
+
+
 @dataclass(frozen=True)
 class Envelopes:
     """The envelopes of one spec, with the strength and evidence of each rule."""
@@ -97,7 +101,29 @@ class Envelopes:
         return envelope.operation(operation_id).request_schema
 
     def place(self, operation_id: str, body: JSON) -> Placement:
-        """Where ``body`` lies for the request of ``operation_id``."""
+        """Where ``body`` lies for the request of ``operation_id``.
+
+        The same body is placed several times in a run (the traffic guard, the acceptance and
+        rejection checks, the observations): the last :data:`PLACED_MEMO` placements are kept,
+        keyed by the body's canonical JSON, so each is validated once."""
+        try:
+            key = (operation_id, json.dumps(body, sort_keys=True, allow_nan=False))
+        except (TypeError, ValueError):  # not JSON text (a NaN, a non-string key): no memo
+            return self._place(operation_id, body)
+        memo = self._placed
+        found = memo.get(key)
+        if found is None:
+            found = self._place(operation_id, body)
+            if len(memo) >= PLACED_MEMO:
+                memo.clear()
+            memo[key] = found
+        return found
+
+    @functools.cached_property
+    def _placed(self) -> dict[tuple[str, str], Placement]:
+        return {}
+
+    def _place(self, operation_id: str, body: JSON) -> Placement:
         if self._is_valid(self.must_accept, operation_id, body):
             return Placement.MUST_ACCEPT
         if self._is_valid(self.must_reject, operation_id, body):

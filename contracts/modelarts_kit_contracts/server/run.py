@@ -40,6 +40,7 @@ from modelarts_kit_spec.meaning import Role
 from modelarts_kit_wire.wirejson import MAX_WIRE_JSON_BYTES
 
 from modelarts_kit_contracts.core import CreatedJob, Finding, RunReport, clip
+from modelarts_kit_contracts.core.envelopes import Placement
 from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_contracts.server.checks import SCENARIOS
 from modelarts_kit_contracts.server.guard import (
@@ -417,13 +418,18 @@ def _build_traffic(
     target: ServerTarget, options: RunOptions, api: ApiMap, deadline: float | None
 ) -> Traffic:
     routes = tuple(Route(role, op.method, op.path) for role, op in api.roles())
-    # A create "the target could accept": valid for what a server must enforce.
-    validator = api.obligations.validator(api.obligations_create_schema)
+    # A create "the target could accept": valid for what a server must enforce (placed by
+    # the envelopes, whose memo the checks of the same body then reuse).
+    create_id = api.create.operation_id
+
+    def could_create(body: Any) -> bool:
+        return api.envelopes.place(create_id, body) is not Placement.MUST_REJECT
+
     guard = TrafficGuard(
         routes=routes,
         job_id_pointer=_tokens(api.spec.meaning.roles.job_id_field),
         phase_pointer=_tokens(api.spec.meaning.lifecycle.phase_field),
-        could_create=validator.is_valid,
+        could_create=could_create,
         policy=GuardPolicy(
             live=target.live,
             max_creates=options.max_creates,
