@@ -3,8 +3,10 @@
 - **list** (:func:`list_jobs`): the request's project's jobs (their documents and their phase
   at the clock's now, where the spec's lifecycle puts it), searched by
   :func:`modelarts_kit_server.search.search` (filters, sort,
-  group, pages; the defaults of ``limit``, ``offset``, ``sort_by`` and ``order`` are the
-  request schema's, else the page's). ``workspace_id`` (sent by real clients such as
+  group, pages). How it pages is the spec's ``x-modelarts-paging`` (``spec.meaning.paging``):
+  what ``offset`` counts, the default of ``limit`` (else its largest), the default order, and
+  which answer field counts every job and which those that match; a spec without it keeps the
+  request schema's defaults, else the page's. ``workspace_id`` (sent by real clients such as
   ``modelarts-macli``) keeps the jobs of that workspace (a job without one is in ``"0"``, the
   page's default). The jobs of the page are rendered as show renders them, and the answer is
   shaped to the spec's success schema.
@@ -18,7 +20,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
+
+from modelarts_kit_spec.paging import OffsetCounts, OperationPaging, TotalCounts
 
 from modelarts_kit_server import errors
 from modelarts_kit_server import handlers as jobs
@@ -87,20 +92,52 @@ def _filters(raw: Any) -> tuple[Filter, ...]:
     return tuple(found)
 
 
+def paging_of(context: RequestContext) -> OperationPaging | None:
+    """How the operation pages, as the spec says (None: it does not say)."""
+    return context.server.spec.meaning.paging.of(context.operation.operation_id)
+
+
 def search_query(context: RequestContext, body: Mapping[str, Any]) -> SearchQuery:
-    """The search the list body asks for, with the spec's defaults for what it leaves out."""
+    """The search the list body asks for, with the spec's defaults for what it leaves out.
+
+    ``offset`` is the request's, as sent; :func:`_page_of` places it."""
+    paging = paging_of(context)
+    offset_name = paging.offset.field if paging is not None else "offset"
+    limit_name = paging.limit.field if paging is not None else "limit"
+    order = paging.order if paging is not None else None
 
     def given(name: str) -> Any:
         return body[name] if name in body else _request_default(context, name)
 
+    fallback_limit = FALLBACK_LIMIT
+    if paging is not None:
+        fallback_limit = paging.limit.default or paging.limit.largest
     return SearchQuery(
         filters=_filters(body.get("filters")),
-        sort_by=_text(given("sort_by"), DEFAULT_SORT),
-        order=_text(given("order"), DESCENDING),
+        sort_by=_text(given("sort_by"), order.key if order is not None else DEFAULT_SORT),
+        order=_text(given("order"), (order.direction if order else None) or DESCENDING),
         group_by=_text(given("group_by"), ""),
-        offset=max(0, _integer(given("offset"), 0)),
-        limit=max(1, _integer(given("limit"), FALLBACK_LIMIT)),
+        offset=max(0, _integer(given(offset_name), 0)),
+        limit=max(1, _integer(given(limit_name), fallback_limit)),
     )
+
+
+def _page_of(paging: OperationPaging | None, query: SearchQuery) -> tuple[SearchQuery, int]:
+    """The search to run for the requested page, and how many of its first entries to drop:
+    an offset counting pages is the search's own; one counting entries asks for the entries
+    up to the page's end and drops those before it."""
+    if paging is None or paging.offset.counts is OffsetCounts.PAGES:
+        return query, 0
+    first = paging.offset.first_entry(query.offset, query.limit)
+    return replace(query, offset=0, limit=first + query.limit), first
+
+
+def _counts(paging: OperationPaging | None, total: int, count: int) -> dict[str, int]:
+    """The answer's counting fields, each counting what the spec says it counts."""
+    if paging is None:
+        return {"total": total, "count": count}
+    counted = (c for c in (paging.total, paging.count) if c is not None)
+    return {c.field: total if c.counts is TotalCounts.ALL else count for c in counted}
 
 
 def _phase_path(server: JobServer) -> tuple[str, ...]:
@@ -130,6 +167,8 @@ def list_jobs(context: RequestContext) -> JsonResponse:
     body = jobs.validate_body(context)
     body = body if isinstance(body, Mapping) else {}
     query = search_query(context, body)
+    paging = paging_of(context)
+    run, dropped = _page_of(paging, query)
     server = context.server
     now_ms = server.clock.now_ms()
     records = server.store.jobs(context.project_id)
@@ -141,19 +180,19 @@ def list_jobs(context: RequestContext) -> JsonResponse:
     fields = {**FILTER_FIELDS, PHASE_KEY: phase_path}
     searchable = [_searchable(server, record, now_ms, phase_path) for record in records]
     by_id = {id(document): record for document, record in zip(searchable, records, strict=True)}
-    result = search(searchable, query, fields)
-    items = [jobs.render_job(server, by_id[id(job)], now_ms) for job in result.items]
+    result = search(searchable, run, fields)
+    page = result.items[dropped:]
+    items = [jobs.render_job(server, by_id[id(job)], now_ms) for job in page]
     answer: dict[str, Any] = {
-        "total": result.total,
-        "count": result.count,
-        "limit": query.limit,
-        "offset": query.offset,
+        **_counts(paging, result.total, result.count),
+        paging.limit.field if paging is not None else "limit": query.limit,
+        paging.offset.field if paging is not None else "offset": query.offset,
         "sort_by": query.sort_by,
         "order": query.order,
         "group_by": query.group_by,
         "workspace_id": workspace if isinstance(workspace, str) and workspace else None,
         "ai_project": None,  # the response schema's default, if it has one
-        "items": items,
+        paging.items if paging is not None else "items": items,
     }
     if answer["workspace_id"] is None:
         answer["workspace_id"] = _request_default(context, "workspace_id")
