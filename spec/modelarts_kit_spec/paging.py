@@ -160,10 +160,12 @@ class OperationPaging:
         return tuple(q for part in parts if part is not None for q in part.evidence)
 
     def evidence(self, *parts: str) -> str:
-        """The quotes of ``parts`` (``offset``, ``limit``, ``total``, ``count``, ``order``),
-        one ``page ..., locator: "quote"`` each, joined by ``; ``."""
+        """Where the rules of ``parts`` (``offset``, ``limit``, ``total``, ``count``,
+        ``order``) stand: the spec's pointer, then each quote (``page ..., locator:
+        "quote"``), joined by ``; ``."""
         found = [getattr(self, part) for part in parts]
-        return "; ".join(q.cite() for part in found if part is not None for q in part.evidence)
+        quotes = [q.cite() for part in found if part is not None for q in part.evidence]
+        return f"spec {self.pointer} ({self.operation_id}): {'; '.join(quotes)}"
 
 
 @dataclass(frozen=True)

@@ -207,8 +207,8 @@ for _name, _title, _meaning in (
     (
         "list_pages_consistent",
         "pages of a list overlap, skip or exceed their limit",
-        "walking the list page by page gives each job once, in order, at most limit per page; "
-        "whether offset counts records or pages is the server's choice, observed (list)",
+        "walking the list page by page gives each job once, in order, at most limit per page, "
+        "offset counting what x-modelarts-paging says (the list page: pages) (list)",
     ),
     (
         "events_ordered",
