@@ -23,18 +23,14 @@ quote stands in its page (``spec validate``, rule ``paging``).
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from modelarts_kit_wire.errors import KitError
-
 from modelarts_kit_spec.document import pointer_join
-from modelarts_kit_spec.reader import read_input_text
+from modelarts_kit_spec.quotes import Quote, quote_problem
 
 if TYPE_CHECKING:
     from modelarts_kit_spec.operation import Operation
@@ -71,18 +67,6 @@ class TotalCounts(StrEnum):
 
     ALL = "all"
     MATCHING = "matching"
-
-
-@dataclass(frozen=True)
-class Quote:
-    """A page's own words: the file under ``spec/sources``, where on it, and the words."""
-
-    page: str
-    locator: str
-    quote: str
-
-    def cite(self) -> str:
-        return f'page {self.page}, {self.locator}: "{self.quote}"'
 
 
 @dataclass(frozen=True)
@@ -358,34 +342,10 @@ def read_paging(spec: SpecView, walker: SchemaWalker) -> tuple[Paging, list[tupl
     return Paging(found), reader.problems
 
 
-# -- quotes --------------------------------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=32)
-def _page_words(path: Path) -> str | None:
-    """The page's text as a reader reads it: emphasis markup dropped, table borders and runs
-    of blanks (a wrapped cell's lines) flattened to one space."""
-    try:
-        text = read_input_text(path)
-    except (OSError, KitError):
-        return None
-    return _words(text.replace("**", "").replace("|", " "))
-
-
-def _words(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip()
-
-
 def quote_problems(paging: Paging, sources_dir: Path) -> Iterator[tuple[str, str]]:
     """Each quote that does not stand in its page (pointer, message)."""
     for operation in paging.operations.values():
         for quote in operation.quotes:
-            words = _page_words(sources_dir / quote.page)
-            if words is None:
-                yield operation.pointer, f"page {quote.page} is not under spec/sources"
-            elif _words(quote.quote.replace("**", "")) not in words:
-                yield (
-                    operation.pointer,
-                    f"the quote {quote.quote!r} ({quote.locator}) does not stand in page "
-                    f"{quote.page}",
-                )
+            problem = quote_problem(quote, sources_dir)
+            if problem is not None:
+                yield operation.pointer, problem
