@@ -28,16 +28,20 @@ def test_the_curated_spec_pages_as_its_pages_say() -> None:
     spec = load_spec()
     listing = spec.meaning.paging.of("ListTrainingJobs")
     events = spec.meaning.paging.of("ListTrainingJobEvents")
-    assert listing is not None and events is not None
+    assert listing is not None
+    assert events is not None
     assert (listing.location, listing.items, listing.offset.counts) == (
         "body",
         "items",
         OffsetCounts.PAGES,
     )
     assert (listing.limit.minimum, listing.limit.maximum, listing.limit.default) == (1, 50, None)
-    assert listing.total is not None and listing.total.counts is TotalCounts.ALL
-    assert listing.matching is not None and listing.matching.field == "count"
-    assert listing.order is not None and (listing.order.key, listing.order.direction) == (
+    assert listing.total is not None
+    assert listing.total.counts is TotalCounts.ALL
+    assert listing.matching is not None
+    assert listing.matching.field == "count"
+    assert listing.order is not None
+    assert (listing.order.key, listing.order.direction) == (
         "create_time",
         "desc",
     )
@@ -47,8 +51,10 @@ def test_the_curated_spec_pages_as_its_pages_say() -> None:
         OffsetCounts.ITEMS,
     )
     assert (events.limit.maximum, events.limit.default) == (100, 50)
-    assert events.order is not None and events.order.direction is None  # the page leaves it open
-    assert listing.offset.first_entry(3, 10) == 30 and events.offset.first_entry(3, 10) == 3
+    assert events.order is not None
+    assert events.order.direction is None
+    assert listing.offset.first_entry(3, 10) == 30
+    assert events.offset.first_entry(3, 10) == 3
     assert all(q.page.startswith("family/") for q in (*listing.quotes, *events.quotes))
 
 

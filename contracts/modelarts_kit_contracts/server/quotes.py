@@ -82,4 +82,4 @@ QUOTES = (
 def cite(*quotes: Quote, head: str = "") -> str:
     """An evidence line: ``head`` (the spec's pointer and operation), then each quote."""
     cited = "; ".join(q.cite() for q in quotes)
-    return f"{head}: {cited}" if head else cited
+    return f"{head}; {cited}" if head else cited

@@ -115,7 +115,7 @@ def task_outputs_conform(probe: Probe) -> None:
             if errors:
                 where = "/" + "/".join(str(p) for p in errors[0].absolute_path)
                 violation = Finding(
-                    title=f"The {role.value} of a task breaks its schema",
+                    title=f"The {role.value} answer of a task breaks its schema",
                     expected=f"an answer valid for {operation.operation_id}'s success schema",
                     got=f"{where}: {errors[0].message[:160]}",
                     pointer=where,
