@@ -1753,7 +1753,8 @@ class TrainingJobsClient:
         Takes the arguments of ``list_training_jobs`` but the body's ``offset`` and ``limit``,
         which the iterator sets: pages of ``page_size`` items (the spec's largest, 50) are asked
         for one after the other (the offset counts pages) until one comes back shorter, or the
-        answer's total is reached. Each page is one call, with its own ``deadline``.
+        answer's ``count`` (the entries that meet the request) is reached. Each page is one
+        call, with its own ``deadline``.
 
         Raises:
             PagingError: the pages did not end within ``max_pages`` pages.
@@ -1772,7 +1773,7 @@ class TrainingJobsClient:
             )
             items = page.items or []
             yield from items
-            if not plan.after(len(items), page.total):
+            if not plan.after(len(items), page.count):
                 return
 
     def iter_training_job_events(
@@ -1794,8 +1795,9 @@ class TrainingJobsClient:
 
         Takes the arguments of ``list_training_job_events`` but the ``offset`` and ``limit``,
         which the iterator sets: pages of ``page_size`` items (the spec's largest, 100) are
-        asked for one after the other (the offset counts pages) until one comes back shorter, or
-        the answer's total is reached. Each page is one call, with its own ``deadline``.
+        asked for one after the other (the offset counts items) until one comes back shorter, or
+        the answer's ``total`` (the entries that meet the request) is reached. Each page is one
+        call, with its own ``deadline``.
 
         Raises:
             PagingError: the pages did not end within ``max_pages`` pages.
@@ -1806,7 +1808,7 @@ class TrainingJobsClient:
             "iter_training_job_events",
             page_size,
             max_pages,
-            offset_counts="pages",
+            offset_counts="items",
         )
         while True:
             page = self.list_training_job_events(
@@ -3530,7 +3532,8 @@ class AsyncTrainingJobsClient:
         Takes the arguments of ``list_training_jobs`` but the body's ``offset`` and ``limit``,
         which the iterator sets: pages of ``page_size`` items (the spec's largest, 50) are asked
         for one after the other (the offset counts pages) until one comes back shorter, or the
-        answer's total is reached. Each page is one call, with its own ``deadline``.
+        answer's ``count`` (the entries that meet the request) is reached. Each page is one
+        call, with its own ``deadline``.
 
         Raises:
             PagingError: the pages did not end within ``max_pages`` pages.
@@ -3550,7 +3553,7 @@ class AsyncTrainingJobsClient:
             items = page.items or []
             for item in items:
                 yield item
-            if not plan.after(len(items), page.total):
+            if not plan.after(len(items), page.count):
                 return
 
     async def iter_training_job_events(
@@ -3572,8 +3575,9 @@ class AsyncTrainingJobsClient:
 
         Takes the arguments of ``list_training_job_events`` but the ``offset`` and ``limit``,
         which the iterator sets: pages of ``page_size`` items (the spec's largest, 100) are
-        asked for one after the other (the offset counts pages) until one comes back shorter, or
-        the answer's total is reached. Each page is one call, with its own ``deadline``.
+        asked for one after the other (the offset counts items) until one comes back shorter, or
+        the answer's ``total`` (the entries that meet the request) is reached. Each page is one
+        call, with its own ``deadline``.
 
         Raises:
             PagingError: the pages did not end within ``max_pages`` pages.
@@ -3584,7 +3588,7 @@ class AsyncTrainingJobsClient:
             "iter_training_job_events",
             page_size,
             max_pages,
-            offset_counts="pages",
+            offset_counts="items",
         )
         while True:
             page = await self.list_training_job_events(

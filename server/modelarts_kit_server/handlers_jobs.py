@@ -3,9 +3,11 @@
 - **list** (:func:`list_jobs`): the request's project's jobs (their documents and their phase
   at the clock's now, where the spec's lifecycle puts it), searched by
   :func:`modelarts_kit_server.search.search` (filters, sort,
-  group, pages; the defaults of ``limit``, ``offset``, ``sort_by`` and ``order`` are the
-  request schema's, else the page's), run as SQL by the store (:meth:`JobStore.search`: only
-  the page's jobs are read). ``workspace_id`` (sent by real clients such as
+  group, pages), run as SQL by the store (:meth:`JobStore.search`: only the page's jobs are
+  read). How it pages is the spec's ``x-modelarts-paging`` (``spec.meaning.paging``):
+  what ``offset`` counts, the default of ``limit`` (else its largest), the default order, and
+  which answer field counts every job and which those that match; a spec without it keeps the
+  request schema's defaults, else the page's. ``workspace_id`` (sent by real clients such as
   ``modelarts-macli``) keeps the jobs of that workspace (a job without one is in ``"0"``, the
   page's default). The jobs of the page are rendered as show renders them, and the answer is
   shaped to the spec's success schema.
@@ -21,6 +23,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
+
+from modelarts_kit_spec.paging import OperationPaging, TotalCounts
 
 from modelarts_kit_server import errors
 from modelarts_kit_server import handlers as jobs
@@ -86,19 +90,33 @@ def _filters(raw: Any) -> tuple[Filter, ...]:
     return tuple(found)
 
 
+def paging_of(context: RequestContext) -> OperationPaging | None:
+    """How the operation pages, as the spec says (None: it does not say)."""
+    return context.server.spec.meaning.paging.of(context.operation.operation_id)
+
+
 def search_query(context: RequestContext, body: Mapping[str, Any]) -> SearchQuery:
-    """The search the list body asks for, with the spec's defaults for what it leaves out."""
+    """The search the list body asks for, with the spec's defaults for what it leaves out.
+
+    ``offset`` is the request's, as sent; :func:`list_jobs` places it by the spec's paging."""
+    paging = paging_of(context)
+    offset_name = paging.offset.field if paging is not None else "offset"
+    limit_name = paging.limit.field if paging is not None else "limit"
+    order = paging.order if paging is not None else None
 
     def given(name: str) -> Any:
         return body[name] if name in body else _request_default(context, name)
 
+    fallback_limit = FALLBACK_LIMIT
+    if paging is not None:
+        fallback_limit = paging.limit.default or paging.limit.largest
     return SearchQuery(
         filters=_filters(body.get("filters")),
-        sort_by=_text(given("sort_by"), DEFAULT_SORT),
-        order=_text(given("order"), DESCENDING),
+        sort_by=_text(given("sort_by"), order.key if order is not None else DEFAULT_SORT),
+        order=_text(given("order"), (order.direction if order else None) or DESCENDING),
         group_by=_text(given("group_by"), ""),
-        offset=max(0, _integer(given("offset"), 0)),
-        limit=max(1, _integer(given("limit"), FALLBACK_LIMIT)),
+        offset=max(0, _integer(given(offset_name), 0)),
+        limit=max(1, _integer(given(limit_name), fallback_limit)),
     )
 
 
@@ -109,6 +127,14 @@ MAX_SEARCH_FILTERS = 64
 MAX_FILTER_VALUES = 256
 # How long one search may take over the project's jobs (seconds of the budget's clock).
 SEARCH_BUDGET_S = 2.0
+
+
+def _counts(paging: OperationPaging | None, total: int, count: int) -> dict[str, int]:
+    """The answer's counting fields, each counting what the spec says it counts."""
+    if paging is None:
+        return {"total": total, "count": count}
+    counted = (c for c in (paging.total, paging.count) if c is not None)
+    return {c.field: total if c.counts is TotalCounts.ALL else count for c in counted}
 
 
 def _check_search_caps(body: Any) -> None:
@@ -149,18 +175,25 @@ def list_jobs(context: RequestContext) -> JsonResponse:
     body = jobs.validate_body(context, precheck=_check_search_caps)
     body = body if isinstance(body, Mapping) else {}
     query = search_query(context, body)
+    paging = paging_of(context)
     server = context.server
     now_ms = server.clock.now_ms()
     workspace = body.get("workspace_id")
     # Filters, order, groups and the page run in the store's SQL; the phase at now_ms is
     # computed there from each job's timeline, and only the page's jobs are read and rendered.
+    # Where the page starts is the spec's paging (what offset counts; pages without it).
+    start = (
+        paging.offset.first_entry(query.offset, query.limit)
+        if paging is not None
+        else query.offset * query.limit
+    )
     try:
         found = server.store.search(
             context.project_id,
             query,
             phase=phase_columns(server.simulation, now_ms),
             workspace=workspace if isinstance(workspace, str) and workspace else None,
-            start=query.offset * query.limit,  # offset is a page number (the list page)
+            start=start,
             limit=query.limit,
             over_budget=_over_budget(),
         )
@@ -172,16 +205,15 @@ def list_jobs(context: RequestContext) -> JsonResponse:
         ) from None
     items = [jobs.render_job(server, record, now_ms) for record in found.records]
     answer: dict[str, Any] = {
-        "total": found.total,
-        "count": found.count,
-        "limit": query.limit,
-        "offset": query.offset,
+        **_counts(paging, found.total, found.count),
+        paging.limit.field if paging is not None else "limit": query.limit,
+        paging.offset.field if paging is not None else "offset": query.offset,
         "sort_by": query.sort_by,
         "order": query.order,
         "group_by": query.group_by,
         "workspace_id": workspace if isinstance(workspace, str) and workspace else None,
         "ai_project": None,  # the response schema's default, if it has one
-        "items": items,
+        paging.items if paging is not None else "items": items,
     }
     if answer["workspace_id"] is None:
         answer["workspace_id"] = _request_default(context, "workspace_id")

@@ -3,8 +3,9 @@ metrics.
 
 - **events** (:func:`job_events`): the stored phase transitions of the job that have happened
   (:mod:`modelarts_kit_server.events`), selected by the query parameters the spec documents
-  (their defaults are the spec's); a job stored before events were recorded gets its history
-  recorded on the first read.
+  (their defaults are the spec's); the page is the spec's ``x-modelarts-paging`` (what
+  ``offset`` counts, the default of ``limit``); a job stored before events were recorded gets
+  its history recorded on the first read.
 - **logs preview, logs URL, metrics** (:func:`task_log_preview`, :func:`task_log_url`,
   :func:`task_metrics`): the task is the path parameter beside the project and the job (the
   spec's), one of the names in the job's ``status.tasks``; any other answers the meaning the
@@ -21,6 +22,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from modelarts_kit_spec import Operation, Spec
+from modelarts_kit_spec.paging import OperationPaging
 from modelarts_kit_spec.values import documented_values
 
 from modelarts_kit_server import errors, tasks
@@ -36,7 +38,7 @@ from modelarts_kit_server.events import (
     render_event,
     select_events,
 )
-from modelarts_kit_server.handlers_jobs import success_response
+from modelarts_kit_server.handlers_jobs import paging_of, success_response
 from modelarts_kit_server.lifecycle import Snapshot
 from modelarts_kit_server.query import query_parameters
 from modelarts_kit_server.store import JobRecord
@@ -67,7 +69,9 @@ def _time(name: str, value: Any) -> int:
         ) from None
 
 
-def _event_query(parameters: Mapping[str, Any]) -> EventQuery:
+def _event_query(parameters: Mapping[str, Any], paging: OperationPaging | None) -> EventQuery:
+    """The events the query asks for; ``offset`` is the position of the page's first event
+    (what the request's offset names, by what the spec says it counts)."""
     given = [name for name in WINDOW if parameters.get(name) not in (None, "")]  # "" = none
     if len(given) == 1:
         missing = next(name for name in WINDOW if name not in given)
@@ -81,13 +85,22 @@ def _event_query(parameters: Mapping[str, Any]) -> EventQuery:
         value = parameters.get(name)
         return str(value) if value is not None and str(value) != "" else None
 
-    offset, limit = parameters.get("offset", 0), parameters.get("limit", FALLBACK_EVENT_LIMIT)
+    offset_name = paging.offset.field if paging is not None else "offset"
+    limit_name = paging.limit.field if paging is not None else "limit"
+    fallback = FALLBACK_EVENT_LIMIT
+    if paging is not None:
+        fallback = paging.limit.default or paging.limit.largest
+    offset, limit = parameters.get(offset_name, 0), parameters.get(limit_name, fallback)
+    offset = offset if isinstance(offset, int) else 0
+    limit = limit if isinstance(limit, int) else fallback
+    first = paging.offset.first_entry(offset, limit) if paging is not None else offset
     return EventQuery(
         order="asc" if str(parameters.get("order", "desc")).lower() == "asc" else "desc",
         # The offset applied, and answered: a negative one (allowed by the page, refused by the
-        # spec's guidance) names no entry before the first, so it is read as 0, never echoed.
-        offset=max(0, offset) if isinstance(offset, int) else 0,
-        limit=limit if isinstance(limit, int) else FALLBACK_EVENT_LIMIT,
+        # ledger's decision at the strict end) names no entry before the first, so it is read
+        # as 0, never echoed.
+        offset=max(0, first),
+        limit=limit,
         start_ms=_time("start_time", parameters["start_time"]) if given else None,
         end_ms=_time("end_time", parameters["end_time"]) if given else None,
         level=text("level"),
@@ -99,23 +112,30 @@ def _event_query(parameters: Mapping[str, Any]) -> EventQuery:
 def job_events(context: RequestContext) -> JsonResponse:
     record = jobs.find_job(context)
     parameters = query_parameters(context)
-    query = _event_query(parameters)
+    paging = paging_of(context)
+    query = _event_query(parameters, paging)
     server = context.server
     stored = server.store.events(record.project_id, record.job_id)
     if not stored:  # a job of a store from before events were recorded
         jobs.record_events(server, record, record.timeline.created_ms)
         stored = server.store.events(record.project_id, record.job_id)
     total, page = select_events(stored, server.clock.now_ms(), query)
+    # The answer's names for the paging fields are the request's (the spec's paging names
+    # them once); the offset answered is the one applied, never a negative one as if valid.
+    total_name = paging.total.field if paging is not None and paging.total else "total"
+    offset_name = paging.offset.field if paging is not None else "offset"
+    limit_name = paging.limit.field if paging is not None else "limit"
+    offset = parameters.get(offset_name, 0)
     body: dict[str, Any] = {
-        "total": total,
-        "limit": query.limit,
-        "offset": query.offset,
+        total_name: total,
+        limit_name: query.limit,
+        offset_name: max(0, offset) if isinstance(offset, int) else 0,
         "order": query.order,
     }
     if query.start_ms is not None and query.end_ms is not None:
         body["start_time"] = format_time(query.start_ms)
         body["end_time"] = format_time(query.end_ms)
-    body["events"] = [render_event(event) for event in page]
+    body[paging.items if paging is not None else "events"] = [render_event(e) for e in page]
     return success_response(context, body)
 
 

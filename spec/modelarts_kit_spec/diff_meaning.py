@@ -1,7 +1,7 @@
 """``spec diff`` for what the spec means: its ``x-modelarts-*`` extensions.
 
 Both documents are read through :mod:`modelarts_kit_spec.meaning` (never re-parsed here) and the
-typed roles, lifecycle, error model and guidance are compared. Each change is judged by the
+typed roles, lifecycle, error model, guidance and paging are compared. Each change is judged by the
 principle of :mod:`modelarts_kit_spec.diff` (narrowing a request breaks clients, widening it
 breaks servers; widening a response breaks clients, narrowing it breaks servers); the reason of
 each rule is one line in :data:`MEANING_RULES`.
@@ -35,6 +35,7 @@ from modelarts_kit_spec.meaning import (
     GATEWAY_KEY,
     GUIDANCE_KEY,
     LIFECYCLE_KEY,
+    PAGING_KEY,
     ROLE_KEY,
     ROLES,
     CatalogueEntry,
@@ -45,6 +46,7 @@ from modelarts_kit_spec.meaning import (
     meaning_problems,
     uses_meaning,
 )
+from modelarts_kit_spec.paging import OperationPaging
 from modelarts_kit_spec.schemamodel import Rule, Strength
 from modelarts_kit_spec.schemamodel.extension import EXTENSION_KEY as SCHEMA_MODEL_KEY
 from modelarts_kit_spec.schemamodel.extension import is_rule_at as _is_rule_at
@@ -150,6 +152,33 @@ MEANING_IMPACT: dict[str, tuple[bool, bool, str]] = {
     "extension-changed": (
         True, True, "an x-modelarts-* value the kit does not interpret changed: review it",
     ),
+    "paging-added": (
+        False, False, "a listing now says how it pages: the wire is unchanged, iterators appear",
+    ),
+    "paging-removed": (
+        True, False, "a listing no longer says how it pages: clients lose their iterators",
+    ),
+    "paging-offset-changed": (
+        True, True, "offset counts something else (or travels elsewhere): both ends must follow",
+    ),
+    "paging-limit-narrowed": (
+        True, False, "narrows the request: clients asking for the old page sizes are refused",
+    ),
+    "paging-limit-widened": (
+        False, True, "widens the request: servers must answer page sizes they used to refuse",
+    ),
+    "paging-default-changed": (
+        True, True, "a request without limit gets another page size, on both ends",
+    ),
+    "paging-count-changed": (
+        True, True, "total or count counts something else: clients and servers must follow",
+    ),
+    "paging-order-changed": (
+        True, True, "entries come in another order by default: clients see it, servers make it",
+    ),
+    "paging-evidence-changed": (
+        False, False, "a paging rule quotes other words of the pages, not another rule",
+    ),
 }  # fmt: skip
 
 MEANING_RULES: dict[str, str] = {rule: why for rule, (_, _, why) in MEANING_IMPACT.items()}
@@ -189,6 +218,7 @@ class _Compare:
         self.errors()
         self.guidance()
         self.strengths()
+        self.paging()
 
     # roles ---------------------------------------------------------------------------------------
 
@@ -519,6 +549,24 @@ class _Compare:
                     f"`{keyword}` at {pointer} is no longer guidance: servers must enforce it",
                 )
 
+    # paging (x-modelarts-paging) ---------------------------------------------------------------
+
+    def paging(self) -> None:
+        old, new = self.old_meaning.paging.operations, self.new_meaning.paging.operations
+        present = {op.operation_id for op in self.new.operations}
+        before = {op.operation_id for op in self.old.operations}
+        for operation_id in sorted(old.keys() | new.keys()):
+            was, now = old.get(operation_id), new.get(operation_id)
+            if was is None and now is not None and operation_id in before:
+                self.emit("paging-added", now.pointer, None, operation_id,
+                          f"{operation_id} now says how it pages", operation_id)  # fmt: skip
+            elif now is None and was is not None and operation_id in present:
+                self.emit("paging-removed", was.pointer, operation_id, None,
+                          f"{operation_id} no longer says how it pages", operation_id)  # fmt: skip
+            elif was is not None and now is not None:
+                for rule, pointer, old_value, new_value, message in _paging_changes(was, now):
+                    self.emit(rule, pointer, old_value, new_value, message, operation_id)
+
     # strengths (x-modelarts-schema-model) ---------------------------------------------------------
 
     def strengths(self) -> None:
@@ -588,6 +636,50 @@ def _quoted(block: Mapping[str, JSON]) -> dict[str, list[str]]:
     return out
 
 
+def _paging_changes(
+    was: OperationPaging, now: OperationPaging
+) -> Iterator[tuple[str, str, JSON, JSON, str]]:
+    """(rule, pointer, old, new, message) of each change of one listing's paging."""
+    where = now.pointer
+    offset_was = {"in": was.location, "field": was.offset.field, "counts": was.offset.counts.value}
+    offset_now = {"in": now.location, "field": now.offset.field, "counts": now.offset.counts.value}
+    if offset_was != offset_now:
+        yield ("paging-offset-changed", f"{where}/offset", offset_was, offset_now,
+               f"offset: {_fmt(offset_was)} -> {_fmt(offset_now)}")  # fmt: skip
+    low_was, low_now = was.limit.minimum, now.limit.minimum
+    high_was = was.limit.maximum if was.limit.maximum is not None else float("inf")
+    high_now = now.limit.maximum if now.limit.maximum is not None else float("inf")
+    range_was = [low_was, was.limit.maximum]
+    range_now = [low_now, now.limit.maximum]
+    if low_now > low_was or high_now < high_was:
+        yield ("paging-limit-narrowed", f"{where}/limit", range_was, range_now,
+               f"limit range {range_was} -> {range_now}")  # fmt: skip
+    if low_now < low_was or high_now > high_was:
+        yield ("paging-limit-widened", f"{where}/limit", range_was, range_now,
+               f"limit range {range_was} -> {range_now}")  # fmt: skip
+    if was.limit.default != now.limit.default:
+        message = f"limit default {was.limit.default} -> {now.limit.default}"
+        yield ("paging-default-changed", f"{where}/limit/default", was.limit.default,
+               now.limit.default, message)  # fmt: skip
+    for name in ("total", "count"):
+        before, after = getattr(was, name), getattr(now, name)
+        old_value = None if before is None else [before.field, before.counts.value]
+        new_value = None if after is None else [after.field, after.counts.value]
+        if old_value != new_value:
+            yield ("paging-count-changed", f"{where}/{name}", old_value, new_value,
+                   f"{name}: {_fmt(old_value)} -> {_fmt(new_value)}")  # fmt: skip
+    order_was = None if was.order is None else [was.order.key, was.order.direction]
+    order_now = None if now.order is None else [now.order.key, now.order.direction]
+    if order_was != order_now:
+        yield ("paging-order-changed", f"{where}/order", order_was, order_now,
+               f"order: {_fmt(order_was)} -> {_fmt(order_now)}")  # fmt: skip
+    quotes_was = [q.cite() for q in was.quotes]
+    quotes_now = [q.cite() for q in now.quotes]
+    if quotes_was != quotes_now:
+        yield ("paging-evidence-changed", where, quotes_was, quotes_now,
+               "the paging's quotes of the pages changed")  # fmt: skip
+
+
 def _cited(rule: Rule) -> list[str]:
     return [str(evidence) for evidence in rule.evidence]
 
@@ -641,6 +733,7 @@ def _read_places(spec: Spec) -> frozenset[str]:
     places = {pointer_join("", key) for key in (LIFECYCLE_KEY, CATALOGUE_KEY, GATEWAY_KEY)}
     for operation in spec.operations:
         places.add(pointer_join(operation.pointer, ROLE_KEY))
+        places.add(pointer_join(operation.pointer, PAGING_KEY))
         for response in operation.responses:
             _, physical, _ = spec.walker.deref(spec.at(response.pointer), response.pointer)
             places.add(pointer_join(physical, ERROR_CODES_KEY))

@@ -16,7 +16,8 @@ The extensions (each documented with an example in ``spec/README.md``):
 - ``x-modelarts-error-catalogue`` at the document root: the vendor's row (status, name, message,
   solution) of every code the spec lists;
 - ``x-modelarts-guidance`` on a schema node: the keywords at that node that are guidance (rules
-  the spec infers from prose: clients must follow them, servers need not enforce them).
+  the spec infers from prose: clients must follow them, servers need not enforce them);
+- ``x-modelarts-paging`` on a listing operation: how it pages (:mod:`modelarts_kit_spec.paging`).
 
 :func:`meaning_problems` lists what is wrong with the extensions (``spec validate`` reports
 them); :func:`read_meaning` builds :class:`Meaning` or raises :class:`MeaningError`.
@@ -32,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from modelarts_kit_spec.document import SpecError, pointer_join
 from modelarts_kit_spec.errormodel import CatalogueEntry, ErrorModel, ResponseErrors
+from modelarts_kit_spec.paging import PAGING_KEY, Paging, read_paging
 from modelarts_kit_spec.role import CORE_ROLES, ROLES, Role
 from modelarts_kit_spec.walker import SchemaWalker, iter_schemas
 
@@ -45,6 +47,7 @@ __all__ = [
     "GATEWAY_KEY",
     "GUIDANCE_KEY",
     "LIFECYCLE_KEY",
+    "PAGING_KEY",
     "ROLES",
     "ROLE_KEY",
     "CatalogueEntry",
@@ -54,6 +57,7 @@ __all__ = [
     "Lifecycle",
     "Meaning",
     "MeaningError",
+    "Paging",
     "Problem",
     "ResponseErrors",
     "Role",
@@ -205,6 +209,7 @@ class Meaning:
     lifecycle: Lifecycle
     errors: ErrorModel
     guidance: Guidance = field(default_factory=lambda: Guidance(()))
+    paging: Paging = field(default_factory=lambda: Paging({}))  # x-modelarts-paging
 
 
 # -- reading -------------------------------------------------------------------------------------
@@ -555,10 +560,12 @@ def _read(spec: SpecView) -> tuple[Meaning | None, list[Problem]]:
     lifecycle = reader.lifecycle(raw_lifecycle, roles)
     errors = reader.errors()
     guidance = reader.guidance()
+    paging, paging_problems = read_paging(spec, reader.walker)
+    reader.problems.extend(Problem(pointer, message) for pointer, message in paging_problems)
     problems = sorted(set(reader.problems))
     if problems or roles is None or lifecycle is None:
         return None, problems
-    return Meaning(roles, lifecycle, errors, guidance), problems
+    return Meaning(roles, lifecycle, errors, guidance, paging), problems
 
 
 def uses_meaning(spec: SpecView) -> bool:

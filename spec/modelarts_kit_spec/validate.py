@@ -29,6 +29,7 @@ from modelarts_kit_spec.load import (
     resolve_pointer,
 )
 from modelarts_kit_spec.meaning import meaning_problems, uses_meaning
+from modelarts_kit_spec.paging import quote_problems
 from modelarts_kit_spec.refs import check_ref_cycles
 from modelarts_kit_spec.schemamodel.extension import SOURCES_DIR, extension_problems
 from modelarts_kit_spec.schemamodel.page_evidence import undocumented_rules, unquoted_rules
@@ -526,6 +527,17 @@ def check_meaning(ctx: Context) -> Iterator[SpecProblem]:
         return
     for problem in meaning_problems(ctx.spec):
         yield SpecProblem(problem.pointer, "meaning", problem.message)
+
+
+@rule(
+    "paging",
+    "every x-modelarts-paging quote stands in the page it cites (a file under spec/sources)",
+)
+def check_paging_quotes(ctx: Context) -> Iterator[SpecProblem]:
+    if not ctx.spec.operations or not uses_meaning(ctx.spec) or meaning_problems(ctx.spec):
+        return
+    for pointer, message in quote_problems(ctx.spec.meaning.paging, SOURCES_DIR):
+        yield SpecProblem(pointer, "paging", message)
 
 
 @rule("sensitive", "every x-modelarts-sensitive marker is true or {when: a boolean beside it}")

@@ -55,7 +55,24 @@ def _optional(operation: Any) -> bool:
     return role not in (None, "create", "show", "terminate")
 
 
-def family_document(without: tuple[str, ...] = ()) -> dict[str, Any]:
+LIST_PAGE = "family/querying_a_training_job_list_2024-11.rst"
+EVENTS_PAGE = "family/obtaining_the_events_of_a_training_job_2025-08.rst"
+
+
+def _x_paging(location: str, items: str, counts: str, maximum: int, page: str) -> dict[str, Any]:
+    """How an operation pages (``x-modelarts-paging``), citing the page the curated spec does."""
+    quote = [{"page": page, "locator": "Table 2, row offset", "quote": "offset"}]
+    return {
+        "in": location,
+        "items": items,
+        "offset": {"field": "offset", "counts": counts, "evidence": quote},
+        "limit": {"field": "limit", "minimum": 1, "maximum": maximum, "evidence": quote},
+    }
+
+
+def family_document(
+    without: tuple[str, ...] = (), *, list_offset_counts: str = "items"
+) -> dict[str, Any]:
     document: dict[str, Any] = copy.deepcopy(dict(load_spec().document))
     paths = document["paths"]
     # The curated spec's own optional operations give way to these.
@@ -81,6 +98,11 @@ def family_document(without: tuple[str, ...] = ()) -> dict[str, Any]:
             _operation(
                 "ListTrainingJobs",
                 "list",
+                **{
+                    "x-modelarts-paging": _x_paging(
+                        "body", "items", list_offset_counts, 50, LIST_PAGE
+                    )
+                },
                 requestBody=_json(paging),
                 responses={"200": _ok(_paged(JOB))},
             ),
@@ -111,9 +133,14 @@ def family_document(without: tuple[str, ...] = ()) -> dict[str, Any]:
             _operation(
                 "ListTrainingJobEvents",
                 "events",
+                **{"x-modelarts-paging": _x_paging("query", "events", "items", 100, EVENTS_PAGE)},
                 parameters=[
                     {"name": "offset", "in": "query", "schema": {"type": "integer"}},
-                    {"name": "limit", "in": "query", "schema": {"type": "integer", "maximum": 100}},
+                    {
+                        "name": "limit",
+                        "in": "query",
+                        "schema": {"type": "integer", "minimum": 1, "maximum": 100},
+                    },
                 ],
                 responses={
                     "200": _ok(
@@ -149,7 +176,8 @@ def family_document(without: tuple[str, ...] = ()) -> dict[str, Any]:
     return document
 
 
-def family_api(without: tuple[str, ...] = ()) -> ApiMap:
+def family_api(without: tuple[str, ...] = (), *, list_offset_counts: str = "items") -> ApiMap:
     # At the curated spec's path: its recorded pages are the evidence of the operations.
-    spec = parse_spec(family_document(without), load_spec().path)
+    document = family_document(without, list_offset_counts=list_offset_counts)
+    spec = parse_spec(document, load_spec().path)
     return ApiMap.from_spec(spec)

@@ -33,6 +33,7 @@ from modelarts_kit_server.store import JobRecord
 from modelarts_kit_wire.asgi import ASGIApp, Message, Receive, Scope, Send
 
 from .family_mutants import FAMILY_MUTANTS
+from .power_mutants import POWER_MUTANTS
 
 __all__ = [
     "LENIENT",
@@ -656,6 +657,8 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     # the optional operations: list, delete, describe, events, tasks (issue 26)
     *(Mutant(*entry) for entry in FAMILY_MUTANTS),
+    # the nine further operations checked with power (issue 32)
+    *(Mutant(*entry) for entry in POWER_MUTANTS),
 )
 
 
@@ -689,9 +692,10 @@ def mutant_names() -> list[str]:
 
 
 @contextmanager
-def mutated_app(mutant: Mutant | None) -> Iterator[ASGIApp]:
-    """A fresh reference server with ``mutant`` applied (None: the correct server)."""
-    app = create_app(ServerSettings(timings=MUTANT_TIMINGS))
+def mutated_app(mutant: Mutant | None, *, strictness: str = "lenient") -> Iterator[ASGIApp]:
+    """A fresh reference server at the ``strictness`` end with ``mutant`` applied (None: the
+    correct server)."""
+    app = create_app(ServerSettings(timings=MUTANT_TIMINGS, strictness=strictness))
     try:
         with ExitStack() as stack:
             yield app if mutant is None else mutant.install(app, stack)

@@ -124,8 +124,10 @@ class FakeService:
         return 400, {"error_code": "ModelArts.2788", "error_msg": "Invalid parameter(task_id)."}
 
 
-def run(scenario: Callable[[FakeProbe], None], *faults: str, **service: Any) -> FakeProbe:
-    api = family_api()
+def run(
+    scenario: Callable[[FakeProbe], None], *faults: str, spec_counts: str = "items", **service: Any
+) -> FakeProbe:
+    api = family_api(list_offset_counts=spec_counts)
     probe = FakeProbe(api, FakeService(api, frozenset(faults), **service))
     scenario(probe)
     return probe
@@ -179,11 +181,25 @@ def test_each_fault_fails_its_check_with_the_evidence(fault: str) -> None:
     assert "page family/" in failures[0].evidence
 
 
-@pytest.mark.parametrize("reading", ["records", "pages"])
-def test_both_readings_of_offset_pass_and_are_observed(reading: str) -> None:
-    probe = run(list_pages_consistent, offset_counts=reading)
-    assert probe.report.failures == []
-    assert [o.choice for o in probe.report.observations] == [f"offset counts {reading}"]
+@pytest.mark.parametrize("spec_counts", ["items", "pages"])
+def test_offset_counts_what_the_spec_says(spec_counts: str) -> None:
+    """The check follows x-modelarts-paging: a service reading offset the spec's way passes,
+    the other reading fails with the paging's quote of the page as evidence."""
+    same = "records" if spec_counts == "items" else "pages"
+    other = "pages" if spec_counts == "items" else "records"
+    assert (
+        run(list_pages_consistent, spec_counts=spec_counts, offset_counts=same).report.failures
+        == []
+    )
+    failures = run(
+        list_pages_consistent, spec_counts=spec_counts, offset_counts=other
+    ).report.failures
+    assert [f.check for f in failures] == ["list_pages_consistent"]
+    assert f"offset counts {spec_counts}" in failures[0].expected
+    assert (
+        'page family/querying_a_training_job_list_2024-11.rst, Table 2, row offset: "offset"'
+        in (failures[0].evidence)
+    )
 
 
 def test_events_that_name_no_phase_are_observed_not_failed() -> None:

@@ -6,6 +6,8 @@ Runs in-process (ASGI) with a CI-sized budget; the full-budget, real-HTTP kill t
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import settings
 from modelarts_kit_contracts.core.findings import ExitCode, RunReport
@@ -15,6 +17,7 @@ from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN
 
 from .family_mutants import FAMILY_MUTANTS
 from .mutants import LENIENT, MUTANTS, Mutant, mutated_app
+from .power_mutants import POWER_MUTANTS
 
 # CI-sized: the coverage phase (about a thousand requests) is left to the benchmark.
 CI_PHASES = ("examples", "fuzzing", "stateful")
@@ -27,7 +30,7 @@ SEED = 20261121
 CI_SEEDS = (SEED, 1, 2) if settings().max_examples >= 100 else (SEED,)
 
 
-def run_against(mutant: Mutant | None, seed: int = SEED) -> RunReport:
+def run_against(mutant: Mutant | None, seed: int = SEED, strictness: str = "lenient") -> RunReport:
     options = RunOptions(
         credentials=Credentials(token=DEV_TOKEN),
         project_id=DEV_PROJECT_ID,
@@ -36,7 +39,7 @@ def run_against(mutant: Mutant | None, seed: int = SEED) -> RunReport:
         phases=CI_PHASES,
         final_phase_wait_s=5.0,
     )
-    with mutated_app(mutant) as app:
+    with mutated_app(mutant, strictness=strictness) as app:
         return run_server_contract(ServerTarget.asgi(app), options)
 
 
@@ -46,12 +49,19 @@ def test_at_least_twenty_independent_mutants() -> None:
     assert len(set(names)) == len(names)
 
 
-@pytest.mark.parametrize("variant", [None, LENIENT], ids=["reference", "lenient"])
+@pytest.mark.parametrize(
+    ("variant", "strictness"),
+    [(None, "lenient"), (None, "strict"), (LENIENT, "lenient")],
+    ids=["reference", "reference-strict", "lenient"],
+)
 @pytest.mark.parametrize("seed", CI_SEEDS)
-def test_correct_servers_pass_without_false_positives(variant: Mutant | None, seed: int) -> None:
-    """The reference server and a correct but lenient variant (it ignores unknown fields and
-    accepts both members of a choose-one pair, rules the spec states as guidance) pass."""
-    report = run_against(variant, seed)
+def test_correct_servers_pass_without_false_positives(
+    variant: Mutant | None, strictness: str, seed: int
+) -> None:
+    """The reference server at both ends (``--strictness lenient`` and ``strict``) and a
+    correct but lenient variant (it ignores unknown fields and accepts both members of a
+    choose-one pair, rules the spec states as guidance) pass."""
+    report = run_against(variant, seed, strictness)
     assert report.errors == []
     assert report.failures == [], [f"{f.check}: {f.title}" for f in report.failures]
     assert report.exit_code is ExitCode.PASSED
@@ -84,8 +94,32 @@ KILLED_BY = {
 }
 
 
+# The mutants of issue 32: the scenario that kills each, and the page its evidence quotes.
+FLAVORS_PAGE = "page family/obtaining_the_general_specifications_supported_by_a_training_job"
+POWER_KILLED_BY = {
+    "list_filters_ignored": ("list_filters_honoured", LIST_PAGE),
+    "list_ascending_by_default": ("list_default_order", LIST_PAGE),
+    "list_shows_other_projects": ("list_isolated", LIST_PAGE),
+    "events_ignore_limit": ("events_paging_honoured", EVENTS_PAGE),
+    "events_offset_counts_pages": ("events_paging_honoured", EVENTS_PAGE),
+    "job_operations_any_project": ("job_operations_isolated", "page reference/error_codes.rst"),
+    "description_cut_not_refused": (
+        "description_limit_enforced",
+        "page family/modifying_the_description_of_a_training_job_2024-11.rst",
+    ),
+    "metrics_values_as_text": (
+        "task_outputs_conform",
+        "page family/querying_the_running_metrics_of_a_specified_task_in_a_training_job",
+    ),
+    "flavors_filter_ignored": ("flavors_filter_honoured", FLAVORS_PAGE),
+}
+KILLED_BY.update(POWER_KILLED_BY)
+# A quote: ``page FILE, LOCATOR: "the page's words"``.
+QUOTED = re.compile(r'page [\w./-]+, [^:"]+: "[^"]+')
+
+
 def test_every_mutant_of_the_optional_operations_names_its_killer() -> None:
-    assert set(KILLED_BY) == {name for name, *_ in FAMILY_MUTANTS}
+    assert set(KILLED_BY) == {name for name, *_ in (*FAMILY_MUTANTS, *POWER_MUTANTS)}
 
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
@@ -107,3 +141,9 @@ def test_mutant_is_killed(mutant: Mutant) -> None:
         # Each names a vendor page of the operation it is about; one the page of the rule.
         assert all("page family/" in f.evidence for f in killers), [f.evidence for f in killers]
         assert any(page in f.evidence for f in killers), [f.evidence for f in killers]
+    if mutant.name in POWER_KILLED_BY:
+        # ... and quotes it: the page, where on it, and its words.
+        check, page = POWER_KILLED_BY[mutant.name]
+        killers = [f for f in report.failures if f.check == check]
+        assert all(QUOTED.search(f.evidence) for f in killers), [f.evidence for f in killers]
+        assert any(re.search(re.escape(page) + r'[\w./-]*, [^:"]+: "', f.evidence) for f in killers)

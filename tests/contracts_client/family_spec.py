@@ -88,6 +88,19 @@ def _page(limit: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _paging(location: str, limit: dict[str, Any]) -> dict[str, Any]:
+    """The operation's ``x-modelarts-paging``: the one place that says it pages."""
+    evidence = [{"page": "family/test.rst", "locator": "Table 2", "quote": "limit"}]
+    bounds = {k: limit[k] for k in ("minimum", "maximum", "default") if k in limit}
+    return {
+        "in": location,
+        "items": "items",
+        "offset": {"field": "offset", "counts": "items", "minimum": 0, "evidence": evidence},
+        "limit": {"field": "limit", **bounds, "evidence": evidence},
+        "total": {"field": "total", "counts": "matching", "evidence": evidence},
+    }
+
+
 def paged_spec(tmp_path: Path) -> Spec:
     document = _first_edition()
     errors = _error_responses(document)
@@ -101,6 +114,7 @@ def paged_spec(tmp_path: Path) -> Spec:
         "post": {
             "operationId": SEARCH_ID,
             "x-modelarts-role": "list",
+            "x-modelarts-paging": _paging("body", search_limit),
             "summary": "Search (a test operation).",
             "requestBody": {
                 "required": True,
@@ -127,6 +141,7 @@ def paged_spec(tmp_path: Path) -> Spec:
         "get": {
             "operationId": EVENTS_ID,
             "x-modelarts-role": "events",
+            "x-modelarts-paging": _paging("query", events_limit),
             "summary": "Events (a test operation).",
             "parameters": [
                 {"name": "limit", "in": "query", "required": False, "schema": events_limit},

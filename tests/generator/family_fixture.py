@@ -27,6 +27,19 @@ def _query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any
             "schema": schema}  # fmt: skip
 
 
+def _paging(where: str, items: str, counts: str, maximum: int) -> dict[str, Any]:
+    """An ``x-modelarts-paging`` block: what the offset counts is the spec's word, not a
+    description's."""
+    evidence = [{"page": "family/fixture.rst", "locator": "Table 2", "quote": "offset"}]
+    return {
+        "in": where,
+        "items": items,
+        "offset": {"field": "offset", "counts": counts, "minimum": 0, "evidence": evidence},
+        "limit": {"field": "limit", "minimum": 1, "maximum": maximum, "evidence": evidence},
+        "total": {"field": "total", "counts": "matching", "evidence": evidence},
+    }
+
+
 def family_document(*, list_offset_counts_pages: bool = True) -> dict[str, Any]:
     document: dict[str, Any] = copy.deepcopy(read_yaml(SPEC_PATH))
     schemas = document["components"]["schemas"]
@@ -34,15 +47,18 @@ def family_document(*, list_offset_counts_pages: bool = True) -> dict[str, Any]:
         "type": "object",
         "properties": {name: {"type": "string"} for name in ("time", "level", "message", "source")},
     }
-    offset_text = (
-        "Number of pages for querying jobs." if list_offset_counts_pages else "Offset of a job."
-    )
+    # The same words either way: what the offset counts is x-modelarts-paging's, never the
+    # description's (the page's own words would say pages).
+    offset_text = "Number of pages for querying jobs."
     paths = document["paths"]
     paths["/v2/{project_id}/training-job-searches"] = {
         "parameters": [PROJECT],
         "post": {
             "operationId": "ListTrainingJobs",
             "x-modelarts-role": "list",
+            "x-modelarts-paging": _paging(
+                "body", "items", "pages" if list_offset_counts_pages else "items", 50
+            ),
             "requestBody": {
                 "required": False,
                 "content": {
@@ -77,6 +93,7 @@ def family_document(*, list_offset_counts_pages: bool = True) -> dict[str, Any]:
         "get": {
             "operationId": "ListTrainingJobEvents",
             "x-modelarts-role": "events",
+            "x-modelarts-paging": _paging("query", "events", "items", 100),
             "parameters": [
                 _query("offset", {"type": "integer", "minimum": 0}, "Offset of a data entry."),
                 _query("limit", {"type": "integer", "minimum": 1, "maximum": 100}, "Page size."),

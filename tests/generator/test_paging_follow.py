@@ -258,8 +258,9 @@ def test_follow_gives_up_at_its_timeout(
 
 
 def test_the_ir_reads_what_the_offset_counts(tmp_path: Path) -> None:
-    """The offset of the fixture's list counts pages ("Number of pages ..."); described as
-    an item offset it counts items, and the events' always do."""
+    """What the offset counts is x-modelarts-paging's word: the fixture's list counts pages,
+    and items when its paging says so (its description says pages either way); the events'
+    always count items."""
     by_pages = build_ir(load_spec(write_family_spec(tmp_path)), OPTIONS)
     other = tmp_path / "items"
     other.mkdir()

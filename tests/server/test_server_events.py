@@ -11,6 +11,7 @@ import pytest
 from modelarts_kit_server import LifecycleTimings, ManualClock, ServerSettings, create_app
 from modelarts_kit_server.events import format_time
 from modelarts_kit_server.settings import STRICT
+from modelarts_kit_server.store import SCHEMA
 from modelarts_kit_spec import load_spec
 from modelarts_kit_spec.meaning import Role
 
@@ -189,6 +190,11 @@ def test_a_job_of_a_database_from_before_events_gets_its_history(
     with sqlite3.connect(db) as connection:  # back to the schema of version 0
         connection.execute("DROP TABLE events")
         connection.execute("DROP TABLE deleted_jobs")
+        connection.execute("ALTER TABLE jobs RENAME TO jobs_now")
+        connection.execute(SCHEMA)  # version 0's jobs table, without the search columns
+        columns = "project_id, job_id, name, document, created_ms, outcome, terminate_requested_ms"
+        connection.execute(f"INSERT INTO jobs ({columns}) SELECT {columns} FROM jobs_now")
+        connection.execute("DROP TABLE jobs_now")
         connection.execute("PRAGMA user_version = 0")
     app = create_app(settings)
     family = family_client(app)

@@ -850,6 +850,15 @@ def role_on_a_schema(document: JSON) -> None:
 STOP_400 = codes("StopTrainingJob", "400")
 STOP_409 = codes("StopTrainingJob", "409")
 
+
+def list_paging(document: JSON) -> JSON:
+    return operation(document, "ListTrainingJobs")["x-modelarts-paging"]
+
+
+def search_limit(document: JSON) -> JSON:
+    return document["components"]["schemas"]["JobSearches"]["properties"]["limit"]
+
+
 # (id, mutation, rule, breaks clients, breaks servers, rules the change also brings, reverse)
 MEANING_CASES: list[tuple[str, Callable[[JSON], None], str, bool, bool, set[str], bool]] = [
     ("error code added", change(STOP_409, "not-terminable", ["ModelArts.2796", "ModelArts.2878"]),
@@ -935,6 +944,27 @@ MEANING_CASES: list[tuple[str, Callable[[JSON], None], str, bool, bool, set[str]
     ("evidence changed", change(schema_model_quotes, "/components/schemas/JobMetadata",
                                 {"*": ["seeds/004_126c216e710dc1ec.txt | metadata | metadata"]}),
      "evidence-changed", False, False, set(), False),
+    ("paging removed", change(lambda d: operation(d, "ListTrainingJobs"), "x-modelarts-paging"),
+     "paging-removed", True, False, set(), False),
+    ("paging added", change(lambda d: operation(d, "ListTrainingJobs"), "x-modelarts-paging"),
+     "paging-added", False, False, set(), True),
+    ("offset counts changed", change(lambda d: list_paging(d)["offset"], "counts", "items"),
+     "paging-offset-changed", True, True, set(), False),
+    ("limit narrowed", several(change(lambda d: list_paging(d)["limit"], "maximum", 40),
+                               change(search_limit, "maximum", 40)),
+     "paging-limit-narrowed", True, False, set(), False),
+    ("limit widened", several(change(lambda d: list_paging(d)["limit"], "maximum", 60),
+                              change(search_limit, "maximum", 60)),
+     "paging-limit-widened", False, True, set(), False),
+    ("limit default changed", change(lambda d: list_paging(d)["limit"], "default", 10),
+     "paging-default-changed", True, True, set(), False),
+    ("what total counts changed", change(lambda d: list_paging(d)["total"], "counts", "matching"),
+     "paging-count-changed", True, True, set(), False),
+    ("default order changed", change(lambda d: list_paging(d)["order"], "direction", "asc"),
+     "paging-order-changed", True, True, set(), False),
+    ("paging quote changed",
+     change(lambda d: list_paging(d)["total"]["evidence"][0], "locator", "Table 4, row total"),
+     "paging-evidence-changed", False, False, set(), False),
     ("unknown extension added", sensitive_marker, "extension-changed", True, True, set(), False),
     ("unknown extension removed", sensitive_marker, "extension-changed", True, True, set(), True),
     ("known extension where nothing reads it", role_on_a_schema,

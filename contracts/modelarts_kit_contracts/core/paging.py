@@ -2,10 +2,10 @@
 
 The API pages the way its pages describe it: a request asks for at most ``limit`` entries,
 starting at ``offset`` (the list search carries both in its JSON body, the events query in the
-query string), and the success answer holds that page in its one top-level array (``items``,
-``events``). Everything else is read from the spec: where ``limit`` travels, its ``default`` and
-``maximum`` (the documented range), and which array holds the page. An operation with no
-``limit`` parameter, or whose answer has no single top-level array, does not page.
+query string), and the success answer holds that page in one top-level array (``items``,
+``events``). All of it is the spec's ``x-modelarts-paging`` (``spec.meaning.paging``, the one
+reader): where ``limit`` travels, its ``default`` and ``maximum`` (the documented range), and
+which array holds the page. An operation the spec does not say pages does not page.
 
 The mock answers at most the page asked for, and the ``response_page_size`` wire check holds a
 server to it (:mod:`~modelarts_kit_contracts.core.wire`).
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from modelarts_kit_spec.load import Operation, Spec
+from modelarts_kit_spec.meaning import uses_meaning
 
 __all__ = ["LIMIT", "OFFSET", "Paging", "paging_of"]
 
@@ -38,9 +39,12 @@ class Paging:
     default_limit: int | None  # the limit a request without one gets
     max_limit: int | None  # the documented maximum of limit
     limit_pointer: str  # the spec node of the limit parameter ("" when inline, unknown)
+    limit_field: str = LIMIT  # the request's names for them (x-modelarts-paging)
+    offset_field: str = OFFSET
 
     def requested(self, query: Mapping[str, str], body: JSON, name: str = LIMIT) -> int | None:
         """The value of ``name`` (limit or offset) a request carries, when it is an integer."""
+        name = {LIMIT: self.limit_field, OFFSET: self.offset_field}.get(name, name)
         if self.location == "query":
             raw: JSON = query.get(name)
         else:
@@ -62,34 +66,37 @@ class Paging:
 
 
 def paging_of(spec: Spec, op: Operation) -> Paging | None:
-    """How ``op`` pages, or None when it does not."""
-    found = _limit_schema(spec, op)
-    page_field = _page_field(spec, op)
-    if found is None or page_field is None:
+    """How ``op`` pages, as its ``x-modelarts-paging`` says (``spec.meaning.paging``), or None
+    when the spec does not say it pages."""
+    if not uses_meaning(spec):
         return None
-    location, schema, pointer = found
-    view = spec.walker.view(schema, pointer)
+    described = spec.meaning.paging.of(op.operation_id)
+    if described is None:
+        return None
+    found = _limit_schema(spec, op, described.location, described.limit.field)
     return Paging(
         operation_id=op.operation_id,
-        location=location,
-        page_field=page_field,
-        default_limit=_integer(view.find("default")),
-        max_limit=_integer(view.find("maximum")),
-        limit_pointer=view.pointer,
+        location="query" if described.location == "query" else "body",
+        page_field=described.items,
+        default_limit=described.limit.default,
+        max_limit=described.limit.maximum,
+        limit_pointer=found,
+        limit_field=described.limit.field,
+        offset_field=described.offset.field,
     )
 
 
-def _limit_schema(spec: Spec, op: Operation) -> tuple[Literal["query", "body"], JSON, str] | None:
-    """Where ``limit`` travels, its schema, and the spec node of that schema ("" if unknown)."""
-    for parameter in op.parameters:
-        if parameter.location == "query" and parameter.name == LIMIT:
-            return "query", parameter.schema, _pointer_of(spec, op, parameter.schema)
-    if op.request_schema is not None:
-        body = spec.walker.view(op.request_schema, _pointer_of(spec, op, op.request_schema))
-        schema = body.properties.get(LIMIT)
-        if schema is not None:
-            return "body", schema, body.property_pointers.get(LIMIT, "")
-    return None
+def _limit_schema(spec: Spec, op: Operation, location: str, name: str) -> str:
+    """The spec node of the limit's schema ("" if unknown): a rule's evidence is read there."""
+    if location == "query":
+        for parameter in op.parameters:
+            if parameter.location == "query" and parameter.name == name:
+                return _pointer_of(spec, op, parameter.schema)
+        return ""
+    if op.request_schema is None:
+        return ""
+    body = spec.walker.view(op.request_schema, _pointer_of(spec, op, op.request_schema))
+    return body.property_pointers.get(name, "")
 
 
 def _pointer_of(spec: Spec, op: Operation, node: JSON) -> str:
@@ -106,27 +113,3 @@ def _pointer_of(spec: Spec, op: Operation, node: JSON) -> str:
         except KeyError:
             continue
     return ""
-
-
-def _page_field(spec: Spec, op: Operation) -> str | None:
-    schema = op.success.schema
-    if schema is None:
-        return None
-    walker = spec.walker
-    arrays = [
-        name
-        for name, child in walker.view(schema).properties.items()
-        if _is_array(walker.view(child).types)
-    ]
-    return arrays[0] if len(arrays) == 1 else None
-
-
-def _is_array(types: frozenset[str]) -> bool:
-    return "array" in types and types <= {"array", "null"}
-
-
-def _integer(found: tuple[JSON, str] | None) -> int | None:
-    if found is None:
-        return None
-    value = found[0]
-    return value if isinstance(value, int) and not isinstance(value, bool) else None

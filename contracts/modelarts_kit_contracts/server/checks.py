@@ -44,19 +44,30 @@ from modelarts_kit_contracts.server.scenarios.access import (
     credentials_required,
     invisible_from_other_project,
 )
+from modelarts_kit_contracts.server.scenarios.catalogue import flavors_filter_honoured
 from modelarts_kit_contracts.server.scenarios.deletion import (
     deleted_job_unknown,
     second_delete_rejected,
 )
-from modelarts_kit_contracts.server.scenarios.description import description_visible
+from modelarts_kit_contracts.server.scenarios.description import (
+    description_limit_enforced,
+    description_visible,
+)
 from modelarts_kit_contracts.server.scenarios.events import (
     events_include_transitions,
     events_ordered,
+    events_paging_honoured,
 )
+from modelarts_kit_contracts.server.scenarios.job_isolation import job_operations_isolated
 from modelarts_kit_contracts.server.scenarios.lifecycle import (
     create_then_show_returns_sent,
     job_ids_unique,
     terminate_lifecycle,
+)
+from modelarts_kit_contracts.server.scenarios.list_queries import (
+    list_default_order,
+    list_filters_honoured,
+    list_isolated,
 )
 from modelarts_kit_contracts.server.scenarios.listing import (
     created_job_listed,
@@ -69,7 +80,10 @@ from modelarts_kit_contracts.server.scenarios.rejection import (
     unknown_job_documented_error,
     unsupported_action_rejected,
 )
-from modelarts_kit_contracts.server.scenarios.tasks import unknown_task_refused
+from modelarts_kit_contracts.server.scenarios.tasks import (
+    task_outputs_conform,
+    unknown_task_refused,
+)
 
 __all__ = [
     "SCENARIOS",
@@ -119,6 +133,16 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("events_ordered", events_ordered, ("events_ordered",)),
     Scenario("events_transitions", events_include_transitions, ("events_include_transitions",)),
     Scenario("unknown_task", unknown_task_refused, ("unknown_task_refused",)),
+    # The nine further operations checked with power (issue 32): one property each, each
+    # failure quoting its page; they share a few jobs the run creates (scenarios/shared.py).
+    Scenario("list_filters", list_filters_honoured, ("list_filters_honoured",)),
+    Scenario("list_order", list_default_order, ("list_default_order",)),
+    Scenario("list_isolation", list_isolated, ("list_isolated",)),
+    Scenario("events_paging", events_paging_honoured, ("events_paging_honoured",)),
+    Scenario("job_isolation", job_operations_isolated, ("job_operations_isolated",)),
+    Scenario("description_limit", description_limit_enforced, ("description_limit_enforced",)),
+    Scenario("task_outputs", task_outputs_conform, ("task_outputs_conform",)),
+    Scenario("flavors_filter", flavors_filter_honoured, ("flavors_filter_honoured",)),
 )
 
 # The outcomes the scenarios record (their drivers are above): title and meaning, once.
@@ -207,8 +231,8 @@ for _name, _title, _meaning in (
     (
         "list_pages_consistent",
         "pages of a list overlap, skip or exceed their limit",
-        "walking the list page by page gives each job once, in order, at most limit per page; "
-        "whether offset counts records or pages is the server's choice, observed (list)",
+        "walking the list page by page gives each job once, in order, at most limit per page, "
+        "offset counting what x-modelarts-paging says (the list page: pages) (list)",
     ),
     (
         "events_ordered",
@@ -221,6 +245,54 @@ for _name, _title, _meaning in (
         "the events miss a transition the job went through",
         "events that name phases name every phase show saw the job enter (events naming no "
         "phase: an observation) (events)",
+    ),
+    (
+        "list_filters_honoured",
+        "a list filter is not honoured",
+        "each documented operator on each key of the list page's example: every job listed "
+        "meets the filter, and a job of the run that meets it is listed (list)",
+    ),
+    (
+        "list_default_order",
+        "the list is not in its default order",
+        "without sort_by and order, the list is in the order x-modelarts-paging states "
+        "(create_time, descending) (list)",
+    ),
+    (
+        "list_isolated",
+        "another project's list shows or counts this project's jobs",
+        "another project's list holds none of this project's jobs, and its total and count "
+        "do not change when a job is created here (list)",
+    ),
+    (
+        "events_paging_honoured",
+        "the events page is not the one its offset and limit name",
+        "the events' limit and offset are honoured as x-modelarts-paging says; the order "
+        "asked for is observed (the page leaves it open) (events)",
+    ),
+    (
+        "job_operations_isolated",
+        "an operation on another project's job was not refused",
+        "events, logs, metrics, describe and delete of a job through another project's path "
+        "get a 4xx, and the job is untouched (events, logs-preview, logs-url, metrics, "
+        "describe, delete)",
+    ),
+    (
+        "description_limit_enforced",
+        "a description beyond the page's limit was not refused",
+        "a description longer than the page's limit gets a documented error, and the job "
+        "keeps its description (describe)",
+    ),
+    (
+        "task_outputs_conform",
+        "logs or metrics of a task break their schema",
+        "logs preview, logs URL and metrics of a task the job has are answered, each valid "
+        "for its success schema (logs-preview, logs-url, metrics)",
+    ),
+    (
+        "flavors_filter_honoured",
+        "the flavors filter is not honoured",
+        "each documented flavor type answers the flavors of that type, all of them (flavors)",
     ),
     (
         "unknown_task_refused",

@@ -1,13 +1,11 @@
 """Reading lists the way the spec shapes them: the array a list answer carries, and its pages.
 
-The list answer's array is found in the spec, not by name: the property of the success
-schema whose items are the show operation's job (else its one array property). The paging
-fields are the request's ``limit`` and ``offset`` (the list page's names); their bounds come
-from the spec's schema.
-
-The pages leave one thing open: whether ``offset`` counts records or pages ("Number of pages
-for querying jobs ... 0: the query starts from the first page"). With ``limit`` 1 both readings
-are the same, so :func:`walk` with ``limit=1`` gives the order every reading must agree with.
+How a list pages is the spec's ``x-modelarts-paging`` (``spec.meaning.paging``, the one
+reader): the array holding the page, where ``offset`` and ``limit`` travel and their names,
+what ``offset`` counts (the list page: "Number of pages for querying jobs"), the limit's range,
+and each rule's quote of its page. An operation the spec does not say pages is read whole: its
+array is the property of the success schema whose items are the show operation's job (else its
+one array property).
 """
 
 from __future__ import annotations
@@ -17,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from modelarts_kit_spec.meaning import Role
+from modelarts_kit_spec.paging import OperationPaging
 from modelarts_kit_spec.walker import SchemaView
 
 from modelarts_kit_contracts.server.api_map import JSON, ApiMap, member
@@ -33,12 +32,27 @@ class ListShape:
 
     role: Role
     entries: str  # the success body's array property
-    paged: bool  # the request has both limit and offset
-    max_limit: int | None  # the schema's maximum for limit
+    paging: OperationPaging | None  # how it pages (None: the spec does not say it pages)
+
+    @property
+    def paged(self) -> bool:
+        return self.paging is not None
+
+    @property
+    def max_limit(self) -> int | None:
+        return self.paging.limit.maximum if self.paging is not None else None
 
     def entries_of(self, body: JSON) -> list[JSON] | None:
         found = member(body, self.entries)
         return found if isinstance(found, list) else None
+
+    def next_offset(self, offset: int, entries: int) -> int:
+        """The offset of the page after one at ``offset`` holding ``entries`` entries."""
+        return self.paging.offset.after(offset, entries) if self.paging is not None else offset
+
+    def evidence(self, *parts: str) -> str:
+        """The page quotes of the paging rules ``parts`` (``offset``, ``limit``, ...)."""
+        return self.paging.evidence(*parts) if self.paging is not None else ""
 
 
 def array_property(api: ApiMap, role: Role) -> str | None:
@@ -76,33 +90,11 @@ def list_shape(api: ApiMap, role: Role) -> ListShape | None:
     operation = api.get(role)
     if operation is None:
         return None
-    entries = array_property(api, role)
+    paging = api.spec.meaning.paging.of(operation.operation_id)
+    entries = paging.items if paging is not None else array_property(api, role)
     if entries is None:
         return None
-    names = _request_fields(api, role)
-    limit = names.get(LIMIT)
-    maximum = limit.schema.get("maximum") if limit is not None else None
-    return ListShape(
-        role=role,
-        entries=entries,
-        paged=LIMIT in names and OFFSET in names,
-        max_limit=maximum if isinstance(maximum, int) else None,
-    )
-
-
-def _request_fields(api: ApiMap, role: Role) -> Mapping[str, SchemaView]:
-    """The paging fields of ``role``: its body's properties, else its query parameters."""
-    operation = api.operation(role)
-    walker = api.spec.walker
-    if operation.request_schema is not None:
-        view = walker.view(operation.request_schema)
-        found = {name: walker.property(view, name) for name in view.properties}
-        return {name: v for name, v in found.items() if v is not None}
-    return {
-        p.name: walker.view(p.schema)
-        for p in operation.parameters
-        if p.location == "query" and p.schema is not None
-    }
+    return ListShape(role=role, entries=entries, paging=paging)
 
 
 @dataclass(frozen=True)
@@ -124,9 +116,12 @@ def fetch(
     extra: Mapping[str, Any] | None = None,
 ) -> Page:
     """One page of ``shape``'s list: ``offset`` and ``limit`` in its body or its query."""
-    operation = probe.api.operation(shape.role)
-    paging = {OFFSET: offset, LIMIT: limit, **(extra or {})}
-    if operation.request_schema is not None:
+    described = shape.paging
+    offset_name = described.offset.field if described is not None else OFFSET
+    limit_name = described.limit.field if described is not None else LIMIT
+    paging = {offset_name: offset, limit_name: limit, **(extra or {})}
+    in_body = described.location == "body" if described is not None else False
+    if in_body:
         response = probe.send(shape.role, job_id=job_id, body=paging)
     else:
         query = {name: str(value) for name, value in paging.items()}
@@ -146,12 +141,11 @@ def walk(
     shape: ListShape,
     *,
     limit: int,
-    step: int,
     first: int = 0,
     max_pages: int = MAX_PAGES,
 ) -> list[Page]:
-    """Pages at offsets ``first``, ``first + step``, ... until one is short, is not a list,
-    or ``max_pages`` were read."""
+    """Pages from offset ``first``, each at the offset the spec says follows the one before,
+    until one is short, is not a list, or ``max_pages`` were read."""
     pages: list[Page] = []
     offset = first
     while len(pages) < max_pages:
@@ -159,16 +153,15 @@ def walk(
         pages.append(page)
         if page.ids is None or len(page.ids) < limit:
             break
-        offset += step
+        offset = shape.next_offset(offset, len(page.ids))
     return pages
 
 
 def find_in_list(probe: Probe, shape: ListShape, job_id: str) -> tuple[bool, Page | None]:
     """Whether ``job_id`` is on the list, reading pages of the largest size the spec allows
-    (newest first by default, so a new job is on the first page but for a crowded target).
-
-    Only the first page is read at an offset both readings of ``offset`` agree on; later
-    pages are read one record at a time, where they agree too."""
+    (newest first by default, so a new job is on the first page but for a crowded target);
+    later pages are read one record at a time (offset 0 and limit 1 name the same entries
+    whatever offset counts)."""
     limit = shape.max_limit or 1
     first = fetch(probe, shape, offset=0, limit=limit)
     if first.ids is None:
@@ -177,7 +170,7 @@ def find_in_list(probe: Probe, shape: ListShape, job_id: str) -> tuple[bool, Pag
         return True, first
     if len(first.ids) < limit:
         return False, first
-    for page in walk(probe, shape, limit=1, step=1, first=len(first.ids)):
+    for page in walk(probe, shape, limit=1, first=len(first.ids)):
         if page.ids is None:
             return False, page
         if job_id in page.ids:

@@ -1,19 +1,19 @@
 """The IR of the generated iterators (``iter_*``): which operations page, by which fields,
 and how the client calls a page, read from the spec's roles and the operations' schemas.
 
-An operation pages when the spec gives it the ``list`` or ``events`` role and it takes an
-``offset`` and a ``limit`` (query parameters, or fields of its request body), and its answer
-has one array of items. What the offset counts (items or pages) is read from its
-description; the page size is the limit's documented maximum (else its default).
+An operation pages where the spec says how (``x-modelarts-paging``, read once by the meaning
+layer: ``spec.meaning.paging``): where ``offset`` and ``limit`` travel, what the offset counts
+(items or pages), the limit's range and default, and which array of the answer holds the page.
+The page size is the limit's documented maximum (else its default).
 """
 
 from __future__ import annotations
 
 import keyword
-import re
 
 from modelarts_kit_spec import Operation, Spec, SpecError
-from modelarts_kit_spec.meaning import Role, uses_meaning
+from modelarts_kit_spec.meaning import uses_meaning
+from modelarts_kit_spec.paging import OperationPaging
 from pydantic import BaseModel
 
 from modelarts_kit_generator.escaping import docstring_lines, python_string
@@ -28,15 +28,7 @@ from modelarts_kit_generator.ir.model import (
 )
 from modelarts_kit_generator.schemas import ModelPlan, referenced_models
 
-__all__ = ["LIMIT", "OFFSET", "PAGED_ROLES", "build_paging", "model_attribute", "paging_models"]
-
-# The roles whose operations page, and the names of the paging fields (the vendor's own).
-PAGED_ROLES = (Role.LIST, Role.EVENTS)
-OFFSET = "offset"
-LIMIT = "limit"
-TOTAL = "total"
-# Offset descriptions that count pages ("Number of pages for querying jobs"), not items.
-_COUNTS_PAGES = re.compile(r"\bpages?\b", re.IGNORECASE)
+__all__ = ["build_paging", "model_attribute", "paging_models"]
 
 
 def model_attribute(wire_name: str) -> str | None:
@@ -55,61 +47,42 @@ def build_paging(
     """One iterator per paged operation, in the operations' order."""
     if not uses_meaning(spec):
         return ()
-    roles = spec.meaning.roles
-    paged = {op.operation_id for role in PAGED_ROLES if (op := roles.get(role)) is not None}
+    paging = spec.meaning.paging
     found = []
     for op, op_ir in zip(spec.operations, operations, strict=True):
-        if op.operation_id in paged:
-            found.append(_paging(spec, op, op_ir, plan))
+        described = paging.of(op.operation_id)
+        if described is not None:
+            found.append(_paging(described, op, op_ir, plan))
     return tuple(found)
 
 
-def _paging(spec: Spec, op: Operation, op_ir: OperationIR, plan: ModelPlan) -> PagingIR:
-    query = {p.name: p for p in op.parameters if p.location == "query"}
-    if OFFSET in query and LIMIT in query:
-        in_body = False
-        offset_schema, limit_schema = query[OFFSET].schema, query[LIMIT].schema
-        offset_text = query[OFFSET].description
-    else:
-        body = spec.walker.view(op.request_schema) if op.request_schema is not None else None
-        if body is None or OFFSET not in body.properties or LIMIT not in body.properties:
-            raise SpecError(
-                f"{op.pointer}: a {OFFSET!r} and a {LIMIT!r} (query parameters or body fields) "
-                "are needed to page (rule: a list or events operation pages)"
-            )
-        in_body = True
-        offset_schema, limit_schema = body.properties[OFFSET], body.properties[LIMIT]
-        offset_text = ""
-    offset = spec.walker.view(offset_schema)
-    limit = spec.walker.view(limit_schema)
-    offset_text = offset_text or str(offset.schema.get("description", ""))
-    page_size = limit.schema.get("maximum", limit.schema.get("default"))
-    if isinstance(page_size, bool) or not isinstance(page_size, int) or page_size < 1:
+def _paging(
+    paging: OperationPaging, op: Operation, op_ir: OperationIR, plan: ModelPlan
+) -> PagingIR:
+    in_body = paging.location == "body"
+    offset_name, limit_name = paging.offset.field, paging.limit.field
+    page_size = paging.limit.maximum or paging.limit.default
+    if page_size is None or page_size < 1:
         raise SpecError(
-            f"{op.pointer}: {LIMIT!r} states no maximum or default (rule: the page size of "
+            f"{paging.pointer}: limit states no maximum or default (rule: the page size of "
             "an iterator is the limit's maximum)"
         )
-    answer = spec.walker.view(op.success.schema) if op.success.schema is not None else None
-    arrays = [
-        name
-        for name, raw in (answer.properties.items() if answer is not None else ())
-        if "array" in spec.walker.view(raw).types
-    ]
-    if len(arrays) != 1 or op_ir.return_model is None:
-        raise SpecError(
-            f"{op.success.pointer}: the answer has {len(arrays)} arrays (rule: a paged "
-            "answer has exactly one array of items)"
-        )
-    items = model_attribute(arrays[0])
-    total = model_attribute(TOTAL) if answer is not None and TOTAL in answer.properties else None
+    if op_ir.return_model is None:
+        raise SpecError(f"{op.success.pointer}: a paged operation answers a body")
+    items = model_attribute(paging.items)
+    # The listing ends once the entries that meet the request were seen: the answer's field
+    # counting those (a total of every entry searched would not end a filtered listing).
+    matching = paging.matching
+    total = model_attribute(matching.field) if matching is not None else None
     if items is None:
-        raise SpecError(f"{op.success.pointer}: {arrays[0]!r} is not a plain attribute name")
+        raise SpecError(f"{paging.pointer}: {paging.items!r} is not a plain attribute name")
+    arrays = [paging.items]
     item_models = list(
         referenced_models(plan.schemas[op_ir.return_model].get("properties", {}).get(arrays[0]))
     )
     item = item_models[0] if len(set(item_models)) == 1 else "Any"
     method_name = "iter_" + op_ir.python_name.removeprefix("list_").removeprefix("show_")
-    page_arguments = (f"{OFFSET}=plan.offset", f"{LIMIT}=plan.limit")
+    page_arguments = (f"{offset_name}=plan.offset", f"{limit_name}=plan.limit")
     signature: SignatureIR
     call: tuple[str, ...]
     own = op_ir.call_signature
@@ -123,18 +96,18 @@ def _paging(spec: Spec, op: Operation, op_ir: OperationIR, plan: ModelPlan) -> P
         call = (
             *(a.name for a in positional),
             f"{body_argument}page_body(body, "
-            f"{python_string(OFFSET)}, plan.offset, {python_string(LIMIT)}, plan.limit)",
+            f"{python_string(offset_name)}, plan.offset, {python_string(limit_name)}, plan.limit)",
             "deadline=deadline",
         )
     else:
-        signature = own.without({OFFSET, LIMIT, "deadline"})
+        signature = own.without({offset_name, limit_name, "deadline"})
         call = (*signature.forward, *page_arguments, "deadline=deadline")
     signature = signature.plus(
         ArgumentIR("page_size", "int", str(page_size), keyword_only=True),
         ArgumentIR("max_pages", "int", "DEFAULT_MAX_PAGES", keyword_only=True),
         DEADLINE_ARGUMENT,
     )
-    counts = "pages" if _COUNTS_PAGES.search(offset_text) else "items"
+    counts = paging.offset.counts.value
     return PagingIR(
         method_name=method_name,
         method_name_literal=python_string(method_name),
@@ -147,14 +120,20 @@ def _paging(spec: Spec, op: Operation, op_ir: OperationIR, plan: ModelPlan) -> P
         total_expression=f"page.{total}" if total else "None",
         offset_counts_literal=python_string(counts),
         page_size=page_size,
-        docstring=indented(_docstring(op_ir, arrays[0], counts, page_size, in_body)),
+        docstring=indented(_docstring(op_ir, paging, page_size)),
     )
 
 
-def _docstring(
-    op: OperationIR, items: str, counts: str, page_size: int, in_body: bool
-) -> tuple[str, ...]:
-    where = "the body's" if in_body else "the"
+def _docstring(op: OperationIR, paging: OperationPaging, page_size: int) -> tuple[str, ...]:
+    where = "the body's" if paging.location == "body" else "the"
+    items, counts = paging.items, paging.offset.counts.value
+    offset_name, limit_name = paging.offset.field, paging.limit.field
+    matching = paging.matching
+    reached = (
+        f", or the answer's ``{matching.field}`` (the entries that meet the request) is reached"
+        if matching is not None
+        else ""
+    )
     return (
         *docstring_lines(
             f"Every item of ``{op.python_name}`` (its answers' ``{items}``), page after page.",
@@ -162,11 +141,11 @@ def _docstring(
         ),
         "",
         *docstring_lines(
-            f"Takes the arguments of ``{op.python_name}`` but {where} ``{OFFSET}`` and "
-            f"``{LIMIT}``, which the iterator sets: pages of ``page_size`` items (the "
+            f"Takes the arguments of ``{op.python_name}`` but {where} ``{offset_name}`` and "
+            f"``{limit_name}``, which the iterator sets: pages of ``page_size`` items (the "
             f"spec's largest, {page_size}) are asked for one after the other (the offset "
-            f"counts {counts}) until one comes back shorter, or the answer's total is "
-            "reached. Each page is one call, with its own ``deadline``.",
+            f"counts {counts}) until one comes back shorter{reached}. Each page is one call, "
+            "with its own ``deadline``.",
             DOC_WIDTH,
         ),
         "",

@@ -12,7 +12,7 @@ its own transaction. It reads
   which page table documents which field, with its type and Mandatory cell as printed) for
   where each field is documented;
 - the **pages** themselves (``spec/sources/FOLDER/FILE``, through
-  :func:`~modelarts_kit_spec.schemamodel.pagetext.page_words`) for the words: each field's row
+  :func:`~modelarts_kit_spec.pagetext.page_words`) for the words: each field's row
   (``name Yes String``), and in its description the sentence that states a length, a range,
   a pattern or an enum value.
 
@@ -37,12 +37,12 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from modelarts_kit_spec.document import pointer_join, resolve_pointer
+from modelarts_kit_spec.pagetext import normalise, page_words
 from modelarts_kit_spec.paths import SOURCES_DIR
 from modelarts_kit_spec.reader import parse_yaml_text, read_input_text
 from modelarts_kit_spec.refs import resolve_ref
 from modelarts_kit_spec.schemamodel.extension import ANY, EXTENSION_KEY, ledger_rule
 from modelarts_kit_spec.schemamodel.model import SchemaModel, required_bodies
-from modelarts_kit_spec.schemamodel.pagetext import normalise, page_words
 from modelarts_kit_spec.schemamodel.rules import Quote, Strength
 from modelarts_kit_spec.walker import SchemaWalker, iter_schemas, json_types
 

@@ -10,7 +10,7 @@ themselves are derived from the field inventories and the pages
 (:func:`modelarts_kit_spec.schemamodel.derive.derive`); this check catches a table cited for a
 field it does not print and a documented rule with no table at all. :func:`unquoted_rules`
 checks the words: each quote stands in its page as
-:func:`~modelarts_kit_spec.schemamodel.pagetext.page_words` reads it.
+:func:`~modelarts_kit_spec.pagetext.page_words` reads it.
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ from modelarts_kit_wire.errors import KitError
 from modelarts_kit_wire.pointers import unescape_pointer_token
 
 from modelarts_kit_spec.document import resolve_pointer
+from modelarts_kit_spec.pagetext import read_page_words, stands_in
 from modelarts_kit_spec.reader import read_input_text
 from modelarts_kit_spec.schemamodel.extension import EXTENSION_KEY
 from modelarts_kit_spec.schemamodel.model import SchemaModel
-from modelarts_kit_spec.schemamodel.pagetext import read_page_words, stands_in
 from modelarts_kit_spec.schemamodel.rules import QUOTED, Evidence, Quote, Rule, Strength
 
 __all__ = ["field_of", "undocumented_rules", "unquoted_rules"]
@@ -112,7 +112,7 @@ def undocumented_rules(
 
 def unquoted_rules(document: JSON, sources_dir: Path) -> Iterator[tuple[Rule, Quote | None, str]]:
     """Each ``documented`` or ``guidance`` rule whose words do not stand: a quote that is not
-    in its page as :func:`~modelarts_kit_spec.schemamodel.pagetext.page_words` reads it (or a
+    in its page as :func:`~modelarts_kit_spec.pagetext.page_words` reads it (or a
     page that cannot be read), and a rule with page evidence but no quote at all; with the
     quote at fault (``None`` for a rule that quotes nothing) and why.
 

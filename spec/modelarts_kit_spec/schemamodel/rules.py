@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from modelarts_kit_spec.quotes import Quote
+
 __all__ = [
     "ARRAY_FORM",
     "CHOICE_KEYWORDS",
@@ -106,31 +108,6 @@ class Evidence:
 
     def as_dict(self) -> dict[str, str]:
         return {"kind": self.kind, "where": self.where, "what": self.what}
-
-
-@dataclass(frozen=True)
-class Quote:
-    """A page's own words for a rule: the file under ``spec/sources``, where on the page
-    (``Table 4 JobMetadata, row name``) and the words (a row's cells, or a sentence of its
-    description), as :func:`~modelarts_kit_spec.schemamodel.pagetext.page_words` reads them.
-
-    Written in ``x-modelarts-schema-model`` as one string, ``PAGE | LOCATOR | QUOTE``."""
-
-    page: str
-    locator: str
-    quote: str
-
-    @classmethod
-    def parse(cls, text: str) -> Quote:
-        page, _, rest = text.partition(" | ")
-        locator, _, quote = rest.partition(" | ")
-        return cls(page.strip(), locator.strip(), quote.strip())
-
-    def __str__(self) -> str:
-        return f"{self.page} | {self.locator} | {self.quote}"
-
-    def as_dict(self) -> dict[str, str]:
-        return {"page": self.page, "locator": self.locator, "quote": self.quote}
 
 
 @dataclass(frozen=True)

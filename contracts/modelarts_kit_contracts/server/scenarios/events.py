@@ -34,6 +34,10 @@ POLL_S = 0.05
 # Event times may be given to the second (the events page's example): the job's phases are
 # spread over more than one, so that an order is there to be kept.
 PHASE_SPACING_S = 1.1
+EVENTS_NEEDED = 3  # pages of two at the second offset differ by what offset counts
+PAGE_OF_TWO = 2
+ORDER = "order"  # the events page's query parameter (its values are the spec's)
+DIRECTIONS = 2  # an order one way and the other
 
 
 @dataclass(frozen=True)
@@ -84,8 +88,9 @@ def _events(probe: Probe, check: str) -> tuple[ListShape, Page] | None:
     history = job_history(probe, check)
     if history is None:
         return None
-    if shape.paged:
-        page = fetch(probe, shape, offset=0, limit=shape.max_limit or 1, job_id=history.job_id)
+    if shape.paging is not None:
+        largest = shape.paging.limit.largest
+        page = fetch(probe, shape, offset=0, limit=largest, job_id=history.job_id)
     else:
         response = probe.send(Role.EVENTS, job_id=history.job_id)
         entries = shape.entries_of(response.json()) if 200 <= response.status < 300 else None
@@ -239,4 +244,88 @@ def events_include_transitions(probe: Probe) -> None:
         ),
         role=Role.EVENTS,
         reproduce=page.response.curl,
+    )
+
+
+def events_paging_honoured(probe: Probe) -> None:
+    """The events' ``limit`` and ``offset`` are honoured as the spec's paging says (a page of
+    at most ``limit``; ``offset`` naming the entry, or the page, ``x-modelarts-paging``
+    says); the ``order`` asked for is observed (the page says only "instance order")."""
+    check = "events_paging_honoured"
+    if not applicable(probe, check, Role.EVENTS):
+        return
+    found = _events(probe, check)
+    history = probe.state.get(HISTORY_KEY)
+    if found is None or not isinstance(history, JobHistory):
+        return
+    shape, whole = found
+    if shape.paging is None:
+        probe.note(f"{check}: not applicable: the spec does not say how the events page")
+        return
+    if not history.phases or history.phases[-1] not in lifecycle(probe.api).final_phases:
+        # a job still moving adds events between two pages: nothing to compare
+        probe.note(f"{check}: not evaluated: job {history.job_id} did not reach a final phase")
+        return
+    entries = shape.entries_of(whole.response.json()) or []
+    if len(entries) < EVENTS_NEEDED:
+        probe.note(f"{check}: not evaluated: {len(entries)} events, {EVENTS_NEEDED} needed")
+        return
+    offset = shape.paging.offset
+    second = offset.after(0, PAGE_OF_TWO)  # the offset of the second page of two
+    start = offset.first_entry(second, PAGE_OF_TWO)
+    for at, limit, evidence in (
+        (0, 1, shape.evidence("limit")),
+        (second, PAGE_OF_TWO, shape.evidence("offset", "limit")),
+    ):
+        page = fetch(probe, shape, offset=at, limit=limit, job_id=history.job_id)
+        got = shape.entries_of(page.response.json())
+        wanted = entries[:1] if at == 0 else entries[start : start + PAGE_OF_TWO]
+        probe.record(
+            check,
+            None
+            if got == wanted
+            else Finding(
+                title="The events page is not the one its offset and limit name",
+                expected=f"offset {at}, limit {limit}: entries {start if at else 0} to "
+                f"{(start if at else 0) + len(wanted) - 1} of the job's events "
+                f"(offset counts {offset.counts}): {wanted}",
+                got=f"{got}",
+                pointer=f"/{shape.entries}",
+                evidence=evidence,
+            ),
+            role=Role.EVENTS,
+            reproduce=page.response.curl,
+        )
+    _observe_order(probe, check, shape, history.job_id)
+
+
+def _observe_order(probe: Probe, check: str, shape: ListShape, job_id: str) -> None:
+    """Whether the ``order`` asked for is followed: the pages leave it open, so observed."""
+    operation = probe.api.operation(Role.EVENTS)
+    parameter = next((p for p in operation.parameters if p.name == ORDER), None)
+    documented = (
+        probe.api.spec.walker.view(parameter.schema).documented if parameter is not None else None
+    )
+    if documented is None or len(documented.values) != DIRECTIONS:
+        return
+    largest = shape.paging.limit.largest if shape.paging is not None else 1
+    first, second = (
+        shape.entries_of(
+            fetch(
+                probe, shape, offset=0, limit=largest, job_id=job_id, extra={ORDER: order}
+            ).response.json()
+        )
+        for order in documented.values
+    )
+    if first is None or second is None or first == second[::-1]:
+        return
+    probe.observe(
+        Observation(
+            f"does not reverse the events between {ORDER}={documented.values[0]} and "
+            f"{ORDER}={documented.values[1]}",
+            check=check,
+            operation=operation.operation_id,
+            pointer=f"/{shape.entries}",
+            evidence=shape.evidence("order"),
+        )
     )

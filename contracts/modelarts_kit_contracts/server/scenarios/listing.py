@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from modelarts_kit_spec.meaning import Role
 
-from modelarts_kit_contracts.core import Finding, Observation
+from modelarts_kit_contracts.core import Finding
 from modelarts_kit_contracts.server.api_map import JSON
 from modelarts_kit_contracts.server.evidence import operation_evidence
 from modelarts_kit_contracts.server.listing import (
@@ -108,13 +108,13 @@ def deleted_job_not_listed(probe: Probe) -> None:
 
 def list_pages_consistent(probe: Probe) -> None:
     """Walking the list page by page gives every job once: no page overlaps the next, none
-    skips one, none holds more than ``limit``. The reading of ``offset`` (records or pages)
-    is the server's: observed, and each reading is held to itself."""
+    skips one, none holds more than ``limit``. What ``offset`` counts is the spec's
+    (``x-modelarts-paging``, the list page's words), and its quote is the evidence."""
     check = "list_pages_consistent"
     if not applicable(probe, check, Role.LIST) or (shape := _shape(probe, check)) is None:
         return
     if not shape.paged:
-        probe.note(f"{check}: not applicable: the list request has no limit and offset")
+        probe.note(f"{check}: not applicable: the spec does not say how the list pages")
         return
     size = shape.max_limit or DEFAULT_PAGE
     truth = fetch(probe, shape, offset=0, limit=size)
@@ -127,24 +127,20 @@ def list_pages_consistent(probe: Probe) -> None:
     if _listing_failed(probe, check, truth):
         return
     assert truth.ids is not None
-    if _record_oversized(probe, check, truth, size):
+    if _record_oversized(probe, check, shape, truth, size):
         return
     expected = truth.ids[:COMPARED]
-    one_by_one = walk(probe, shape, limit=1, step=1, max_pages=len(expected))
+    one_by_one = walk(probe, shape, limit=1, max_pages=len(expected))
     if _record_walk(probe, check, shape, one_by_one, 1, expected):
         return
     if len(expected) < MIN_ENTRIES:
         probe.note(f"{check}: pages of two not compared: only {len(expected)} jobs listed")
         return
-    probe_page = fetch(probe, shape, offset=1, limit=2)
-    step = _reading(probe, check, probe_page, expected)
-    if step is None:
-        return
-    pages = walk(probe, shape, limit=2, step=step, max_pages=(len(expected) + 1) // 2)
+    pages = walk(probe, shape, limit=2, max_pages=(len(expected) + 1) // 2)
     _record_walk(probe, check, shape, pages, 2, expected)
 
 
-def _record_oversized(probe: Probe, check: str, page: Page, limit: int) -> bool:
+def _record_oversized(probe: Probe, check: str, shape: ListShape, page: Page, limit: int) -> bool:
     if page.ids is None or len(page.ids) <= limit:
         return False
     probe.record(
@@ -153,49 +149,12 @@ def _record_oversized(probe: Probe, check: str, page: Page, limit: int) -> bool:
             title="A list page holds more entries than its limit",
             expected=f"at most {limit} entries (limit {limit}, offset {page.offset})",
             got=f"{len(page.ids)} entries",
-            evidence=operation_evidence(probe.api, Role.LIST),
+            evidence=shape.evidence("limit") or operation_evidence(probe.api, Role.LIST),
         ),
         role=Role.LIST,
         reproduce=page.response.curl,
     )
     return True
-
-
-def _reading(probe: Probe, check: str, page: Page, expected: tuple[JSON, ...]) -> int | None:
-    """The offset step of a page of two: 2 if offset counts records, 1 if it counts pages
-    (observed: the pages leave it open); None (recorded failed) if it is neither."""
-    if page.ids is None:
-        _listing_failed(probe, check, page)
-        return None
-    if _record_oversized(probe, check, page, 2):
-        return None
-    readings = {"records": (expected[1:3], 2), "pages": (expected[2:4], 1)}
-    for reading, (wanted, step) in readings.items():
-        if page.ids == wanted:
-            operation = probe.api.operation(Role.LIST)
-            probe.observe(
-                Observation(
-                    f"offset counts {reading}",
-                    check=check,
-                    operation=operation.operation_id,
-                    pointer="/offset",
-                    evidence=operation_evidence(probe.api, Role.LIST),
-                )
-            )
-            return step
-    probe.record(
-        check,
-        Finding(
-            title="A list page is neither the records nor the page its offset names",
-            expected=f"offset 1, limit 2: {list(expected[1:3])} (records) "
-            f"or {list(expected[2:4])} (pages)",
-            got=f"{list(page.ids)}",
-            evidence=operation_evidence(probe.api, Role.LIST),
-        ),
-        role=Role.LIST,
-        reproduce=page.response.curl,
-    )
-    return None
 
 
 def _record_walk(
@@ -213,7 +172,7 @@ def _record_walk(
         if page.ids is None:
             _listing_failed(probe, check, page)
             return True
-        if _record_oversized(probe, check, page, limit):
+        if _record_oversized(probe, check, shape, page, limit):
             return True
         seen.extend(page.ids)
     walked = seen[: len(expected)]
@@ -225,9 +184,10 @@ def _record_walk(
         if problem is None
         else Finding(
             title=f"Pages of {limit} of the list {problem[0]}",
-            expected=f"the {shape.entries} of one page of {len(expected)}, once each, in order",
+            expected=f"the {shape.entries} of one page of {len(expected)}, once each, in order "
+            f"(offset counts {shape.paging.offset.counts if shape.paging else 'entries'})",
             got=problem[1],
-            evidence=operation_evidence(probe.api, Role.LIST),
+            evidence=shape.evidence("offset") or operation_evidence(probe.api, Role.LIST),
         ),
         role=Role.LIST,
         reproduce=last,
