@@ -12,10 +12,10 @@ import yaml
 from click.testing import CliRunner
 from modelarts_kit.main import cli
 from modelarts_kit_spec import load_spec, read_ledger
+from modelarts_kit_spec.pagetext import page_words, stands_in
 from modelarts_kit_spec.paths import LEDGER_PATH, SOURCES_DIR, SPEC_PATH
 from modelarts_kit_spec.schemamodel.derive import derive
 from modelarts_kit_spec.schemamodel.page_evidence import unquoted_rules
-from modelarts_kit_spec.pagetext import page_words, stands_in
 from modelarts_kit_spec.schemamodel.rules import QUOTED, Strength
 
 JSON = Any
