@@ -181,15 +181,21 @@ def _order_indexes() -> tuple[str, ...]:
     return tuple(statements)
 
 
+def _add_search_columns(connection: sqlite3.Connection) -> None:
+    """Add the search columns the jobs table lacks (a file whose version was set back, as a
+    test of an older file does, may have them already)."""
+    present = {str(row[1]) for row in connection.execute("PRAGMA table_info(jobs)")}
+    types = {column: _COLUMN_TYPES[column.rsplit("_", 1)[1]] for column in SEARCH_COLUMNS}
+    types["workspace"] = "TEXT"
+    for column, kind in types.items():
+        if column not in present:
+            connection.execute(f"ALTER TABLE jobs ADD COLUMN {column} {kind}")
+
+
 def _search_migration() -> tuple[str | Callable[[sqlite3.Connection], None], ...]:
     """Step 2: the search columns, filled for the jobs already stored, and their indexes."""
-    added = [
-        f"ALTER TABLE jobs ADD COLUMN {column} {_COLUMN_TYPES[column.rsplit('_', 1)[1]]}"
-        for column in SEARCH_COLUMNS
-    ]
     return (
-        *added,
-        "ALTER TABLE jobs ADD COLUMN workspace TEXT",
+        _add_search_columns,
         _fill_search_columns,
         "CREATE INDEX IF NOT EXISTS jobs_by_workspace ON jobs (project_id, workspace, created_ms)",
         *_order_indexes(),
