@@ -21,6 +21,7 @@ from modelarts_kit_server.app import ReferenceServer
 
 from .family_mutants import EVENTS, JOB, SEARCH, TASK, Answer, Call, Handle, Install, Server
 from .family_mutants import _intercepting as intercepting
+from .family_mutants import _searching as searching
 
 __all__ = ["POWER_MUTANTS"]
 
@@ -30,17 +31,8 @@ DESCRIPTION_LIMIT = 256  # the modify-description page: "0 to 256 characters"
 
 
 def _search_body(change: Callable[[dict[str, Any]], None]) -> Install:
-    def make(app: ReferenceServer) -> Handle:
-        async def handle(call: Call, server: Server) -> Answer:
-            request = call.json()
-            if call.method == "POST" and SEARCH.match(call.path) and isinstance(request, dict):
-                change(request)
-                return await server(call.with_json(request))
-            return await server(call)
-
-        return handle
-
-    return intercepting(make)
+    """``change`` rewrites every list request body before the server reads it."""
+    return intercepting(searching(change))
 
 
 def _filters_dropped(request: dict[str, Any]) -> None:
