@@ -53,6 +53,7 @@ from modelarts_kit_vendordocs.drift import (
 from modelarts_kit_vendordocs.errors import VendorDocsError
 from modelarts_kit_vendordocs.extract import extract_page, read_page
 from modelarts_kit_vendordocs.pagediff import PageComparison, compare_paths
+from modelarts_kit_vendordocs.predecessor import already_recorded, predecessor
 from modelarts_kit_vendordocs.project import Project, project_for
 from modelarts_kit_vendordocs.propose import (
     Proposal,
@@ -193,25 +194,11 @@ def _operation_of(page: Path, spec_path: Path) -> str:
 
 def _already_recorded(stage: _Stage, data: bytes) -> RecordedPage | None:
     """The recorded page with these very bytes (a page updated before, under any name)."""
-    for recorded in stage.index.pages:
-        path = stage.source_path(recorded)
-        if path.is_file() and read_input_bytes(path) == data:
-            return recorded
-    return None
+    return already_recorded(stage.index, data, stage.source_path)
 
 
 def _source_for(stage: _Stage, operation: str, text: str, page_format: str) -> RecordedPage | None:
-    current = stage.index.current(operation)
-    language = language_of(text)
-    for wanted in (
-        lambda p: p.language == language and p.format == page_format,
-        lambda p: p.language == language,
-        lambda p: True,
-    ):
-        found = [p for p in current if wanted(p)]
-        if found:
-            return found[-1]
-    return None
+    return predecessor(stage.index, operation, text, page_format)
 
 
 # --- 4. additions to shared schemas -----------------------------------------------------------
@@ -228,7 +215,9 @@ def _other_pages_drift(
     for other in sorted({p.operation for p in stage.index.pages if p.operation} - {operation}):
         pages = [stage.source_path(p) for p in stage.index.current(other)]
         if pages and other in operations:
-            report = diff_pages(pages, spec_path=spec, ledger_path=stage.ledger)
+            report = diff_pages(
+                pages, spec_path=spec, ledger_path=stage.ledger, find_replaced=False
+            )
             findings.extend(f for op in report.operations for f in op.findings)
     pages, replaces = run
     report = diff_pages(pages, replaces=replaces, spec_path=spec, ledger_path=stage.ledger)
