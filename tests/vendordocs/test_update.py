@@ -257,9 +257,7 @@ def test_a_change_that_needs_a_person_is_one_stub_and_the_spec_stays(
     assert diff.exit_code == 0, diff.output
 
 
-def test_a_drop_is_settled_only_by_the_evidence_of_the_page_that_dropped_it(
-    repo: Path, tmp_path: Path
-) -> None:
+def test_a_drop_is_asked_once_and_settled_once_decided(repo: Path, tmp_path: Path) -> None:
     seed, edit_page = EDITS["dropped"]
     page = write_page(tmp_path, "dropped-revision.txt", edit_page(seed_text(seed)))
     assert update(repo, page).exit_code == 1
@@ -281,11 +279,15 @@ def test_a_drop_is_settled_only_by_the_evidence_of_the_page_that_dropped_it(
         ledger.write_text(f"{head}  - id: {stub['id']}\n{decided}", encoding="utf-8")
         return update(repo, page).exit_code
 
-    # Another page's word for the drop, or only that the page does not mention the field,
-    # settles no drop; the page that dropped it recording the drop does.
-    assert decide(SEED_003, "(absent: the new page dropped it)") == 1
-    assert decide(page.name, "(absent)") == 1
+    # While the stub is TODO the drop stays open; once decided, a page recorded without the
+    # field is a decision taken for the schema (issue 33): the revision asks nothing again,
+    # whichever page the decision recorded.
+    assert update(repo, page).exit_code == 1
     assert decide(page.name, "(absent: dropped)") == 0
+    assert decide(SEED_003, "(absent: the new page dropped it)") == 0
+    assert decide(page.name, "(absent)") == 0
+    ledger.write_text(f"{head}  - id: {stub['id']}\n{tail}", encoding="utf-8")  # TODO again
+    assert update(repo, page).exit_code == 1
 
 
 # --- a recorded revision carries the evidence of the revision it replaces ---------------------
@@ -350,7 +352,7 @@ def test_the_terminate_seeds_as_new_revisions_of_each_other(repo: Path, tmp_path
     assert load_spec(repo).document  # still a spec
 
 
-def test_the_terminate_seeds_under_their_own_names_leave_only_the_fields_a_revision_dropped(
+def test_the_terminate_seeds_under_their_own_names_ask_nothing_the_ledger_decided(
     repo: Path, tmp_path: Path
 ) -> None:
     # The old RST page is the only recorded terminate page; the English web page (2025) comes
@@ -374,22 +376,16 @@ def test_the_terminate_seeds_under_their_own_names_leave_only_the_fields_a_revis
     gone = {path for _, path in listed[SEED_000] - listed[SEED_001]}
     assert update(repo, english).exit_code == 0  # the ledger knows what this page says
     assert todo_ids(repo) == []
+    assert gone  # the Chinese page lists fewer fields than the English one
+    # ... and the ledger already recorded the Chinese page without them, and decided: the
+    # revision asks nothing again (issue 33: a decided value is settled, never a stub).
     result = update(repo, chinese)
-    assert result.exit_code == 1, result.output
-    entries = read_yaml(repo.parent / "ledger.yaml")["entries"]
-    stubs = [e for e in entries if e["decision"] == "TODO"]
-    assert stubs
-    for stub in stubs:  # a real decision each: a field the new page dropped, and only that
-        assert stub["kind"] == "presence", stub
-        assert stub["field"] in gone, stub
-        assert [s["seed"] for s in stub["sources"]] == [SEED_001], stub
+    assert result.exit_code == 0, result.output
+    assert todo_ids(repo) == []
     assert docs_diff_exit(repo, *every_page) == 0
-    ledger = repo.parent / "ledger.yaml"
-    ledger.write_text(
-        ledger.read_text(encoding="utf-8").replace("decision: TODO", "decision: keep"), "utf-8"
-    )
+    before = tree(root_of(repo))
     assert update(repo, chinese).exit_code == 0
-    assert docs_diff_exit(repo, *every_page) == 0
+    assert tree(root_of(repo)) == before
 
 
 def test_a_value_the_other_language_of_the_page_does_not_list_is_a_decision_not_new_drift(

@@ -83,11 +83,15 @@ class Decision:
         return self.decided(finding)
 
     def decided(self, finding: DriftFinding) -> bool:
-        """The page says what another page once said and this entry weighed: the value is
-        decided for the schema, and asking again would be the same question (issue 33). A
-        field a page does not list is decided where a page was recorded without it."""
+        """A revision (a page replacing a recorded one) says what another page once said and
+        this entry weighed: the value is decided for the schema, and asking again would be the
+        same question (issue 33). A field a revision does not list is decided where a page was
+        recorded without it. A recorded page is settled by its own evidence only (a value a
+        run adds to the spec must still be asked of the pages that do not list it)."""
         if finding.kind == "status-code" or self.kind != finding.kind:
             return False
+        if len(finding.evidence) < 2:
+            return False  # a recorded page, not a revision: its own evidence speaks for it
         # One decision per schema: the entry about this very property, wherever it is reached.
         same_schema = self.pointer is not None and self.pointer == finding.pointer
         if not (same_schema or self.applies(finding)):
