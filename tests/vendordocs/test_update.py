@@ -115,17 +115,18 @@ def test_an_additive_revision_is_applied_recorded_versioned_and_regenerated(
         SEED_004,
     )
     assert (recorded.language, recorded.format) == ("en", "pipe")
-    # Bumped by what spec diff says (a new request field breaks servers: major), with the
-    # changelog section publish writes.
+    # Bumped by who breaks: a new optional request field is additive (servers implement it
+    # when they can; no client breaks): minor, with the changelog section publish writes.
     new_version = document["info"]["version"]
-    assert new_version != old_version
-    assert (
-        f"({'major' if new_version.split('.')[0] != old_version.split('.')[0] else 'minor'}:"
-        in result.output
-    )
+    major, minor, _ = old_version.split(".")
+    assert new_version == f"{major}.{int(minor) + 1}.0"
+    assert "(minor: additive: no client breaks)" in result.output
     changelog = (root_of(repo) / "CHANGELOG.md").read_text(encoding="utf-8")
     assert changelog.startswith(f"# Changelog\n\n## {new_version} (changes since {old_version})")
     assert "`algorithm.log_level`" in changelog
+    assert "Release: minor; to act: servers, to implement what is new (no client breaks)." in (
+        changelog
+    )
     # The client is regenerated from the new spec.
     generated = root_of(repo) / "generated"
     assert up_to_date(generated, repo)

@@ -19,7 +19,9 @@ For each new page, in order:
    entries that cite it), so a plain ``docs diff`` of every stored page settles as before.
 
 Then, once for the run: regenerate ``generated/`` from the new spec, bump ``info.version`` by
-what ``spec diff`` classifies (a breaking change: major; otherwise minor) and add the version's
+who the changes ``spec diff`` classifies break (:func:`modelarts_kit_spec.diff.release_level`:
+a change that breaks clients, or is not a pure addition servers must now serve: major;
+additive: minor; only descriptions or examples: patch) and add the version's
 section to ``CHANGELOG.md`` -- through a :class:`Release` the CLI composes from the generator's
 library API and publish's changelog writer (this package imports neither: the packages are
 layered). Everything is worked out on a private copy and written at the end as one
@@ -38,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from modelarts_kit_spec import load_spec, read_ledger
-from modelarts_kit_spec.diff import Change, diff_documents
+from modelarts_kit_spec.diff import Change, diff_documents, release_level
 from modelarts_kit_spec.load import parse_yaml_text, read_input_bytes, read_input_text
 
 from modelarts_kit_vendordocs.carry import carried_sources
@@ -120,7 +122,7 @@ class PageUpdate:
 class UpdateResult:
     pages: list[PageUpdate]
     version: tuple[str, str] | None  # (old, new) when the spec changed
-    bump: str  # "major", "minor" or "" (the spec did not change)
+    bump: str  # "major", "minor", "patch" or "" (the spec did not change)
     changelog: str  # the heading of the new version's changelog section ("" when none)
     written: list[Path]  # files written (or, in a dry run, that would be)
     regenerated: bool
@@ -355,32 +357,34 @@ def _update_page(stage: _Stage, page: Path) -> PageUpdate:
 # --- the run: version, changelog, generated client, one transaction ---------------------------
 
 
-def _bumped(version: str, breaking: bool) -> str:
+def _bumped(version: str, level: str) -> str:
     match = _VERSION.match(version)
     if match is None:
         raise UpdateError(
             f"info.version {version!r} is not MAJOR.MINOR.PATCH (rule: docs update bumps the "
             "version by what spec diff classifies)"
         )
-    major, minor, _ = (int(part) for part in match.groups())
-    return f"{major + 1}.0.0" if breaking else f"{major}.{minor + 1}.0"
+    major, minor, patch = (int(part) for part in match.groups())
+    if level == "major":
+        return f"{major + 1}.0.0"
+    return f"{major}.{minor + 1}.0" if level == "minor" else f"{major}.{minor}.{patch + 1}"
 
 
-def _new_version(stage: _Stage, original: str) -> tuple[str, str, bool, list[Change]]:
-    """(old version, new version, breaking, spec diff's changes) for the staged spec, whose
-    ``info.version`` is set to the new version."""
+def _new_version(stage: _Stage, original: str) -> tuple[str, str, str, list[Change]]:
+    """(old version, new version, release level, spec diff's changes) for the staged spec,
+    whose ``info.version`` is set to the new version."""
     old_doc = parse_yaml_text(original, str(stage.project.spec))
     new_text = read_input_text(stage.spec)
     new_doc = parse_yaml_text(new_text, str(stage.project.spec))
     old_version = str(old_doc["info"]["version"])
     changes = diff_documents(old_doc, new_doc, labels=(f"version {old_version}", "docs update"))
-    breaking = any(change.breaking for change in changes)
-    version = _bumped(old_version, breaking)
+    level = release_level(changes)
+    version = _bumped(old_version, level)
     bumped = replace_scalar(new_text, "/info/version", version)
     if bumped is None:
         raise UpdateError(f"{stage.project.spec}: /info/version is not a one-line value")
     stage.put_spec(bumped)
-    return old_version, version, breaking, changes
+    return old_version, version, level, changes
 
 
 def _regenerate(stage: _Stage, release: Release, transaction: Transaction) -> Path:
@@ -420,8 +424,8 @@ def update(
         bump = section = ""
         transaction = Transaction()
         if spec_changed:
-            old_version, new_version, breaking, changes = _new_version(stage, original_spec)
-            version, bump = (old_version, new_version), ("major" if breaking else "minor")
+            old_version, new_version, bump, changes = _new_version(stage, original_spec)
+            version = (old_version, new_version)
             existing = read_input_text(project.changelog) if project.changelog.is_file() else None
             changelog = release.changelog(existing, new_version, old_version, changes)
             heading = f"## {new_version}"
@@ -499,7 +503,11 @@ def render_update(result: UpdateResult) -> str:
         lines += _render_page(page)
     if result.version is not None:
         old, new = result.version
-        why = "a breaking change" if result.bump == "major" else "no breaking change"
+        why = {
+            "major": "a change breaks clients, or servers beyond an addition",
+            "minor": "additive: no client breaks",
+            "patch": "descriptions or examples only",
+        }[result.bump]
         lines.append(f"info.version {old} -> {new} ({result.bump}: {why})")
         lines.append(f"CHANGELOG.md: {result.changelog}")
         done = "to be regenerated" if result.dry_run else "regenerated"
