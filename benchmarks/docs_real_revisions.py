@@ -20,7 +20,10 @@ already decided (``settled``). Precision = true positives / reported; recall = c
 reported / changes. Targets (issue 33): precision >= 0.97, recall >= 0.99.
 
 Run from the repository root: ``.venv/bin/python benchmarks/docs_real_revisions.py
-[--mode alone|replaces|update ...] [--verbose]``. With ``PYTHONPATH`` pointing at another
+[--mode alone|replaces|update ...] [--verbose]``. ``--after-update`` runs each revision
+through ``docs update`` for real, in a copy of the repository, and checks that ``docs diff``
+of the recorded page then shows nothing beyond the open decisions (the ledger's TODO
+entries), that a second run and ``--dry-run`` write nothing. With ``PYTHONPATH`` pointing at another
 checkout's packages it measures that code (the figures before a change).
 """
 
@@ -28,12 +31,19 @@ from __future__ import annotations
 
 import argparse
 import re
+import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from modelarts_kit_spec.load import parse_yaml_text
-from modelarts_kit_vendordocs.drift import FindingGroup, diff_pages, group_findings
+from modelarts_kit_vendordocs.drift import (
+    FindingGroup,
+    decisions_from_entries,
+    diff_pages,
+    group_findings,
+)
 from modelarts_kit_vendordocs.update import Release, update
 
 REPO = Path(__file__).resolve().parents[1]
@@ -119,12 +129,83 @@ def score(pairs: list[Pair], mode: str, verbose: bool) -> tuple[int, int, int, i
     return true_positives, total, found, changes
 
 
+# --- after a real update: docs diff shows only the open decisions, a second run writes nothing
+
+
+def _copy_repository(root: Path) -> Path:
+    """The spec, ledger, recorded pages and generated client, copied under ``root``."""
+    package = root / "spec" / "modelarts_kit_spec"
+    package.mkdir(parents=True)
+    for name in ("openapi.yaml", "ledger.yaml"):
+        shutil.copy(REPO / "spec" / "modelarts_kit_spec" / name, package / name)
+    shutil.copytree(SOURCES, root / "spec" / "sources")
+    shutil.copytree(
+        REPO / "generated",
+        root / "generated",
+        ignore=shutil.ignore_patterns("*.egg-info", "__pycache__", ".ruff_cache"),
+    )
+    return package / "openapi.yaml"
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+
+
+def after_update(pairs: list[Pair]) -> None:
+    """Each revision through ``docs update`` for real, in a copy of the repository: then
+    ``docs diff`` of the recorded page must show only what the ledger's TODO entries ask,
+    a second update must write nothing, and ``--dry-run`` must write nothing."""
+    from modelarts_kit.commands.docs import _release
+    from modelarts_kit_spec import read_ledger
+
+    for pair in pairs:
+        with tempfile.TemporaryDirectory() as tmp:
+            spec = _copy_repository(Path(tmp) / "repo")
+            root = spec.parents[2]
+            before = _tree(root)
+            update([pair.new], _release(), spec_path=spec, dry_run=True)
+            dry_clean = _tree(root) == before
+            result = update([pair.new], _release(), spec_path=spec)
+            (page,) = result.pages
+            recorded = root / "spec" / "sources" / page.recorded.file if page.recorded else None
+            ledger = spec.parent / "ledger.yaml"
+            todo = [d for d in decisions_from_entries(read_ledger(ledger).entries) if d.todo]
+            report = diff_pages([recorded or pair.new], spec_path=spec, ledger_path=ledger)
+            groups = group_findings(f for op in report.operations for f in op.findings)
+            beyond = [
+                g for g in groups if not all(any(d.applies(f) for d in todo) for f in g.findings)
+            ]
+            settled = _tree(root)
+            update([pair.new], _release(), spec_path=spec)
+            second_clean = _tree(root) == settled
+            print(
+                f"  {pair.new.name}: {len(todo)} open decision(s), docs diff after: "
+                f"{len(groups)} group(s), {len(beyond)} beyond them; version "
+                f"{result.bump or 'unchanged'}; second run writes nothing: {second_clean}; "
+                f"--dry-run writes nothing: {dry_clean}"
+            )
+            for group in beyond:
+                print(f"      beyond: {group.action}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mode", choices=MODES, action="append", help="default: all three")
     parser.add_argument("--verbose", action="store_true", help="print every miss")
+    parser.add_argument(
+        "--after-update",
+        action="store_true",
+        help="run docs update for real on a copy and check what docs diff shows after",
+    )
     args = parser.parse_args()
     pairs = read_pairs(REVISIONS / "ground_truth.yaml")
+    if args.after_update:
+        after_update(pairs)
+        return
     print(
         f"{len(pairs)} revisions, {sum(len(p.changes) for p in pairs)} real changes "
         "in the ground truth"

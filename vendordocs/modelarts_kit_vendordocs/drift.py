@@ -258,8 +258,9 @@ def diff_pages(
 def _recorded_predecessors(
     paths: list[Path], inventories: list[Inventory], spec_path: Path | None
 ) -> list[tuple[Inventory, Inventory]]:
-    """(page, the recorded page it replaces) for every page given that is not recorded; a
-    page with the bytes of a recorded page under another name is paired with that page."""
+    """(page, the recorded page it replaces) for every page given: a page not recorded and
+    the current page it would replace, a recorded revision and the page it replaced, a page
+    with the bytes of a recorded page under another name and that page."""
     from modelarts_kit_spec.load import read_input_bytes
 
     from modelarts_kit_vendordocs.extract import extract_page
@@ -286,15 +287,21 @@ def _recorded_predecessors(
         match = spec.match(inventory.method, inventory.path)
         if match is None or match.operation is None:
             continue
-        # A recorded page under another name stands for itself: its evidence is the record's.
-        found = already_recorded(index, data) or predecessor(
-            index,
-            match.operation.operation_id,
-            data.decode("utf-8", "replace"),
-            inventory.format,
-            title,
-            inventory.title,
-        )
+        recorded = already_recorded(index, data)
+        if recorded is None:
+            found = predecessor(
+                index,
+                match.operation.operation_id,
+                data.decode("utf-8", "replace"),
+                inventory.format,
+                title,
+                inventory.title,
+            )
+        elif (sources / recorded.file).resolve() != Path(path).resolve():
+            found = recorded  # a recorded page under another name: the record's evidence
+        else:
+            # A recorded revision inherits the evidence of the page it replaced.
+            found = index.by_name(recorded.replaces) if recorded.replaces else None
         if found is not None and (sources / found.file).resolve() not in given:
             out.append((inventory, extract_page(sources / found.file)))
     return out
