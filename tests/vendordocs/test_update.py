@@ -570,3 +570,36 @@ def test_a_failure_swapping_generated_puts_every_file_back(
     assert tree(root_of(repo)) == before
     leftovers = [p.name for p in root_of(repo).rglob(".modelarts-kit-staged-*")]
     assert leftovers == []
+
+
+# --- stale evidence: "page X lacks Y" where X's replacement has Y -------------------------------
+
+REAL_TERMINATE_2024_06 = (
+    Path(__file__).resolve().parents[2]
+    / "benchmarks"
+    / "revisions"
+    / "core"
+    / "terminate_v2024-06_99da672.rst"
+)
+
+
+def test_stale_evidence_of_the_replaced_page_is_reported_and_fixed(repo: Path) -> None:
+    # The ledger records 002 (the terminate RST page) without algorithm.local_code_dir; the
+    # page's real 2024-06 revision documents it. The update reports the entry and cites the
+    # new page in it, so the entry no longer describes the current page wrongly.
+    result = update(repo, REAL_TERMINATE_2024_06)
+    assert result.exit_code == 0, result.output
+    assert "stale evidence fixed:" in result.output
+    assert "algorithm-local-code-dir-presence" in result.output
+    entries = {e["id"]: e for e in read_yaml(repo.parent / "ledger.yaml")["entries"]}
+    sources = entries["algorithm-local-code-dir-presence"]["sources"]
+    assert {"seed": SEED_002, "table": "Table 7 JobAlgorithmResponse", "says": "(absent)"} in (
+        sources
+    )
+    (new,) = [s for s in sources if s.get("seed") == REAL_TERMINATE_2024_06.name]
+    assert new["says"] == "algorithm.local_code_dir String"
+    recorded = seeds(repo) / REAL_TERMINATE_2024_06.name
+    assert docs_diff_exit(repo, recorded) == 0
+    before = tree(root_of(repo))
+    assert update(repo, REAL_TERMINATE_2024_06).exit_code == 0
+    assert tree(root_of(repo)) == before  # a second run writes nothing

@@ -54,6 +54,7 @@ from modelarts_kit_vendordocs.drift import (
 )
 from modelarts_kit_vendordocs.errors import VendorDocsError
 from modelarts_kit_vendordocs.extract import extract_page, read_page
+from modelarts_kit_vendordocs.inventory import Inventory
 from modelarts_kit_vendordocs.pagediff import PageComparison, compare_paths
 from modelarts_kit_vendordocs.predecessor import already_recorded, predecessor
 from modelarts_kit_vendordocs.project import Project, project_for
@@ -71,6 +72,7 @@ from modelarts_kit_vendordocs.sources import (
     read_index,
     revision_of,
 )
+from modelarts_kit_vendordocs.stale import stale_sources
 from modelarts_kit_vendordocs.transaction import Transaction
 
 __all__ = ["PageUpdate", "Release", "UpdateError", "UpdateResult", "render_update", "update"]
@@ -108,6 +110,8 @@ class PageUpdate:
     pending: list[str] = field(default_factory=list)  # changes the ledger already asks about
     shared: list[str] = field(default_factory=list)  # additions turned into decisions
     cited: list[str] = field(default_factory=list)  # entries that now cite the recorded page
+    # Entries that recorded the replaced page without a field the new page documents.
+    stale: list[str] = field(default_factory=list)
     # The changes the page makes (one per decision, as docs diff groups them), and those
     # still open after the update (the decisions left to a person).
     changes: list[FindingGroup] = field(default_factory=list)
@@ -293,6 +297,18 @@ def _carry_evidence(
     return sorted(carried)
 
 
+def _fix_stale_evidence(stage: _Stage, page: Inventory, seed: str, replaced: str) -> list[str]:
+    """Cite the new page in every entry that records the page it replaces without a field the
+    new page documents (see :mod:`modelarts_kit_vendordocs.stale`); returns their ids."""
+    entries = read_ledger(stage.ledger).entries
+    additions = stale_sources(entries, replaced=replaced, seed=seed, page=page)
+    if not additions:
+        return []
+    text = add_ledger_sources(stage.project.ledger, read_input_text(stage.ledger), additions)
+    stage.put_ledger(text)
+    return sorted(entry.id for entry in entries if entry.index in additions)
+
+
 # --- one page -------------------------------------------------------------------------------
 
 
@@ -350,6 +366,7 @@ def _update_page(stage: _Stage, page: Path) -> PageUpdate:
         result.cited = _carry_evidence(
             stage, after, page.name, result.recorded.name, source.name, listed
         )
+        result.stale = _fix_stale_evidence(stage, inventory, result.recorded.name, source.name)
     result.left = group_findings(f for op in after.operations for f in op.findings)
     return result
 
@@ -487,6 +504,11 @@ def _render_page(update: PageUpdate) -> list[str]:
         lines.append(
             f"  {len(update.cited)} ledger entry(ies) now cite the new page too (what it still "
             "says that the old revision said)"
+        )
+    if update.stale:
+        lines.append(
+            f"  stale evidence fixed: {len(update.stale)} ledger entry(ies) recorded the old "
+            f"page without a field the new page documents, now cite it: {', '.join(update.stale)}"
         )
     if update.already_recorded:
         lines.append(f"  already recorded as {update.recorded.file if update.recorded else '?'}")
