@@ -146,3 +146,14 @@ def test_inline_value_forms_of_real_pages_are_read() -> None:
     assert extract_enum(inline, string) == ["JobStarted", "JobFailed"]
     assert extract_enum("A name which can be used to find the job.", string) == []
     assert extract_enum("Options: Note: read this. Minimum: 1", string) == []
+
+
+def test_a_region_tagged_item_is_a_value() -> None:
+    from modelarts_kit_vendordocs.enums import extract_enum
+    from modelarts_kit_vendordocs.types import parse_type
+
+    text = (
+        "Training job type. Options:\n- job: Training job\n"
+        "- mrs_job: MRS job [- edge_job: Edge job] (tag:hk,hc,fcs,fcs-super)"
+    )
+    assert extract_enum(text, parse_type("String")) == ["job", "mrs_job", "edge_job"]

@@ -603,3 +603,32 @@ def test_stale_evidence_of_the_replaced_page_is_reported_and_fixed(repo: Path) -
     before = tree(root_of(repo))
     assert update(repo, REAL_TERMINATE_2024_06).exit_code == 0
     assert tree(root_of(repo)) == before  # a second run writes nothing
+
+
+def _with_kind_value(text: str, value: str) -> str:
+    """The RST terminate page with ``value`` added to kind's list, the grid kept aligned."""
+    item = "-  **mrs_job**: MRS job [- **edge_job**: Edge job] (tag:hk,hc,fcs,fcs-super)"
+    lines = text.split("\n")
+    at = next(n for n, line in enumerate(lines) if item in line)
+    start = lines[at].index(item)
+    added = f"-  **{value}**: A job"
+    row = lines[at][:start] + added.ljust(len(item)) + lines[at][start + len(item) :]
+    lines[at + 1 : at + 1] = [lines[at - 1], row]
+    return "\n".join(lines)
+
+
+def test_an_added_enum_value_reaches_the_spec_as_an_additive_change(
+    repo: Path, tmp_path: Path
+) -> None:
+    # 002 writes edge_job as a region-tagged item after mrs_job: read as a value, so the
+    # revision adds visualization_job alone, an additive change (minor), not a stub.
+    page = write_page(
+        tmp_path,
+        "terminate-rst-2026.txt",
+        _with_kind_value(seed_text(SEED_002), "visualization_job"),
+    )
+    result = update(repo, page, dry_run=True)
+    assert result.exit_code == 0, result.output
+    assert "1 additive change(s) made in the spec" in result.output
+    assert "visualization_job, edge_job" in result.output
+    assert "(minor: additive: no client breaks)" in result.output

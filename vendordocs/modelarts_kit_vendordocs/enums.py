@@ -25,6 +25,8 @@
 * Value-led paragraphs joined into one line with no separator: ``Options: cpuUsage: CPU usage
   memUsage: physical memory usage`` (every ``word:`` must read as a value, not a label).
 * "which can be **between**, **like**, **in**, or **not**": an inline list after "which can be".
+* A bracketed item inside a bullet, the value some regions offer: ``- **mrs_job**: MRS job
+  [- **edge_job**: Edge job] (tag:hk,hc,fcs,fcs-super)`` lists mrs_job and edge_job.
 * A bracketed list after an introduction, separated by spaces or commas: ``The value range is
   [Info Error Warning].`` (the events page).
 
@@ -68,6 +70,8 @@ _JOINED_LED_RE = re.compile(r"(?:^|(?<=[.\u3002;\uff1b])\s+)([A-Za-z0-9_][\w.\-+
 _INLINE_LED_RE = re.compile(
     r"(?:^|(?<=[.\u3002;\uff1b,\uff0c])\s*)([A-Za-z0-9_][\w.\-+/]*)\s*[:\uff1a]\s*(?=\S)"
 )
+# "[- edge_job: Edge job] (tag:hk,hc,fcs)": a bracketed item inside another (a region's value).
+_TAGGED_RE = re.compile(r"\[\s*-\s*([A-Za-z0-9_][\w.\-+/]*)\s*[:\uff1a][^\]]*\]")
 # "A: gloss B: gloss": a value after any whitespace (only when every one reads as a value).
 _SPACED_LED_RE = re.compile(r"(?:^|(?<=\s))([A-Za-z0-9_][\w.\-+/]*)\s*[:\uff1a]\s+(?=\S)")
 # "If max is specified, ...", "When max is set, ...", "指定为max时...", "取值为max时...".
@@ -266,6 +270,9 @@ def extract_enum(description: str, vendor_type: VendorType) -> list[str]:
         parsed = [_bullet_value(item) for item in bullets]
         if all(value is not None for value in parsed):
             values = [value for value in parsed if value is not None]
+            # "mrs_job: MRS job [- edge_job: Edge job] (tag:hk,hc)": a value some regions
+            # offer, written as a bracketed item after another.
+            values.extend(m.group(1) for item in bullets for m in _TAGGED_RE.finditer(item))
     else:
         values = _led_values(paragraphs)
         if not values:
