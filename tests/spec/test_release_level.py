@@ -70,3 +70,11 @@ def test_a_loosened_request_limit_is_major_for_servers() -> None:
 def test_a_description_only_change_is_patch() -> None:
     level, who = _level(lambda s: s["properties"]["description"].update(description="Words."))
     assert (level, who) == ("patch", "nobody")
+
+
+def test_evidence_that_changed_alone_is_patch() -> None:
+    from modelarts_kit_spec.diff.model import Change
+
+    quotes = Change("evidence-changed", "(document)", "", "/x", None, None, False, False, "words")
+    assert release_level([quotes]) == "patch"
+    assert audience([quotes]) == "nobody"

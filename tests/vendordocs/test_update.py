@@ -600,6 +600,13 @@ def test_stale_evidence_of_the_replaced_page_is_reported_and_fixed(repo: Path) -
     assert new["says"] == "algorithm.local_code_dir String"
     recorded = seeds(repo) / REAL_TERMINATE_2024_06.name
     assert docs_diff_exit(repo, recorded) == 0
+    # The schema model is refreshed in the same transaction: its quotes of 002's rows now
+    # come from the revision that replaced it; only evidence changed, a patch release.
+    spec_text = repo.read_text(encoding="utf-8")
+    assert f"'seeds/{REAL_TERMINATE_2024_06.name} | Table 12 auto_search, row algo_configs" in (
+        spec_text
+    )
+    assert "(patch: descriptions or examples only)" in result.output
     before = tree(root_of(repo))
     assert update(repo, REAL_TERMINATE_2024_06).exit_code == 0
     assert tree(root_of(repo)) == before  # a second run writes nothing

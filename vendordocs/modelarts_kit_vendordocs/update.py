@@ -16,7 +16,10 @@ For each new page, in order:
 6. record the page in ``spec/sources/`` (beside the page it replaces) and in the index, and
    cite it in every ledger entry the old revision's evidence settled it with (the old
    revision's file stays: pages are never deleted, and it remains the evidence of the
-   entries that cite it), so a plain ``docs diff`` of every stored page settles as before.
+   entries that cite it), so a plain ``docs diff`` of every stored page settles as before;
+7. refresh the schema model (``x-modelarts-schema-model``: strengths, evidence, quotes) from
+   the staged spec, ledger and pages (:func:`modelarts_kit_spec.schemamodel.derive.derive`,
+   the rows of a replaced page quoted in its current revision).
 
 Then, once for the run: regenerate ``generated/`` from the new spec, bump ``info.version`` by
 who the changes ``spec diff`` classifies break (:func:`modelarts_kit_spec.diff.release_level`:
@@ -374,6 +377,48 @@ def _update_page(stage: _Stage, page: Path) -> PageUpdate:
 # --- the run: version, changelog, generated client, one transaction ---------------------------
 
 
+def _current_revisions(index: SourceIndex) -> dict[str, str]:
+    """Every recorded page a later revision replaces -> the current revision (its file under
+    spec/sources/), following chains of revisions."""
+    newer = {
+        replaced.file: page.file
+        for page in index.pages
+        if page.replaces and (replaced := index.by_name(page.replaces)) is not None
+    }
+    out: dict[str, str] = {}
+    for first in newer:
+        current, seen = newer[first], {first}
+        while current in newer and current not in seen:
+            seen.add(current)
+            current = newer[current]
+        out[first] = current
+    return out
+
+
+def _refresh_schema_model(stage: _Stage) -> None:
+    """Derive ``x-modelarts-schema-model`` (strengths, evidence, quotes) from the staged spec,
+    ledger and pages, the rows of a replaced page quoted in its current revision, and splice
+    it into the staged spec (issue 33: no script reading tests, the same transaction)."""
+    from modelarts_kit_spec.schemamodel.derive import derive, render, splice
+
+    text = read_input_text(stage.spec)
+    document = parse_yaml_text(text, str(stage.project.spec))
+    staged = {
+        target.relative_to(stage.project.sources).as_posix(): data.decode("utf-8")
+        for target, data in stage.new_pages.items()
+    }
+    derivation = derive(
+        document,
+        read_ledger(stage.ledger),
+        sources_dir=stage.project.sources,
+        pages=staged,
+        replaces=_current_revisions(stage.index),
+    )
+    refreshed = splice(text, render(derivation.extension))
+    if refreshed != text:
+        stage.put_spec(refreshed)
+
+
 def _bumped(version: str, level: str) -> str:
     match = _VERSION.match(version)
     if match is None:
@@ -436,6 +481,7 @@ def update(
     with _staged(project) as stage:
         original_index = stage.index.text()
         results = [_update_page(stage, Path(page)) for page in pages]
+        _refresh_schema_model(stage)
         spec_changed = read_input_text(stage.spec) != original_spec
         version: tuple[str, str] | None = None
         bump = section = ""

@@ -9,7 +9,8 @@
   new statuses and media types (a server that does not implement them yet serves every old
   client as before), and every change that breaks nobody;
 * **patch** -- the spec changed in what it says, not in what it allows (descriptions,
-  examples): ``spec diff`` reports no change.
+  examples, the evidence and quotes of a rule whose strength stays): ``spec diff`` reports
+  no change, or only :data:`DOCS_ONLY_RULES`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,14 @@ from typing import Literal
 
 from modelarts_kit_spec.diff.model import Change
 
-__all__ = ["ADDITIVE_RULES", "Level", "audience", "is_additive", "release_level"]
+__all__ = [
+    "ADDITIVE_RULES",
+    "DOCS_ONLY_RULES",
+    "Level",
+    "audience",
+    "is_additive",
+    "release_level",
+]
 
 Level = Literal["major", "minor", "patch"]
 
@@ -39,6 +47,10 @@ ADDITIVE_RULES = frozenset(
 )
 
 
+# Changes of what the spec says about a rule, not of the rule: documentation.
+DOCS_ONLY_RULES = frozenset({"evidence-changed"})
+
+
 def is_additive(change: Change) -> bool:
     """A pure addition: it breaks no client (a required addition does, and is not)."""
     return change.rule in ADDITIVE_RULES and not change.breaks_clients
@@ -46,7 +58,7 @@ def is_additive(change: Change) -> bool:
 
 def release_level(changes: Iterable[Change]) -> Level:
     """The release ``changes`` make (module docstring)."""
-    found = list(changes)
+    found = [c for c in changes if c.rule not in DOCS_ONLY_RULES or c.breaking]
     if any(c.breaks_clients or (c.breaks_servers and not is_additive(c)) for c in found):
         return "major"
     return "minor" if found else "patch"
