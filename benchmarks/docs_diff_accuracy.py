@@ -21,7 +21,8 @@ pipe tables 004):
 * ``reworded-bold`` / ``reworded-if`` -- the list rewritten as bold paragraphs, or as "If **a**
   is specified" bullets, with the same values (no true change: precision only);
 * ``type-as-another-page`` -- a field given the type another page once wrote for it, as a ledger
-  entry recorded (type: a new statement by this page, whatever the other page said);
+  entry recorded: since issue 33 a value the ledger has already decided for the schema is
+  settled (no true change: precision only; before, it counted as a new statement);
 * ``status-added`` -- a status code the spec lacks (422) added to the page's code table
   (status-code);
 * ``status-dropped`` -- the create page's 400 removed (its row, body table and example):
@@ -369,7 +370,9 @@ def edits_of(seed: Path, per_kind: int) -> Iterator[Edit]:
     for made, (name, edited) in enumerate(as_another_page(seed, text, page)):
         if made >= per_kind:
             break
-        yield Edit(seed.name, "type-as-another-page", name, "type", edited)
+        # A type the ledger already weighed and decided for this schema (issue 33): settled,
+        # not asked again; the edit measures precision only.
+        yield Edit(seed.name, "type-as-another-page", name, None, edited)
     added = status_added(text, page)
     if added is not None:
         yield Edit(seed.name, "status-added", "422", "status-code", added)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from modelarts_kit_spec.diff import Change, render_markdown_sections
+from modelarts_kit_spec.diff import Change, audience, release_level, render_markdown_sections
 
 __all__ = [
     "TITLE",
@@ -42,7 +42,9 @@ def section_for(
     if previous_version == version:
         return f"## {version}\n\n{sdk}Republished without changes.\n"
     body = render_markdown_sections(changes, level=3)
-    return f"## {version} (changes since {previous_version})\n\n{sdk}{body}"
+    level = release_level(changes)
+    release = f"Release: {level}; to act: {audience(changes)}.\n\n"
+    return f"## {version} (changes since {previous_version})\n\n{sdk}{release}{body}"
 
 
 def split_sections(text: str) -> dict[str, str]:

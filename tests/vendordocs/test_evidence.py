@@ -1,6 +1,7 @@
-"""The ledger settles only with its own evidence: an entry settles a finding only for the page
-its sources name (or the page that page replaces, given with ``--replaces``), and an entry that
-records a whole list (the create page's status codes) settles item by item."""
+"""The ledger settles with its evidence: an entry settles a finding for the page its sources
+name (or the page that page replaces, given with ``--replaces`` or found in the sources index),
+a value the entry already weighed for its schema is settled on any page (issue 33), and an
+entry that records a whole list (the create page's status codes) settles item by item."""
 
 from __future__ import annotations
 
@@ -27,10 +28,21 @@ def _page(tmp_path: Path, name: str, text: str) -> Path:
     return path
 
 
-def test_another_page_saying_what_one_page_once_said_is_reported(tmp_path: Path) -> None:
-    # status-start-time-type records that the terminate pages 001 and 002 said String; the
-    # show page (003) said Long. A revision of the show page saying String is a new statement.
+def test_a_value_the_ledger_already_decided_for_the_schema_is_settled(tmp_path: Path) -> None:
+    # status-start-time-type records that the terminate pages 001 and 002 said String, and
+    # decided int64; a revision of the show page saying String asks the same question again:
+    # settled by that decision (issue 33), not reopened.
     text = edit(seed_text(SEED_003), "start_time\n\nLong\n", "start_time\n\nString\n")
+    new = _page(tmp_path, "new-003.txt", text)
+    report = diff_pages([new], replaces=seed_path(SEED_003))
+    assert not [f for f in open_findings(report) if f.field == "status.start_time"]
+    assert settled_by(report)["ShowTrainingJobDetails status.start_time"] == (
+        "status-start-time-type"
+    )
+
+
+def test_a_value_no_page_said_is_reported_and_reopens_the_entry(tmp_path: Path) -> None:
+    text = edit(seed_text(SEED_003), "start_time\n\nLong\n", "start_time\n\nBoolean\n")
     new = _page(tmp_path, "new-003.txt", text)
     report = diff_pages([new], replaces=seed_path(SEED_003))
     (finding,) = [f for f in open_findings(report) if f.field == "status.start_time"]
@@ -49,12 +61,29 @@ def test_a_revision_inherits_the_evidence_of_the_page_it_replaces(tmp_path: Path
     )
 
 
-def test_a_page_that_replaces_nothing_has_no_evidence_of_its_own(tmp_path: Path) -> None:
-    # The same words under another name, not given as a revision: no entry names this page.
-    other = _page(tmp_path, "mirror-of-show.txt", seed_text(SEED_003))
+def test_a_page_alone_finds_the_page_it_replaces(tmp_path: Path) -> None:
+    # docs diff NEW with no --replaces: the sources index names the current page of the same
+    # operation, language and format (003), and the new page inherits its evidence.
+    text = edit(seed_text(SEED_003), "start_time\n\nLong\n", "start_time\n\nBoolean\n")
+    other = _page(tmp_path, "mirror-of-show.txt", text)
     report = diff_pages([other])
-    reopened = {f.reopened for f in open_findings(report) if f.page == "mirror-of-show.txt"}
-    assert "node-count-metrics-int64" in reopened
+    assert [f.field for f in open_findings(report)] == ["status.start_time"]
+    assert settled_by(report)["ShowTrainingJobDetails status.node_count_metrics"] == (
+        "node-count-metrics-int64"
+    )
+
+
+def test_a_recorded_page_under_another_name_stands_for_itself(tmp_path: Path) -> None:
+    copy = _page(tmp_path, "copy-of-003.txt", seed_text(SEED_003))
+    assert open_findings(diff_pages([copy])) == []
+
+
+def test_a_revision_s_changed_example_is_recorded_without_asking(tmp_path: Path) -> None:
+    text = edit(seed_text(SEED_003), '"start_time" : 0', '"start_time" : 12')
+    new = _page(tmp_path, "new-003.txt", text)
+    report = diff_pages([new], replaces=seed_path(SEED_003))
+    assert open_findings(report) == []
+    assert [f.kind for op in report.operations for f in op.layout] == ["example"]
 
 
 _ERROR_BODY = (
@@ -99,3 +128,32 @@ def test_a_code_the_revision_adds_is_reported_alone(tmp_path: Path) -> None:
     report = diff_pages([new], replaces=seed_path(SEED_004))
     codes = [f for f in open_findings(report) if f.kind == "status-code"]
     assert [(f.field, f.direction) for f in codes] == [("409", "docs")]
+
+
+def test_inline_value_forms_of_real_pages_are_read() -> None:
+    from modelarts_kit_vendordocs.enums import extract_enum
+    from modelarts_kit_vendordocs.types import parse_type
+
+    string = parse_type("String")
+    joined = (
+        "Running metric. Options: cpuUsage: CPU usage memUsage: physical memory usage "
+        "gpuUtil: GPU utilization"
+    )
+    assert extract_enum(joined, string) == ["cpuUsage", "memUsage", "gpuUtil"]
+    which = "Search criteria, which can be **between**, **like**, **in**, or **not**"
+    assert extract_enum(which, string) == ["between", "like", "in", "not"]
+    inline = "The value can be: JobStarted: the job started, JobFailed: the job failed."
+    assert extract_enum(inline, string) == ["JobStarted", "JobFailed"]
+    assert extract_enum("A name which can be used to find the job.", string) == []
+    assert extract_enum("Options: Note: read this. Minimum: 1", string) == []
+
+
+def test_a_region_tagged_item_is_a_value() -> None:
+    from modelarts_kit_vendordocs.enums import extract_enum
+    from modelarts_kit_vendordocs.types import parse_type
+
+    text = (
+        "Training job type. Options:\n- job: Training job\n"
+        "- mrs_job: MRS job [- edge_job: Edge job] (tag:hk,hc,fcs,fcs-super)"
+    )
+    assert extract_enum(text, parse_type("String")) == ["job", "mrs_job", "edge_job"]

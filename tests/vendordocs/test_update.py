@@ -83,6 +83,14 @@ def todo_ids(spec: Path) -> list[str]:
     return [e["id"] for e in entries if e["decision"] == "TODO"]
 
 
+def api_of(spec: Path) -> object:
+    """The spec without its version and schema model (the quotes an update refreshes)."""
+    document = dict(read_yaml(spec))
+    document.pop("x-modelarts-schema-model", None)
+    document["info"] = {k: v for k, v in document["info"].items() if k != "version"}
+    return document
+
+
 def seed_path_bytes(name: str) -> bytes:
     return (SEEDS_DIR / name).read_bytes()
 
@@ -115,17 +123,18 @@ def test_an_additive_revision_is_applied_recorded_versioned_and_regenerated(
         SEED_004,
     )
     assert (recorded.language, recorded.format) == ("en", "pipe")
-    # Bumped by what spec diff says (a new request field breaks servers: major), with the
-    # changelog section publish writes.
+    # Bumped by who breaks: a new optional request field is additive (servers implement it
+    # when they can; no client breaks): minor, with the changelog section publish writes.
     new_version = document["info"]["version"]
-    assert new_version != old_version
-    assert (
-        f"({'major' if new_version.split('.')[0] != old_version.split('.')[0] else 'minor'}:"
-        in result.output
-    )
+    major, minor, _ = old_version.split(".")
+    assert new_version == f"{major}.{int(minor) + 1}.0"
+    assert "(minor: additive: no client breaks)" in result.output
     changelog = (root_of(repo) / "CHANGELOG.md").read_text(encoding="utf-8")
     assert changelog.startswith(f"# Changelog\n\n## {new_version} (changes since {old_version})")
     assert "`algorithm.log_level`" in changelog
+    assert "Release: minor; to act: servers, to implement what is new (no client breaks)." in (
+        changelog
+    )
     # The client is regenerated from the new spec.
     generated = root_of(repo) / "generated"
     assert up_to_date(generated, repo)
@@ -169,7 +178,7 @@ def test_an_addition_to_a_shared_schema_becomes_one_decision_never_new_drift(
     repo: Path, tmp_path: Path
 ) -> None:
     page = revision_003(tmp_path)
-    spec_before = repo.read_bytes()
+    spec_before = api_of(repo)
     others = {
         "create": [seeds(repo) / SEED_004],
         "terminate": [seeds(repo) / s for s in (SEED_000, SEED_001, SEED_002)],
@@ -179,8 +188,9 @@ def test_an_addition_to_a_shared_schema_becomes_one_decision_never_new_drift(
     assert result.exit_code == 1, result.output  # decisions are open
     assert "a decision, not a change: add property `retry_count`" in result.output
     # The response schema is shared with create and terminate, whose pages do not list the
-    # field: the spec is unchanged, and their drift is as it was.
-    assert repo.read_bytes() == spec_before
+    # field: the API is unchanged (only the schema model's quotes follow the new page), and
+    # their drift is as it was.
+    assert api_of(repo) == spec_before
     assert {k: docs_diff_exit(repo, *pages) for k, pages in others.items()} == exits_before
     stubs = todo_ids(repo)
     assert stubs == ["todo-presence-algorithm-retry-count", "todo-type-status-start-time"]
@@ -231,11 +241,13 @@ def test_a_change_that_needs_a_person_is_one_stub_and_the_spec_stays(
     text = edit_page(seed_text(seed))
     assert text != seed_text(seed)
     page = write_page(tmp_path, f"{change}-revision.txt", text)
-    spec_before = repo.read_bytes()
+    spec_before = api_of(repo)
     result = update(repo, page)
     assert result.exit_code == 1, result.output
-    assert repo.read_bytes() == spec_before  # nothing additive: no version bump either
-    assert "the spec is unchanged" in result.output
+    # Nothing additive: the API stays; at most the schema model's quotes follow the new page
+    # (a patch release).
+    assert api_of(repo) == spec_before
+    assert "the spec is unchanged" in result.output or "(patch:" in result.output
     assert len(todo_ids(repo)) == 1, todo_ids(repo)
     before = tree(root_of(repo))
     assert update(repo, page).exit_code == 1
@@ -247,9 +259,10 @@ def test_a_change_that_needs_a_person_is_one_stub_and_the_spec_stays(
     ledger.write_text(
         ledger.read_text(encoding="utf-8").replace("decision: TODO", "decision: decided"), "utf-8"
     )
-    decided = tree(root_of(repo))
-    again = update(repo, page)
+    again = update(repo, page)  # the decision may refresh the schema model once
     assert again.exit_code == 0, again.output
+    decided = tree(root_of(repo))
+    assert update(repo, page).exit_code == 0
     assert tree(root_of(repo)) == decided
     replaces = ["--replaces", str(seeds(repo) / seed)]
     recorded = seeds(repo) / page.name
@@ -257,9 +270,7 @@ def test_a_change_that_needs_a_person_is_one_stub_and_the_spec_stays(
     assert diff.exit_code == 0, diff.output
 
 
-def test_a_drop_is_settled_only_by_the_evidence_of_the_page_that_dropped_it(
-    repo: Path, tmp_path: Path
-) -> None:
+def test_a_drop_is_asked_once_and_settled_once_decided(repo: Path, tmp_path: Path) -> None:
     seed, edit_page = EDITS["dropped"]
     page = write_page(tmp_path, "dropped-revision.txt", edit_page(seed_text(seed)))
     assert update(repo, page).exit_code == 1
@@ -281,11 +292,15 @@ def test_a_drop_is_settled_only_by_the_evidence_of_the_page_that_dropped_it(
         ledger.write_text(f"{head}  - id: {stub['id']}\n{decided}", encoding="utf-8")
         return update(repo, page).exit_code
 
-    # Another page's word for the drop, or only that the page does not mention the field,
-    # settles no drop; the page that dropped it recording the drop does.
-    assert decide(SEED_003, "(absent: the new page dropped it)") == 1
-    assert decide(page.name, "(absent)") == 1
+    # While the stub is TODO the drop stays open; once decided, a page recorded without the
+    # field is a decision taken for the schema (issue 33): the revision asks nothing again,
+    # whichever page the decision recorded.
+    assert update(repo, page).exit_code == 1
     assert decide(page.name, "(absent: dropped)") == 0
+    assert decide(SEED_003, "(absent: the new page dropped it)") == 0
+    assert decide(page.name, "(absent)") == 0
+    ledger.write_text(f"{head}  - id: {stub['id']}\n{tail}", encoding="utf-8")  # TODO again
+    assert update(repo, page).exit_code == 1
 
 
 # --- a recorded revision carries the evidence of the revision it replaces ---------------------
@@ -350,7 +365,7 @@ def test_the_terminate_seeds_as_new_revisions_of_each_other(repo: Path, tmp_path
     assert load_spec(repo).document  # still a spec
 
 
-def test_the_terminate_seeds_under_their_own_names_leave_only_the_fields_a_revision_dropped(
+def test_the_terminate_seeds_under_their_own_names_ask_nothing_the_ledger_decided(
     repo: Path, tmp_path: Path
 ) -> None:
     # The old RST page is the only recorded terminate page; the English web page (2025) comes
@@ -374,22 +389,16 @@ def test_the_terminate_seeds_under_their_own_names_leave_only_the_fields_a_revis
     gone = {path for _, path in listed[SEED_000] - listed[SEED_001]}
     assert update(repo, english).exit_code == 0  # the ledger knows what this page says
     assert todo_ids(repo) == []
+    assert gone  # the Chinese page lists fewer fields than the English one
+    # ... and the ledger already recorded the Chinese page without them, and decided: the
+    # revision asks nothing again (issue 33: a decided value is settled, never a stub).
     result = update(repo, chinese)
-    assert result.exit_code == 1, result.output
-    entries = read_yaml(repo.parent / "ledger.yaml")["entries"]
-    stubs = [e for e in entries if e["decision"] == "TODO"]
-    assert stubs
-    for stub in stubs:  # a real decision each: a field the new page dropped, and only that
-        assert stub["kind"] == "presence", stub
-        assert stub["field"] in gone, stub
-        assert [s["seed"] for s in stub["sources"]] == [SEED_001], stub
+    assert result.exit_code == 0, result.output
+    assert todo_ids(repo) == []
     assert docs_diff_exit(repo, *every_page) == 0
-    ledger = repo.parent / "ledger.yaml"
-    ledger.write_text(
-        ledger.read_text(encoding="utf-8").replace("decision: TODO", "decision: keep"), "utf-8"
-    )
+    before = tree(root_of(repo))
     assert update(repo, chinese).exit_code == 0
-    assert docs_diff_exit(repo, *every_page) == 0
+    assert tree(root_of(repo)) == before
 
 
 def test_a_value_the_other_language_of_the_page_does_not_list_is_a_decision_not_new_drift(
@@ -404,11 +413,11 @@ def test_a_value_the_other_language_of_the_page_does_not_list_is_a_decision_not_
         "Resource flavor type. Options:\n\n  • CPU\n\n  • NPU\n",
     )
     page = write_page(tmp_path, "terminate-en-2026-11.txt", text)
-    spec_before = repo.read_bytes()
+    spec_before = api_of(repo)
     result = update(repo, page)
     assert result.exit_code == 1, result.output
     assert "a decision, not a change: set the documented values of `flavor_type`" in result.output
-    assert repo.read_bytes() == spec_before
+    assert api_of(repo) == spec_before
     (stub,) = [
         e for e in read_yaml(repo.parent / "ledger.yaml")["entries"] if e["decision"] == "TODO"
     ]
@@ -607,3 +616,72 @@ def test_a_page_named_like_a_file_there_is_recorded_under_a_free_name(
     assert recorded is not None
     assert (recorded.file, recorded.replaces) == (f"seeds/{recorded_as}", SEED_004)
     assert [p.name for p in index.pages].count(name) == (1 if name == SEED_003 else 0)
+
+
+# --- stale evidence: "page X lacks Y" where X's replacement has Y -------------------------------
+
+REAL_TERMINATE_2024_06 = (
+    Path(__file__).resolve().parents[2]
+    / "benchmarks"
+    / "revisions"
+    / "core"
+    / "terminate_v2024-06_99da672.rst"
+)
+
+
+def test_stale_evidence_of_the_replaced_page_is_reported_and_fixed(repo: Path) -> None:
+    # The ledger records 002 (the terminate RST page) without algorithm.local_code_dir; the
+    # page's real 2024-06 revision documents it. The update reports the entry and cites the
+    # new page in it, so the entry no longer describes the current page wrongly.
+    result = update(repo, REAL_TERMINATE_2024_06)
+    assert result.exit_code == 0, result.output
+    assert "stale evidence fixed:" in result.output
+    assert "algorithm-local-code-dir-presence" in result.output
+    entries = {e["id"]: e for e in read_yaml(repo.parent / "ledger.yaml")["entries"]}
+    sources = entries["algorithm-local-code-dir-presence"]["sources"]
+    assert {"seed": SEED_002, "table": "Table 7 JobAlgorithmResponse", "says": "(absent)"} in (
+        sources
+    )
+    (new,) = [s for s in sources if s.get("seed") == REAL_TERMINATE_2024_06.name]
+    assert new["says"] == "algorithm.local_code_dir String"
+    recorded = seeds(repo) / REAL_TERMINATE_2024_06.name
+    assert docs_diff_exit(repo, recorded) == 0
+    # The schema model is refreshed in the same transaction: its quotes of 002's rows now
+    # come from the revision that replaced it; only evidence changed, a patch release.
+    spec_text = repo.read_text(encoding="utf-8")
+    assert f"'seeds/{REAL_TERMINATE_2024_06.name} | Table 12 auto_search, row algo_configs" in (
+        spec_text
+    )
+    assert "(patch: descriptions or examples only)" in result.output
+    before = tree(root_of(repo))
+    assert update(repo, REAL_TERMINATE_2024_06).exit_code == 0
+    assert tree(root_of(repo)) == before  # a second run writes nothing
+
+
+def _with_kind_value(text: str, value: str) -> str:
+    """The RST terminate page with ``value`` added to kind's list, the grid kept aligned."""
+    item = "-  **mrs_job**: MRS job [- **edge_job**: Edge job] (tag:hk,hc,fcs,fcs-super)"
+    lines = text.split("\n")
+    at = next(n for n, line in enumerate(lines) if item in line)
+    start = lines[at].index(item)
+    added = f"-  **{value}**: A job"
+    row = lines[at][:start] + added.ljust(len(item)) + lines[at][start + len(item) :]
+    lines[at + 1 : at + 1] = [lines[at - 1], row]
+    return "\n".join(lines)
+
+
+def test_an_added_enum_value_reaches_the_spec_as_an_additive_change(
+    repo: Path, tmp_path: Path
+) -> None:
+    # 002 writes edge_job as a region-tagged item after mrs_job: read as a value, so the
+    # revision adds visualization_job alone, an additive change (minor), not a stub.
+    page = write_page(
+        tmp_path,
+        "terminate-rst-2026.txt",
+        _with_kind_value(seed_text(SEED_002), "visualization_job"),
+    )
+    result = update(repo, page, dry_run=True)
+    assert result.exit_code == 0, result.output
+    assert "1 additive change(s) made in the spec" in result.output
+    assert "visualization_job, edge_job" in result.output
+    assert "(minor: additive: no client breaks)" in result.output

@@ -13,7 +13,7 @@ from modelarts_kit_spec import LedgerEntry, SpecError, ledger_for, read_matchabl
 
 from modelarts_kit_vendordocs.errors import LedgerError
 from modelarts_kit_vendordocs.findings import DriftFinding, normalise_field
-from modelarts_kit_vendordocs.settle import recorded_by_page, says_recorded
+from modelarts_kit_vendordocs.settle import ABSENT, DROPPED, recorded_by_page, says_recorded
 
 
 def _no_evidence() -> Mapping[str, frozenset[str]]:
@@ -68,15 +68,36 @@ class Decision:
 
     def settles(self, finding: DriftFinding) -> bool:
         """The page says what this entry recorded (a TODO entry settles nothing)."""
-        if self.todo or not self.applies(finding):
+        if self.todo:
             return False
+        if not self.applies(finding):
+            return self.decided(finding)
         if self.kind == "name" and finding.kind == "presence":
             return True  # the alias itself is what the entry recorded
         pages = finding.evidence or ((finding.page,) if finding.page else tuple(self.evidence))
-        return any(
+        if any(
             says_recorded(self.kind, self.evidence.get(page, frozenset()), finding.value)
             for page in pages
-        )
+        ):
+            return True
+        return self.decided(finding)
+
+    def decided(self, finding: DriftFinding) -> bool:
+        """A revision (a page replacing a recorded one) says what another page once said and
+        this entry weighed: the value is decided for the schema, and asking again would be the
+        same question (issue 33). A field a revision does not list is decided where a page was
+        recorded without it. A recorded page is settled by its own evidence only (a value a
+        run adds to the spec must still be asked of the pages that do not list it)."""
+        if finding.kind == "status-code" or self.kind != finding.kind:
+            return False
+        if len(finding.evidence) < 2:
+            return False  # a recorded page, not a revision: its own evidence speaks for it
+        # One decision per schema: the entry about this very property, wherever it is reached.
+        same_schema = self.pointer is not None and self.pointer == finding.pointer
+        if not (same_schema or self.applies(finding)):
+            return False
+        value = ABSENT if finding.kind == "presence" and finding.value == DROPPED else finding.value
+        return any(says_recorded(self.kind, keys, value) for keys in self.evidence.values())
 
     def covers(self, finding: DriftFinding) -> bool:
         return self.settles(finding)

@@ -52,9 +52,11 @@ from modelarts_kit_vendordocs.findings import (
 )
 from modelarts_kit_vendordocs.inventory import Inventory
 from modelarts_kit_vendordocs.matching import compare_operation, path_key
+from modelarts_kit_vendordocs.sources import RecordedPage
 
 __all__ = [
     "KINDS",
+    "LAYOUT_KINDS",
     "Decision",
     "DriftFinding",
     "DriftReport",
@@ -69,6 +71,11 @@ __all__ = [
 ]
 
 
+# What a revision may change without changing the API: the names of its tables (no name is
+# on the wire) and its examples.
+LAYOUT_KINDS = frozenset({"name", "example"})
+
+
 @dataclass
 class OperationDrift:
     operation: str
@@ -77,6 +84,8 @@ class OperationDrift:
     pages: list[str]
     findings: list[DriftFinding] = field(default_factory=list)
     reconciled: list[tuple[DriftFinding, str]] = field(default_factory=list)
+    # A revision's renamed tables and changed examples: recorded, never asked (issue 33).
+    layout: list[DriftFinding] = field(default_factory=list)
 
 
 @dataclass
@@ -188,6 +197,9 @@ def compare(
             if decision is not None:
                 drift.reconciled.append((finding, decision.id))
                 continue
+            if finding.kind in LAYOUT_KINDS and len(own) > 1:
+                drift.layout.append(finding)  # a revision of a recorded page: no API change
+                continue
             about = next((d for d in decisions if d.applies(finding)), None)
             if about is not None:
                 finding = replace(finding, reopened=about.id, recorded=about.says)
@@ -204,12 +216,16 @@ def diff_pages(
     replaces: Path | None = None,
     spec_path: Path | None = None,
     ledger_path: Path | None = None,
+    find_replaced: bool = True,
 ) -> DriftReport:
     """``docs diff``: read the pages, then compare them with the spec minus the ledger.
 
     With ``replaces``, the first page is the new version of that page: the old page is left
     out of the run (also when a glob brought it in), and a field the new page dropped is
-    drift even when another page of the operation still lists it.
+    drift even when another page of the operation still lists it. Without it (and with
+    ``find_replaced``), a page the project's sources index does not record is taken as the
+    new version of the recorded page it replaces (:mod:`modelarts_kit_vendordocs.predecessor`),
+    unless that page is given too: it inherits that page's evidence, as ``docs update`` does.
     """
     from modelarts_kit_vendordocs.extract import extract_page
 
@@ -234,4 +250,58 @@ def diff_pages(
         inventories = [new] + [extract_page(p) for p in paths[1:]]
     else:
         inventories = [extract_page(p) for p in paths]
+        if find_replaced:
+            replaced = _recorded_predecessors(paths, inventories, spec_path)
     return compare(inventories, spec_path, decisions, replaced)
+
+
+def _recorded_predecessors(
+    paths: list[Path], inventories: list[Inventory], spec_path: Path | None
+) -> list[tuple[Inventory, Inventory]]:
+    """(page, the recorded page it replaces) for every page given: a page not recorded and
+    the current page it would replace, a recorded revision and the page it replaced, a page
+    with the bytes of a recorded page under another name and that page."""
+    from modelarts_kit_spec.load import read_input_bytes
+
+    from modelarts_kit_vendordocs.extract import extract_page
+    from modelarts_kit_vendordocs.predecessor import already_recorded, predecessor
+    from modelarts_kit_vendordocs.project import project_for
+    from modelarts_kit_vendordocs.sources import read_index
+
+    sources = project_for(spec_path).sources
+    if not (sources / "index.yaml").is_file():
+        return []
+    index = read_index(sources)
+    spec = load_spec(spec_path)
+    given = {Path(p).resolve() for p in paths}
+    titles: dict[str, str] = {}
+
+    def title(page: RecordedPage) -> str:
+        if page.name not in titles:
+            titles[page.name] = extract_page(sources / page.file).title
+        return titles[page.name]
+
+    out: list[tuple[Inventory, Inventory]] = []
+    for path, inventory in zip(paths, inventories, strict=True):
+        data = read_input_bytes(path)
+        match = spec.match(inventory.method, inventory.path)
+        if match is None or match.operation is None:
+            continue
+        recorded = already_recorded(index, data)
+        if recorded is None:
+            found = predecessor(
+                index,
+                match.operation.operation_id,
+                data.decode("utf-8", "replace"),
+                inventory.format,
+                title,
+                inventory.title,
+            )
+        elif (sources / recorded.file).resolve() != Path(path).resolve():
+            found = recorded  # a recorded page under another name: the record's evidence
+        else:
+            # A recorded revision inherits the evidence of the page it replaced.
+            found = index.by_name(recorded.replaces) if recorded.replaces else None
+        if found is not None and (sources / found.file).resolve() not in given:
+            out.append((inventory, extract_page(sources / found.file)))
+    return out

@@ -22,6 +22,11 @@
   mode, which is the default, detached: ...`` (each ``value:`` after a separator).
 * A value offered beside the default: ``The default value is desc, ... You can also set this
   parameter to asc, ...`` (the list page's ``order``): the default and the other value.
+* Value-led paragraphs joined into one line with no separator: ``Options: cpuUsage: CPU usage
+  memUsage: physical memory usage`` (every ``word:`` must read as a value, not a label).
+* "which can be **between**, **like**, **in**, or **not**": an inline list after "which can be".
+* A bracketed item inside a bullet, the value some regions offer: ``- **mrs_job**: MRS job
+  [- **edge_job**: Edge job] (tag:hk,hc,fcs,fcs-super)`` lists mrs_job and edge_job.
 * A bracketed list after an introduction, separated by spaces or commas: ``The value range is
   [Info Error Warning].`` (the events page).
 
@@ -47,8 +52,8 @@ _FOLLOWERS = frozenset(":\uff1a(\uff08;\uff1b\u3002.,\uff0c")
 _INTRO_RE = re.compile(
     r"(?:the options are(?: as follows)?|options|possible values are|possible values|"
     r"value range|the value range is|the value can be|the value is one of|valid values are|"
-    r"the enums are(?: as follows)?|enums|可选值(?:如下)?|枚举值|取值范围|取值(?:可以|可)?为?|"
-    r"可以为)"
+    r"the enums are(?: as follows)?|enums|(?:which|it|this parameter) can be|"
+    r"可选值(?:如下)?|枚举值|取值范围|取值(?:可以|可)?为?|可以为)"
     r"(?:\s*[:\uff1a]\s*|\s+)(.*)$",
     re.IGNORECASE | re.S,
 )
@@ -65,6 +70,10 @@ _JOINED_LED_RE = re.compile(r"(?:^|(?<=[.\u3002;\uff1b])\s+)([A-Za-z0-9_][\w.\-+
 _INLINE_LED_RE = re.compile(
     r"(?:^|(?<=[.\u3002;\uff1b,\uff0c])\s*)([A-Za-z0-9_][\w.\-+/]*)\s*[:\uff1a]\s*(?=\S)"
 )
+# "[- edge_job: Edge job] (tag:hk,hc,fcs)": a bracketed item inside another (a region's value).
+_TAGGED_RE = re.compile(r"\[\s*-\s*([A-Za-z0-9_][\w.\-+/]*)\s*[:\uff1a][^\]]*\]")
+# "A: gloss B: gloss": a value after any whitespace (only when every one reads as a value).
+_SPACED_LED_RE = re.compile(r"(?:^|(?<=\s))([A-Za-z0-9_][\w.\-+/]*)\s*[:\uff1a]\s+(?=\S)")
 # "If max is specified, ...", "When max is set, ...", "指定为max时...", "取值为max时...".
 _CONDITION_RE = re.compile(
     r"^(?:(?:if|when)\s+[\"“]?([A-Za-z0-9_][\w.\-+/]*)[\"”]?\s+is\s+"
@@ -180,6 +189,11 @@ def _inline_values(paragraph: str) -> list[str]:
     inline = _INLINE_LED_RE.findall(full_tail)
     if len(inline) >= 2 and _LED_RE.match(full_tail):
         return [value for value in inline if _is_value_label(value)]
+    # "Options: cpuUsage: CPU usage memUsage: physical memory usage ..." (bold value-led
+    # paragraphs a reader joined into one line, with no separator between them).
+    spaced = _SPACED_LED_RE.findall(full_tail)
+    if len(spaced) >= 2 and _LED_RE.match(full_tail) and all(map(_is_value_label, spaced)):
+        return spaced
     if _INTRO_ONLY_RE.search(paragraph[: intro.start(1)].strip()):
         # After "Options:" a list may be written with spaces only: "Creating Pending Running".
         plain = full_tail.rstrip("\u3002.;\uff1b")
@@ -256,6 +270,9 @@ def extract_enum(description: str, vendor_type: VendorType) -> list[str]:
         parsed = [_bullet_value(item) for item in bullets]
         if all(value is not None for value in parsed):
             values = [value for value in parsed if value is not None]
+            # "mrs_job: MRS job [- edge_job: Edge job] (tag:hk,hc)": a value some regions
+            # offer, written as a bracketed item after another.
+            values.extend(m.group(1) for item in bullets for m in _TAGGED_RE.finditer(item))
     else:
         values = _led_values(paragraphs)
         if not values:

@@ -12,7 +12,7 @@ from modelarts_kit_wire.records import JsonField, JsonRecord
 from modelarts_kit_vendordocs.settle import DROPPED
 from modelarts_kit_vendordocs.types import parse_type
 
-KINDS = ("presence", "type", "mandatory", "enum", "name", "status-code", "example")
+KINDS = ("presence", "type", "mandatory", "enum", "constraint", "name", "status-code", "example")
 _SIDES = ("request", "response", "both")
 _ARRAY_MARKER_RE = re.compile(r"\[(?:\d*|\*)\]")
 
@@ -110,6 +110,10 @@ def action(finding: DriftFinding) -> str:
     if finding.kind == "enum":
         values = ", ".join(finding.enum)
         return f"set the documented values of `{name}` in {where} to {values} {decide}"
+    if finding.kind == "constraint":
+        keyword = finding.value.partition("=")[0]
+        stated = finding.docs.partition(" ")[2]
+        return f"set `{keyword}` of `{name}` in {where} to {stated} {decide}"
     if finding.kind == "name":
         return (
             f"record that the pages call {where} `{finding.docs.removeprefix('table ')}` {decide}"

@@ -13,6 +13,7 @@ from modelarts_kit_spec import Operation, SpecError
 from modelarts_kit_spec.values import documented_values
 from modelarts_kit_spec.walker import SchemaView, SchemaWalker
 
+from modelarts_kit_vendordocs.constraints import prose_constraints
 from modelarts_kit_vendordocs.errors import SpecShapeError
 from modelarts_kit_vendordocs.findings import DriftFinding, normalise_field
 from modelarts_kit_vendordocs.inventory import FieldEntry, Inventory
@@ -275,6 +276,19 @@ def _compare_entry(
                         enum_key(doc.enum),
                     )
                 )
+    for stated in prose_constraints(doc.description, doc.vendor_type):
+        spec_value = spec_field.schema.get(stated.keyword)
+        # Only a limit the spec states is compared: the spec may leave one out on purpose
+        # (a response tolerates what the service sends).
+        if isinstance(spec_value, int | float) and spec_value != stated.value:
+            findings.append(
+                finding(
+                    "constraint",
+                    f"{stated.keyword} {stated.value:g} ({stated.quote!r})",
+                    f"{stated.keyword} {spec_value:g}",
+                    stated.key,
+                )
+            )
     docs_ref = doc.vendor_type.table_ref
     if docs_ref and spec_field.ref_name and name_key(docs_ref) != name_key(spec_field.ref_name):
         findings.append(

@@ -8,6 +8,8 @@ Each change has a kind (an id, like a rule of oasdiff) and says where and what:
 * ``row-added`` / ``row-removed`` -- a field (at its dotted path, per side and status);
 * ``type-changed`` / ``mandatory-changed`` / ``description-changed`` -- a row in both;
 * ``enum-value-added`` / ``enum-value-removed`` -- values listed in a description;
+* ``constraint-changed`` -- a limit the prose states (``0 to 256 characters`` -> ``0 to
+  512``: ``maxLength``), see :mod:`modelarts_kit_vendordocs.constraints`;
 * ``enum-value-respelled`` -- a spelling fix: a value dropped and a value added that differ by
   a letter or two (``discreate`` -> ``discrete``), one change rather than a loss and a gain;
 * ``table-renamed`` -- the table a field points to has another name;
@@ -33,9 +35,10 @@ from typing import Any, ClassVar
 
 from modelarts_kit_wire.records import JsonField, JsonRecord
 
+from modelarts_kit_vendordocs.constraints import prose_constraints
 from modelarts_kit_vendordocs.errors import VendorDocsError
 from modelarts_kit_vendordocs.extract import extract_page, read_page
-from modelarts_kit_vendordocs.inventory import FieldEntry, Inventory
+from modelarts_kit_vendordocs.inventory import DocField, FieldEntry, Inventory
 from modelarts_kit_vendordocs.model import HeadingKind
 from modelarts_kit_vendordocs.text import classify_heading
 
@@ -210,7 +213,31 @@ def _row_changes(old: Inventory, new: Inventory) -> list[PageChange]:
                 PageChange("description-changed", where, was.description, now.description, *lines)
             )
         changes.extend(_enum_changes(was.enum, now.enum, where, lines))
+        changes.extend(_constraint_changes(was, now, where, lines))
     return changes
+
+
+def _constraint_changes(
+    was: DocField, now: DocField, where: str, lines: tuple[int, int]
+) -> list[PageChange]:
+    """A limit the prose states that the new version states otherwise (or no longer)."""
+    before = {c.keyword: c for c in prose_constraints(was.description, was.vendor_type)}
+    after = {c.keyword: c for c in prose_constraints(now.description, now.vendor_type)}
+    out: list[PageChange] = []
+    for keyword in dict.fromkeys([*before, *after]):
+        old_c, new_c = before.get(keyword), after.get(keyword)
+        if old_c is not None and new_c is not None and old_c.value == new_c.value:
+            continue
+        out.append(
+            PageChange(
+                "constraint-changed",
+                where,
+                "" if old_c is None else f"{keyword} {old_c.value:g} ({old_c.quote!r})",
+                "" if new_c is None else f"{keyword} {new_c.value:g} ({new_c.quote!r})",
+                *lines,
+            )
+        )
+    return out
 
 
 # How close two spellings must be to be one value respelled (difflib's ratio; discreate and

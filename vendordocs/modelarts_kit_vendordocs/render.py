@@ -73,6 +73,12 @@ def render_text(report: DriftReport, *, show_reconciled: bool = False) -> str:
         lines.extend(f"  {f.kind:<11} {_where(f)}  [{entry}]" for f, entry in reconciled)
     else:
         lines.append(f"reconciled by the ledger: {len(reconciled)} (--show-reconciled lists them)")
+    layout = [f for op in report.operations for f in op.layout]
+    if layout:
+        lines.append(
+            f"recorded without asking: {len(layout)} (renamed tables and changed examples of "
+            "revisions: no API change)"
+        )
     if report.notes:
         lines.append("")
         lines.append("page notes (facts about the pages, not drift):")

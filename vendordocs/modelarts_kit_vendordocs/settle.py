@@ -13,6 +13,8 @@ sources recorded (``sources[].says``). Both sides are reduced to the same keys h
 * ``presence`` -- ``present`` or ``absent`` (``(absent)`` in a source); ``dropped`` for a field
   a new revision no longer lists, settled only by a source of that page recording the drop
   (``(absent: the new page dropped it)``).
+* ``constraint`` -- ``keyword=value`` (``maxLength=512``), from a source that says
+  ``maxLength 512 ('0 to 512 characters')``.
 * ``example`` -- ``not-embedded``: the page's example is not among the spec's examples,
   recorded as ``(not embedded)`` (the entry says why the spec holds another one).
 * ``status-code`` -- per code: whether the page lists it (``201 listed``, ``409 unlisted``),
@@ -67,6 +69,10 @@ _INTRO_RE = re.compile(
 _VALUE_RE = re.compile(r"^[\"'“]?([A-Za-z0-9_][\w.\-+/]*)")
 _IDENT_RE = re.compile(r"[A-Za-z_][\w\-]*")
 _CODE_RE = re.compile(r"\b([1-5]\d\d)\b")
+# "maxLength 512 ('0 to 512 characters')", "maxLength=512": a constraint a source recorded.
+_CONSTRAINT_RE = re.compile(
+    r"\b(minLength|maxLength|minimum|maximum|minItems|maxItems)\s*[=:]?\s*(-?\d+(?:\.\d+)?)"
+)
 
 
 def type_key(written: str) -> str | None:
@@ -179,6 +185,10 @@ def recorded_keys(kind: str, says: Iterable[str]) -> frozenset[str]:
                 first = _IDENT_RE.search(piece)
                 if first is not None:
                     keys.add(name_key(first.group(0)))
+        elif kind == "constraint":
+            keys |= {
+                f"{keyword}={float(number):g}" for keyword, number in _CONSTRAINT_RE.findall(text)
+            }
         elif kind == "presence":
             keys |= _presence_keys(text)
         elif kind == "example" and text.strip().lower().startswith("(not embedded"):

@@ -16,10 +16,15 @@ For each new page, in order:
 6. record the page in ``spec/sources/`` (beside the page it replaces) and in the index, and
    cite it in every ledger entry the old revision's evidence settled it with (the old
    revision's file stays: pages are never deleted, and it remains the evidence of the
-   entries that cite it), so a plain ``docs diff`` of every stored page settles as before.
+   entries that cite it), so a plain ``docs diff`` of every stored page settles as before;
+7. refresh the schema model (``x-modelarts-schema-model``: strengths, evidence, quotes) from
+   the staged spec, ledger and pages (:func:`modelarts_kit_spec.schemamodel.derive.derive`,
+   the rows of a replaced page quoted in its current revision).
 
 Then, once for the run: regenerate ``generated/`` from the new spec, bump ``info.version`` by
-what ``spec diff`` classifies (a breaking change: major; otherwise minor) and add the version's
+who the changes ``spec diff`` classifies break (:func:`modelarts_kit_spec.diff.release_level`:
+a change that breaks clients, or is not a pure addition servers must now serve: major;
+additive: minor; only descriptions or examples: patch) and add the version's
 section to ``CHANGELOG.md`` -- through a :class:`Release` the CLI composes from the generator's
 library API and publish's changelog writer (this package imports neither: the packages are
 layered). Everything is worked out on a private copy and written at the end as one
@@ -38,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from modelarts_kit_spec import load_spec, read_ledger
-from modelarts_kit_spec.diff import Change, diff_documents
+from modelarts_kit_spec.diff import Change, diff_documents, release_level
 from modelarts_kit_spec.load import parse_yaml_text, read_input_bytes, read_input_text
 
 from modelarts_kit_vendordocs.carry import carried_sources
@@ -52,7 +57,9 @@ from modelarts_kit_vendordocs.drift import (
 )
 from modelarts_kit_vendordocs.errors import VendorDocsError
 from modelarts_kit_vendordocs.extract import extract_page, read_page
+from modelarts_kit_vendordocs.inventory import Inventory
 from modelarts_kit_vendordocs.pagediff import PageComparison, compare_paths
+from modelarts_kit_vendordocs.predecessor import already_recorded, predecessor
 from modelarts_kit_vendordocs.project import Project, project_for
 from modelarts_kit_vendordocs.propose import (
     Proposal,
@@ -68,6 +75,7 @@ from modelarts_kit_vendordocs.sources import (
     read_index,
     revision_of,
 )
+from modelarts_kit_vendordocs.stale import stale_sources
 from modelarts_kit_vendordocs.transaction import Transaction
 
 __all__ = ["PageUpdate", "Release", "UpdateError", "UpdateResult", "render_update", "update"]
@@ -105,6 +113,8 @@ class PageUpdate:
     pending: list[str] = field(default_factory=list)  # changes the ledger already asks about
     shared: list[str] = field(default_factory=list)  # additions turned into decisions
     cited: list[str] = field(default_factory=list)  # entries that now cite the recorded page
+    # Entries that recorded the replaced page without a field the new page documents.
+    stale: list[str] = field(default_factory=list)
     # The changes the page makes (one per decision, as docs diff groups them), and those
     # still open after the update (the decisions left to a person).
     changes: list[FindingGroup] = field(default_factory=list)
@@ -119,7 +129,7 @@ class PageUpdate:
 class UpdateResult:
     pages: list[PageUpdate]
     version: tuple[str, str] | None  # (old, new) when the spec changed
-    bump: str  # "major", "minor" or "" (the spec did not change)
+    bump: str  # "major", "minor", "patch" or "" (the spec did not change)
     changelog: str  # the heading of the new version's changelog section ("" when none)
     written: list[Path]  # files written (or, in a dry run, that would be)
     regenerated: bool
@@ -193,25 +203,11 @@ def _operation_of(page: Path, spec_path: Path) -> str:
 
 def _already_recorded(stage: _Stage, data: bytes) -> RecordedPage | None:
     """The recorded page with these very bytes (a page updated before, under any name)."""
-    for recorded in stage.index.pages:
-        path = stage.source_path(recorded)
-        if path.is_file() and read_input_bytes(path) == data:
-            return recorded
-    return None
+    return already_recorded(stage.index, data, stage.source_path)
 
 
 def _source_for(stage: _Stage, operation: str, text: str, page_format: str) -> RecordedPage | None:
-    current = stage.index.current(operation)
-    language = language_of(text)
-    for wanted in (
-        lambda p: p.language == language and p.format == page_format,
-        lambda p: p.language == language,
-        lambda p: True,
-    ):
-        found = [p for p in current if wanted(p)]
-        if found:
-            return found[-1]
-    return None
+    return predecessor(stage.index, operation, text, page_format)
 
 
 # --- 4. additions to shared schemas -----------------------------------------------------------
@@ -228,7 +224,9 @@ def _other_pages_drift(
     for other in sorted({p.operation for p in stage.index.pages if p.operation} - {operation}):
         pages = [stage.source_path(p) for p in stage.index.current(other)]
         if pages and other in operations:
-            report = diff_pages(pages, spec_path=spec, ledger_path=stage.ledger)
+            report = diff_pages(
+                pages, spec_path=spec, ledger_path=stage.ledger, find_replaced=False
+            )
             findings.extend(f for op in report.operations for f in op.findings)
     pages, replaces = run
     report = diff_pages(pages, replaces=replaces, spec_path=spec, ledger_path=stage.ledger)
@@ -330,6 +328,18 @@ def _carry_evidence(
     return sorted(carried)
 
 
+def _fix_stale_evidence(stage: _Stage, page: Inventory, seed: str, replaced: str) -> list[str]:
+    """Cite the new page in every entry that records the page it replaces without a field the
+    new page documents (see :mod:`modelarts_kit_vendordocs.stale`); returns their ids."""
+    entries = read_ledger(stage.ledger).entries
+    additions = stale_sources(entries, replaced=replaced, seed=seed, page=page)
+    if not additions:
+        return []
+    text = add_ledger_sources(stage.project.ledger, read_input_text(stage.ledger), additions)
+    stage.put_ledger(text)
+    return sorted(entry.id for entry in entries if entry.index in additions)
+
+
 # --- one page -------------------------------------------------------------------------------
 
 
@@ -387,6 +397,7 @@ def _update_page(stage: _Stage, page: Path) -> PageUpdate:
         result.cited = _carry_evidence(
             stage, after, page.name, result.recorded.name, source.name, listed
         )
+        result.stale = _fix_stale_evidence(stage, inventory, result.recorded.name, source.name)
     result.left = group_findings(f for op in after.operations for f in op.findings)
     return result
 
@@ -394,32 +405,76 @@ def _update_page(stage: _Stage, page: Path) -> PageUpdate:
 # --- the run: version, changelog, generated client, one transaction ---------------------------
 
 
-def _bumped(version: str, breaking: bool) -> str:
+def _current_revisions(index: SourceIndex) -> dict[str, str]:
+    """Every recorded page a later revision replaces -> the current revision (its file under
+    spec/sources/), following chains of revisions."""
+    newer = {
+        replaced.file: page.file
+        for page in index.pages
+        if page.replaces and (replaced := index.by_name(page.replaces)) is not None
+    }
+    out: dict[str, str] = {}
+    for first in newer:
+        current, seen = newer[first], {first}
+        while current in newer and current not in seen:
+            seen.add(current)
+            current = newer[current]
+        out[first] = current
+    return out
+
+
+def _refresh_schema_model(stage: _Stage) -> None:
+    """Derive ``x-modelarts-schema-model`` (strengths, evidence, quotes) from the staged spec,
+    ledger and pages, the rows of a replaced page quoted in its current revision, and splice
+    it into the staged spec (issue 33: no script reading tests, the same transaction)."""
+    from modelarts_kit_spec.schemamodel.derive import derive, render, splice
+
+    text = read_input_text(stage.spec)
+    document = parse_yaml_text(text, str(stage.project.spec))
+    staged = {
+        target.relative_to(stage.project.sources).as_posix(): data.decode("utf-8")
+        for target, data in stage.new_pages.items()
+    }
+    derivation = derive(
+        document,
+        read_ledger(stage.ledger),
+        sources_dir=stage.project.sources,
+        pages=staged,
+        replaces=_current_revisions(stage.index),
+    )
+    refreshed = splice(text, render(derivation.extension))
+    if refreshed != text:
+        stage.put_spec(refreshed)
+
+
+def _bumped(version: str, level: str) -> str:
     match = _VERSION.match(version)
     if match is None:
         raise UpdateError(
             f"info.version {version!r} is not MAJOR.MINOR.PATCH (rule: docs update bumps the "
             "version by what spec diff classifies)"
         )
-    major, minor, _ = (int(part) for part in match.groups())
-    return f"{major + 1}.0.0" if breaking else f"{major}.{minor + 1}.0"
+    major, minor, patch = (int(part) for part in match.groups())
+    if level == "major":
+        return f"{major + 1}.0.0"
+    return f"{major}.{minor + 1}.0" if level == "minor" else f"{major}.{minor}.{patch + 1}"
 
 
-def _new_version(stage: _Stage, original: str) -> tuple[str, str, bool, list[Change]]:
-    """(old version, new version, breaking, spec diff's changes) for the staged spec, whose
-    ``info.version`` is set to the new version."""
+def _new_version(stage: _Stage, original: str) -> tuple[str, str, str, list[Change]]:
+    """(old version, new version, release level, spec diff's changes) for the staged spec,
+    whose ``info.version`` is set to the new version."""
     old_doc = parse_yaml_text(original, str(stage.project.spec))
     new_text = read_input_text(stage.spec)
     new_doc = parse_yaml_text(new_text, str(stage.project.spec))
     old_version = str(old_doc["info"]["version"])
     changes = diff_documents(old_doc, new_doc, labels=(f"version {old_version}", "docs update"))
-    breaking = any(change.breaking for change in changes)
-    version = _bumped(old_version, breaking)
+    level = release_level(changes)
+    version = _bumped(old_version, level)
     bumped = replace_scalar(new_text, "/info/version", version)
     if bumped is None:
         raise UpdateError(f"{stage.project.spec}: /info/version is not a one-line value")
     stage.put_spec(bumped)
-    return old_version, version, breaking, changes
+    return old_version, version, level, changes
 
 
 def _regenerate(stage: _Stage, release: Release, transaction: Transaction) -> Path:
@@ -454,13 +509,14 @@ def update(
     with _staged(project) as stage:
         original_index = stage.index.text()
         results = [_update_page(stage, Path(page)) for page in pages]
+        _refresh_schema_model(stage)
         spec_changed = read_input_text(stage.spec) != original_spec
         version: tuple[str, str] | None = None
         bump = section = ""
         transaction = Transaction()
         if spec_changed:
-            old_version, new_version, breaking, changes = _new_version(stage, original_spec)
-            version, bump = (old_version, new_version), ("major" if breaking else "minor")
+            old_version, new_version, bump, changes = _new_version(stage, original_spec)
+            version = (old_version, new_version)
             existing = read_input_text(project.changelog) if project.changelog.is_file() else None
             changelog = release.changelog(existing, new_version, old_version, changes)
             heading = f"## {new_version}"
@@ -523,6 +579,11 @@ def _render_page(update: PageUpdate) -> list[str]:
             f"  {len(update.cited)} ledger entry(ies) now cite the new page too (what it still "
             "says that the old revision said)"
         )
+    if update.stale:
+        lines.append(
+            f"  stale evidence fixed: {len(update.stale)} ledger entry(ies) recorded the old "
+            f"page without a field the new page documents, now cite it: {', '.join(update.stale)}"
+        )
     if update.already_recorded:
         lines.append(f"  already recorded as {update.recorded.file if update.recorded else '?'}")
     elif update.recorded is not None:
@@ -538,7 +599,11 @@ def render_update(result: UpdateResult) -> str:
         lines += _render_page(page)
     if result.version is not None:
         old, new = result.version
-        why = "a breaking change" if result.bump == "major" else "no breaking change"
+        why = {
+            "major": "a change breaks clients, or servers beyond an addition",
+            "minor": "additive: no client breaks",
+            "patch": "descriptions or examples only",
+        }[result.bump]
         lines.append(f"info.version {old} -> {new} ({result.bump}: {why})")
         lines.append(f"CHANGELOG.md: {result.changelog}")
         done = "to be regenerated" if result.dry_run else "regenerated"

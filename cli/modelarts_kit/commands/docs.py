@@ -203,9 +203,10 @@ def update(
     except where a schema other operations share would then disagree with their pages; every
     other change gets one 'decision: TODO' ledger stub (never twice); the page is recorded in
     spec/sources/ and cited by the ledger entries the old revision's evidence settled (the old
-    page stays). Then generated/ is regenerated, info.version bumped (breaking: major,
-    otherwise minor) and the version's section added to CHANGELOG.md -- all written as one
-    transaction. Exit 0 when no decision is open, 1 while decisions are open, 2 on usage,
+    page stays). Then generated/ is regenerated, info.version bumped by who breaks (major:
+    breaks clients, or servers beyond an addition; minor: additive; patch: docs only) and
+    the version's section added to CHANGELOG.md -- all written as one transaction. Exit 0
+    when no decision is open, 1 while decisions are open, 2 on usage,
     parse or write errors. Running it again changes nothing.
     """
     from modelarts_kit_vendordocs.update import render_update

@@ -38,11 +38,13 @@ lifecycle, error codes, guidance, and any extension the kit does not know) is co
 
 The package, by concept: :mod:`.model` (rule ids, ``Change``, the walk), :mod:`.source`
 (reading a version), :mod:`.schema_rules`, :mod:`.operation_rules`, :mod:`.compare`
-(``diff_documents``) and :mod:`.render` (JSON, Markdown).
+(``diff_documents``), :mod:`.render` (JSON, Markdown) and :mod:`.release` (which release the
+changes make: major, minor or patch, by who breaks).
 """
 
 from modelarts_kit_spec.diff.compare import diff_documents
 from modelarts_kit_spec.diff.model import RULES, Change, SpecSource
+from modelarts_kit_spec.diff.release import audience, is_additive, release_level
 from modelarts_kit_spec.diff.render import render_json, render_markdown, render_markdown_sections
 from modelarts_kit_spec.diff.source import read_source
 
@@ -50,8 +52,11 @@ __all__ = [
     "RULES",
     "Change",
     "SpecSource",
+    "audience",
     "diff_documents",
+    "is_additive",
     "read_source",
+    "release_level",
     "render_json",
     "render_markdown",
     "render_markdown_sections",
