@@ -470,10 +470,15 @@ def test_the_family_operations_are_added_since_2_2_0_and_break_no_one(tmp_path: 
     assert new, "the curated spec has no operation beyond the first edition's"
     added = {c.operation for c in result.changes if c.rule == "operation-added"}
     assert added == new
-    assert [c.message for c in result.changes if c.breaking] == []
+    # The one change that breaks: a task's algorithm.engine took the job engine's choose-one
+    # guidance (issue 31 item 6), which the generated client now enforces.
+    breaking = [c for c in result.changes if c.breaking]
+    assert [c.message for c in breaking if "tasks[].algorithm.engine" not in c.message] == []
+    assert all(c.pointer.startswith("/components/schemas/TaskAlgorithmEngine") for c in breaking)
     changelog = (tmp_path / "out" / "CHANGELOG.md").read_text(encoding="utf-8")
     assert changelog.startswith(f"# Changelog\n\n## {result.version} (changes since 2.2.0)")
-    assert "Breaking changes" not in changelog
+    breaks = changelog.partition("### Breaking changes")[2].split("\n### ", 1)[0]
+    assert all("TaskAlgorithmEngine" in ln for ln in breaks.splitlines() if ln.startswith("- "))
     for operation in new:
         assert f"operation {operation} (" in changelog
     html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")

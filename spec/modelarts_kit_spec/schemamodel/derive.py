@@ -199,6 +199,10 @@ class _Deriving:
         self.rows: dict[str, list[Row]] = {}  # field pointer -> its rows
         self.referencing: dict[str, list[Row]] = {}  # component -> the rows naming its type
         self.roots: dict[str, list[Quote]] = {}  # body root -> the titles of its tables
+        # A body field's dotted path -> the holders of that path in any body (the job's
+        # kind in the create request and in the show answer is one field of the job).
+        self.body_paths: dict[str, set[str]] = {}
+        self.paths_of: dict[str, set[str]] = {}
         self.problems: list[str] = []
 
     # -- the inventories ------------------------------------------------------------------
@@ -243,6 +247,9 @@ class _Deriving:
             self.problems.append(f"{page}: no row {name} ({entry.get('type')}) in table {table}")
             return
         _add(self.rows.setdefault(holder, []), row)
+        if entry.get("at") in ("request", "response"):
+            self.body_paths.setdefault(path, set()).add(holder)
+            self.paths_of.setdefault(holder, set()).add(path)
         target = self._referenced(holder)
         if target is not None:
             _add(self.referencing.setdefault(target, []), row)
@@ -431,6 +438,17 @@ class _Deriving:
                 if strength == Strength.GUIDANCE.value:
                     quotes.setdefault(entry.pointer or "", {})[keyword] = recorded
 
+    def _shared_rows(self, field_pointer: str, rows: list[Row]) -> list[Row]:
+        """The field's rows, then those of the same body field elsewhere (a value a page
+        lists for the job's ``kind`` in an answer is a value of the job's ``kind`` in the
+        create request too: a page's rule covers every shape of its field)."""
+        found = list(rows)
+        for path in sorted(self.paths_of.get(field_pointer, ())):
+            for holder in sorted(self.body_paths.get(path, ())):
+                for row in self.rows.get(holder, []):
+                    _add(found, row)
+        return found
+
     def _field_rows(self, pointer: str) -> tuple[str, list[Row]]:
         """The rows of the nearest field at or above ``pointer`` (up to a property or a
         parameter), and that field's pointer."""
@@ -467,8 +485,9 @@ class _Deriving:
                     continue
                 field_pointer, rows = self._field_rows(pointer)
                 if keyword == "enum":
+                    shared = self._shared_rows(field_pointer, rows)
                     self._enum_quotes(
-                        pointer, field_pointer, rows, schema["enum"], quotes, values, rules
+                        pointer, field_pointer, shared, schema["enum"], quotes, values, rules
                     )
                     continue
                 if keyword == "format":
