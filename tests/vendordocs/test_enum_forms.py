@@ -64,7 +64,8 @@ CASES = [
         SEED_002,
         [same_width(_KIND_002, "**visualization_job**: Vis. job")],
         "kind",
-        ["job", "hetero_job", "mrs_job", "visualization_job"],
+        # edge_job: the region-tagged item after mrs_job ("[- **edge_job**: ...] (tag:...)")
+        ["job", "hetero_job", "mrs_job", "edge_job", "visualization_job"],
     ),
     (
         "bold paragraph, pipe",
