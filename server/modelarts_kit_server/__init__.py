@@ -8,19 +8,18 @@ lifecycle on a simulated clock, SQLite storage and optional fault injection. Usa
 The names below are imported on first use, so importing the package (e.g. for
 ``DEV_TOKEN``) loads neither uvicorn nor the spec.
 
-Modules (each step a small named function, so it can be wrapped or replaced):
-``app`` (routing and the request pipeline), ``handlers`` (create, show, terminate),
-``handlers_jobs`` (list, delete, describe), ``handlers_tasks`` (events, logs, metrics),
-``handlers_catalogue`` (flavors, engines), ``handler_table`` (the handlers by the spec's
-roles), ``context`` (what a handler gets and gives), ``search`` (the list's query engine),
-``events``, ``tasks`` (simulated logs and metrics), ``catalogue`` (flavors and engines from
-the spec's examples), ``query`` (query parameters through the spec), ``auth`` (tokens,
-SDK-HMAC-SHA256), ``validation`` (spec-driven checks and error messages), ``lifecycle``
-(phases, status and transitions), ``store`` (SQLite, schema version with migrations),
-``clock`` (simulated and manual clocks), ``faults`` (fault plans),
-``settings``, ``errors`` (the vendor error catalogue), ``runner`` (uvicorn). The ASGI body
-reading, lifespan, serving in a thread, the wire JSON decoder, the AK/SK signing algorithm and
-response header bytes are the wire layer's (``modelarts_kit_wire``).
+Modules (each step a small named function, so it can be wrapped or replaced): ``app`` (routing
+and the request pipeline), the package ``handlers`` (the table of the handlers by the spec's
+roles; ``job_core``: create, show, terminate; ``job_records``: list, delete, describe;
+``tasks``: events, logs, metrics; ``catalogue``: flavors, engines), ``context`` (what a handler
+gets and gives), ``search`` (the list's query engine), ``events``, ``tasks`` (simulated logs and
+metrics), ``catalogue`` (flavors and engines from the spec's examples), ``query`` (query
+parameters through the spec), ``auth`` (tokens, SDK-HMAC-SHA256), ``validation`` (spec-driven
+checks and error messages), ``lifecycle`` (phases, status and transitions), ``store`` (SQLite,
+schema version with migrations), ``clock`` (simulated and manual clocks), ``faults`` (fault
+plans), ``settings``, ``errors`` (the vendor error catalogue), ``runner`` (uvicorn). The ASGI
+body reading, lifespan, serving in a thread, the wire JSON decoder, the AK/SK signing algorithm
+and response header bytes are the wire layer's (``modelarts_kit_wire``).
 
 Test hook: a job created with ``metadata.annotations["modelarts-kit/simulate"] = "failed"``
 ends Failed instead of Completed.

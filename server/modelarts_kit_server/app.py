@@ -16,10 +16,9 @@ module-level function so tests and the contract kit's mutants can wrap or replac
 4. :func:`modelarts_kit_server.validation.validate_path_parameters` (``invalid-parameter``);
 5. :func:`modelarts_kit_server.auth.check_project_access` (``project-mismatch``);
 6. the operation's handler from the server's explicit table ``handlers`` (operation id ->
-   handler; :func:`~modelarts_kit_server.handler_table.default_handlers` binds the handlers of
-   :mod:`~modelarts_kit_server.handlers` (create, show, terminate),
-   :mod:`~modelarts_kit_server.handlers_jobs`, :mod:`~modelarts_kit_server.handlers_tasks` and
-   :mod:`~modelarts_kit_server.handlers_catalogue` by the spec's roles;
+   handler; :func:`~modelarts_kit_server.handlers.default_handlers` binds the handlers of
+   the package :mod:`~modelarts_kit_server.handlers` (``job_core``: create, show, terminate;
+   ``job_records``, ``tasks``, ``catalogue``) by the spec's roles;
    ``create_app(settings, handlers=...)`` replaces the table);
 7. :func:`send_json` - the response, with ``X-Request-Id`` and
    ``Content-Type: application/json; charset=utf-8`` (no body and no content type where the
@@ -36,8 +35,8 @@ the vendor's documented 12 MB) bounds the work any one request can ask for
 
 Steps are looked up as attributes of their module when a request runs, so to replace one (a
 mutant, a fault) patch it where it is called, e.g. ``modelarts_kit_server.app.authenticate`` or
-``modelarts_kit_server.handlers.render_job``, not in the module that defines it; to replace a
-handler, replace its entry in the app's ``handlers`` table (or pass ``handlers=``).
+``modelarts_kit_server.handlers.job_core.render_job``, not in the module that defines it; to
+replace a handler, replace its entry in the app's ``handlers`` table (or pass ``handlers=``).
 
 Any :class:`~modelarts_kit_server.errors.ApiError` names a meaning; :func:`render_error`
 answers it with the first code the spec lists for that meaning on the request's operation
@@ -97,8 +96,8 @@ from modelarts_kit_server.downloads import (
 )
 from modelarts_kit_server.errors import ApiError, error_body, resolve_error
 from modelarts_kit_server.faults import FaultKind, FaultPlan
-from modelarts_kit_server.handler_table import default_handlers
-from modelarts_kit_server.handlers_tasks import task_log_download
+from modelarts_kit_server.handlers import default_handlers
+from modelarts_kit_server.handlers.tasks import task_log_download
 from modelarts_kit_server.lifecycle import Simulation
 from modelarts_kit_server.settings import DEFAULT_MAX_BODY_BYTES, STRICT, ServerSettings
 from modelarts_kit_server.store import JobStore, StorageUnavailable
@@ -609,7 +608,7 @@ def create_app(
     Its collaborators are built from ``settings`` unless given: the ``spec`` (from
     ``settings.spec_path``), the job ``store`` (``settings.database``), the ``clock``
     (``settings.clock``, else a simulated clock) and the ``handlers`` table (operation id ->
-    handler; default :func:`~modelarts_kit_server.handler_table.default_handlers`). The app's
+    handler; default :func:`~modelarts_kit_server.handlers.default_handlers`). The app's
     ``store``, ``clock`` and ``handlers`` attributes are there for tests.
     """
     settings = settings or ServerSettings()

@@ -1,12 +1,10 @@
 """What a handler gets and gives: the request's :class:`RequestContext` (with the server, as
 :class:`JobServer`) and its :class:`JsonResponse`.
 
-The types every handler module shares (:mod:`~modelarts_kit_server.handlers` for create, show and
-terminate, :mod:`~modelarts_kit_server.handlers_jobs`, :mod:`~modelarts_kit_server.handlers_tasks`,
-:mod:`~modelarts_kit_server.handlers_catalogue`), in a module of their own so that those modules
-and the table binding them (:mod:`~modelarts_kit_server.handler_table`) import them without a
-cycle.
-"""
+The types every handler module of the package :mod:`~modelarts_kit_server.handlers` shares
+(``job_core``, ``job_records``, ``tasks``, ``catalogue``), in a module of their own so that
+those modules and the table binding them (:mod:`~modelarts_kit_server.handlers`) import them
+without a cycle."""
 
 from __future__ import annotations
 

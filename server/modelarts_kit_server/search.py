@@ -1,7 +1,7 @@
 """The training-job search of the list operation: filter, group, sort and paginate job documents.
 
 A pure function over job documents as show renders them (:func:`search`); the list handler
-(:mod:`modelarts_kit_server.handlers_jobs`) reads the query from the request body and answers
+(:mod:`modelarts_kit_server.handlers.job_records`) reads the query from the request body and answers
 with the result. What the list page (``querying_a_training_job_list``) says, and how the gaps
 are filled:
 

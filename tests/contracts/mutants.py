@@ -26,9 +26,9 @@ from unittest import mock
 
 from modelarts_kit_server import LifecycleTimings, ServerSettings, create_app
 from modelarts_kit_server import app as server_app
-from modelarts_kit_server import handlers as server_handlers
 from modelarts_kit_server.app import ReferenceServer
 from modelarts_kit_server.auth import Principal
+from modelarts_kit_server.handlers import job_core as server_handlers
 from modelarts_kit_server.store import JobRecord
 from modelarts_kit_wire.asgi import ASGIApp, Message, Receive, Scope, Send
 

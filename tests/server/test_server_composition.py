@@ -8,8 +8,8 @@ import sys
 
 import httpx
 from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN, ManualClock, ServerSettings, create_app
-from modelarts_kit_server.handler_table import default_handlers
-from modelarts_kit_server.handlers import JsonResponse, RequestContext
+from modelarts_kit_server.context import JsonResponse, RequestContext
+from modelarts_kit_server.handlers import default_handlers
 from modelarts_kit_server.store import JobStore
 from modelarts_kit_spec import Spec
 

@@ -280,7 +280,7 @@ def test_a_large_stored_job_is_shown_from_a_worker_thread_and_answers_the_same(
     """Before: a show of a stored 2 MiB job was loaded, rendered and encoded on the event loop
     (other clients waited up to 313 ms; bench_large_bodies --scenario show)."""
     import modelarts_kit_server.app as server_app
-    import modelarts_kit_server.handlers as server_handlers
+    import modelarts_kit_server.handlers.job_core as server_handlers
 
     threads: list[str] = []
     original = server_handlers.render_job
@@ -310,7 +310,7 @@ def test_a_large_stored_job_is_shown_from_a_worker_thread_and_answers_the_same(
 def test_a_large_body_is_handled_on_a_worker_thread_and_answers_the_same(
     app: ReferenceServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import modelarts_kit_server.handlers as server_handlers
+    import modelarts_kit_server.handlers.job_core as server_handlers
 
     threads: list[str] = []
     original = server_handlers.validate_body
@@ -347,7 +347,7 @@ def test_other_clients_are_served_while_a_large_body_is_processed(
     the event loop, the show could not be answered before it. The figures are in
     ``benchmarks/bench_large_bodies.py``.
     """
-    import modelarts_kit_server.handlers as server_handlers
+    import modelarts_kit_server.handlers.job_core as server_handlers
 
     shown = threading.Event()
     original = server_handlers.validate_body
@@ -382,7 +382,7 @@ def test_large_bodies_beyond_the_admitted_number_are_429_before_reading(
     app: ReferenceServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each admitted large body holds memory: one more than MAX_LARGE_BODIES waits nowhere."""
-    import modelarts_kit_server.handlers as server_handlers
+    import modelarts_kit_server.handlers.job_core as server_handlers
 
     release = threading.Event()
     original = server_handlers.validate_body

@@ -209,7 +209,8 @@ def test_a_search_ends_at_its_time_budget(
     """The budget's clock moves one second each time it is read (no wall time), and SQLite
     asks the budget at every step of the search: the search ends past 2 s with the
     invalid-parameter error naming the budget, and the server goes on answering."""
-    from modelarts_kit_server import handlers_jobs, store
+    from modelarts_kit_server import store
+    from modelarts_kit_server.handlers import job_records as handlers_jobs
 
     for n in range(5):
         create(family, clock, f"budget-{n}")

@@ -18,8 +18,8 @@ from modelarts_kit_server import (
     ReferenceServer,
     ServerSettings,
     create_app,
-    handlers,
 )
+from modelarts_kit_server.handlers import job_core as handlers
 from modelarts_kit_spec import load_spec, sensitive
 from modelarts_kit_spec.walker import SchemaWalker
 

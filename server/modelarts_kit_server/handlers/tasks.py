@@ -26,7 +26,6 @@ from modelarts_kit_spec.paging import OperationPaging
 from modelarts_kit_spec.values import documented_values
 
 from modelarts_kit_server import errors, tasks
-from modelarts_kit_server import handlers as jobs
 from modelarts_kit_server.catalogue import response_examples
 from modelarts_kit_server.context import JobServer, JsonResponse, RequestContext, short
 from modelarts_kit_server.downloads import LinkRefused, LogTarget
@@ -38,7 +37,8 @@ from modelarts_kit_server.events import (
     render_event,
     select_events,
 )
-from modelarts_kit_server.handlers_jobs import paging_of, success_response
+from modelarts_kit_server.handlers import job_core as jobs
+from modelarts_kit_server.handlers.job_records import paging_of, success_response
 from modelarts_kit_server.lifecycle import Snapshot
 from modelarts_kit_server.query import query_parameters
 from modelarts_kit_server.store import JobRecord

@@ -1,9 +1,9 @@
 """The reference server's job handlers: what create, show and terminate do to a job.
 
-The other operations' handlers are in :mod:`~modelarts_kit_server.handlers_jobs` (list, delete,
-describe), :mod:`~modelarts_kit_server.handlers_tasks` (events, logs, metrics) and
-:mod:`~modelarts_kit_server.handlers_catalogue` (flavors, engines); the table binding every
-handler to its operation is :func:`~modelarts_kit_server.handler_table.default_handlers`.
+The other operations' handlers are in :mod:`~modelarts_kit_server.handlers.job_records`
+(list, delete, describe), :mod:`~modelarts_kit_server.handlers.tasks` (events, logs, metrics) and
+:mod:`~modelarts_kit_server.handlers.catalogue` (flavors, engines); the table binding every
+handler to its operation is :func:`~modelarts_kit_server.handlers.default_handlers`.
 
 A handler takes the :class:`RequestContext` of a routed, authenticated request and returns a
 :class:`JsonResponse` (or raises :class:`~modelarts_kit_server.errors.ApiError`). It parses and
@@ -18,7 +18,7 @@ events (its planned phase transitions, :func:`record_events`), and with
 (:func:`check_catalogue`).
 
 The steps are module-level functions called by name, so a test or a mutant of the contract kit
-may patch one here, e.g. ``modelarts_kit_server.handlers.validate_body``.
+may patch one here, e.g. ``modelarts_kit_server.handlers.job_core.validate_body``.
 
 Server-owned fields: ``metadata.id`` (a UUID), ``metadata.create_time`` (ms, simulated clock),
 ``metadata.user_name`` and ``status`` are always the server's; absent fields with a ``default``

@@ -27,9 +27,9 @@ from typing import Any
 from modelarts_kit_spec.paging import OperationPaging, TotalCounts
 
 from modelarts_kit_server import errors
-from modelarts_kit_server import handlers as jobs
 from modelarts_kit_server.context import JsonResponse, RequestContext, short
 from modelarts_kit_server.errors import ApiError
+from modelarts_kit_server.handlers import job_core as jobs
 from modelarts_kit_server.query import schema_default
 from modelarts_kit_server.rendering import conform_to_schema
 from modelarts_kit_server.search import (

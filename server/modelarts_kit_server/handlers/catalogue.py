@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from modelarts_kit_server.context import JsonResponse, RequestContext
-from modelarts_kit_server.handlers_jobs import success_response
+from modelarts_kit_server.handlers.job_records import success_response
 from modelarts_kit_server.query import query_parameters
 
 __all__ = ["list_engines", "list_flavors", "listing"]
