@@ -48,6 +48,7 @@ from modelarts_kit_server.search import (
     SearchQuery,
     field_value,
 )
+from modelarts_kit_server.search_budget import budgeted
 from modelarts_kit_server.search_sql import (
     FieldColumns,
     SqlSearch,
@@ -58,12 +59,10 @@ from modelarts_kit_server.search_sql import (
 __all__ = [
     "MIGRATIONS",
     "SCHEMA_VERSION",
-    "SEARCH_PROGRESS_STEPS",
     "DuplicateJobName",
     "JobRecord",
     "JobStore",
     "Listing",
-    "SearchOverBudget",
     "StorageUnavailable",
     "StoreError",
     "StoredEvent",
@@ -215,14 +214,6 @@ class DuplicateJobName(StoreError):
     """A job with this name already exists in the project."""
 
 
-class SearchOverBudget(StoreError):
-    """A search stopped because its caller's budget was spent (SQLite interrupted it)."""
-
-
-# How many SQLite virtual-machine steps pass between two looks at a search's budget.
-SEARCH_PROGRESS_STEPS = 10_000
-
-
 class StorageUnavailable(StoreError):
     """The database failed under a request (full disk, I/O error, ...); nothing was changed."""
 
@@ -236,33 +227,6 @@ def _storage_errors(what: str) -> Iterator[None]:
         raise
     except sqlite3.Error as exc:
         raise StorageUnavailable(f"cannot {what}: {exc}") from exc
-
-
-@contextmanager
-def _budgeted(
-    connection: sqlite3.Connection, over_budget: Callable[[], bool] | None
-) -> Iterator[None]:
-    """Run the statements of the block under ``over_budget``: SQLite asks it every
-    :data:`SEARCH_PROGRESS_STEPS` steps and abandons the statement once it says yes."""
-    if over_budget is None:
-        yield
-        return
-    spent = False
-
-    def progress() -> int:
-        nonlocal spent
-        spent = spent or over_budget()
-        return 1 if spent else 0
-
-    connection.set_progress_handler(progress, SEARCH_PROGRESS_STEPS)
-    try:
-        yield
-    except sqlite3.OperationalError:
-        if spent:
-            raise SearchOverBudget("the search was stopped at its budget") from None
-        raise
-    finally:
-        connection.set_progress_handler(None, 0)
 
 
 @dataclass(frozen=True)
@@ -499,12 +463,12 @@ class JobStore:
         run as SQL by :mod:`modelarts_kit_server.search_sql`); ``phase`` is the phase key's
         columns at the moment searched (``search_sql.phase_columns``). Only the page's
         documents are read. ``over_budget`` is asked while SQLite works; once it says yes the
-        search stops with :class:`SearchOverBudget`."""
+        search stops with :class:`~modelarts_kit_server.search_budget.SearchOverBudget`."""
         finder = listing_finder(project_id, workspace, phase)
         with (
             _storage_errors("search the jobs"),
             self._lock,
-            _budgeted(self._connection, over_budget),
+            budgeted(self._connection, over_budget),
         ):
             connection = self._connection
             total = int(connection.execute(*finder.count_sql(None)).fetchone()[0])

@@ -209,14 +209,14 @@ def test_a_search_ends_at_its_time_budget(
     """The budget's clock moves one second each time it is read (no wall time), and SQLite
     asks the budget at every step of the search: the search ends past 2 s with the
     invalid-parameter error naming the budget, and the server goes on answering."""
-    from modelarts_kit_server import store
+    from modelarts_kit_server import search_budget
     from modelarts_kit_server.handlers import job_records as handlers_jobs
 
     for n in range(5):
         create(family, clock, f"budget-{n}")
     ticks = iter(range(1_000_000))
     monkeypatch.setattr(handlers_jobs, "_search_clock", lambda: float(next(ticks)))
-    monkeypatch.setattr(store, "SEARCH_PROGRESS_STEPS", 1)
+    monkeypatch.setattr(search_budget, "SEARCH_PROGRESS_STEPS", 1)
     response = family.search({"filters": [_like(3)]})
     assert response.status_code == 400, response.text
     assert response.json()["error_code"] == family.error_code(Role.LIST, "invalid-parameter")

@@ -74,7 +74,26 @@ def build_follow(
         logs = None
     resource = wait.id_argument.removesuffix("_id")
     method_name = f"follow_{resource}"
-    doc = [
+    doc = _follow_docstring(events, logs, wait)
+    return FollowIR(
+        method_name=method_name,
+        method_name_literal=python_string(method_name),
+        id_argument=wait.id_argument,
+        events_iterator=events.method_name,
+        events_arguments=arguments,
+        page_size=events.page_size,
+        event_annotation=events.item_annotation,
+        logs_method=logs.python_name if logs else None,
+        log_content_expression=f"preview.{content}" if content else "None",
+        log_size_expression=f"preview.{size}" if size else "None",
+        tasks_pointer_literal=python_string(tasks_pointer),
+        docstring=indented(tuple(doc)),
+    )
+
+
+def _follow_docstring(events: PagingIR, logs: OperationIR | None, wait: WaitIR) -> list[str]:
+    """The follow helper's docstring lines: what it yields, how it polls, what it raises."""
+    return [
         *docstring_lines(
             f"Every new event of the job (``{events.method_name}``)"
             + (f" and every new line of its tasks' logs (``{logs.python_name}``)" if logs else "")
@@ -112,17 +131,3 @@ def build_follow(
         "    ValueError: ``until`` is empty, ``timeout``/``poll``/``max_poll`` is negative, or",
         "        ``pages_per_poll`` is not a positive integer.",
     ]
-    return FollowIR(
-        method_name=method_name,
-        method_name_literal=python_string(method_name),
-        id_argument=wait.id_argument,
-        events_iterator=events.method_name,
-        events_arguments=arguments,
-        page_size=events.page_size,
-        event_annotation=events.item_annotation,
-        logs_method=logs.python_name if logs else None,
-        log_content_expression=f"preview.{content}" if content else "None",
-        log_size_expression=f"preview.{size}" if size else "None",
-        tasks_pointer_literal=python_string(tasks_pointer),
-        docstring=indented(tuple(doc)),
-    )

@@ -38,8 +38,8 @@ from modelarts_kit_server.search import (
     Filter,
     SearchQuery,
 )
+from modelarts_kit_server.search_budget import SearchOverBudget
 from modelarts_kit_server.search_sql import phase_columns
-from modelarts_kit_server.store import SearchOverBudget
 
 __all__ = ["delete_job", "describe_job", "list_jobs", "search_query", "success_response"]
 

@@ -27,7 +27,6 @@ anything else is a problem (``Derivation.problems``) for a human.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -43,6 +42,15 @@ from modelarts_kit_spec.reader import parse_yaml_text, read_input_text
 from modelarts_kit_spec.refs import resolve_ref
 from modelarts_kit_spec.schemamodel.extension import ANY, EXTENSION_KEY, ledger_rule
 from modelarts_kit_spec.schemamodel.model import SchemaModel, required_bodies
+from modelarts_kit_spec.schemamodel.page_rows import (
+    Row,
+    clause_naming,
+    clause_stating,
+    clauses,
+    find_row,
+    names_value,
+    table_title,
+)
 from modelarts_kit_spec.schemamodel.rules import Quote, Strength
 from modelarts_kit_spec.walker import SchemaWalker, iter_schemas, json_types
 
@@ -53,8 +61,6 @@ __all__ = ["INVENTORIES", "Derivation", "derive", "names_value", "render", "spli
 
 JSON = Any
 INVENTORIES = "inventories"  # the folder of spec/sources holding inventory_of_*.yaml
-MANDATORY_WORDS = ("Yes", "No", "是", "否")
-YES = ("Yes", "是")
 CONSTRAINTS = (
     "pattern",
     "minLength",
@@ -80,20 +86,6 @@ DECIDING_KINDS = (
     "example",
     "decision",
 )
-WINDOW = 900  # how far a row's description may run, at most, in a page's words
-# Where a row's description surely ends: a table title, a section, a directive.
-_HEADING = re.compile(
-    r"(?:Table|表)\s?\d+ |\.\. |Request Parameters|Response Parameters|Example Requests|"
-    r"Example Responses|Status code|Status Codes|Error Codes|请求参数|响应参数|请求示例|响应示例"
-)
-# Words of a clause that states a bound (a length, a range, a count), not a default.
-_BOUND = re.compile(
-    r"[Mm]inimum|[Mm]aximum|range|at least|at most|no more than|no less than|\d\s*(?:to|-|~)\s*\d"
-    r"|\[|最小|最大|范围|长度|限制"
-)
-# A clause that lists values (rather than prose that happens to use a value's word).
-_LISTS_VALUES = re.compile(r"value|[Oo]ption|can be|default|range|[Ee]num|可选|取值|默认")
-_CLAUSE = re.compile(r"(?<=[.。;\uff1b])\s+|\s(?=[•-] )")  # \uff1b: the full-width semicolon
 # A page's type word -> the JSON types it is evidence of.
 _TYPE_WORDS = (
     (re.compile(r"^(?:Array|List)\b|^\w+\[\]$"), {"array"}),
@@ -103,20 +95,6 @@ _TYPE_WORDS = (
     (re.compile(r"^Boolean\b"), {"boolean"}),
     (re.compile(r"^String\b"), {"string"}),
 )
-
-
-@dataclass(frozen=True)
-class Row:
-    """One field's row on one page: where it is, its words, the text of its description."""
-
-    quote: Quote
-    printed_type: str
-    mandatory: str | None
-    description: str
-
-    @property
-    def says_yes(self) -> bool:
-        return self.mandatory in YES
 
 
 @dataclass(frozen=True)
@@ -242,7 +220,7 @@ class _Deriving:
         path = str(entry.get("path"))
         name = path.rsplit(".", 1)[-1]
         parent = path.rsplit(".", 1)[0] if "." in path else ""
-        row = _find_row(words, page, table, name, entry, names)
+        row = find_row(words, page, table, name, entry, names)
         if row is None:
             self.problems.append(f"{page}: no row {name} ({entry.get('type')}) in table {table}")
             return
@@ -254,7 +232,7 @@ class _Deriving:
         if target is not None:
             _add(self.referencing.setdefault(target, []), row)
         if not parent and entry.get("at") in ("request", "response", "error"):
-            title = _title(words, table)
+            title = table_title(words, table)
             if title is not None:
                 root = self._root_of(holder)
                 quote = Quote(page, title, title)
@@ -500,7 +478,7 @@ class _Deriving:
                 found = [
                     str(Quote(r.quote.page, r.quote.locator, clause))
                     for r in rows
-                    if (clause := _clause_stating(r.description, keyword, schema[keyword]))
+                    if (clause := clause_stating(r.description, keyword, schema[keyword]))
                     is not None
                 ]
                 if found:
@@ -530,7 +508,7 @@ class _Deriving:
             found = [
                 str(Quote(r.quote.page, r.quote.locator, clause))
                 for r in rows
-                if (clause := _clause_naming(r.description, value)) is not None
+                if (clause := clause_naming(r.description, value)) is not None
             ]
             if found:
                 stated[value] = found
@@ -538,7 +516,7 @@ class _Deriving:
             same = [
                 str(Quote(r.quote.page, r.quote.locator, clause))
                 for r in rows
-                for clause in _clauses(r.description)
+                for clause in clauses(r.description)
                 if re.search(r"\bsame as\b", clause)
             ]
             if same:  # "The options are the same as those of end_recover."
@@ -637,125 +615,6 @@ class _Deriving:
             stated = quotes.get(root, {}).get("required")
             if stated:
                 quotes.setdefault(body, {})["required"] = list(stated)
-
-
-# -- pages ------------------------------------------------------------------------------------
-
-
-# The inventories' names of a page's root tables, and the heading a page without table titles
-# prints above each instead.
-ROOT_HEADINGS = {
-    "Request body parameters": "Request Parameters",
-    "Response body parameters": "Response Parameters",
-}
-
-
-def _title(words: str, table: str) -> str | None:
-    """The table's title as the page prints it (``Table 4 JobMetadata``; for a root table of
-    a page without titles, its heading), if it does."""
-    found = re.search(rf"(?:Table|表)\s?\d+\s?{re.escape(normalise(table))}(?![\w])", words)
-    if found:
-        return found.group(0)
-    heading = ROOT_HEADINGS.get(table)
-    return heading if heading is not None and heading in words else None
-
-
-def _row_pattern(name: str, printed_type: str) -> re.Pattern[str]:
-    mandatory = "|".join(MANDATORY_WORDS)
-    printed = re.escape(normalise(printed_type))
-    return re.compile(rf"(?<![\w.\-]){re.escape(name)} (?:({mandatory}) )?{printed}(?![\w])")
-
-
-def _find_row(
-    words: str,
-    page: str,
-    table: str,
-    name: str,
-    entry: Mapping[str, JSON],
-    others: frozenset[str],
-) -> Row | None:
-    printed = str(entry.get("type") or "")
-    title = _title(words, table)
-    start = words.find(title) if title is not None else 0
-    pattern = _row_pattern(name, printed)
-    found = pattern.search(words, start) or pattern.search(words)
-    if found is None:
-        return None
-    end = min(found.end() + WINDOW, len(words))
-    description = words[found.end() : end]
-    cut = _next_row(description, others, name)
-    description = description[:cut].strip()
-    locator = f"{title or table}, row {name}"
-    return Row(Quote(page, locator, found.group(0)), printed, found.group(1), description)
-
-
-@functools.lru_cache(maxsize=64)
-def _row_starts(names: frozenset[str]) -> re.Pattern[str]:
-    """Where any row of ``names`` starts: the name, its Mandatory cell, a capitalised type."""
-    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    return re.compile(
-        rf"(?<![\w.\-])(?P<name>{alternatives}) (?:(?:Yes|No|是|否) )?[A-Z\u4e00-\u9fff]"
-    )
-
-
-def _next_row(text: str, names: frozenset[str], own: str) -> int:
-    """Where the next row of another field of the page starts in ``text`` (or a heading;
-    its end when neither does)."""
-    end = len(text)
-    if names:
-        for found in _row_starts(names).finditer(text):
-            if found.group("name") != own:
-                end = found.start()
-                break
-    heading = _HEADING.search(text, 0, end)
-    return heading.start() if heading is not None else end
-
-
-def _clauses(description: str) -> list[str]:
-    return [c.strip() for c in _CLAUSE.split(description) if c and c.strip()]
-
-
-def _number_words(value: JSON) -> list[str]:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return []
-    number = int(value) if float(value).is_integer() else value
-    return [str(number), f"{number:,}"]
-
-
-def _clause_stating(description: str, keyword: str, value: JSON) -> str | None:
-    """The clause of a row's description that states ``keyword`` (its number, for a length or
-    a range; the characters allowed, for a pattern)."""
-    for clause in _clauses(description):
-        if keyword == "pattern":  # the characters allowed: "only digits, letters, ..."
-            if re.search(r"characters", clause) and re.search(r"letters|digits", clause):
-                return clause
-            if re.search(r"字母|数字", clause):
-                return clause
-            continue
-        if keyword == "const":
-            if _clause_naming(clause, str(value)) is not None:
-                return clause
-            continue
-        if not _BOUND.search(clause):
-            continue  # "sets the value to 1 by default" states a default, not a bound
-        for number in _number_words(value):
-            if re.search(rf"(?<![\d.A-Za-z]){re.escape(number)}(?![\dA-Za-z])", clause):
-                return clause
-    return None
-
-
-def names_value(text: str, value: str) -> bool:
-    """Whether ``text`` names the enum value ``value`` as a word."""
-    return re.search(rf"(?<![\w\-.]){re.escape(value)}(?![\w\-])", text) is not None
-
-
-def _clause_naming(description: str, value: str) -> str | None:
-    """The clause of a row's description that names the enum value ``value`` as a word."""
-    pattern = re.compile(rf"(?<![\w\-.]){re.escape(value)}(?![\w\-])")
-    naming = [clause for clause in _clauses(description) if pattern.search(clause)]
-    listing = [c for c in naming if c[:2] in ("- ", "• ") or _LISTS_VALUES.search(c)]
-    chosen = listing or naming
-    return chosen[0] if chosen else None
 
 
 # -- helpers ------------------------------------------------------------------------------------
