@@ -32,8 +32,8 @@ from modelarts_kit_server.handlers import job_core as server_handlers
 from modelarts_kit_server.store import JobRecord
 from modelarts_kit_wire.asgi import ASGIApp, Message, Receive, Scope, Send
 
-from .family_mutants import FAMILY_MUTANTS
-from .power_mutants import POWER_MUTANTS
+from .mutants_optional_operations import FAMILY_MUTANTS
+from .mutants_optional_scenarios import POWER_MUTANTS
 
 __all__ = [
     "LENIENT",

@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 from modelarts_kit_vendordocs import extract_page
 
-from . import pages_family as family
+from . import pages_server_optional_operations as family
 
 __all__ = ["PROJECT", "TOKEN", "Mode", "PagesServer"]
 

@@ -15,9 +15,9 @@ from modelarts_kit_contracts.server.run import Budget, RunOptions, ServerTarget,
 from modelarts_kit_contracts.transport_auth import Credentials
 from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN
 
-from .family_mutants import FAMILY_MUTANTS
 from .mutants import LENIENT, MUTANTS, Mutant, mutated_app
-from .power_mutants import POWER_MUTANTS
+from .mutants_optional_operations import FAMILY_MUTANTS
+from .mutants_optional_scenarios import POWER_MUTANTS
 
 # CI-sized: the coverage phase (about a thousand requests) is left to the benchmark.
 CI_PHASES = ("examples", "fuzzing", "stateful")

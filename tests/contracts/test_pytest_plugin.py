@@ -33,11 +33,11 @@ def test_fixture_passes_a_correct_server_and_fails_a_broken_one(
     pytester.makeini(INI)
     pytester.makepyfile(test_user=USER_TESTS)
     pytester.syspathinsert(str(pytester.path))
-    # The mutants (a package: mutants.py imports its neighbours family_mutants.py and
-    # power_mutants.py).
+    # The mutants (a package: mutants.py imports its neighbours mutants_optional_operations.py and
+    # mutants_optional_scenarios.py).
     package = pytester.mkpydir("contract_mutants")
     here = Path(__file__).parent
-    for name in ("mutants.py", "family_mutants.py", "power_mutants.py"):
+    for name in ("mutants.py", "mutants_optional_operations.py", "mutants_optional_scenarios.py"):
         (package / name).write_text((here / name).read_text(encoding="utf-8"), encoding="utf-8")
     result = pytester.runpytest_inprocess("--modelarts-max-examples", "2", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1, failed=1)

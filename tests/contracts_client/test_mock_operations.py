@@ -9,7 +9,7 @@ from modelarts_kit_contracts.core.wire import validate_response
 from modelarts_kit_contracts.mock import MockServer
 from modelarts_kit_spec import Spec, load_spec
 
-from .family_spec import first_edition_spec
+from .edition_specs import first_edition_spec
 from .spec_client import SpecApiError, adapter_for
 
 SETTINGS = ClientCheckSettings(seed=4, max_examples=1)

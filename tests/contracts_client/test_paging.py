@@ -1,6 +1,6 @@
 """Paged answers: the mock answers the page asked for, the proxy holds a server to it.
 
-The operations come from :func:`~.family_spec.paged_spec` (a search with ``limit`` in its body,
+The operations come from :func:`~.edition_specs.paged_spec` (a search with ``limit`` in its body,
 events with ``limit`` in the query, as the vendor's pages have them); each assertion that a
 page is cut is paired with one showing the same mock answers longer pages when asked for more,
 so it cannot pass because the mock happens to draw short lists.
@@ -21,7 +21,7 @@ from modelarts_kit_contracts.proxy import ValidatingProxy
 from modelarts_kit_spec import Spec, load_spec
 from modelarts_kit_spec.meaning import Role
 
-from .family_spec import EVENTS_ID, SEARCH_ID, paged_spec
+from .edition_specs import EVENTS_ID, SEARCH_ID, paged_spec
 
 PROJECT = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
 SEARCH = f"/v2/{PROJECT}/paged-test-searches"

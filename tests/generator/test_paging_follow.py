@@ -1,6 +1,6 @@
 """The generated iterators (``iter_training_jobs``, ``iter_training_job_events``) and
 ``follow_training_job``, on a client generated from a hand-written spec with a list, an events
-and a logs-preview operation (``family_fixture.py``), against fake servers: pages neither skip
+and a logs-preview operation (``paged_spec_fixture.py``), against fake servers: pages neither skip
 nor repeat, the listing ends, follow gives each event and log line once and stops at a final
 phase."""
 
@@ -21,7 +21,7 @@ import pytest
 from modelarts_kit_generator import GeneratorOptions, build_ir, generate
 from modelarts_kit_spec import load_spec
 
-from tests.generator.family_fixture import write_family_spec
+from tests.generator.paged_spec_fixture import write_family_spec
 
 OPTIONS = GeneratorOptions(package="family_client", distribution="family-client")
 BASE_URL = "https://modelarts.test-region.example.com"

@@ -19,7 +19,7 @@ from modelarts_kit_server.store import StoreError
 from modelarts_kit_spec import Spec, load_spec
 from modelarts_kit_spec.meaning import Role
 
-from .family_support import Family, family_client, operation_of
+from .operation_calls import Family, family_client, operation_of
 from .server_support import job_body
 
 

@@ -12,7 +12,7 @@ import pytest
 from modelarts_kit_server import ManualClock, ServerSettings, create_app
 from modelarts_kit_spec.meaning import Role
 
-from .family_support import Family, family_client
+from .operation_calls import Family, family_client
 from .server_support import job_body
 
 

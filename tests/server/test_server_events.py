@@ -15,7 +15,7 @@ from modelarts_kit_server.store import SCHEMA
 from modelarts_kit_spec import load_spec
 from modelarts_kit_spec.meaning import Role
 
-from .family_support import Family, family_client, operation_of
+from .operation_calls import Family, family_client, operation_of
 from .server_support import check_error
 
 TIMINGS = LifecycleTimings(startup_s=30, running_s=60, terminating_s=3)

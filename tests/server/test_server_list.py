@@ -11,7 +11,7 @@ from modelarts_kit_spec import load_spec
 from modelarts_kit_spec.meaning import Role
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT
 
-from .family_support import Family, family_client, operation_of, pages
+from .operation_calls import Family, family_client, operation_of, pages
 from .server_support import job_body
 
 MACLI_LIST = {

@@ -8,7 +8,7 @@ import pytest
 from modelarts_kit_server import LifecycleTimings, ManualClock, ServerSettings, create_app
 from modelarts_kit_spec.meaning import Role
 
-from .family_support import Family, family_client
+from .operation_calls import Family, family_client
 from .server_support import check_error
 
 TASK_ROLES = (Role.LOGS_PREVIEW, Role.LOGS_URL, Role.METRICS)

@@ -140,7 +140,7 @@ def test_spec_passes_openapi_spec_validator(spec: Spec) -> None:
 
 def test_operations_and_success_statuses(spec: Spec) -> None:
     # the seeds' three and the list, delete and describe operations; the task and catalogue
-    # operations are pinned in test_family_tasks.py
+    # operations are pinned in test_spec_events_logs_metrics_catalogue.py
     found = {
         (op.operation_id, op.method, op.path, op.success.status)
         for op in spec.operations

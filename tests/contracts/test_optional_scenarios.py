@@ -28,7 +28,7 @@ from modelarts_kit_contracts.server.scenarios.tasks import unknown_task_refused
 from modelarts_kit_spec.meaning import Role
 
 from .fake_probe import Answer, FakeProbe, Sent
-from .family_spec import family_api
+from .optional_operations_spec import family_api
 
 NOT_FOUND = {"error_code": "ModelArts.2775", "error_msg": "Training job not found."}
 

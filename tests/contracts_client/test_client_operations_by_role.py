@@ -19,7 +19,7 @@ from modelarts_kit_contracts.core import RunReport
 from modelarts_kit_spec import Spec, load_spec
 from modelarts_kit_spec.meaning import Role
 
-from .family_spec import EVENTS_ID, SEARCH_ID, first_edition_spec, paged_spec
+from .edition_specs import EVENTS_ID, SEARCH_ID, first_edition_spec, paged_spec
 from .spec_client import adapter_for
 
 SETTINGS = ClientCheckSettings(seed=1, max_examples=6, in_process=True)

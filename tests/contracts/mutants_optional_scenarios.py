@@ -1,12 +1,12 @@
 """Single-fault mutants of the nine further operations that ``contract server`` could not see
 before issue 32: each is killed by one of its scenarios, with a page quote as evidence.
 
-Each is an :class:`~.family_mutants.Intercept` at the HTTP boundary (the reference server's code
-is untouched): a list that ignores its filters, its default order or its project, events that
-ignore ``limit`` or read ``offset`` as a page number, job operations that serve any project,
-a description cut to the limit instead of refused, metrics values as text, a flavors filter
-ignored. ``mutants.py`` turns the entries of :data:`POWER_MUTANTS` into ``Mutant`` objects.
-"""
+Each is an :class:`~.mutants_optional_operations.Intercept` at the HTTP boundary (the reference
+server's code is untouched): a list that ignores its filters, its default order or its project,
+events that ignore ``limit`` or read ``offset`` as a page number, job operations that serve any
+project, a description cut to the limit instead of refused, metrics values as text, a flavors
+filter ignored. ``mutants.py`` turns the entries of :data:`POWER_MUTANTS` into ``Mutant``
+objects."""
 
 from __future__ import annotations
 
@@ -19,9 +19,19 @@ from urllib.parse import parse_qsl, urlencode
 from modelarts_kit_server import DEV_PROJECT_ID
 from modelarts_kit_server.app import ReferenceServer
 
-from .family_mutants import EVENTS, JOB, SEARCH, TASK, Answer, Call, Handle, Install, Server
-from .family_mutants import _intercepting as intercepting
-from .family_mutants import _searching as searching
+from .mutants_optional_operations import (
+    EVENTS,
+    JOB,
+    SEARCH,
+    TASK,
+    Answer,
+    Call,
+    Handle,
+    Install,
+    Server,
+)
+from .mutants_optional_operations import _intercepting as intercepting
+from .mutants_optional_operations import _searching as searching
 
 __all__ = ["POWER_MUTANTS"]
 
