@@ -1422,7 +1422,7 @@ class TrainingJobsClient:
                 parameter is invalid (ModelArts.2788).
                 Error codes (``error_code``) by meaning:
                 - not-found: ModelArts.2775
-                - task-not-found: ModelArts.2788
+                - task-not-found: ModelArts.2788, ModelArts.0101, ModelArts.0104
                 - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
             AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
@@ -1531,7 +1531,7 @@ class TrainingJobsClient:
                 parameter is invalid (ModelArts.2788).
                 Error codes (``error_code``) by meaning:
                 - not-found: ModelArts.2775
-                - task-not-found: ModelArts.2788
+                - task-not-found: ModelArts.2788, ModelArts.0101, ModelArts.0104
                 - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
             AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
@@ -1637,7 +1637,7 @@ class TrainingJobsClient:
                 parameter is invalid (ModelArts.2788).
                 Error codes (``error_code``) by meaning:
                 - not-found: ModelArts.2775
-                - task-not-found: ModelArts.2788
+                - task-not-found: ModelArts.2788, ModelArts.0101, ModelArts.0104
                 - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
             AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
@@ -3175,7 +3175,7 @@ class AsyncTrainingJobsClient:
                 parameter is invalid (ModelArts.2788).
                 Error codes (``error_code``) by meaning:
                 - not-found: ModelArts.2775
-                - task-not-found: ModelArts.2788
+                - task-not-found: ModelArts.2788, ModelArts.0101, ModelArts.0104
                 - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
             AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
@@ -3284,7 +3284,7 @@ class AsyncTrainingJobsClient:
                 parameter is invalid (ModelArts.2788).
                 Error codes (``error_code``) by meaning:
                 - not-found: ModelArts.2775
-                - task-not-found: ModelArts.2788
+                - task-not-found: ModelArts.2788, ModelArts.0101, ModelArts.0104
                 - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
             AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
@@ -3392,7 +3392,7 @@ class AsyncTrainingJobsClient:
                 parameter is invalid (ModelArts.2788).
                 Error codes (``error_code``) by meaning:
                 - not-found: ModelArts.2775
-                - task-not-found: ModelArts.2788
+                - task-not-found: ModelArts.2788, ModelArts.0101, ModelArts.0104
                 - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
             AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203

@@ -30,6 +30,7 @@ from modelarts_kit_spec.walker import iter_schemas, json_types
 
 __all__ = [
     "ENVELOPES",
+    "ENVELOPE_MARKER",
     "INTEGER_RANGES",
     "MUST_ACCEPT",
     "MUST_REJECT",
@@ -41,6 +42,7 @@ JSON = Any
 MUST_ACCEPT: Final = "must-accept"
 MUST_REJECT: Final = "must-reject"
 ENVELOPES = (MUST_ACCEPT, MUST_REJECT)
+ENVELOPE_MARKER: Final = "x-modelarts-envelope"
 INTEGER_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 LENIENT = (Strength.SDK, Strength.EXAMPLE)
 HTTP_METHODS = ("get", "put", "post", "delete", "patch")
@@ -58,6 +60,8 @@ def build_envelope(document: JSON, name: str) -> JSON:
         _open_lenient_properties(envelope, model)
     else:
         envelope = copy.deepcopy(document)
+        # Read by Spec.validator: in must-accept an integer is a JSON integer, never 1.0.
+        envelope[ENVELOPE_MARKER] = MUST_ACCEPT
         _close_request_objects(envelope)
         _drop_lenient_properties(envelope, model)
         _drop_lenient_nulls(envelope, model)
@@ -192,9 +196,13 @@ def _branches_declare_properties(document: JSON, node: Mapping[str, JSON]) -> bo
 
 def _close_request_objects(envelope: JSON) -> None:
     """Request objects accept only their declared properties (closed objects are guidance:
-    the pages list the fields and never say others are allowed)."""
+    the pages list the fields and never say others are allowed), and only objects: a schema
+    of properties without a ``type`` (the delete body, "Request Parameters: None") takes any
+    JSON value in the spec, but no page shows a body other than an object."""
     for pointer in request_objects(envelope):
         node = _at(envelope, pointer)
+        if "type" not in node and "$ref" not in node:
+            node["type"] = "object"
         if "additionalProperties" in node or _branches_declare_properties(envelope, node):
             continue
         node["additionalProperties"] = False

@@ -100,6 +100,11 @@ class Job:
 
     def answer(self, now: float) -> dict[str, Any]:
         job = json.loads(json.dumps(self.body))
+        environments = job.get("algorithm", {}).get("environments")
+        if isinstance(environments, dict):
+            # The response tables type it "Array of Map<String,String> objects" (004
+            # JobAlgorithmResponse), the request table "Map<String,String>".
+            job["algorithm"]["environments"] = [environments] if environments else []
         if self.description is not None:
             job["metadata"]["description"] = self.description
         phase = self.phase(now)
@@ -227,13 +232,17 @@ class IndependentServer:
         try:
             self.checker.terminate(self.body_of(raw, headers))
         except Invalid as error:
+            if error.where == "action_type" and "one action" in error.why:
+                # error_codes.rst: "400 | ModelArts.2812 | UnsupportedActionType"
+                raise Refused("ModelArts.2812", f"UnsupportedActionType: {error}") from None
             raise invalid_body(error) from None
         now = time.monotonic()
         with self.lock:
-            # The page says nothing of a finished job: it stays as it ended, and the answer
-            # shows it (202, the job).
-            if job.stopped is None and job.terminable(now):
-                job.stopped = now
+            # error_codes.rst: "409 | ModelArts.2796 | NotAllowedToTerminate": a job that
+            # has ended, or is already being stopped, is not terminated again.
+            if job.stopped is not None or not job.terminable(now):
+                raise Refused("ModelArts.2796", "NotAllowedToTerminate")
+            job.stopped = now
         return 202, job.answer(now)
 
     def delete(self, project: str, params: Any, query: Any, headers: Any, raw: bytes) -> Any:

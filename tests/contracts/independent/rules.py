@@ -283,8 +283,9 @@ class Checker:
         for name in ("sort_by", "order", "group_by"):
             if name in kept:
                 self.scalar(kept[name], "String", name)
-        # order: "The default value is desc ... You can also set this parameter to asc"
-        if self.strict and kept.get("order", "desc") not in ("desc", "asc"):
+        # order: "The default value is desc ... You can also set this parameter to asc": the
+        # page names the two values.
+        if kept.get("order", "desc") not in ("desc", "asc"):
             raise Invalid("order", "desc or asc")
         filters = kept.get("filters", [])
         if not isinstance(filters, list):
