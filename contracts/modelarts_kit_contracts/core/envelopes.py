@@ -21,7 +21,7 @@ when the spec knows it.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -30,11 +30,19 @@ from jsonschema import ValidationError
 from modelarts_kit_spec import Spec
 from modelarts_kit_spec.load import pointer_join
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT
+from modelarts_kit_spec.schemamodel.parameters import (
+    ParameterBreak,
+    given_values,
+    parameter_breaks,
+)
 from modelarts_kit_spec.schemamodel.rules import NULLABLE, PRESENCE
 
 __all__ = ["NULLABLE", "BrokenRule", "Envelopes", "Placement"]
 
 JSON = Any
+# Credentials are judged by the auth checks, and OpenAPI ignores a header parameter named
+# Content-Type: none is judged as a parameter.
+UNJUDGED_HEADERS = ("x-auth-token", "authorization", "x-sdk-date", "host", "content-type")
 
 
 class Placement(StrEnum):
@@ -103,6 +111,43 @@ class Envelopes:
         if self._is_valid(self.must_reject, operation_id, body):
             return Placement.BETWEEN
         return Placement.MUST_REJECT
+
+    def place_parameters(
+        self,
+        operation_id: str,
+        query: Iterable[tuple[str, str]],
+        headers: Mapping[str, str] | None = None,
+    ) -> Placement:
+        """Where a request's query and header parameters lie. An empty value is not given
+        for must-reject and a value for must-accept, so ``level=`` lies between."""
+        return (
+            Placement.MUST_ACCEPT
+            if not self.parameter_breaks(self.must_accept, operation_id, query, headers)
+            else (
+                Placement.MUST_REJECT
+                if self.parameter_breaks(self.must_reject, operation_id, query, headers)
+                else Placement.BETWEEN
+            )
+        )
+
+    def parameter_breaks(
+        self,
+        envelope: Spec,
+        operation_id: str,
+        query: Iterable[tuple[str, str]],
+        headers: Mapping[str, str] | None = None,
+    ) -> list[ParameterBreak]:
+        """The rules of ``envelope`` the query and header parameters break."""
+        keep_empty = envelope is self.must_accept
+        pairs = list(query)
+        operation = self.spec.operation(operation_id)
+        found = parameter_breaks(
+            envelope, operation, "query", given_values(pairs, keep_empty=keep_empty)
+        )
+        if headers is not None:
+            values = given_values(headers.items(), keep_empty=keep_empty)
+            found += parameter_breaks(envelope, operation, "header", values, skip=UNJUDGED_HEADERS)
+        return found
 
     def broken(self, envelope: Spec, operation_id: str, body: JSON) -> tuple[BrokenRule, ...]:
         """The rules of ``envelope`` that ``body`` breaks, each once, with their evidence."""

@@ -25,6 +25,7 @@ from typing import Any, Final
 from modelarts_kit_spec.document import pointer_join, resolve_pointer
 from modelarts_kit_spec.refs import resolve_ref
 from modelarts_kit_spec.schemamodel.model import SchemaModel
+from modelarts_kit_spec.schemamodel.parameters import add_formats
 from modelarts_kit_spec.schemamodel.rules import ARRAY_FORM, NULLABLE, PRESENCE, Strength
 from modelarts_kit_spec.walker import iter_schemas, json_types
 
@@ -66,6 +67,7 @@ def build_envelope(document: JSON, name: str) -> JSON:
         _drop_lenient_properties(envelope, model)
         _drop_lenient_nulls(envelope, model)
         _drop_lenient_array_forms(envelope, model)
+        add_formats(envelope)
     _state_integer_ranges(envelope)
     return envelope
 

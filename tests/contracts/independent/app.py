@@ -99,7 +99,7 @@ class Job:
         return self.phase(now) in ("Creating", "Pending", "Running")
 
     def answer(self, now: float) -> dict[str, Any]:
-        job = json.loads(json.dumps(self.body))
+        job: dict[str, Any] = json.loads(json.dumps(self.body))
         environments = job.get("algorithm", {}).get("environments")
         if isinstance(environments, dict):
             # The response tables type it "Array of Map<String,String> objects" (004
@@ -152,9 +152,7 @@ class IndependentServer:
             payload = {"error_code": refused.code, "error_msg": refused.message}
         await _answer(send, status, payload)
 
-    def handle(
-        self, scope: Scope, headers: Mapping[str, str], raw: bytes
-    ) -> tuple[int, Any]:
+    def handle(self, scope: Scope, headers: Mapping[str, str], raw: bytes) -> tuple[int, Any]:
         path = scope.get("raw_path", b"").decode("latin-1") or scope["path"]
         path = path.split("?", 1)[0]
         segments = path.split("/")

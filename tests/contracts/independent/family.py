@@ -142,7 +142,7 @@ def flavors(flavor_type: str | None) -> dict[str, Any]:
 
 
 def engines() -> dict[str, Any]:
-    answer = copy.deepcopy(pages.examples(pages.ENGINES_PAGE)[-1])
+    answer: dict[str, Any] = copy.deepcopy(pages.examples(pages.ENGINES_PAGE)[-1])
     # The example elides engines with a "......" item: not an engine.
     answer["items"] = [item for item in answer["items"] if isinstance(item, dict)]
     answer["total"] = len(answer["items"])

@@ -21,12 +21,16 @@ SHOW_PAGE = SOURCES / "seeds" / "003_268fe6fc14cf50e2.txt"
 FAMILY = SOURCES / "family"
 LIST_PAGE = FAMILY / "querying_a_training_job_list_2024-11.rst"
 EVENTS_PAGE = FAMILY / "obtaining_the_events_of_a_training_job_2025-08.rst"
-FLAVORS_PAGE = FAMILY / "obtaining_the_general_specifications_supported_by_a_training_job_2024-11.rst"
+FLAVORS_PAGE = (
+    FAMILY / "obtaining_the_general_specifications_supported_by_a_training_job_2024-11.rst"
+)
 ENGINES_PAGE = FAMILY / "obtaining_the_preset_ai_frameworks_supported_by_a_training_job_2024-11.rst"
 PREVIEW_PAGE = (
     FAMILY / "querying_the_logs_of_a_specified_task_in_a_given_training_job_preview_2024-11.rst"
 )
-LOGS_URL_PAGE = FAMILY / "querying_the_logs_of_a_specified_task_in_a_training_job_obs_link_2024-11.rst"
+LOGS_URL_PAGE = (
+    FAMILY / "querying_the_logs_of_a_specified_task_in_a_training_job_obs_link_2024-11.rst"
+)
 METRICS_PAGE = (
     FAMILY / "querying_the_running_metrics_of_a_specified_task_in_a_training_job_2024-11.rst"
 )

@@ -82,7 +82,8 @@ def events_query(query: Mapping[str, list[str]], mode: Mode) -> dict[str, Any]:
     for name in ("start_time", "end_time"):
         # Type String; the page's example request sends epoch milliseconds
         # ("start_time=1669449696964&end_time=1669711991259"): the strict end takes only those.
-        if mode == "strict" and got[name] is not None and not got[name].isdigit():
+        text = got[name]
+        if mode == "strict" and text is not None and not text.isdigit():
             raise _refuse(name, "epoch milliseconds, as the page's example sends")
     if got["level"] is not None and got["level"] not in EVENT_LEVELS:
         raise _refuse("level", "one of Info, Error, Warning")

@@ -130,9 +130,9 @@ class Checker:
         rows = table_of(path) or ()
         known = {row.name: row for row in rows}
         kept: dict[str, Any] = {}
-        for row in rows:
-            if row.mandatory and row.name not in value:
-                raise Invalid(_join(path, row.name), "is mandatory (Mandatory: Yes)")
+        for mandatory in rows:
+            if mandatory.mandatory and mandatory.name not in value:
+                raise Invalid(_join(path, mandatory.name), "is mandatory (Mandatory: Yes)")
         for name, item in value.items():
             where = _join(path, name)
             row = known.get(name)
@@ -156,10 +156,10 @@ class Checker:
                 raise Invalid(where, f"must be an array ({kind})")
             inner = kind[len("Array of ") :]
             if inner == "strings":
-                return [self.scalar(item, "String", f"{where}[{i}]") for i, item in enumerate(value)]
-            return [
-                self.object(item, where_pattern(where) + "[]") for i, item in enumerate(value)
-            ]
+                return [
+                    self.scalar(item, "String", f"{where}[{i}]") for i, item in enumerate(value)
+                ]
+            return [self.object(item, where_pattern(where) + "[]") for i, item in enumerate(value)]
         if kind.endswith(" object"):
             pattern = where_pattern(where)
             if table_of(pattern) is None:
