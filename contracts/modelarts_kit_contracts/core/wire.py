@@ -426,7 +426,17 @@ def request_body(ctx: RequestContext) -> CheckResult:
         return _breaks("", "json", "JSON", problem)
     # What a client sends must be inside the must-accept envelope (the schema model's rules at
     # every strength, documented fields only); a finding that only guidance makes is named so.
-    found = schema_findings(ctx.spec.envelope(MUST_ACCEPT), op.request_schema, body)
+    must_accept = ctx.spec.envelope(MUST_ACCEPT)
+    found = schema_findings(must_accept, op.request_schema, body)
+    if found:
+        # What the vendor's own SDK sends is evidence that the service accepts it
+        # (workspace_id in a list body): no client is failed for it.
+        sent_by_sdk = {
+            rule.instance_pointer
+            for rule in Envelopes(ctx.spec).broken(must_accept, op.operation_id, body)
+            if rule.strength == "sdk"
+        }
+        found = [f for f in found if f.pointer not in sent_by_sdk]
     found = _cited(ctx.spec, op.request_schema, found)
     return _name_guidance(ctx.spec, op, body, found) if found else found
 

@@ -44,9 +44,10 @@ SECONDARY = {"Pending": "Queuing"}  # secondary_phase options: "Queuing: queuing
 
 
 class Refused(Exception):
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, allow: str = "") -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
+        self.allow = allow  # a 405's Allow header (RFC 9110: a 405 MUST carry one)
         self.status = pages.error_codes()[code]
         self.message = message
 
@@ -105,6 +106,15 @@ class Job:
             # The response tables type it "Array of Map<String,String> objects" (004
             # JobAlgorithmResponse), the request table "Map<String,String>".
             job["algorithm"]["environments"] = [environments] if environments else []
+        for task in job.get("tasks", []):
+            algorithm = task.get("algorithm", {})
+            for channel in ("inputs", "outputs"):
+                # The create page's TaskResponse algorithm: "inputs | inputs object",
+                # "outputs | outputs object" (one channel), where the request has an array.
+                if isinstance(algorithm.get(channel), list):
+                    items = algorithm.pop(channel)
+                    if items:
+                        algorithm[channel] = items[0]
         if self.description is not None:
             job["metadata"]["description"] = self.description
         phase = self.phase(now)
@@ -150,7 +160,10 @@ class IndependentServer:
         except Refused as refused:
             status = refused.status
             payload = {"error_code": refused.code, "error_msg": refused.message}
-        await _answer(send, status, payload)
+            allow = refused.allow
+        else:
+            allow = ""
+        await _answer(send, status, payload, allow)
 
     def handle(self, scope: Scope, headers: Mapping[str, str], raw: bytes) -> tuple[int, Any]:
         path = scope.get("raw_path", b"").decode("latin-1") or scope["path"]
@@ -165,7 +178,7 @@ class IndependentServer:
         name, params, methods = route
         method = scope["method"]
         if method not in methods:
-            raise Refused("ModelArts.2803", "MethodNotAllowed")
+            raise Refused("ModelArts.2803", "MethodNotAllowed", ", ".join(methods))
         self.authenticate(headers)
         if not project:
             raise Refused("ModelArts.0101", "Invalid Argument: project_id")
@@ -370,9 +383,11 @@ async def _read(receive: Receive) -> bytes:
             return b"".join(chunks)
 
 
-async def _answer(send: Send, status: int, payload: Any) -> None:
+async def _answer(send: Send, status: int, payload: Any, allow: str = "") -> None:
     body = b"" if payload is None else json.dumps(payload).encode()
     headers = [(b"content-length", str(len(body)).encode())]
+    if allow:
+        headers.append((b"allow", allow.encode()))
     if payload is not None:
         headers.append((b"content-type", b"application/json"))
     await send({"type": "http.response.start", "status": status, "headers": headers})
