@@ -27,8 +27,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
-    from modelarts_kit_spec.load import Spec
     from modelarts_kit_spec.operation import Operation
+
+# A ``Spec`` or an envelope of one (``spec.envelope(...)``): typed loosely, because the
+# schema model sits below the loader (``modelarts_kit_spec.load`` imports it).
+Spec = Any
 
 __all__ = [
     "EXTENSION",

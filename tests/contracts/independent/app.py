@@ -175,7 +175,7 @@ class IndependentServer:
         route = route_of(segments[3:])
         if route is None:
             raise Refused("ModelArts.2836", "PathNotFound")
-        name, params, methods = route
+        _name, params, methods = route
         method = scope["method"]
         if method not in methods:
             raise Refused("ModelArts.2803", "MethodNotAllowed", ", ".join(methods))

@@ -46,7 +46,7 @@ def _matches(job: Mapping[str, Any], item: Mapping[str, Any]) -> bool:
     if operator == "like":
         hit = any(v in text for v in values)
     elif operator == "between":
-        low, high = (values + ["", ""])[:2] if len(values) < 2 else values[:2]
+        low, high = [*values, "", ""][:2]
         hit = _between(value, low, high)
     else:
         hit = text in values
