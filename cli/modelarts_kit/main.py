@@ -38,6 +38,10 @@ COMMANDS: Tree = {
                 "modelarts_kit.commands.spec:diff",
                 "Classify changes between two spec versions.",
             ),
+            "rules": (
+                "modelarts_kit.commands.spec:rules",
+                "List every rule with its strength and evidence.",
+            ),
         },
         "Validate and diff the curated OpenAPI spec.",
     ),

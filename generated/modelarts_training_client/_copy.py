@@ -379,7 +379,24 @@ PLAN: Plan = Fields(
                                     "engine_version": AS_IS,
                                     "image_url": AS_IS,
                                 },
-                                (),
+                                (
+                                    Requires(
+                                        ("engine_name", "engine_version"),
+                                        "guidance at /components/schemas/TaskAlgorithmEngine/dependentRequired/engine_name; ledger entry guidance-task-engine-choose-one",
+                                    ),
+                                    Requires(
+                                        ("engine_version", "engine_name"),
+                                        "guidance at /components/schemas/TaskAlgorithmEngine/dependentRequired/engine_version; ledger entry guidance-task-engine-choose-one",
+                                    ),
+                                    Excludes(
+                                        ("engine_id", "engine_name"),
+                                        "guidance at /components/schemas/TaskAlgorithmEngine/allOf/0/not; ledger entry guidance-task-engine-choose-one",
+                                    ),
+                                    Excludes(
+                                        ("engine_id", "image_url"),
+                                        "guidance at /components/schemas/TaskAlgorithmEngine/allOf/1/not; ledger entry guidance-task-engine-choose-one",
+                                    ),
+                                ),
                             ),
                             "inputs": Items(
                                 Fields(

@@ -602,7 +602,9 @@ class SpecResource(_DeferredRootModel[SpecResource1 | SpecResource2]):
 
 class TaskAlgorithmEngine(BaseModel):
     """
-    Engine of a heterogeneous job algorithm.
+    Engine of a heterogeneous job algorithm. Chosen as the job's engine is: `engine_id`,
+    `engine_name` + `engine_version`, or `image_url` (guidance, as for the job's
+    engine).
     """
 
     model_config = ConfigDict(
@@ -626,6 +628,25 @@ class TaskAlgorithmEngine(BaseModel):
     """
     Custom image URL selected for the algorithm.
     """
+    # which fields go together (the spec's not and dependentRequired)
+    _field_rules = field_rules_validator(
+        Requires(
+            ("engine_name", "engine_version"),
+            "guidance at /components/schemas/TaskAlgorithmEngine/dependentRequired/engine_name; ledger entry guidance-task-engine-choose-one",
+        ),
+        Requires(
+            ("engine_version", "engine_name"),
+            "guidance at /components/schemas/TaskAlgorithmEngine/dependentRequired/engine_version; ledger entry guidance-task-engine-choose-one",
+        ),
+        Excludes(
+            ("engine_id", "engine_name"),
+            "guidance at /components/schemas/TaskAlgorithmEngine/allOf/0/not; ledger entry guidance-task-engine-choose-one",
+        ),
+        Excludes(
+            ("engine_id", "image_url"),
+            "guidance at /components/schemas/TaskAlgorithmEngine/allOf/1/not; ledger entry guidance-task-engine-choose-one",
+        ),
+    )
 
 
 class TaskInputRemote(BaseModel):

@@ -66,6 +66,7 @@ from typing import Any
 
 from modelarts_kit_spec import Operation, Spec, load_spec
 from modelarts_kit_spec.routes import match_route
+from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT
 from modelarts_kit_wire.asgi import ASGIApp as ASGIApp
 from modelarts_kit_wire.asgi import Message as Message
 from modelarts_kit_wire.asgi import Receive as Receive
@@ -91,7 +92,7 @@ from modelarts_kit_server.errors import ApiError, error_body, resolve_error
 from modelarts_kit_server.faults import FaultKind, FaultPlan
 from modelarts_kit_server.handler_table import default_handlers
 from modelarts_kit_server.lifecycle import Simulation
-from modelarts_kit_server.settings import DEFAULT_MAX_BODY_BYTES, ServerSettings
+from modelarts_kit_server.settings import DEFAULT_MAX_BODY_BYTES, STRICT, ServerSettings
 from modelarts_kit_server.store import JobStore, StorageUnavailable
 from modelarts_kit_server.validation import validate_path_parameters
 
@@ -307,6 +308,13 @@ class ReferenceServer:
         )
         self._large_bodies = threading.BoundedSemaphore(MAX_LARGE_BODIES)
 
+    @property
+    def envelope(self) -> Spec:
+        """The envelope of the end this server plays: must-accept (strict) or must-reject
+        (lenient), by which path parameters, query parameters and bodies are judged."""
+        strict = self.settings.strictness == STRICT
+        return self.spec.envelope(MUST_ACCEPT if strict else MUST_REJECT)
+
     def new_job_id(self) -> str:
         """A UUID4 job id: random, or from the ``id_seed`` generator (reproducible)."""
         if self._ids is None:
@@ -414,7 +422,7 @@ class ReferenceServer:
         principal = (
             identity if isinstance(identity, Principal) else verify_signature(identity, parts)
         )
-        validate_path_parameters(self.spec, found.route.operation, found.path_params)
+        validate_path_parameters(self.envelope, found.route.operation, found.path_params)
         check_project_access(principal, found.path_params["project_id"])
         context = RequestContext(
             server=self,

@@ -89,18 +89,19 @@ MAX_RENDERED_TASKS = 64  # node_count may be huge; the task list shown is capped
 def validate_body(context: RequestContext) -> Any:
     """The parsed body, valid against the operation's request schema in the envelope the
     server's strictness names; a lenient server keeps only the fields the spec has. An empty
-    body where the spec does not require one is None (a DELETE without a body)."""
-    if not context.body.strip() and not context.operation.request_required:
+    body where the envelope does not require one is None (a DELETE without a body; at the
+    lenient end, a search without a body: only the ledger decided that it is required)."""
+    spec = context.server.spec
+    strict = context.server.settings.strictness == STRICT
+    envelope = spec.envelope(MUST_ACCEPT if strict else MUST_REJECT)
+    required = envelope.operation(context.operation.operation_id).request_required
+    if not context.body.strip() and not required:
         return None
     document = parse_json_body(context.body, context.content_type)
     schema = context.operation.request_schema
     if schema is None:
         return document
-    spec = context.server.spec
-    strict = context.server.settings.strictness == STRICT
-    violation = validate_instance(
-        spec.envelope(MUST_ACCEPT if strict else MUST_REJECT), schema, document
-    )
+    violation = validate_instance(envelope, schema, document)
     if violation is None:
         return document if strict else known_fields(spec, schema, document)
     if _is_unsupported_action(context, violation):

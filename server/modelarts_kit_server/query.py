@@ -56,7 +56,9 @@ def query_parameters(context: RequestContext) -> dict[str, Any]:
     if broken:
         raise ApiError(errors.INVALID_PARAM, f"query parameter {broken[0].message}")
     values: dict[str, Any] = {}
-    for parameter in context.operation.parameters:
+    # The envelope's own parameters: an enum value only the SDK has is in must-reject's, not
+    # in must-accept's (the operation of the spec itself has every value).
+    for parameter in envelope.operation(context.operation.operation_id).parameters:
         if parameter.location != "query":
             continue
         if parameter.name not in given:

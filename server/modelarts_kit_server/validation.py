@@ -225,13 +225,15 @@ def validate_instance(spec: Spec, schema: Any, instance: Any) -> ValidationError
 
 
 def validate_path_parameters(spec: Spec, operation: Operation, values: Mapping[str, str]) -> None:
-    """``invalid-parameter`` when a path parameter violates its schema in the spec; for an
+    """``invalid-parameter`` when a path parameter violates its schema in ``spec`` (the
+    envelope of the server's end: a pattern only the ledger decided binds the strict end); for an
     operation whose responses list no ``invalid-parameter`` (the engines operation documents
     no 400), ``path-not-found``: a path whose parameter breaks its pattern is not a path of the
     operation, and the server answers only what the operation documents."""
     listed = spec.meaning.errors.meanings(operation.operation_id)
     meaning = errors.INVALID_PARAM if errors.INVALID_PARAM in listed else errors.PATH_NOT_FOUND
-    for parameter in operation.parameters:
+    # ``spec`` may be an envelope: its own operation carries its parameters' schemas.
+    for parameter in spec.operation(operation.operation_id).parameters:
         if parameter.location != "path" or parameter.name not in values:
             continue
         violation = validate_instance(spec, parameter.schema, values[parameter.name])

@@ -140,6 +140,10 @@ MEANING_IMPACT: dict[str, tuple[bool, bool, str]] = {
     "rule-became-documented": (
         False, True, "a page states it now: every server must accept it (must-accept grew)",
     ),
+    "rule-became-decision": (
+        False, False,
+        "only the ledger decides it now: clients still respect it, servers need not enforce it",
+    ),
     "evidence-changed": (
         False, False, "a rule's evidence changed (pages, SDK models, ledger), not its strength",
     ),
@@ -535,7 +539,12 @@ class _Compare:
             if Strength.GUIDANCE in strengths and len(strengths) > 1:
                 continue
             here = f"{keyword} at {pointer}"
-            if old_rule.strength is Strength.DOCUMENTED and len(strengths) > 1:
+            if strengths == {Strength.DOCUMENTED, Strength.DECISION}:
+                if new_rule.strength is Strength.DECISION:
+                    rule, message = "rule-became-decision", f"{here} is now the ledger's decision"
+                else:
+                    rule, message = "rule-became-documented", f"{here} is documented now"
+            elif old_rule.strength is Strength.DOCUMENTED and len(strengths) > 1:
                 rule, message = "rule-became-lenient", f"{here} is now {new_rule.strength}"
             elif new_rule.strength is Strength.DOCUMENTED and len(strengths) > 1:
                 rule, message = "rule-became-documented", f"{here} is documented now"
@@ -557,6 +566,26 @@ class _Compare:
                     [str(e) for e in now],
                     f"the pages that document {pointer} changed",
                 )
+        old_quotes, new_quotes = old_model.extension.quotes, new_model.extension.quotes
+        for pointer in sorted(old_quotes.keys() | new_quotes.keys()):
+            was_block, now_block = old_quotes.get(pointer, {}), new_quotes.get(pointer, {})
+            if was_block != now_block:
+                self.emit(
+                    "evidence-changed",
+                    f"{where}/quotes",
+                    _quoted(was_block),
+                    _quoted(now_block),
+                    f"the pages' words for {pointer} changed",
+                )
+
+
+def _quoted(block: Mapping[str, JSON]) -> dict[str, list[str]]:
+    """A node's quotes by rule keyword, as strings (``PAGE | LOCATOR | QUOTE``)."""
+    out: dict[str, list[str]] = {}
+    for key, quotes in block.items():
+        flat = [q for qs in quotes.values() for q in qs] if isinstance(quotes, Mapping) else quotes
+        out[key] = [str(q) for q in flat]
+    return out
 
 
 def _cited(rule: Rule) -> list[str]:

@@ -31,7 +31,7 @@ from modelarts_kit_spec.load import (
 from modelarts_kit_spec.meaning import meaning_problems, uses_meaning
 from modelarts_kit_spec.refs import check_ref_cycles
 from modelarts_kit_spec.schemamodel.extension import SOURCES_DIR, extension_problems
-from modelarts_kit_spec.schemamodel.page_evidence import undocumented_rules
+from modelarts_kit_spec.schemamodel.page_evidence import undocumented_rules, unquoted_rules
 from modelarts_kit_spec.sensitive import marker_problems
 from modelarts_kit_spec.structure import path_parameter_problems, schema_type_problems
 from modelarts_kit_spec.walker import SUBSCHEMA_MAP_KEYWORDS, SchemaWalker, iter_schemas
@@ -553,6 +553,20 @@ def check_schema_model(ctx: Context) -> Iterator[SpecProblem]:
                 f"{stated} (a rule is documented only with page evidence: give it its strength "
                 "and evidence in x-modelarts-schema-model)"
             ),
+        )
+
+
+@rule(
+    "schema-model-quote",
+    "every documented or guidance rule quotes its page, and each quote stands in the recorded "
+    "page (spec/sources) as the page reader reads it",
+)
+def check_schema_model_quotes(ctx: Context) -> Iterator[SpecProblem]:
+    for found, _quote, problem in unquoted_rules(ctx.document, SOURCES_DIR):
+        single = found.keyword == "enum" and not isinstance(found.value, list | type(None))
+        what = f"enum value {found.value!r}" if single else found.keyword
+        yield SpecProblem(
+            found.pointer, "schema-model-quote", f"{found.strength} rule {what}: {problem}"
         )
 
 

@@ -334,7 +334,7 @@ def test_a_large_body_is_handled_on_a_worker_thread_and_answers_the_same(
     assert (
         answers[1].json()["algorithm"]["parameters"] == json.loads(large)["algorithm"]["parameters"]
     )
-    invalid = large.replace(b'"node_count": 1', b'"node_count": 0')
+    invalid = large.replace(b'"node_count": 1', b'"node_count": "one"')
     check_error(client.post(JOBS, content=invalid, headers=headers), 400, "ModelArts.2788")
 
 

@@ -88,16 +88,28 @@ def test_limits_outside_the_documented_ranges_are_refused(
     assert f"/{field}" in response.json()["error_msg"]
 
 
-def test_a_list_without_a_body_follows_the_spec(family: Family, clock: ManualClock) -> None:
-    """No body: the search with every default where the spec makes the body optional, else
-    the malformed-body error."""
-    job_id = create(family, clock, "no-body")
-    response = family.by_role(Role.LIST, content=b"")
-    if operation_of(family.spec, Role.LIST).request_required:
-        assert response.status_code == 400
-        assert response.json()["error_code"] == family.error_code(Role.LIST, "malformed-body")
-    else:
-        assert [item["metadata"]["id"] for item in response.json()["items"]] == [job_id]
+@pytest.mark.parametrize("strictness", ["lenient", "strict"])
+def test_a_list_without_a_body_follows_the_envelope_of_each_end(
+    clock: ManualClock, strictness: str
+) -> None:
+    """No body: the search with every default where the end's envelope makes the body
+    optional, else the malformed-body error. requestBody.required is the ledger's decision
+    (list-request-body-required): the strict end enforces it, the lenient end does not."""
+    app = create_app(ServerSettings(clock=clock, strictness=strictness))
+    family = family_client(app)
+    try:
+        job_id = create(family, clock, "no-body")
+        response = family.by_role(Role.LIST, content=b"")
+        envelope = family.spec.envelope(MUST_ACCEPT if strictness == "strict" else MUST_REJECT)
+        if operation_of(envelope, Role.LIST).request_required:
+            assert response.status_code == 400
+            assert response.json()["error_code"] == family.error_code(Role.LIST, "malformed-body")
+        else:
+            assert [item["metadata"]["id"] for item in response.json()["items"]] == [job_id]
+    finally:
+        family.client.close()
+        app.close()
+    assert (strictness == "strict") == operation_of(envelope, Role.LIST).request_required
 
 
 def test_another_projects_jobs_are_not_listed(clock: ManualClock) -> None:

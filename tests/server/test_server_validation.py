@@ -85,8 +85,8 @@ def test_json_with_a_charset_and_suffix_media_type_is_accepted(api: Api) -> None
             "/spec/resource/node_count: value 2147483648 violates",
         ),
         (
-            job_body("n", spec={"resource": {"flavor_id": "f", "node_count": 0}}),
-            "violates minimum 1",
+            job_body("n", spec={"resource": {"flavor_id": "f", "node_count": "one"}}),
+            '/spec/resource/node_count: value "one" violates must be of type integer',
         ),
         (job_body("x" * 65), '/metadata/name: value "xxxxx'),
         ([], "/: value [] violates must be of type object"),

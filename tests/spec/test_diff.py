@@ -839,8 +839,8 @@ def schema_model_rules(document: JSON) -> JSON:
     return document["x-modelarts-schema-model"]["rules"]
 
 
-def schema_model_pages(document: JSON) -> JSON:
-    return document["x-modelarts-schema-model"]["pages"]
+def schema_model_quotes(document: JSON) -> JSON:
+    return document["x-modelarts-schema-model"]["quotes"]
 
 
 def role_on_a_schema(document: JSON) -> None:
@@ -928,8 +928,12 @@ MEANING_CASES: list[tuple[str, Callable[[JSON], None], str, bool, bool, set[str]
     ("rule became documented", several(
         change(schema_model_rules, "/components/schemas/Output/properties/access_method")),
      "rule-became-documented", False, True, set(), False),
-    ("evidence changed", change(schema_model_pages, "/components/schemas/JobMetadata",
-                                ["seeds/004_126c216e710dc1ec.txt: metadata"]),
+    ("rule became decision", several(
+        change(schema_model_rules, "/components/schemas/JobMetadata/properties/name",
+               {"pattern": {"strength": "decision", "ledger": ["job-name-pattern"]}})),
+     "rule-became-decision", False, False, set(), False),
+    ("evidence changed", change(schema_model_quotes, "/components/schemas/JobMetadata",
+                                {"*": ["seeds/004_126c216e710dc1ec.txt | metadata | metadata"]}),
      "evidence-changed", False, False, set(), False),
     ("unknown extension added", sensitive_marker, "extension-changed", True, True, set(), False),
     ("unknown extension removed", sensitive_marker, "extension-changed", True, True, set(), True),

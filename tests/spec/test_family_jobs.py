@@ -15,12 +15,13 @@ import pytest
 import yaml
 from modelarts_kit_spec import LEDGER_PATH, Spec, load_spec, read_ledger
 from modelarts_kit_spec.load import read_yaml
+from modelarts_kit_spec.paths import INVENTORIES_DIR
 from modelarts_kit_spec.schemamodel.rules import Strength
 from modelarts_kit_vendordocs import compare, extract_page, load_decisions
 from modelarts_kit_vendordocs.drift import normalise_field
 
 JSON = Any
-INVENTORY = read_yaml(Path(__file__).with_name("inventory_of_family_jobs.yaml"))
+INVENTORY = read_yaml(INVENTORIES_DIR / "inventory_of_family_jobs.yaml")
 FAMILY_DIR = Path(__file__).resolve().parents[2] / "spec" / "sources" / INVENTORY["folder"]
 PAGES: tuple[str, ...] = tuple(INVENTORY["seeds"].values())
 LIST = "ListTrainingJobs"
@@ -201,7 +202,7 @@ def test_the_inventory_agrees_with_the_documentation_parser() -> None:
 
 
 def test_every_new_field_cites_its_page_table(spec: Spec) -> None:
-    pages = spec.schema_model.extension.pages
+    extension = spec.schema_model.extension
     for schema, field, table in (
         ("JobSearches", "limit", "Request body parameters"),
         ("Filter", "operator", "filters"),
@@ -210,5 +211,8 @@ def test_every_new_field_cites_its_page_table(spec: Spec) -> None:
         ("JobMetadataResponse", "id", "JobMetadata"),  # the list page's job table too
     ):
         pointer = f"/components/schemas/{schema}/properties/{field}"
-        cited = {(e.where, e.what) for e in pages[pointer]}
-        assert any(where.startswith("family/") and what == table for where, what in cited), pointer
+        cited = {(e.where, e.what) for e in extension.pages_for(pointer)}
+        assert any(
+            where.startswith("family/") and what.removeprefix("Table ").split(" ", 1)[-1] == table
+            for where, what in cited
+        ), (pointer, cited)

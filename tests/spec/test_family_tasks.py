@@ -12,13 +12,14 @@ import yaml
 from modelarts_kit_spec import Spec, load_spec, read_ledger
 from modelarts_kit_spec.load import read_yaml
 from modelarts_kit_spec.operation import Operation
+from modelarts_kit_spec.paths import INVENTORIES_DIR
 from modelarts_kit_spec.sensitive import sensitive_fields
 from modelarts_kit_vendordocs import Inventory, compare, extract_page, load_decisions
 from modelarts_kit_vendordocs.drift import normalise_field
 
 JSON = Any
 REPO = Path(__file__).resolve().parents[2]
-INVENTORY = read_yaml(Path(__file__).with_name("inventory_of_family_tasks.yaml"))
+INVENTORY = read_yaml(INVENTORIES_DIR / "inventory_of_family_tasks.yaml")
 PAGES_DIR = REPO / "spec" / "sources" / INVENTORY["folder"]
 PAGES: dict[str, str] = INVENTORY["seeds"]
 JOB = "/v2/{project_id}/training-jobs/{training_job_id}"

@@ -153,12 +153,12 @@ def test_an_unknown_strength_is_refused() -> None:
 
 def test_evidence_pages_must_exist_in_spec_sources() -> None:
     def change(document: JSON) -> None:
-        document["x-modelarts-schema-model"]["pages"]["/components/schemas/Job"] = [
-            "seeds/999_missing.txt: Request body"
-        ]
+        document["x-modelarts-schema-model"]["quotes"]["/components/schemas/Job"] = {
+            "*": ["seeds/999_missing.txt | Request body | kind Yes String"]
+        }
 
     problems = _problems(change)
-    assert any("'seeds/999_missing.txt'" in message for _, message in problems)
+    assert any("seeds/999_missing.txt" in message for _, message in problems)
 
 
 def test_ledger_ids_must_exist() -> None:
@@ -288,7 +288,7 @@ def test_every_documented_rule_of_the_curated_spec_cites_a_page_that_states_it()
     document = copy.deepcopy(load_spec().document)
     assert list(undocumented_rules(document, SOURCES_DIR)) == []
     name = "/components/schemas/JobMetadata/properties/name"
-    del document["x-modelarts-schema-model"]["pages"][name]
+    del document["x-modelarts-schema-model"]["quotes"][name]
     flagged = {
         (rule.pointer, rule.keyword) for rule, _ in undocumented_rules(document, SOURCES_DIR)
     }
@@ -302,9 +302,9 @@ def test_a_table_that_does_not_print_the_field_is_no_evidence() -> None:
 
     def change(document: JSON) -> None:
         del _rules(document)[INSTALL_SYS_PACKAGES]
-        document["x-modelarts-schema-model"]["pages"][INSTALL_SYS_PACKAGES] = [
-            "seeds/004_126c216e710dc1ec.txt: engine"
-        ]
+        document["x-modelarts-schema-model"]["quotes"][INSTALL_SYS_PACKAGES] = {
+            "*": ["seeds/004_126c216e710dc1ec.txt | engine | install_sys_packages"]
+        }
 
     flagged = _undocumented(_problems(change))
     assert list(flagged) == [INSTALL_SYS_PACKAGES]
@@ -315,9 +315,9 @@ def test_a_table_the_page_does_not_print_is_no_evidence() -> None:
     name = "/components/schemas/JobMetadata/properties/name"
 
     def change(document: JSON) -> None:
-        document["x-modelarts-schema-model"]["pages"][name] = [
-            "seeds/004_126c216e710dc1ec.txt: NoSuchTable"
-        ]
+        document["x-modelarts-schema-model"]["quotes"][name] = {
+            "*": ["seeds/004_126c216e710dc1ec.txt | NoSuchTable, row name | name Yes String"]
+        }
 
     assert list(_undocumented(_problems(change))) == [name]
 

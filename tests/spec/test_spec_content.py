@@ -26,6 +26,7 @@ from modelarts_kit_spec import (
     read_ledger,
     resolve_pointer,
 )
+from modelarts_kit_spec.paths import INVENTORIES_DIR
 from modelarts_kit_spec.validate import subset_mismatch
 from modelarts_kit_vendordocs import Inventory, compare, extract_page, load_decisions
 from modelarts_kit_vendordocs.drift import normalise_field
@@ -41,7 +42,7 @@ PAGE_DIRS = (
     REPO / "spec" / "sources" / "family",
     REPO / "spec" / "sources" / "reference",
 )
-INVENTORY_PATH = Path(__file__).with_name("inventory_of_seeds.yaml")
+INVENTORY_PATH = INVENTORIES_DIR / "inventory_of_seeds.yaml"
 CREATE = "CreateTrainingJob"
 SHOW = "ShowTrainingJobDetails"
 STOP = "StopTrainingJob"

@@ -201,6 +201,10 @@ BROKEN: list[tuple[str, Callable[[JSON], None], str, str]] = [
     ("schema model: unknown strength",
      _set("/x-modelarts-schema-model", {"rules": {JOB: {"type": {"strength": "strong"}}}}),
      "/x-modelarts-schema-model/rules/~1components~1schemas~1Job/type", "schema-model"),
+    ("schema model: a quote the page does not have",
+     _set("/x-modelarts-schema-model", {"quotes": {JOB + "/properties/name": {
+         "*": ["seeds/004_126c216e710dc1ec.txt | JobMetadata, row name | words no page has"]}}}),
+     JOB + "/properties/name", "schema-model-quote"),
     ("template parameter, empty parameters", _set("/paths/~1y~1{id}", {"get": {"operationId": "Y",
      "parameters": [], "responses": {"200": {"description": "ok"}}}}), "/paths/~1y~1{id}/get",
      "path-parameter-declared"),

@@ -11,13 +11,15 @@ from pathlib import Path
 import click
 from modelarts_kit_spec.diff import diff_documents, read_source, render_json, render_markdown
 from modelarts_kit_spec.ledger import ledger_for, read_ledger
-from modelarts_kit_spec.load import SPEC_PATH, read_yaml
+from modelarts_kit_spec.load import SPEC_PATH, load_spec, read_yaml
+from modelarts_kit_spec.schemamodel.listing import list_rules, rule_json
+from modelarts_kit_spec.schemamodel.rules import Strength
 from modelarts_kit_spec.validate import RULES, validate_document
 from modelarts_kit_wire.errors import EXIT_FINDINGS, EXIT_OK, KitError
 
 from modelarts_kit import options
 
-__all__ = ["diff", "validate"]
+__all__ = ["diff", "rules", "validate"]
 
 
 @options.command()
@@ -104,3 +106,37 @@ def diff(old: str, new: str, output_format: str, out_file: Path | None, fail_on:
         for c in changes
     )
     raise SystemExit(EXIT_FINDINGS if breaking else EXIT_OK)
+
+
+@options.command()
+@options.spec_file("OpenAPI file to read (default: the curated spec).")
+@click.option(
+    "--pointer",
+    metavar="P",
+    help="Only the rules at or below this JSON pointer (e.g. /components/schemas/JobMetadata).",
+)
+@click.option(
+    "--strength",
+    metavar="S",
+    help=f"Only the rules of this strength ({', '.join(s.value for s in Strength)}).",
+)
+@click.option("--json", "as_json", is_flag=True, help='Print JSON: {"rules": [...]}.')
+def rules(spec_file: Path | None, pointer: str | None, strength: str | None, as_json: bool) -> None:
+    """List every rule of the schema model: pointer, rule, value, strength, evidence.
+
+    A rule a page states quotes it (page, locator, the page's words); a rule only the SDK, an
+    example or the ledger has names its ledger entry. An enum whose values bind differently
+    (CPU and GPU documented, Ascend the SDK's) is one rule per value. An unknown pointer or
+    strength: exit 2."""
+    spec = load_spec(spec_file) if spec_file is not None else load_spec()
+    found = list_rules(spec.schema_model, pointer=pointer, strength=strength)
+    if as_json:
+        click.echo(
+            json.dumps({"rules": [rule_json(r) for r in found]}, indent=2, ensure_ascii=False)
+        )
+        return
+    for rule in found:
+        click.echo(rule.cite())
+    counts = {s: sum(1 for r in found if r.strength is s) for s in Strength}
+    summary = ", ".join(f"{n} {s.value}" for s, n in counts.items() if n)
+    click.echo(f"{len(found)} rule(s){': ' + summary if summary else ''}")

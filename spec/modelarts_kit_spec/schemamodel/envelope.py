@@ -59,6 +59,7 @@ def build_envelope(document: JSON, name: str) -> JSON:
 
         envelope = strip_guidance(document)
         _open_lenient_properties(envelope, model)
+        _drop_request_decisions(envelope, model)
     else:
         envelope = copy.deepcopy(document)
         # Read by Spec.validator: in must-accept an integer is a JSON integer, never 1.0.
@@ -67,6 +68,7 @@ def build_envelope(document: JSON, name: str) -> JSON:
         _drop_lenient_properties(envelope, model)
         _drop_lenient_nulls(envelope, model)
         _drop_lenient_array_forms(envelope, model)
+        _keep_documented_values(envelope, model)
         add_formats(envelope)
     _state_integer_ranges(envelope)
     return envelope
@@ -134,6 +136,41 @@ def _drop_lenient_array_forms(envelope: JSON, model: SchemaModel) -> None:
             branches = node.get(key)
             if isinstance(branches, list):
                 node[key] = [b for b in branches if json_types(b) != {"array"}]
+
+
+def _keep_documented_values(envelope: JSON, model: SchemaModel) -> None:
+    """An enum whose values have strengths of their own offers only the documented ones: a
+    value only the SDK has (flavors' ``Ascend``) or only the ledger decided is no value every
+    server must accept."""
+    for pointer in model.extension.values:
+        accepted = model.accepted_values(pointer)
+        node = _at(envelope, pointer)
+        if accepted and isinstance(node.get("enum"), list):
+            node["enum"] = list(accepted)
+
+
+def _drop_request_decisions(envelope: JSON, model: SchemaModel) -> None:
+    """What only the ledger decided binds no server: a request rule of strength ``decision``
+    (a body marked required, a minimum borrowed from another page, a closed enum no page
+    gives) leaves must-reject. A response rule the ledger decided (``required-response``)
+    stays: it is what a server's answers are judged by, and clients rely on it."""
+    requests = request_objects(envelope)
+    for (pointer, keyword), annotation in model.extension.annotations.items():
+        if annotation.strength is not Strength.DECISION or not _request_side(pointer, requests):
+            continue
+        node = _at(envelope, pointer)
+        if pointer.endswith("/requestBody") and keyword == "required":
+            node["required"] = False
+        else:
+            node.pop(keyword, None)
+
+
+def _request_side(pointer: str, requests: list[str]) -> bool:
+    if pointer.endswith("/requestBody") or pointer.startswith("/components/parameters/"):
+        return True
+    if pointer.startswith("/paths/") and "/parameters/" in pointer:
+        return True
+    return any(pointer == o or pointer.startswith(o + "/") for o in requests)
 
 
 def _at(document: JSON, pointer: str) -> dict[str, JSON]:

@@ -13,6 +13,18 @@ that document its schema node (``pages``, derived from the pages by
           allOf: {strength: guidance, ledger: [guidance-engine-choose-one]}
       pages:
         /components/schemas/JobMetadata: ['seeds/004_126c216e710dc1ec.txt: JobMetadata']
+      quotes:
+        /components/schemas/JobMetadata/properties/name:
+          '*': ['seeds/004_126c216e710dc1ec.txt | JobMetadata, row name | name Yes String']
+          maxLength: ['seeds/004_126c216e710dc1ec.txt | JobMetadata, row name | The value
+                      must contain 1 to 64 characters consisting of ...']
+      values:
+        /paths/~1v2~1{project_id}~1training-job-flavors/get/parameters/0/schema:
+          Ascend: {strength: sdk, ledger: [flavors-query-flavor-type-values]}
+
+``quotes`` are the pages' words per node and rule keyword (``'*'``: every rule of the node
+no other key names; an ``enum`` maps each documented value to its quotes); ``values`` names
+the enum values that are not ``documented`` (the enum's other values are).
 
 :func:`read_extension` parses it (unknown shapes are skipped); :func:`extension_problems` says
 what ``spec validate`` (rule ``schema-model``) finds wrong with it.
@@ -20,6 +32,7 @@ what ``spec validate`` (rule ``schema-model``) finds wrong with it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +46,7 @@ from modelarts_kit_spec.schemamodel.rules import (
     PRESENCE,
     RULE_KEYWORDS,
     Evidence,
+    Quote,
     Strength,
 )
 from modelarts_kit_spec.walker import json_types
@@ -75,22 +89,81 @@ class Annotation:
         return tuple(found)
 
 
+# Which quote keys answer a keyword, in order (``'*'``: the node's row, every rule of it).
+QUOTE_KEYS: Mapping[str, tuple[str, ...]] = {
+    "type": ("type", "*"),
+    "format": ("format", "type", "*"),
+    PRESENCE: ("*",),
+    NULLABLE: ("nullable", "*"),
+    ARRAY_FORM: ("*",),
+    "additionalProperties": ("additionalProperties", "*"),
+}
+ANY = "*"
+
+QuoteBlock = Mapping[str, tuple[Quote, ...] | Mapping[str, tuple[Quote, ...]]]
+
+
 @dataclass(frozen=True)
 class Extension:
     annotations: Mapping[tuple[str, str], Annotation] = field(default_factory=dict)
     pages: Mapping[str, tuple[Evidence, ...]] = field(default_factory=dict)
+    quotes: Mapping[str, QuoteBlock] = field(default_factory=dict)
+    values: Mapping[str, Mapping[str, Annotation]] = field(default_factory=dict)
+
+    def quotes_for(self, pointer: str, keyword: str) -> tuple[Quote, ...]:
+        """The quotes of the nearest node at or above ``pointer`` (up to the nearest property
+        or parameter) that has any for ``keyword``; an enum's are all its values' quotes."""
+        keys = QUOTE_KEYS.get(keyword, (keyword,))
+        current = pointer
+        while True:
+            block = self.quotes.get(current)
+            if block is not None:
+                for key in keys:
+                    found = block.get(key)
+                    if isinstance(found, Mapping):
+                        return tuple(q for quotes in found.values() for q in quotes)
+                    if found:
+                        return found
+            if not current or is_property_pointer(current):
+                return ()
+            current = current.rsplit("/", 1)[0]
+
+    def value_quotes(self, pointer: str, value: str) -> tuple[Quote, ...]:
+        """The quotes of one value of the enum at ``pointer``: those of its quotes that name
+        the value (all of them when none does: "the options are the same as those of X")."""
+        found = self.quotes_for(pointer, "enum")
+        naming = tuple(q for q in found if _names_value(q.quote, value))
+        return naming or found
 
     def pages_for(self, pointer: str) -> tuple[Evidence, ...]:
         """The page tables of the nearest node at or above ``pointer`` that has any, up to
         the nearest property: a table that documents an object does not state a field no
-        row of it names."""
+        row of it names. Without a ``pages`` block, the tables its quotes name."""
         current = pointer
         while True:
             if current in self.pages:
                 return self.pages[current]
+            if not self.pages and current in self.quotes:
+                return _tables_quoted(self.quotes[current])
             if not current or is_property_pointer(current):
                 return ()
             current = current.rsplit("/", 1)[0]
+
+
+def _tables_quoted(block: QuoteBlock) -> tuple[Evidence, ...]:
+    """The page tables a node's quotes stand in (``Table 4 JobMetadata, row name``: the
+    table ``Table 4 JobMetadata``), each once."""
+    found: dict[tuple[str, str], Evidence] = {}
+    for quotes in block.values():
+        flat = [q for qs in quotes.values() for q in qs] if isinstance(quotes, Mapping) else quotes
+        for quote in flat:
+            table = quote.locator.split(", row ")[0]
+            found.setdefault((quote.page, table), Evidence("page", quote.page, table))
+    return tuple(found.values())
+
+
+def _names_value(text: str, value: str) -> bool:
+    return re.search(rf"(?<![\w\-.]){re.escape(value)}(?![\w\-])", text) is not None
 
 
 def is_property_pointer(pointer: str) -> bool:
@@ -121,23 +194,46 @@ def read_extension(document: JSON) -> Extension:
     annotations: dict[tuple[str, str], Annotation] = {}
     for pointer, keywords in _mapping(raw.get("rules")).items():
         for keyword, spec in _mapping(keywords).items():
-            spec = _mapping(spec)
-            try:
-                strength = Strength(str(spec.get("strength")))
-            except ValueError:
-                continue  # reported by extension_problems
-            annotations[(str(pointer), str(keyword))] = Annotation(
-                str(pointer),
-                str(keyword),
-                strength,
-                _strings(spec.get("ledger")),
-                _strings(spec.get("sdk")),
-            )
+            annotation = _annotation(str(pointer), str(keyword), _mapping(spec))
+            if annotation is not None:
+                annotations[(str(pointer), str(keyword))] = annotation
     pages = {
         str(pointer): tuple(page_evidence(text) for text in _strings(texts))
         for pointer, texts in _mapping(raw.get("pages")).items()
     }
-    return Extension(annotations, pages)
+    quotes = {
+        str(pointer): _quote_block(block) for pointer, block in _mapping(raw.get("quotes")).items()
+    }
+    values: dict[str, dict[str, Annotation]] = {}
+    for pointer, named in _mapping(raw.get("values")).items():
+        for value, spec in _mapping(named).items():
+            annotation = _annotation(str(pointer), "enum", _mapping(spec))
+            if annotation is not None:
+                values.setdefault(str(pointer), {})[str(value)] = annotation
+    return Extension(annotations, pages, quotes, values)
+
+
+def _quote_block(block: JSON) -> dict[str, tuple[Quote, ...] | dict[str, tuple[Quote, ...]]]:
+    out: dict[str, tuple[Quote, ...] | dict[str, tuple[Quote, ...]]] = {}
+    for key, texts in _mapping(block).items():
+        if isinstance(texts, Mapping):
+            out[str(key)] = {
+                str(value): tuple(Quote.parse(t) for t in _strings(each))
+                for value, each in texts.items()
+            }
+        else:
+            out[str(key)] = tuple(Quote.parse(t) for t in _strings(texts))
+    return out
+
+
+def _annotation(pointer: str, keyword: str, spec: Mapping[str, JSON]) -> Annotation | None:
+    try:
+        strength = Strength(str(spec.get("strength")))
+    except ValueError:
+        return None  # reported by extension_problems
+    return Annotation(
+        pointer, keyword, strength, _strings(spec.get("ledger")), _strings(spec.get("sdk"))
+    )
 
 
 def _is_rule_at_node(node: JSON, pointer: str, keyword: str) -> bool:
@@ -166,6 +262,12 @@ def is_rule_at(document: JSON, pointer: str, keyword: str) -> bool:
     return _is_rule_at_node(node, pointer, keyword)
 
 
+def _flat(quotes: tuple[Quote, ...] | Mapping[str, tuple[Quote, ...]]) -> tuple[Quote, ...]:
+    if isinstance(quotes, Mapping):
+        return tuple(q for qs in quotes.values() for q in qs)
+    return quotes
+
+
 def _strings_list(value: JSON) -> list[JSON]:
     return list(value) if isinstance(value, list) else []
 
@@ -182,8 +284,8 @@ def extension_problems(
         yield where, f"{EXTENSION_KEY} must be a mapping with rules and pages"
         return
     for key in raw:
-        if key not in ("rules", "pages"):
-            yield f"{where}/{key}", f"unknown key {key!r} (known: rules, pages)"
+        if key not in ("rules", "pages", "quotes", "values"):
+            yield f"{where}/{key}", f"unknown key {key!r} (known: rules, values, pages, quotes)"
     known = {entry.id: entry for entry in ledger.entries} if ledger is not None else None
     extension = read_extension(document)
     for pointer, keywords in _mapping(raw.get("rules")).items():
@@ -194,7 +296,7 @@ def extension_problems(
                 yield (
                     here,
                     (
-                        f"strength {strength!r} is not one of guidance, sdk, example "
+                        f"strength {strength!r} is not one of guidance, sdk, example, decision "
                         "(documented is the default: a rule not named here)"
                     ),
                 )
@@ -208,6 +310,38 @@ def extension_problems(
             for entry in _strings(_mapping(spec).get("ledger")):
                 if known is not None and entry not in known:
                     yield here, f"ledger entry {entry!r} does not exist"
+    for pointer, named in _mapping(raw.get("values")).items():
+        here = f"{where}/values/{pointer.replace('~', '~0').replace('/', '~1')}"
+        try:
+            enum = _mapping(resolve_pointer(document, pointer)).get("enum")
+        except KeyError:
+            yield here, f"{pointer!r} does not resolve in the spec"
+            continue
+        for value, spec in _mapping(named).items():
+            if not isinstance(enum, list) or value not in [str(v) for v in enum]:
+                yield f"{here}/{value}", f"{value!r} is not a value of the enum at {pointer}"
+            strength = _mapping(spec).get("strength")
+            if strength not in (Strength.SDK, Strength.EXAMPLE, Strength.DECISION):
+                yield (
+                    f"{here}/{value}",
+                    f"strength {strength!r} is not one of sdk, example, decision",
+                )
+            for entry in _strings(_mapping(spec).get("ledger")):
+                if known is not None and entry not in known:
+                    yield f"{here}/{value}", f"ledger entry {entry!r} does not exist"
+    for pointer, block in _mapping(raw.get("quotes")).items():
+        here = f"{where}/quotes/{pointer.replace('~', '~0').replace('/', '~1')}"
+        try:
+            resolve_pointer(document, pointer)
+        except KeyError:
+            yield here, f"{pointer!r} does not resolve in the spec"
+        for quote in (q for qs in _quote_block(block).values() for q in _flat(qs)):
+            if not quote.quote or not quote.locator or not (sources_dir / quote.page).is_file():
+                yield (
+                    here,
+                    f"{str(quote)!r} is not 'PAGE | LOCATOR | QUOTE' with a page under "
+                    "spec/sources",
+                )
     for pointer, texts in _mapping(raw.get("pages")).items():
         here = f"{where}/pages/{pointer.replace('~', '~0').replace('/', '~1')}"
         try:
@@ -268,6 +402,8 @@ def _agreement_problems(
             )
     claimed = {(p, k, s) for p, k, s in expected}
     for (pointer, keyword), annotation in annotated.items():
+        if annotation.strength is Strength.DECISION and annotation.ledger:
+            continue  # no page states it; the entries named decide it (checked to exist above)
         if (pointer, keyword, annotation.strength.value) not in claimed:
             yield (
                 where,

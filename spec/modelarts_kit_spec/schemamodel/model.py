@@ -37,7 +37,7 @@ from modelarts_kit_spec.walker import iter_schemas, json_types
 if TYPE_CHECKING:
     from modelarts_kit_spec.view import SpecView
 
-__all__ = ["SchemaModel", "SchemaNode"]
+__all__ = ["SchemaModel", "SchemaNode", "required_bodies"]
 
 JSON = Any
 NOT_GIVEN: Any = object()  # rule_for_error without the refused value
@@ -74,6 +74,17 @@ def allows_null(node: Mapping[str, JSON]) -> bool:
     return stated or _has_null_branch(node)
 
 
+def required_bodies(document: JSON) -> list[str]:
+    """Pointers of the operations' ``requestBody`` objects written ``required: true``."""
+    found: list[str] = []
+    for path, item in _mapping(_mapping(document).get("paths")).items():
+        for method, operation in _mapping(item).items():
+            body = _mapping(_mapping(operation).get("requestBody"))
+            if body.get("required") is True:
+                found.append(pointer_join("/paths", path, method, "requestBody"))
+    return found
+
+
 class SchemaModel:
     """Rules, strengths and evidence of one spec document."""
 
@@ -95,10 +106,17 @@ class SchemaModel:
 
     def rule_at(self, pointer: str, keyword: str) -> Rule:
         """The rule ``keyword`` at the schema node ``pointer`` (``#`` prefix allowed), with its
-        strength and evidence. Any keyword answers: a rule the spec does not name is
-        ``documented`` by the pages of its node (the envelope's int32/int64 ranges are the
-        documented type); closing an object the spec leaves open is ``guidance``."""
+        strength, evidence and the pages' words. Any keyword answers: a rule the spec does not
+        name is ``documented`` by the pages of its node (the envelope's int32/int64 ranges are
+        the documented type); closing an object the spec leaves open is ``guidance``."""
         pointer = pointer.removeprefix("#")
+        rule = self._strength_of(pointer, keyword)
+        quotes = self.extension.quotes_for(pointer, keyword)
+        valued = (*RULE_KEYWORDS, *CHOICE_KEYWORDS, "additionalProperties")
+        value = self._node(pointer).get(keyword) if keyword in valued else None
+        return Rule(rule.pointer, keyword, rule.strength, rule.evidence, quotes, value)
+
+    def _strength_of(self, pointer: str, keyword: str) -> Rule:
         pages = self.extension.pages_for(pointer)
         annotation = self.extension.annotations.get((pointer, keyword))
         if annotation is not None:
@@ -106,12 +124,57 @@ class SchemaModel:
         field = self._lenient_field_around(pointer, keyword)
         if field is not None:
             return Rule(pointer, keyword, field.strength, (*field.evidence, *pages))
+        choice = self._choice_around(pointer)
+        if choice is not None:
+            return Rule(pointer, keyword, choice.strength, choice.evidence)
         node = self._node(pointer)
         if keyword in (node.get(GUIDANCE_KEY) or ()):
             return Rule(pointer, keyword, Strength.GUIDANCE, pages)
         if keyword == "additionalProperties" and "additionalProperties" not in node:
             return Rule(pointer, keyword, Strength.GUIDANCE, pages)
         return Rule(pointer, keyword, Strength.DOCUMENTED, pages)
+
+    def _choice_around(self, pointer: str) -> Rule | None:
+        """The choose-one rule (``allOf``/``anyOf``/``oneOf`` the spec names) that a node
+        inside it belongs to: the ``not`` of a not-both pair binds as its choice does."""
+        tokens = pointer.split("/")
+        for end in range(len(tokens) - 1, 0, -1):
+            if tokens[end] in (*CHOICE_KEYWORDS, "not"):
+                holder = "/".join(tokens[:end])
+                if self._is_choice_rule(holder, tokens[end]):
+                    return self._strength_of(holder, tokens[end])
+        return None
+
+    def value_rules(self, pointer: str) -> tuple[Rule, ...]:
+        """One rule per value of the enum at ``pointer``: ``documented`` with its quotes, or
+        the strength and evidence ``x-modelarts-schema-model`` names (``values``)."""
+        pointer = pointer.removeprefix("#")
+        enum = self._node(pointer).get("enum")
+        if not isinstance(enum, list):
+            return ()
+        whole = self.rule_at(pointer, "enum")
+        named = self.extension.values.get(pointer, {})
+        rules: list[Rule] = []
+        for value in enum:
+            annotation = named.get(str(value))
+            if annotation is not None:
+                rules.append(
+                    Rule(pointer, "enum", annotation.strength, annotation.evidence, (), value)
+                )
+                continue
+            quotes = self.extension.value_quotes(pointer, str(value))
+            rules.append(Rule(pointer, "enum", whole.strength, whole.evidence, quotes, value))
+        return tuple(rules)
+
+    def accepted_values(self, pointer: str) -> tuple[Any, ...] | None:
+        """The values of the enum at ``pointer`` every correct server accepts (the documented
+        ones), or ``None`` when every value is."""
+        pointer = pointer.removeprefix("#")
+        if pointer not in self.extension.values:
+            return None
+        return tuple(
+            r.value for r in self.value_rules(pointer) if r.strength is Strength.DOCUMENTED
+        )
 
     def _lenient_field_around(self, pointer: str, keyword: str) -> Annotation | None:
         """The ``sdk`` or ``example`` presence of the nearest field holding the rule: a field
@@ -207,6 +270,8 @@ class SchemaModel:
     # -- every rule ------------------------------------------------------------------------
 
     def _rules_of(self, pointer: str, schema: Mapping[str, JSON]) -> Iterator[Rule]:
+        if self._choice_around(pointer) is not None:
+            return  # a part of a choose-one (the `not` of a not-both pair) is that rule
         guidance = set(schema.get(GUIDANCE_KEY) or ())
         for keyword in (*RULE_KEYWORDS, *CHOICE_KEYWORDS, "additionalProperties"):
             if keyword not in schema:
@@ -227,12 +292,29 @@ class SchemaModel:
 
     @functools.cached_property
     def rules(self) -> tuple[Rule, ...]:
-        """Every rule of the document, by schema node (components, then paths)."""
-        return tuple(
+        """Every rule of the document, by schema node (components, then paths), then each
+        request body the spec marks required (``required`` at the ``requestBody``)."""
+        found = [
             rule
             for pointer, schema in iter_schemas(self.document)
             for rule in self._rules_of(pointer, schema)
+        ]
+        found.extend(
+            self.rule_at(pointer, "required") for pointer in required_bodies(self.document)
         )
+        return tuple(found)
+
+    @functools.cached_property
+    def listed(self) -> tuple[Rule, ...]:
+        """Every rule, an enum whose values have their own strengths as one rule per value
+        (what ``spec rules`` lists)."""
+        out: list[Rule] = []
+        for rule in self.rules:
+            if rule.keyword == "enum" and rule.pointer in self.extension.values:
+                out.extend(self.value_rules(rule.pointer))
+            else:
+                out.append(rule)
+        return tuple(out)
 
     def counts(self) -> dict[Strength, int]:
         """How many rules there are at each strength."""

@@ -25,9 +25,10 @@ from modelarts_kit_spec.document import resolve_pointer
 from modelarts_kit_spec.reader import read_input_text
 from modelarts_kit_spec.schemamodel.extension import EXTENSION_KEY
 from modelarts_kit_spec.schemamodel.model import SchemaModel
-from modelarts_kit_spec.schemamodel.rules import Evidence, Rule, Strength
+from modelarts_kit_spec.schemamodel.pagetext import read_page_words, stands_in
+from modelarts_kit_spec.schemamodel.rules import QUOTED, Evidence, Quote, Rule, Strength
 
-__all__ = ["field_of", "undocumented_rules"]
+__all__ = ["field_of", "undocumented_rules", "unquoted_rules"]
 
 JSON = Any
 # The field inventory's names for a page's root tables, which pages title in their own words
@@ -104,3 +105,39 @@ def undocumented_rules(
         field = field_of(document, rule.pointer)
         if not any(_states(e, field, sources_dir) for e in cited):
             yield rule, field
+
+
+def unquoted_rules(document: JSON, sources_dir: Path) -> Iterator[tuple[Rule, Quote | None, str]]:
+    """Each ``documented`` or ``guidance`` rule whose words do not stand: a quote that is not
+    in its page as :func:`~modelarts_kit_spec.schemamodel.pagetext.page_words` reads it (or a
+    page that cannot be read), and a rule with page evidence but no quote at all; with the
+    quote at fault (``None`` for a rule that quotes nothing) and why.
+
+    A rule that cites no page at all is :func:`undocumented_rules`' to report (a field a
+    ``docs diff --apply`` has just added quotes nothing until the block is derived again)."""
+    if not isinstance(document, Mapping) or EXTENSION_KEY not in document:
+        return
+    model = SchemaModel(document)
+    verdicts: dict[Quote, str | None] = {}
+    for rule in model.listed:
+        if rule.strength not in QUOTED:
+            continue
+        if not rule.quotes:
+            if any(e.kind == "page" for e in rule.evidence) or rule.strength is Strength.GUIDANCE:
+                yield rule, None, "quotes no page (the page's words: PAGE | LOCATOR | QUOTE)"
+            continue
+        for quote in rule.quotes:
+            if quote not in verdicts:
+                verdicts[quote] = _quote_verdict(quote, sources_dir)
+            problem = verdicts[quote]
+            if problem is not None:
+                yield rule, quote, problem
+
+
+def _quote_verdict(quote: Quote, sources_dir: Path) -> str | None:
+    words = read_page_words(sources_dir / quote.page)
+    if words is None:
+        return f"cites {quote.page}, which is not a readable page under spec/sources"
+    if not stands_in(quote.quote, words):
+        return f"quotes {quote.quote!r}, which does not stand in {quote.page} ({quote.locator})"
+    return None

@@ -1,0 +1,88 @@
+"""Decisions and values of their own lie between the envelopes (issue 31 items 3 and 4).
+
+What only the ledger decided binds neither end: valid data respects it (must-accept), no
+server is refused for ignoring it (must-reject leaves it out). An enum value only the SDK has
+is no value every server must accept, nor one every server must refuse.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from modelarts_kit_contracts.core.envelopes import Placement
+from modelarts_kit_contracts.server.api_map import ApiMap
+from modelarts_kit_spec import load_spec
+
+LIST = "ListTrainingJobs"
+FLAVORS = "ShowTrainingJobFlavors"
+CREATE = "CreateTrainingJob"
+BODY: dict[str, Any] = {
+    "kind": "job",
+    "metadata": {"name": "decisions"},
+    "algorithm": {"code_dir": "obs://bucket/code/", "boot_file": "obs://bucket/code/train.py"},
+    "spec": {"resource": {"flavor_id": "modelarts.p3.large.public.free", "node_count": 1}},
+}
+
+
+def _flavor_type_valid(envelope_name: str, value: str) -> bool:
+    envelope = load_spec().envelope(envelope_name)
+    (parameter,) = [p for p in envelope.operation(FLAVORS).parameters if p.name == "flavor_type"]
+    return not list(envelope.validator(parameter.schema).iter_errors(value))
+
+
+def test_flavor_type_ascend_lies_between_the_envelopes() -> None:
+    """The flavors page lists CPU and GPU; Ascend is the SDK's: not demanded accepted, not
+    demanded refused. A value no source has is outside must-reject."""
+    assert _flavor_type_valid("must-accept", "GPU")
+    assert not _flavor_type_valid("must-accept", "Ascend")
+    assert _flavor_type_valid("must-reject", "Ascend")
+    assert not _flavor_type_valid("must-reject", "TPU")
+
+
+def test_a_list_without_a_body_lies_between_the_envelopes() -> None:
+    """requestBody.required is the ledger's decision (list-request-body-required)."""
+    spec = load_spec()
+    assert spec.operation(LIST).request_required
+    assert spec.envelope("must-accept").operation(LIST).request_required
+    assert not spec.envelope("must-reject").operation(LIST).request_required
+    rule = spec.schema_model.rule_at(spec.operation(LIST).pointer + "/requestBody", "required")
+    assert rule.strength == "decision"
+    assert rule.ledger == ("list-request-body-required",)
+
+
+def test_a_borrowed_minimum_is_between_the_envelopes() -> None:
+    api = ApiMap.from_spec()
+    body = copy.deepcopy(BODY)
+    assert api.envelopes.place(CREATE, body) is Placement.MUST_ACCEPT
+    body["spec"]["resource"]["node_count"] = 0
+    assert api.envelopes.place(CREATE, body) is Placement.BETWEEN
+    (rule,) = api.envelopes.broken(api.envelopes.must_accept, CREATE, body)
+    assert (rule.keyword, rule.strength) == ("minimum", "decision")
+    assert "spec-resource-node-count-minimum" in rule.evidence
+
+
+def test_a_kind_only_the_ledger_lists_for_requests_is_between() -> None:
+    api = ApiMap.from_spec()
+    body = {**copy.deepcopy(BODY), "kind": "hetero_job"}
+    assert api.envelopes.place(CREATE, body) is Placement.BETWEEN
+    body["kind"] = "no_such_kind"
+    assert api.envelopes.place(CREATE, body) is Placement.MUST_REJECT
+
+
+def test_a_task_engine_with_an_id_and_a_name_breaks_guidance_only() -> None:
+    """The job engine's choose-one covers a task's algorithm.engine too (item 6)."""
+    api = ApiMap.from_spec()
+    body = copy.deepcopy(BODY)
+    body["tasks"] = [
+        {
+            "role": "worker",
+            "algorithm": {"engine": {"engine_id": "e", "engine_name": "n", "engine_version": "v"}},
+        }
+    ]
+    del body["spec"]
+    placed = api.envelopes.place(CREATE, body)
+    assert placed is Placement.BETWEEN
+    rules = api.envelopes.broken(api.envelopes.must_accept, CREATE, body)
+    engine = [r for r in rules if r.instance_pointer == "/tasks/0/algorithm/engine"]
+    assert [(r.keyword, r.strength) for r in engine] == [("allOf", "guidance")]
