@@ -48,10 +48,11 @@ def query_parameters(context: RequestContext) -> dict[str, Any]:
         )
     spec = context.server.spec
     strict = context.server.settings.strictness == STRICT
-    # lenient: must-reject, where an empty value is not given; strict: must-accept, where it
-    # is a value its schema judges (the schema model's parameters, one reading for all).
+    # An empty value is not given at both ends (the third-party CLI sends level=&pattern=,
+    # and what a real client sends the service accepts); the envelope of the server's end
+    # judges the rest (the schema model's parameters, one reading for all).
     envelope = spec.envelope(MUST_ACCEPT if strict else MUST_REJECT)
-    given = given_values(pairs, keep_empty=strict)
+    given = given_values(pairs)
     broken = parameter_breaks(envelope, context.operation, "query", given)
     if broken:
         raise ApiError(errors.INVALID_PARAM, f"query parameter {broken[0].message}")

@@ -610,7 +610,14 @@ class EventCollector:
         if check in REJECTION_CHECKS and parameters is Placement.MUST_REJECT:
             return True
         if body is None:
-            return check not in REJECTION_CHECKS or not negative_elsewhere(case)
+            if check not in REJECTION_CHECKS:
+                return True
+            if negative_elsewhere(case):
+                return False  # the parameters lie between the envelopes (above)
+            # No body: refused only where must-reject requires one (a list's body is the
+            # ledger's decision: its parameters are all "Mandatory: No").
+            obliged = self.api.envelopes.must_reject.operation(operation_id)
+            return obliged.request_schema is not None and obliged.request_required
         return demanded(self.api, check, operation_id, body, negative)
 
     def _cited(self, finding: Finding, case: Any, status: int | None) -> Finding:

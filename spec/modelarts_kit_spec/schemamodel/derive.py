@@ -512,6 +512,12 @@ class _Deriving:
             if same:  # "The options are the same as those of end_recover."
                 quotes.setdefault(pointer, {})["enum"] = same
             return  # no value stated: the enum as a whole is the ledger's (below)
+        clauses = [q for qs in stated.values() for q in qs]
+        if all(_DEFAULT_ONLY.search(q) for q in clauses):
+            # "The default value is job" names a value, and closes no list (issue 31: a
+            # request's kind): which other values are refused is the ledger's decision.
+            self._decide(pointer, field_pointer, "enum", rules)
+            return
         # One list of the clauses: each value's quotes are the clauses that name it.
         quotes.setdefault(pointer, {})["enum"] = list(
             dict.fromkeys(q for qs in stated.values() for q in qs)
@@ -698,6 +704,9 @@ def _clause_stating(description: str, keyword: str, value: JSON) -> str | None:
 def names_value(text: str, value: str) -> bool:
     """Whether ``text`` names the enum value ``value`` as a word."""
     return re.search(rf"(?<![\w\-.]){re.escape(value)}(?![\w\-])", text) is not None
+
+
+_DEFAULT_ONLY = re.compile(r"\b[Tt]he default value is\b|\bis \S+ by default\b")
 
 
 def _clause_naming(description: str, value: str) -> str | None:

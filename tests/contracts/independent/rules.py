@@ -86,7 +86,19 @@ CREATE_TABLES: dict[str, int] = {
 # Fields the page's own request examples (004, "Example Requests") send in an object whose
 # table leaves them out: the strict end accepts what a page shows.
 EXAMPLE_FIELDS: dict[str, frozenset[str]] = {
-    "spec.log_export_path": frozenset({"obs_url"}),  # '"log_export_path" : { "obs_url" : "" }'
+    # '"log_export_path" : { "obs_url" : "" }' (004's example request), and the list page's
+    # Table 57 log_export_path, the same object: "obs_url String", "host_path String".
+    "spec.log_export_path": frozenset({"obs_url", "host_path"}),
+}
+# Value lists the pages print for the same object in another table: the search_params table
+# of the list page (Table 16), the show page (Table 14) and seeds/002 (Table 14): "- If
+# continuous is specified ...", "- discrete: ...", and 002's spelling "- discreate: ...".
+VALUE_LISTS: dict[str, tuple[str, ...]] = {
+    "algorithm.policies.auto_search.search_params[].param_type": (
+        "continuous",
+        "discrete",
+        "discreate",
+    ),
 }
 # null where a page's request example sends it: '"policies" : { "auto_search" : null }'
 EXAMPLE_NULLS = frozenset({"algorithm.policies.auto_search"})
@@ -165,15 +177,24 @@ class Checker:
             if table_of(pattern) is None:
                 if not isinstance(value, dict):
                     raise Invalid(where, f"must be an object ({kind})")
-                if self.strict and set(value) - EXAMPLE_FIELDS.get(pattern, frozenset()):
+                shown = EXAMPLE_FIELDS.get(pattern, frozenset())
+                if self.strict and set(value) - shown:
                     raise Invalid(where, "no page documents a field of this object")
-                return dict(value) if self.strict else {}
+                return {
+                    name: self.scalar(item, "String", f"{where}.{name}")
+                    for name, item in value.items()
+                    if name in shown
+                }
             return self.object(value, pattern)
         if kind.startswith("Map<String,String>"):
             if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
                 raise Invalid(where, "must be a map of strings (Map<String,String>)")
             return dict(value)
-        return self.scalar(value, kind, where)
+        checked = self.scalar(value, kind, where)
+        listed = VALUE_LISTS.get(where_pattern(where))
+        if listed is not None and checked not in listed:
+            raise Invalid(where, f"one of {', '.join(listed)}")
+        return checked
 
     def scalar(self, value: Any, kind: str, where: str) -> Any:
         if kind == "String":
@@ -253,7 +274,9 @@ class Checker:
         if self.strict and set(body) - {"description"}:
             raise Invalid("body", "no page documents another field")
         value = body.get("description")
-        if value is None and "description" in body and self.strict:
+        if value is None and "description" in body:
+            # "description | No | String": null is not a String ("The default value is NULL"
+            # is what an absent description stores).
             raise Invalid("description", "null is not a String")
         if value is not None and not isinstance(value, str):
             raise Invalid("description", "must be a string (String)")
