@@ -90,15 +90,13 @@ EXAMPLE_FIELDS: dict[str, frozenset[str]] = {
     # Table 57 log_export_path, the same object: "obs_url String", "host_path String".
     "spec.log_export_path": frozenset({"obs_url", "host_path"}),
 }
-# Value lists the pages print for the same object in another table: the search_params table
-# of the list page (Table 16), the show page (Table 14) and seeds/002 (Table 14): "- If
-# continuous is specified ...", "- discrete: ...", and 002's spelling "- discreate: ...".
+# Value lists the pages print for the same object in another table. search_params: the list
+# page (Table 16) "- If continuous is specified ...", "- discrete: ..." and the show page
+# (Table 14) alike (seeds/002 spells it "discreate": two pages to one). reward_attrs: the list
+# page (Table 15) "- max: A larger metric value ...", "- min: A smaller metric value ...".
 VALUE_LISTS: dict[str, tuple[str, ...]] = {
-    "algorithm.policies.auto_search.search_params[].param_type": (
-        "continuous",
-        "discrete",
-        "discreate",
-    ),
+    "algorithm.policies.auto_search.search_params[].param_type": ("continuous", "discrete"),
+    "algorithm.policies.auto_search.reward_attrs[].mode": ("max", "min"),
 }
 # null where a page's request example sends it: '"policies" : { "auto_search" : null }'
 EXAMPLE_NULLS = frozenset({"algorithm.policies.auto_search"})
