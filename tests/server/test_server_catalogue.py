@@ -156,10 +156,21 @@ def test_the_catalogue_reads_the_spec_examples() -> None:
 
 @pytest.mark.parametrize("role", [Role.FLAVORS, Role.ENGINES])
 def test_an_invalid_project_id_is_answered_with_a_documented_status(
-    family: Family, role: Role
+    clock: ManualClock, role: Role
 ) -> None:
     """The engines operation documents no 400: a project id breaking its pattern is then a
-    path that does not exist (path-not-found), never an undocumented status."""
+    path that does not exist (path-not-found), never an undocumented status. The pattern is
+    the ledger's decision (project-id-mandatory): the strict end enforces it."""
+    app = create_app(ServerSettings(clock=clock, catalogue=True, strictness="strict"))
+    family = family_client(app)
+    try:
+        _check_invalid_project_id(family, role)
+    finally:
+        family.client.close()
+        app.close()
+
+
+def _check_invalid_project_id(family: Family, role: Role) -> None:
     operation = operation_of(family.spec, role)
     response = family.by_role(role, project_id="%C3%97")  # check_answer: documented status
     assert response.status_code in (400, 404)
@@ -173,6 +184,16 @@ def test_an_invalid_project_id_is_answered_with_a_documented_status(
         gateway = family.spec.meaning.errors.gateway_error(meaning)
         assert response.json()["error_code"] == gateway.code
     assert "project_id" in response.json()["error_msg"]
+
+
+@pytest.mark.parametrize("role", [Role.FLAVORS, Role.ENGINES])
+def test_the_lenient_end_does_not_enforce_the_project_id_pattern(
+    family: Family, role: Role
+) -> None:
+    """No page states the pattern: the lenient end answers (the development token reaches
+    every project), with a documented status."""
+    response = family.by_role(role, project_id="%C3%97")
+    assert response.status_code == 200, response.text
 
 
 def test_a_finer_meaning_in_the_spec_changes_the_answer(tmp_path: Path, clock: ManualClock) -> None:

@@ -132,3 +132,17 @@ def test_enum_values_have_strengths_of_their_own() -> None:
         "Ascend": Strength.SDK,
     }
     assert SPEC_PATH.is_file()
+
+
+def test_a_replaced_page_is_quoted_in_its_new_revision(tmp_path: Path) -> None:
+    """docs update: ``replaces`` points the inventories' rows at the new revision."""
+    new = "seeds/004_next_revision.txt"
+    text = (SOURCES_DIR / CREATE_PAGE).read_text(encoding="utf-8")
+    derived = derive(
+        load_spec().document,
+        read_ledger(),
+        pages={new: text.replace(NAME_RULE, "Names have 1 to 64 characters: letters, digits")},
+        replaces={CREATE_PAGE: new},
+    )
+    (pattern,) = derived.extension["quotes"][NAME]["pattern"]
+    assert pattern.startswith(f"{new} | JobMetadata, row name | Names have 1 to 64 characters")

@@ -27,6 +27,7 @@ anything else is a problem (``Derivation.problems``) for a human.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -84,6 +85,11 @@ WINDOW = 900  # how far a row's description may run, at most, in a page's words
 _HEADING = re.compile(
     r"(?:Table|表)\s?\d+ |\.\. |Request Parameters|Response Parameters|Example Requests|"
     r"Example Responses|Status code|Status Codes|Error Codes|请求参数|响应参数|请求示例|响应示例"
+)
+# Words of a clause that states a bound (a length, a range, a count), not a default.
+_BOUND = re.compile(
+    r"[Mm]inimum|[Mm]aximum|range|at least|at most|no more than|no less than|\d\s*(?:to|-|~)\s*\d"
+    r"|\[|最小|最大|范围|长度|限制"
 )
 # A clause that lists values (rather than prose that happens to use a value's word).
 _LISTS_VALUES = re.compile(r"value|[Oo]ption|can be|default|range|[Ee]num|可选|取值|默认")
@@ -165,20 +171,27 @@ def derive(
     *,
     sources_dir: Path = SOURCES_DIR,
     pages: Mapping[str, str] | None = None,
+    replaces: Mapping[str, str] | None = None,
 ) -> Derivation:
     """The ``x-modelarts-schema-model`` block of ``document`` (an in-memory OpenAPI document,
     not changed): its ``rules``, ``values`` and ``quotes``, from ``ledger``, the field
     inventories and the pages under ``sources_dir``. ``pages`` maps a name under
     ``sources_dir`` (``family/x.rst``, ``inventories/inventory_of_x.yaml``) to its staged text,
-    which wins over the file (a page or inventory a transaction has not written yet)."""
+    which wins over the file (a page or inventory a transaction has not written yet).
+    ``replaces`` maps a recorded page (``family/old.rst``) to the revision that replaces it
+    (``family/new.rst``): the inventories' rows are then looked up, and quoted, in the new
+    page (a row the new page no longer prints is a problem, and its rules lose that quote)."""
     reader = _Pages(sources_dir, pages or {})
-    deriving = _Deriving(document, ledger, reader)
+    deriving = _Deriving(document, ledger, reader, replaces or {})
     deriving.read_inventories()
     return deriving.result()
 
 
 class _Deriving:
-    def __init__(self, document: JSON, ledger: Ledger, pages: _Pages) -> None:
+    def __init__(
+        self, document: JSON, ledger: Ledger, pages: _Pages, replaces: Mapping[str, str]
+    ) -> None:
+        self.replaces = replaces
         self.document = document
         self.ledger = ledger
         self.pages = pages
@@ -206,7 +219,8 @@ class _Deriving:
                     continue
                 for seed, table in _mapping(entry.get("sources")).items():
                     page = f"{folder}/{files.get(seed, seed)}"
-                    others = siblings.get(str(seed), set())
+                    page = self.replaces.get(page, page)
+                    others = siblings.get(str(seed), frozenset())
                     self._record(holder, page, str(table), entry, others)
 
     def _record(
@@ -215,7 +229,7 @@ class _Deriving:
         page: str,
         table: str,
         entry: Mapping[str, JSON],
-        names: set[str],
+        names: frozenset[str],
     ) -> None:
         words = self.pages.words(page)
         if words is None:
@@ -224,8 +238,7 @@ class _Deriving:
         path = str(entry.get("path"))
         name = path.rsplit(".", 1)[-1]
         parent = path.rsplit(".", 1)[0] if "." in path else ""
-        others = names - {name}
-        row = _find_row(words, page, table, name, entry, others)
+        row = _find_row(words, page, table, name, entry, names)
         if row is None:
             self.problems.append(f"{page}: no row {name} ({entry.get('type')}) in table {table}")
             return
@@ -524,22 +537,30 @@ class _Deriving:
         )
         for value in listed:
             if value not in stated:
-                values.setdefault(pointer, {})[value] = self._value_source(pointer, field_pointer)
+                values.setdefault(pointer, {})[value] = self._value_source(
+                    pointer, field_pointer, value
+                )
 
-    def _value_source(self, pointer: str, field_pointer: str) -> dict[str, JSON]:
-        """How firmly an enum value no page names binds: ``sdk`` when a ledger entry about the
-        field records an SDK source, else the ledger's ``decision``."""
+    def _value_source(self, pointer: str, field_pointer: str, value: str) -> dict[str, JSON]:
+        """How firmly an enum value no page's description names binds: ``sdk`` when a ledger
+        entry about the field records an SDK source naming it, ``example`` when only a page's
+        example shows it, else the ledger's ``decision``."""
         entries = self._entries_about(pointer, field_pointer)
         annotation: dict[str, JSON] = {
             "strength": Strength.DECISION.value,
             "ledger": [e.id for e in entries],
         }
-        if any(s.sdk is not None for e in entries for s in e.sources):
+        sources = [s for e in entries for s in e.sources if names_value(s.says or "", value)]
+        if any(s.sdk is not None for s in sources):
             annotation["strength"] = Strength.SDK.value
             for entry in entries:
                 _add_sdk(annotation, entry)
+        elif sources and all(
+            "Example" in (s.table or "") or "示例" in (s.table or "") for s in sources
+        ):
+            annotation["strength"] = Strength.EXAMPLE.value
         if not entries:
-            self.problems.append(f"enum at {pointer}: a value no page names, and no ledger entry")
+            self.problems.append(f"enum at {pointer}: {value!r} no page names, and no ledger entry")
         return annotation
 
     def _decide(
@@ -638,7 +659,7 @@ def _find_row(
     table: str,
     name: str,
     entry: Mapping[str, JSON],
-    others: set[str],
+    others: frozenset[str],
 ) -> Row | None:
     printed = str(entry.get("type") or "")
     title = _title(words, table)
@@ -649,25 +670,32 @@ def _find_row(
         return None
     end = min(found.end() + WINDOW, len(words))
     description = words[found.end() : end]
-    cut = _next_row(description, others)
+    cut = _next_row(description, others, name)
     description = description[:cut].strip()
     locator = f"{title or table}, row {name}"
     return Row(Quote(page, locator, found.group(0)), printed, found.group(1), description)
 
 
-def _next_row(text: str, names: Iterable[str]) -> int:
-    """Where the next row of the same table starts in ``text`` (its end when none does)."""
-    ends = [len(text)]
-    for name in names:
-        found = re.search(
-            rf"(?<![\w.\-]){re.escape(name)} (?:(?:Yes|No|是|否) )?[A-Z\u4e00-\u9fff]", text
-        )
-        if found is not None:
-            ends.append(found.start())
-    heading = _HEADING.search(text)
-    if heading is not None:
-        ends.append(heading.start())
-    return min(ends)
+@functools.lru_cache(maxsize=64)
+def _row_starts(names: frozenset[str]) -> re.Pattern[str]:
+    """Where any row of ``names`` starts: the name, its Mandatory cell, a capitalised type."""
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(
+        rf"(?<![\w.\-])(?P<name>{alternatives}) (?:(?:Yes|No|是|否) )?[A-Z\u4e00-\u9fff]"
+    )
+
+
+def _next_row(text: str, names: frozenset[str], own: str) -> int:
+    """Where the next row of another field of the page starts in ``text`` (or a heading;
+    its end when neither does)."""
+    end = len(text)
+    if names:
+        for found in _row_starts(names).finditer(text):
+            if found.group("name") != own:
+                end = found.start()
+                break
+    heading = _HEADING.search(text, 0, end)
+    return heading.start() if heading is not None else end
 
 
 def _clauses(description: str) -> list[str]:
@@ -695,6 +723,8 @@ def _clause_stating(description: str, keyword: str, value: JSON) -> str | None:
             if _clause_naming(clause, str(value)) is not None:
                 return clause
             continue
+        if not _BOUND.search(clause):
+            continue  # "sets the value to 1 by default" states a default, not a bound
         for number in _number_words(value):
             if re.search(rf"(?<![\d.A-Za-z]){re.escape(number)}(?![\dA-Za-z])", clause):
                 return clause
@@ -721,7 +751,7 @@ def _clause_naming(description: str, value: str) -> str | None:
 # -- helpers ------------------------------------------------------------------------------------
 
 
-def _siblings(fields: Iterable[Mapping[str, JSON]]) -> dict[str, set[str]]:
+def _siblings(fields: Iterable[Mapping[str, JSON]]) -> dict[str, frozenset[str]]:
     """Per page key: the names of every field printed on the page (a row's description ends
     where the next row of any table starts)."""
     found: dict[str, set[str]] = {}
@@ -729,7 +759,7 @@ def _siblings(fields: Iterable[Mapping[str, JSON]]) -> dict[str, set[str]]:
         path = str(entry.get("path"))
         for seed in _mapping(entry.get("sources")):
             found.setdefault(str(seed), set()).add(path.rsplit(".", 1)[-1])
-    return found
+    return {seed: frozenset(names) for seed, names in found.items()}
 
 
 def _media_schema(document: JSON, raw: JSON, pointer: str) -> tuple[JSON, str] | None:
