@@ -44,7 +44,7 @@ from typing import Any
 
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT
 from modelarts_kit_spec.schemamodel.prune import known_fields
-from modelarts_kit_spec.schemamodel.sdk_fields import only_sdk_fields_break
+from modelarts_kit_spec.schemamodel.sdk_fields import example_nulls, only_sdk_fields_break
 from modelarts_kit_spec.sensitive import is_sensitive, sensitive_fields
 
 from modelarts_kit_server import errors
@@ -103,8 +103,14 @@ def validate_body(context: RequestContext) -> Any:
     if schema is None:
         return document
     violation = validate_instance(envelope, schema, document)
-    if violation is None or (strict and only_sdk_fields_break(spec, envelope, schema, document)):
-        # The strict end accepts what the vendor's SDK sends (workspace_id in a list body).
+    if violation is None or (
+        strict
+        and only_sdk_fields_break(
+            spec, envelope, schema, document, example_nulls(spec, context.operation.pointer)
+        )
+    ):
+        # The strict end accepts what the vendor's SDK sends (workspace_id in a list body) and
+        # the nulls of the spec's own request examples (a page's example sends them).
         return document if strict else known_fields(spec, schema, document)
     if _is_unsupported_action(context, violation):
         raise ApiError(errors.UNSUPPORTED_ACTION_TYPE, short(str(violation.instance)))

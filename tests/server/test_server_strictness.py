@@ -134,3 +134,26 @@ def test_strict_refuses_an_extra_key_in_the_terminate_body(strict: Api, api: Api
 def test_an_unknown_strictness_is_refused() -> None:
     with pytest.raises(ConfigError, match="--strictness must be one of lenient, strict"):
         ServerSettings(strictness="medium")
+
+
+@pytest.mark.parametrize("strictness", ["lenient", "strict"])
+def test_both_ends_accept_every_request_example_the_spec_embeds(
+    spec: Spec, strictness: str
+) -> None:
+    """Issue 31 item 7: seeds/004's example requests send ``"auto_search": null``."""
+    server = create_app(ServerSettings(clock=ManualClock(), strictness=strictness))
+    try:
+        with httpx.Client(
+            transport=SyncASGITransport(server), base_url="http://127.0.0.1"
+        ) as client:
+            api = Api(client, spec)
+            create = spec.operation("CreateTrainingJob")
+            body = spec.deref(spec.at(f"{create.pointer}/requestBody"))
+            examples = body["content"]["application/json"]["examples"]
+            assert examples
+            for name, example in examples.items():
+                value = spec.deref(example)["value"]
+                answer = api.create(value)
+                assert answer.status_code == 201, (strictness, name, answer.text)
+    finally:
+        server.close()
