@@ -30,6 +30,7 @@ from jsonschema import ValidationError
 from modelarts_kit_spec import Spec
 from modelarts_kit_spec.load import pointer_join
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT
+from modelarts_kit_spec.schemamodel.operation_quotes import operation_quote, status_quote
 from modelarts_kit_spec.schemamodel.parameters import (
     ParameterBreak,
     given_values,
@@ -166,10 +167,22 @@ class Envelopes:
         return str(found.strength), found.cite()
 
     def evidence(self, pointer: str) -> str:
-        """Where what the spec says at ``pointer`` (an operation, a response) comes from."""
+        """Where what the spec says at ``pointer`` (an operation, a response) comes from: the
+        recorded evidence, else the page's own words (its URI line, its status row)."""
         found = self.spec.schema_model.rule_at(pointer, PRESENCE)
-        sources = "; ".join(str(e) for e in found.evidence)
+        sources = "; ".join(str(e) for e in found.evidence) or self._page_quote(pointer)
         return f"spec {pointer}" + (f": {sources}" if sources else "")
+
+    def _page_quote(self, pointer: str) -> str:
+        for operation in self.spec.operations:
+            if pointer != operation.pointer and not pointer.startswith(operation.pointer + "/"):
+                continue
+            rest = pointer[len(operation.pointer) :].split("/")
+            quotes = [operation_quote(operation.operation_id, operation.method, operation.path)]
+            if len(rest) > 2 and rest[1] == "responses":
+                quotes.append(status_quote(operation.operation_id, rest[2]))
+            return "; ".join(q for q in quotes if q)
+        return ""
 
     def _is_valid(self, envelope: Spec, operation_id: str, body: JSON) -> bool:
         schema = self.request_schema(envelope, operation_id)
