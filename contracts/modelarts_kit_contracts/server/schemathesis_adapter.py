@@ -610,6 +610,11 @@ class EventCollector:
         if check in REJECTION_CHECKS and parameters is Placement.MUST_REJECT:
             return True
         if body is None:
+            if check in ACCEPTANCE_CHECKS:
+                # No body is must-accept only where must-accept does not require one (the
+                # list's body: the ledger's decision, which binds neither end).
+                wanted = self.api.envelopes.must_accept.operation(operation_id)
+                return wanted.request_schema is None or not wanted.request_required
             if check not in REJECTION_CHECKS:
                 return True
             if negative_elsewhere(case):
