@@ -145,3 +145,24 @@ def test_contract_server_passes_the_independent_server(mode: Mode, seed: int, qu
     assert [f"{f.check}: {f.title} ({f.evidence})" for f in report.failures] == []
     assert report.exit_code is ExitCode.PASSED
     assert sum(t.passed for t in report.tallies.values()) > 50
+
+
+def test_a_busy_machine_does_not_end_a_run_with_a_health_check() -> None:
+    """Default run, seed 0, load average 21: "Failed Health Check: Data generation is too
+    slow" ended both ends' runs; a wall-clock health check says nothing of the server."""
+    from modelarts_kit_contracts.server.schemathesis_adapter import build_config
+
+    config = build_config(
+        base_url="http://127.0.0.1",
+        seed=0,
+        phases=("examples",),
+        max_examples=1,
+        max_time_s=None,
+        workers=1,
+        request_timeout_s=1.0,
+        parameters={},
+        headers={},
+        checks=(),
+        signed_at_transport=False,
+    )
+    assert "too_slow" in {str(check) for check in config.suppress_health_check}
