@@ -84,6 +84,7 @@ MISSING = "nope/missing.yaml"
 LIBRARY_CASES: dict[tuple[str, ...], tuple[list[str], str]] = {
     ("spec", "validate"): (["--spec", MISSING], MISSING),
     ("spec", "diff"): ([MISSING, MISSING], MISSING),
+    ("spec", "rules"): (["--pointer", "/components/schemas/NoSuchSchema"], "NoSuchSchema"),
     ("docs", "extract"): ([MISSING], MISSING),
     ("docs", "diff"): ([MISSING], MISSING),
     ("docs", "compare"): ([MISSING, MISSING], MISSING),

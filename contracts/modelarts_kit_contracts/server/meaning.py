@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from modelarts_kit_spec.load import resolve_pointer
+from modelarts_kit_spec.load import pointer_join, resolve_pointer
 
 if TYPE_CHECKING:
     from modelarts_kit_spec.meaning import Role
@@ -80,16 +80,40 @@ def obligations(api: ApiMap) -> dict[str, Any]:
     return copy.deepcopy(dict(api.obligations.document))
 
 
+def _accepted_parameters(document: dict[str, Any], accept: Any) -> None:
+    """Path, query and header parameters as must-accept has them: valid data offers only
+    documented enum values (flavors' CPU and GPU, not the SDK's Ascend) and respects what
+    the ledger decided (the ids' patterns)."""
+    shared = accept.get("components", {}).get("parameters")
+    if isinstance(shared, dict):
+        document.setdefault("components", {})["parameters"] = copy.deepcopy(shared)
+    for path, item in document.get("paths", {}).items():
+        for method, operation in item.items():
+            accepted = accept.get("paths", {}).get(path, {}).get(method)
+            if (
+                isinstance(operation, dict)
+                and isinstance(accepted, dict)
+                and "parameters" in accepted
+            ):
+                operation["parameters"] = copy.deepcopy(accepted["parameters"])
+
+
 def acceptance_document(api: ApiMap) -> dict[str, Any]:
     """The document schemathesis draws valid data from: each request body the must-accept
     envelope's (inlined: request and response shapes share components), every response
     still must-reject's, so an answer fails only against what a page states."""
     document = obligations(api)
     accept = api.envelopes.must_accept
+    _accepted_parameters(document, accept.document)
     for role, operation in api.roles():
         schema = accept.operation(operation.operation_id).request_schema
         if schema is None:
             continue
         media = resolve_pointer(document, api.request_pointer(role).rsplit("/", 1)[0])
         media["schema"] = accept.inline(schema)
+        # A body only the ledger marks required is optional in must-reject, required in
+        # must-accept: valid data always carries it.
+        body = resolve_pointer(document, pointer_join(operation.pointer, "requestBody"))
+        if isinstance(body, dict):
+            body["required"] = accept.operation(operation.operation_id).request_required
     return document

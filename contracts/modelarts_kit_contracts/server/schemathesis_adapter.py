@@ -102,7 +102,11 @@ def _must_accept(api: ApiMap, operation: Any, case: Any) -> bool:
     and a body valid for the rules a server enforces may still hold what a server may refuse
     (an unknown field, a guidance rule broken): only a must-accept body demands acceptance.
     """
+    from schemathesis.core import NOT_SET
+
     body = getattr(case, "body", None)
+    if body is None or body is NOT_SET:  # no body: must-accept only where none is required
+        return not api.envelopes.must_accept.operation(operation.operation_id).request_required
     if not isinstance(body, dict | list):
         return True
     return demanded(api, "valid_request_accepted", operation.operation_id, body, False)

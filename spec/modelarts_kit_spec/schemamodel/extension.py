@@ -1,8 +1,8 @@
 """The ``x-modelarts-schema-model`` extension (document root), as written in the spec.
 
-It is compact: a rule it does not name is ``documented``, with the evidence of the page tables
-that document its schema node (``pages``, derived from the pages by
-``scripts/derive_schema_model.py``). ``rules`` names only the other rules::
+It is compact and derived (:func:`modelarts_kit_spec.schemamodel.derive.derive`): a rule it does
+not name is ``documented``, with the page's words for it (``quotes``; the tables they stand in
+are its page evidence, or an older spec's ``pages``). ``rules`` names only the other rules::
 
     x-modelarts-schema-model:
       rules:

@@ -5,10 +5,12 @@ Every ``documented`` rule of the schema model names at least one page table unde
 title and the field's name. A rule with no such table is some other strength (``sdk``,
 ``example``, ``guidance``) and says so, with its evidence, in ``x-modelarts-schema-model``.
 
-The check reads the page text, not a parse of it (``spec/`` imports no vendordocs): the pages
-entries themselves are derived from the parsed field inventory of the pages
-(``scripts/derive_schema_model.py``); this check catches a table cited for a field it does
-not print and a documented rule with no table at all.
+The check reads the page text, not a parse of it (``spec/`` imports no vendordocs): the quotes
+themselves are derived from the field inventories and the pages
+(:func:`modelarts_kit_spec.schemamodel.derive.derive`); this check catches a table cited for a
+field it does not print and a documented rule with no table at all. :func:`unquoted_rules`
+checks the words: each quote stands in its page as
+:func:`~modelarts_kit_spec.schemamodel.pagetext.page_words` reads it.
 """
 
 from __future__ import annotations
