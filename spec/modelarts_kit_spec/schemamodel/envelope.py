@@ -25,7 +25,7 @@ from typing import Any, Final
 from modelarts_kit_spec.document import pointer_join, resolve_pointer
 from modelarts_kit_spec.refs import resolve_ref
 from modelarts_kit_spec.schemamodel.model import SchemaModel
-from modelarts_kit_spec.schemamodel.parameters import add_formats
+from modelarts_kit_spec.schemamodel.parameters import add_formats, allow_empty_query_values
 from modelarts_kit_spec.schemamodel.rules import ARRAY_FORM, NULLABLE, PRESENCE, Strength
 from modelarts_kit_spec.walker import iter_schemas, json_types
 
@@ -59,6 +59,7 @@ def build_envelope(document: JSON, name: str) -> JSON:
 
         envelope = strip_guidance(document)
         _open_lenient_properties(envelope, model)
+        allow_empty_query_values(envelope)
         _drop_request_decisions(envelope, model)
     else:
         envelope = copy.deepcopy(document)

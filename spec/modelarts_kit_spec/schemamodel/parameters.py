@@ -269,3 +269,22 @@ def add_formats(envelope: JSON) -> None:
                 pattern = formats[parameter["name"]].get("pattern")
                 if isinstance(pattern, str) and isinstance(parameter.get("schema"), dict):
                     parameter["schema"]["pattern"] = pattern
+
+
+def allow_empty_query_values(envelope: JSON) -> None:
+    """Must-reject: an empty query value is a parameter not given, so a value list admits
+    ``""`` (in place; every reader of the envelope, a plain schemathesis run included, then
+    reads ``level=`` as the flavors page reads ``flavor_type`` left out)."""
+    for item in (envelope.get("paths") or {}).values():
+        if not isinstance(item, dict):
+            continue
+        for operation in item.values():
+            if not isinstance(operation, dict):
+                continue
+            for parameter in operation.get("parameters") or ():
+                if not isinstance(parameter, dict) or parameter.get("in") != "query":
+                    continue
+                schema = parameter.get("schema")
+                enum = schema.get("enum") if isinstance(schema, dict) else None
+                if isinstance(schema, dict) and isinstance(enum, list) and "" not in enum:
+                    schema["enum"] = [*enum, ""]
