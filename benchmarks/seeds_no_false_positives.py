@@ -10,12 +10,18 @@ prints one row per seed and the choices each server made (observations); exit 1 
 fails or errors.
 
     .venv/bin/python benchmarks/seeds_no_false_positives.py [--seeds 20] [--max-examples 25]
-        [--servers reference-lenient,reference-strict,pages-lenient,pages-strict,mutant-lenient]
+        [--servers reference-lenient,reference-strict,pages-lenient,pages-strict,mutant-lenient,
+                   independent-lenient,independent-strict] [--quick]
+
+``independent-*`` is the second server written from the pages alone (issue 31,
+``tests/contracts/independent``); ``--quick`` runs what ``contract server --quick`` runs
+(the scenarios, phases examples and fuzzing, at most 5 examples).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -25,12 +31,16 @@ from typing import Any
 from harness import contracts_setup, dev_run_options, machine
 from modelarts_kit_contracts.server.run import (
     DEFAULT_MAX_EXAMPLES,
+    QUICK,
     RunOptions,
     ServerTarget,
     run_server_contract,
 )
 
 contracts_setup()
+from tests.contracts.independent import PROJECT as INDEPENDENT_PROJECT  # noqa: E402
+from tests.contracts.independent import TOKEN as INDEPENDENT_TOKEN  # noqa: E402
+from tests.contracts.independent import IndependentServer  # noqa: E402
 from tests.contracts.mutants import LENIENT, MUTANT_TIMINGS, mutated_app  # noqa: E402
 from tests.contracts.pages_server import PROJECT, TOKEN, PagesServer  # noqa: E402
 
@@ -67,6 +77,24 @@ def pages_options(max_examples: int, seed: int) -> RunOptions:
     )
 
 
+@contextmanager
+def independent(mode: Any) -> Iterator[Any]:
+    yield IndependentServer(mode)
+
+
+def independent_options(max_examples: int, seed: int) -> RunOptions:
+    from modelarts_kit_contracts.server.run import Budget
+    from modelarts_kit_contracts.transport_auth import Credentials
+
+    return RunOptions(
+        credentials=Credentials(token=INDEPENDENT_TOKEN),
+        project_id=INDEPENDENT_PROJECT,
+        other_project_id=INDEPENDENT_PROJECT[::-1],
+        budget=Budget(max_examples=max_examples, seed=seed),
+        final_phase_wait_s=5.0,
+    )
+
+
 def dev_options(max_examples: int, seed: int) -> RunOptions:
     return dev_run_options(max_examples, seed, final_phase_wait_s=5.0)
 
@@ -80,6 +108,8 @@ SERVERS: dict[
     "pages-lenient": (lambda: pages("lenient"), pages_options),
     "pages-strict": (lambda: pages("strict"), pages_options),
     "mutant-lenient": (lambda: mutated_app(LENIENT), dev_options),
+    "independent-lenient": (lambda: independent("lenient"), independent_options),
+    "independent-strict": (lambda: independent("strict"), independent_options),
 }
 
 
@@ -89,13 +119,17 @@ def main() -> int:
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--max-examples", type=int, default=DEFAULT_MAX_EXAMPLES)
     parser.add_argument("--servers", default=",".join(DEFAULT_SERVERS))
+    parser.add_argument("--quick", action="store_true", help="contract server --quick's run")
     args = parser.parse_args()
+    if args.quick:
+        args.max_examples = min(args.max_examples, QUICK.max_examples)
     names = [name.strip() for name in args.servers.split(",") if name.strip()]
     unknown = [name for name in names if name not in SERVERS]
     if unknown:
         parser.error(f"--servers: unknown {', '.join(unknown)} (known: {', '.join(SERVERS)})")
     print(
-        f"{machine()} (shared); --max-examples {args.max_examples}, all phases, "
+        f"{machine()} (shared); --max-examples {args.max_examples}, "
+        f"{'--quick phases' if args.quick else 'all phases'}, "
         f"seeds {args.first_seed}..{args.first_seed + args.seeds - 1}, in-process"
     )
     print(f"{'seed':>6} " + " ".join(f"{name:>18}" for name in names) + f" {'s':>6}  failures")
@@ -107,10 +141,11 @@ def main() -> int:
         details = []
         for name in names:
             app_of, options_of = SERVERS[name]
+            options = options_of(args.max_examples, seed)
+            if args.quick:
+                options = dataclasses.replace(options, phases=QUICK.phases)
             with app_of() as app:
-                report = run_server_contract(
-                    ServerTarget.asgi(app), options_of(args.max_examples, seed)
-                )
+                report = run_server_contract(ServerTarget.asgi(app), options)
             ok = not report.failures and not report.errors
             bad += not ok
             verdicts.append("pass" if ok else "FAIL")

@@ -1425,7 +1425,7 @@ class TrainingJobsClient:
                 parameter is invalid (ModelArts.2788).
                 Error codes (``error_code``) by meaning:
                 - not-found: ModelArts.2775
-                - task-not-found: ModelArts.2788
+                - task-not-found: ModelArts.2788, ModelArts.0101, ModelArts.0104
                 - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
             AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
@@ -1534,7 +1534,7 @@ class TrainingJobsClient:
                 parameter is invalid (ModelArts.2788).
                 Error codes (``error_code``) by meaning:
                 - not-found: ModelArts.2775
-                - task-not-found: ModelArts.2788
+                - task-not-found: ModelArts.2788, ModelArts.0101, ModelArts.0104
                 - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
             AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
@@ -1640,7 +1640,7 @@ class TrainingJobsClient:
                 parameter is invalid (ModelArts.2788).
                 Error codes (``error_code``) by meaning:
                 - not-found: ModelArts.2775
-                - task-not-found: ModelArts.2788
+                - task-not-found: ModelArts.2788, ModelArts.0101, ModelArts.0104
                 - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
             AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
@@ -3200,7 +3200,7 @@ class AsyncTrainingJobsClient:
                 parameter is invalid (ModelArts.2788).
                 Error codes (``error_code``) by meaning:
                 - not-found: ModelArts.2775
-                - task-not-found: ModelArts.2788
+                - task-not-found: ModelArts.2788, ModelArts.0101, ModelArts.0104
                 - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
             AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
@@ -3309,7 +3309,7 @@ class AsyncTrainingJobsClient:
                 parameter is invalid (ModelArts.2788).
                 Error codes (``error_code``) by meaning:
                 - not-found: ModelArts.2775
-                - task-not-found: ModelArts.2788
+                - task-not-found: ModelArts.2788, ModelArts.0101, ModelArts.0104
                 - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
             AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203
@@ -3417,7 +3417,7 @@ class AsyncTrainingJobsClient:
                 parameter is invalid (ModelArts.2788).
                 Error codes (``error_code``) by meaning:
                 - not-found: ModelArts.2775
-                - task-not-found: ModelArts.2788
+                - task-not-found: ModelArts.2788, ModelArts.0101, ModelArts.0104
                 - invalid-parameter: ModelArts.2788, ModelArts.0101, ModelArts.0104
             AuthenticationError: HTTP 401: The request carries no token or signature, or it
                 is invalid or expired (for example ModelArts.0201 token missing, ModelArts.0203

@@ -180,7 +180,7 @@ class Spec:
         key = json.dumps(schema, sort_keys=True)
         cached = self._validators.get(key)
         if cached is None:
-            cached = Draft202012Validator(
+            cached = _validator_class(self.document)(
                 _rebase(schema),
                 registry=self._registry,
                 format_checker=Draft202012Validator.FORMAT_CHECKER,
@@ -326,6 +326,28 @@ def require_openapi_document(document: JSON, path: Path) -> Mapping[str, JSON]:
     if not str(document.get("openapi", "")).startswith("3."):
         raise SpecError(f"{path}: /openapi must be a 3.x version, got {document.get('openapi')!r}")
     return document
+
+
+def _is_json_integer(checker: Any, instance: Any) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+def _validator_class(document: JSON) -> Any:
+    """Draft 2020-12, except in the must-accept envelope, where an integer is a JSON integer:
+    ``1.0`` is an integer to JSON Schema, but not every correct server takes it for one (a Go
+    ``int`` field refuses it), so only must-reject reads it as one."""
+    from jsonschema import Draft202012Validator, validators
+
+    if not isinstance(document, Mapping) or document.get("x-modelarts-envelope") != "must-accept":
+        return Draft202012Validator
+    global _STRICT_INTEGERS
+    if _STRICT_INTEGERS is None:
+        checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_json_integer)
+        _STRICT_INTEGERS = validators.extend(Draft202012Validator, type_checker=checker)
+    return _STRICT_INTEGERS
+
+
+_STRICT_INTEGERS: Any = None
 
 
 def parse_spec(document: JSON, path: Path) -> Spec:

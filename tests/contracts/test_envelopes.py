@@ -35,8 +35,8 @@ BODY: dict[str, Any] = {
 }
 
 
-def changed(path: tuple[str | int, ...], value: Any) -> Any:
-    body: Any = copy.deepcopy(BODY)
+def changed(path: tuple[str | int, ...], value: Any, base: Any = None) -> Any:
+    body: Any = copy.deepcopy(BODY if base is None else base)
     node = body
     for key in path[:-1]:
         node = node[key]
@@ -97,10 +97,17 @@ def body_findings(body: Any) -> list[Any]:
     return [f for f in verdict.findings if f.check == "request_body"]
 
 
-def test_a_client_sending_an_sdk_only_field_breaks_must_accept() -> None:
+def test_a_client_sending_an_sdk_only_field_is_not_failed_for_it() -> None:
+    """What the vendor's SDK sends is evidence the service accepts it (issue 31 item 7): the
+    body lies outside must-accept, but no client check fails the client for it."""
     assert body_findings(BODY) == []
-    (finding,) = body_findings(changed(SDK_FIELD, "FUSE"))
-    assert finding.pointer == "/algorithm/outputs/0/access_method"
+    body = changed(SDK_FIELD, "FUSE")
+    api = ApiMap.from_spec()
+    assert api.envelopes.place("CreateTrainingJob", body) is Placement.BETWEEN
+    assert body_findings(body) == []
+    # An unknown field next to it is still one.
+    (finding,) = body_findings(changed(("algorithm", "outputs", 0, "no_such_field"), 1, body))
+    assert finding.pointer == "/algorithm/outputs/0/no_such_field"
     assert GUIDANCE_NOTE in finding.title  # a server need not refuse it
 
 

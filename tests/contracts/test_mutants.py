@@ -114,8 +114,25 @@ POWER_KILLED_BY = {
     "flavors_filter_ignored": ("flavors_filter_honoured", FLAVORS_PAGE),
 }
 KILLED_BY.update(POWER_KILLED_BY)
-# A quote: ``page FILE, LOCATOR: "the page's words"``.
-QUOTED = re.compile(r'page [\w./-]+, [^:"]+: "[^"]+')
+
+
+QUOTED = re.compile(r"(?:seeds|family|reference)/[^\s,;:]+[^\n]*?: \"[^\"]+\"|ledger entr")
+
+
+def quotes_a_page(evidence: str) -> bool:
+    """A page with a locator and its own words in quotes, or a ledger entry by name."""
+    return QUOTED.search(evidence) is not None
+
+
+def test_quoting_evidence_is_told_from_a_pointer_alone() -> None:
+    quoted = (
+        "enum at /components/schemas/Job/properties/kind (documented): seeds/004_1.txt, "
+        'Request Parameters, row kind: "The default value is job"'
+    )
+    assert quotes_a_page(quoted)
+    assert quotes_a_page("presence at /x (sdk): vendor SDK 3.1.219; ledger entry sdk-added-x")
+    assert not quotes_a_page("spec /paths/~1v2~1{project_id}~1training-jobs/post")
+    assert not quotes_a_page("page family/deleting_a_training_job_2024-11.rst")
 
 
 def test_every_mutant_of_the_optional_operations_names_its_killer() -> None:
@@ -133,6 +150,11 @@ def test_mutant_is_killed(mutant: Mutant) -> None:
     # Every verdict cites where its rule comes from (issue 23).
     assert all(f.evidence for f in report.failures), [
         f"{f.check}: {f.title}" for f in report.failures if not f.evidence
+    ]
+    # The kill quotes a page (page, locator, the page's words) or names the ledger entry,
+    # never a spec pointer alone (issue 31 item 9).
+    assert any(quotes_a_page(f.evidence) for f in report.failures), [
+        f.evidence for f in report.failures
     ]
     if mutant.name in KILLED_BY:
         check, page = KILLED_BY[mutant.name]

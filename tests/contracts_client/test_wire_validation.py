@@ -213,13 +213,15 @@ def test_wire_checks_and_the_reference_server_agree_on_integer_ranges() -> None:
         server.close()
 
 
-def test_a_client_sending_what_only_the_sdk_has_is_told_it_is_outside_must_accept() -> None:
+def test_a_client_sending_what_only_the_sdk_has_is_not_failed_for_it() -> None:
+    """The vendor SDK sends it, so the service accepts it (issue 31 item 7)."""
     output = {"name": "o", "remote": {"obs": {"obs_url": "obs://b/o/"}}, "access_method": "x"}
     body = {"kind": "job", "metadata": {"name": "sdk"}, "algorithm": {"outputs": [output]}}
-    verdict = validate_request(load_spec(), request("POST", JOBS, body))
-    [finding] = verdict.findings
+    assert validate_request(load_spec(), request("POST", JOBS, body)).findings == []
+    output["not_even_the_sdk"] = "x"
+    [finding] = validate_request(load_spec(), request("POST", JOBS, body)).findings
     assert (finding.pointer, finding.rule) == (
-        "/algorithm/outputs/0/access_method",
+        "/algorithm/outputs/0/not_even_the_sdk",
         "additionalProperties",
     )
     assert "guidance" in finding.title  # a server need not reject it

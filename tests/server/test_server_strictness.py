@@ -93,8 +93,6 @@ def test_strict_accepts_a_documented_body(strict: Api) -> None:
     ("case", "change", "field"),
     [
         ("unknown field", lambda b: b["metadata"].update(x_note=1), "/metadata"),
-        ("sdk-only field", lambda b: b["algorithm"]["outputs"][0].update(access_method="x"),
-         "/algorithm/outputs/0"),
         ("guidance: flavor_id or pool_id", lambda b: b["spec"]["resource"].pop("flavor_id"),
          "/spec/resource"),
         ("guidance: engine_id excludes image_url",
@@ -115,6 +113,16 @@ def test_strict_refuses_what_is_outside_must_accept(
     assert field in message, case
 
 
+def test_strict_accepts_what_the_vendor_sdk_sends(strict: Api) -> None:
+    """What the vendor's SDK sends, the service accepts (issue 31 item 7): an SDK-only field
+    is outside must-accept, yet the strict end takes it; an unknown field beside it is not."""
+    body = job_body("strict-sdk", algorithm={**CODE, "outputs": [{**OUTPUT, "access_method": "x"}]})
+    body["spec"] = {"resource": {"flavor_id": "f", "node_count": 1}}
+    assert strict.create(body).status_code == 201
+    body["metadata"] = {**body["metadata"], "name": "strict-sdk-2", "x_note": 1}
+    check_error(strict.create(body), 400, "ModelArts.2788")
+
+
 def test_strict_refuses_an_extra_key_in_the_terminate_body(strict: Api, api: Api) -> None:
     job_id = strict.created_id("strict-stop")
     extra = {"action_type": "terminate", "": 1}
@@ -126,3 +134,26 @@ def test_strict_refuses_an_extra_key_in_the_terminate_body(strict: Api, api: Api
 def test_an_unknown_strictness_is_refused() -> None:
     with pytest.raises(ConfigError, match="--strictness must be one of lenient, strict"):
         ServerSettings(strictness="medium")
+
+
+@pytest.mark.parametrize("strictness", ["lenient", "strict"])
+def test_both_ends_accept_every_request_example_the_spec_embeds(
+    spec: Spec, strictness: str
+) -> None:
+    """Issue 31 item 7: seeds/004's example requests send ``"auto_search": null``."""
+    server = create_app(ServerSettings(clock=ManualClock(), strictness=strictness))
+    try:
+        with httpx.Client(
+            transport=SyncASGITransport(server), base_url="http://127.0.0.1"
+        ) as client:
+            api = Api(client, spec)
+            create = spec.operation("CreateTrainingJob")
+            body = spec.deref(spec.at(f"{create.pointer}/requestBody"))
+            examples = body["content"]["application/json"]["examples"]
+            assert examples
+            for name, example in examples.items():
+                value = spec.deref(example)["value"]
+                answer = api.create(value)
+                assert answer.status_code == 201, (strictness, name, answer.text)
+    finally:
+        server.close()

@@ -154,7 +154,11 @@ def test_engines_are_their_own_schema(spec: Spec) -> None:
 @pytest.mark.parametrize("operation_id", PER_TASK)
 def test_an_unknown_task_is_the_invalid_parameter_code(spec: Spec, operation_id: str) -> None:
     errors = spec.meaning.errors
-    assert errors.codes_for(operation_id, "task-not-found") == frozenset({"ModelArts.2788"})
+    # No page names the code: the table's invalid-parameter codes, 2788 preferred (issue 31).
+    assert errors.codes_for(operation_id, "task-not-found") == frozenset(
+        {"ModelArts.2788", "ModelArts.0101", "ModelArts.0104"}
+    )
+    assert errors.preferred(operation_id, "task-not-found").code == "ModelArts.2788"
     assert errors.statuses_for(operation_id, "task-not-found") == frozenset({400})
     assert errors.preferred(operation_id, "not-found").code == "ModelArts.2775"
     op = spec.operation(operation_id)

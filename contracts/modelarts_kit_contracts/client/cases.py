@@ -212,9 +212,11 @@ def _path_values(
 
 def _query_values(spec: Spec, op: Operation, seed_base: int) -> dict[str, list[JSON]]:
     """Drawn values of every query parameter, inside the must-accept envelope."""
-    must_accept = ResponseGenerator(spec.envelope(MUST_ACCEPT))
+    envelope = spec.envelope(MUST_ACCEPT)
+    must_accept = ResponseGenerator(envelope)
     out: dict[str, list[JSON]] = {}
-    for offset, parameter in enumerate(op.parameters):
+    # The envelope's own parameters: a prose format (events start_time) is its pattern there.
+    for offset, parameter in enumerate(envelope.operation(op.operation_id).parameters):
         if parameter.location == "query":
             out[parameter.name] = must_accept.draw(
                 parameter.schema,

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -31,11 +31,20 @@ from jsonschema import ValidationError
 from modelarts_kit_spec import Spec
 from modelarts_kit_spec.load import pointer_join
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT
+from modelarts_kit_spec.schemamodel.operation_quotes import operation_quote, status_quote
+from modelarts_kit_spec.schemamodel.parameters import (
+    ParameterBreak,
+    given_values,
+    parameter_breaks,
+)
 from modelarts_kit_spec.schemamodel.rules import NULLABLE, PRESENCE
 
 __all__ = ["NULLABLE", "BrokenRule", "Envelopes", "Placement"]
 
 JSON = Any
+# Credentials are judged by the auth checks, and OpenAPI ignores a header parameter named
+# Content-Type: none is judged as a parameter.
+UNJUDGED_HEADERS = ("x-auth-token", "authorization", "x-sdk-date", "host", "content-type")
 
 
 class Placement(StrEnum):
@@ -130,6 +139,43 @@ class Envelopes:
             return Placement.BETWEEN
         return Placement.MUST_REJECT
 
+    def place_parameters(
+        self,
+        operation_id: str,
+        query: Iterable[tuple[str, str]],
+        headers: Mapping[str, str] | None = None,
+    ) -> Placement:
+        """Where a request's query and header parameters lie. An empty value is not given
+        for must-reject and a value for must-accept, so ``level=`` lies between."""
+        return (
+            Placement.MUST_ACCEPT
+            if not self.parameter_breaks(self.must_accept, operation_id, query, headers)
+            else (
+                Placement.MUST_REJECT
+                if self.parameter_breaks(self.must_reject, operation_id, query, headers)
+                else Placement.BETWEEN
+            )
+        )
+
+    def parameter_breaks(
+        self,
+        envelope: Spec,
+        operation_id: str,
+        query: Iterable[tuple[str, str]],
+        headers: Mapping[str, str] | None = None,
+    ) -> list[ParameterBreak]:
+        """The rules of ``envelope`` the query and header parameters break."""
+        keep_empty = envelope is self.must_accept
+        pairs = list(query)
+        operation = self.spec.operation(operation_id)
+        found = parameter_breaks(
+            envelope, operation, "query", given_values(pairs, keep_empty=keep_empty)
+        )
+        if headers is not None:
+            values = given_values(headers.items(), keep_empty=keep_empty)
+            found += parameter_breaks(envelope, operation, "header", values, skip=UNJUDGED_HEADERS)
+        return found
+
     def broken(self, envelope: Spec, operation_id: str, body: JSON) -> tuple[BrokenRule, ...]:
         """The rules of ``envelope`` that ``body`` breaks, each once, with their evidence."""
         schema = self.request_schema(envelope, operation_id)
@@ -147,10 +193,22 @@ class Envelopes:
         return str(found.strength), found.cite()
 
     def evidence(self, pointer: str) -> str:
-        """Where what the spec says at ``pointer`` (an operation, a response) comes from."""
+        """Where what the spec says at ``pointer`` (an operation, a response) comes from: the
+        recorded evidence, else the page's own words (its URI line, its status row)."""
         found = self.spec.schema_model.rule_at(pointer, PRESENCE)
-        sources = "; ".join(str(e) for e in found.evidence)
+        sources = "; ".join(str(e) for e in found.evidence) or self._page_quote(pointer)
         return f"spec {pointer}" + (f": {sources}" if sources else "")
+
+    def _page_quote(self, pointer: str) -> str:
+        for operation in self.spec.operations:
+            if pointer != operation.pointer and not pointer.startswith(operation.pointer + "/"):
+                continue
+            rest = pointer[len(operation.pointer) :].split("/")
+            quotes = [operation_quote(operation.operation_id, operation.method, operation.path)]
+            if len(rest) > 2 and rest[1] == "responses":
+                quotes.append(status_quote(operation.operation_id, rest[2]))
+            return "; ".join(q for q in quotes if q)
+        return ""
 
     def _is_valid(self, envelope: Spec, operation_id: str, body: JSON) -> bool:
         schema = self.request_schema(envelope, operation_id)

@@ -29,6 +29,7 @@ from jsonschema.exceptions import ValidationError
 from modelarts_kit_spec.load import Operation, Parameter, Spec, pointer_join
 from modelarts_kit_spec.routes import RouteMatch
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT
+from modelarts_kit_spec.schemamodel.parameters import given_values, parameter_breaks
 from modelarts_kit_wire.headers import Headers
 from modelarts_kit_wire.signing import parse_authorization
 from modelarts_kit_wire.wirejson import WireJsonError, bounded_inflate, decode_wire_json
@@ -312,7 +313,34 @@ def request_query(ctx: RequestContext) -> CheckResult:
     if ctx.operation is None:
         return SKIP
     query = parse_query(ctx.request.query)
-    return list(_param_findings(ctx.spec, ctx.operation.parameters, "query", query))
+    return _parameter_findings(ctx.spec, ctx.operation, "query", query)
+
+
+def _parameter_findings(
+    spec: Spec, op: Operation, location: str, values: Mapping[str, str] | Headers
+) -> list[Finding]:
+    """What a client's query or header parameters break in must-accept, read as the schema
+    model's parameters read them (an empty value is not given; ``int32`` ranges; parameters
+    passed together; a prose format as guidance)."""
+    if isinstance(values, Headers):
+        names = [p.name for p in op.parameters if p.location == location]
+        values = {name: text for name in names if (text := values.get(name)) is not None}
+    given = given_values(values.items())
+    skip = (*AUTH_HEADERS, "content-type") if location == "header" else ()
+    found: list[Finding] = []
+    for broken in parameter_breaks(spec.envelope(MUST_ACCEPT), op, location, given, skip=skip):
+        what = f"{location} parameter {broken.name!r}"
+        note = f" {GUIDANCE_NOTE}" if broken.strength == "guidance" else ""
+        found.append(
+            Finding(
+                title=f"{what} breaks rule {broken.rule!r}{note}",
+                expected=f"{what}: {broken.message}",
+                got=short(given.get(broken.name)),
+                rule=broken.rule,
+                evidence=broken.evidence,
+            )
+        )
+    return found
 
 
 @check(
@@ -324,7 +352,7 @@ def request_headers(ctx: RequestContext) -> CheckResult:
     op = ctx.operation
     if op is None:
         return SKIP
-    out = list(_param_findings(ctx.spec, op.parameters, "header", ctx.request.headers))
+    out = _parameter_findings(ctx.spec, op, "header", ctx.request.headers)
     if op.request_schema is not None and ctx.request.body.strip():
         media = _media_type(ctx.request.headers)
         if media != "application/json":
@@ -398,7 +426,17 @@ def request_body(ctx: RequestContext) -> CheckResult:
         return _breaks("", "json", "JSON", problem)
     # What a client sends must be inside the must-accept envelope (the schema model's rules at
     # every strength, documented fields only); a finding that only guidance makes is named so.
-    found = schema_findings(ctx.spec.envelope(MUST_ACCEPT), op.request_schema, body)
+    must_accept = ctx.spec.envelope(MUST_ACCEPT)
+    found = schema_findings(must_accept, op.request_schema, body)
+    if found:
+        # What the vendor's own SDK sends is evidence that the service accepts it
+        # (workspace_id in a list body): no client is failed for it.
+        sent_by_sdk = {
+            rule.instance_pointer
+            for rule in Envelopes(ctx.spec).broken(must_accept, op.operation_id, body)
+            if rule.strength == "sdk"
+        }
+        found = [f for f in found if f.pointer not in sent_by_sdk]
     found = _cited(ctx.spec, op.request_schema, found)
     return _name_guidance(ctx.spec, op, body, found) if found else found
 

@@ -37,6 +37,16 @@ def constraint_breaks(
         yield from constraint_breaks(
             spec, child, (*path, str(name)), depth + 1, _child(pointer, "properties", name)
         )
+    if depth == 0:
+        # Last, so the breaks above keep their turn under the cap: a mandatory text field of
+        # another type (the page's Type column: a create's kind is "String", "Mandatory: Yes";
+        # its value list is the ledger's decision, issue 31).
+        properties = schema.get("properties") or {}
+        for name in schema.get("required") or []:
+            child = properties.get(name)
+            resolved = spec.walker.deref(child, "")[0] if isinstance(child, Mapping) else None
+            if isinstance(resolved, Mapping) and resolved.get("type") == "string":
+                yield (*path, str(name)), 0, "type"
 
 
 def _child(pointer: str, *tokens: str | int) -> str:

@@ -13,6 +13,7 @@ import functools
 from pathlib import Path
 
 from modelarts_kit_spec.meaning import Role
+from modelarts_kit_spec.schemamodel.operation_quotes import operation_quote, status_quote
 
 from modelarts_kit_contracts.server.api_map import ApiMap
 
@@ -24,8 +25,13 @@ def operation_evidence(api: ApiMap, role: Role, *, status: int | None = None) ->
     if status is not None:
         where = f"{where}/responses/{status}"
     pages = recorded_pages(api.spec.path, operation.operation_id) or _body_pages(api, role)
+    # The page's own words: its URI line and, for a status, its row (issue 31 item 9).
+    quotes = [operation_quote(operation.operation_id, operation.method, operation.path)]
+    if status is not None:
+        quotes.append(status_quote(operation.operation_id, str(status)))
+    cited = [*pages, *(q for q in quotes if q)]
     head = f"spec {where} ({operation.operation_id})"
-    return f"{head}: {'; '.join(pages)}" if pages else head
+    return f"{head}: {'; '.join(cited)}" if cited else head
 
 
 @functools.lru_cache(maxsize=64)

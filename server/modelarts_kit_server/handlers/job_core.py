@@ -46,6 +46,7 @@ from typing import Any
 
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT
 from modelarts_kit_spec.schemamodel.prune import known_fields
+from modelarts_kit_spec.schemamodel.sdk_fields import example_nulls, only_sdk_fields_break
 from modelarts_kit_spec.sensitive import SensitiveField, is_sensitive, sensitive_fields
 from modelarts_kit_spec.walker import SchemaWalker
 
@@ -113,7 +114,14 @@ def validate_body(context: RequestContext, precheck: Callable[[Any], None] | Non
     if schema is None:
         return document
     violation = validate_instance(envelope, schema, document)
-    if violation is None:
+    if violation is None or (
+        strict
+        and only_sdk_fields_break(
+            spec, envelope, schema, document, example_nulls(spec, context.operation.pointer)
+        )
+    ):
+        # The strict end accepts what the vendor's SDK sends (workspace_id in a list body) and
+        # the nulls of the spec's own request examples (a page's example sends them).
         if strict:
             return document
         kept = known_fields(spec, schema, document)

@@ -86,6 +86,8 @@ DECIDING_KINDS = (
     "example",
     "decision",
 )
+# A clause that only names a default ("The default value is job"): it closes no list.
+_DEFAULT_ONLY = re.compile(r"\b[Tt]he default value is\b|\bis \S+ by default\b")
 # A page's type word -> the JSON types it is evidence of.
 _TYPE_WORDS = (
     (re.compile(r"^(?:Array|List)\b|^\w+\[\]$"), {"array"}),
@@ -522,6 +524,12 @@ class _Deriving:
             if same:  # "The options are the same as those of end_recover."
                 quotes.setdefault(pointer, {})["enum"] = same
             return  # no value stated: the enum as a whole is the ledger's (below)
+        stated_clauses = [q for qs in stated.values() for q in qs]
+        if all(_DEFAULT_ONLY.search(q) for q in stated_clauses):
+            # "The default value is job" names a value, and closes no list (issue 31: a
+            # request's kind): which other values are refused is the ledger's decision.
+            self._decide(pointer, field_pointer, "enum", rules)
+            return
         # One list of the clauses: each value's quotes are the clauses that name it.
         quotes.setdefault(pointer, {})["enum"] = list(
             dict.fromkeys(q for qs in stated.values() for q in qs)

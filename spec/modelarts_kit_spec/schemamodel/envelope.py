@@ -27,11 +27,13 @@ from modelarts_kit_wire.pointers import unescape_pointer_token
 from modelarts_kit_spec.document import pointer_join, resolve_pointer
 from modelarts_kit_spec.refs import resolve_ref
 from modelarts_kit_spec.schemamodel.model import SchemaModel
+from modelarts_kit_spec.schemamodel.parameters import add_formats, allow_empty_query_values
 from modelarts_kit_spec.schemamodel.rules import ARRAY_FORM, NULLABLE, PRESENCE, Strength
 from modelarts_kit_spec.walker import iter_schemas, json_types
 
 __all__ = [
     "ENVELOPES",
+    "ENVELOPE_MARKER",
     "INTEGER_RANGES",
     "MUST_ACCEPT",
     "MUST_REJECT",
@@ -43,6 +45,7 @@ JSON = Any
 MUST_ACCEPT: Final = "must-accept"
 MUST_REJECT: Final = "must-reject"
 ENVELOPES = (MUST_ACCEPT, MUST_REJECT)
+ENVELOPE_MARKER: Final = "x-modelarts-envelope"
 INTEGER_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 LENIENT = (Strength.SDK, Strength.EXAMPLE)
 HTTP_METHODS = ("get", "put", "post", "delete", "patch")
@@ -58,14 +61,18 @@ def build_envelope(document: JSON, name: str) -> JSON:
 
         envelope = strip_guidance(document)
         _open_lenient_properties(envelope, model)
+        allow_empty_query_values(envelope)
         _drop_request_decisions(envelope, model)
     else:
         envelope = copy.deepcopy(document)
+        # Read by Spec.validator: in must-accept an integer is a JSON integer, never 1.0.
+        envelope[ENVELOPE_MARKER] = MUST_ACCEPT
         _close_request_objects(envelope)
         _drop_lenient_properties(envelope, model)
         _drop_lenient_nulls(envelope, model)
         _drop_lenient_array_forms(envelope, model)
         _keep_documented_values(envelope, model)
+        add_formats(envelope)
     _state_integer_ranges(envelope)
     return envelope
 
@@ -231,9 +238,13 @@ def _branches_declare_properties(document: JSON, node: Mapping[str, JSON]) -> bo
 
 def _close_request_objects(envelope: JSON) -> None:
     """Request objects accept only their declared properties (closed objects are guidance:
-    the pages list the fields and never say others are allowed)."""
+    the pages list the fields and never say others are allowed), and only objects: a schema
+    of properties without a ``type`` (the delete body, "Request Parameters: None") takes any
+    JSON value in the spec, but no page shows a body other than an object."""
     for pointer in request_objects(envelope):
         node = _at(envelope, pointer)
+        if "type" not in node and "$ref" not in node:
+            node["type"] = "object"
         if "additionalProperties" in node or _branches_declare_properties(envelope, node):
             continue
         node["additionalProperties"] = False
