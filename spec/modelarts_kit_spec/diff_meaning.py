@@ -51,6 +51,8 @@ from modelarts_kit_spec.paging import OperationPaging
 from modelarts_kit_spec.schemamodel import Rule, Strength
 from modelarts_kit_spec.schemamodel.extension import EXTENSION_KEY as SCHEMA_MODEL_KEY
 from modelarts_kit_spec.schemamodel.extension import is_rule_at as _is_rule_at
+from modelarts_kit_spec.schemamodel.parameters import EXTENSION as PARAMETERS_KEY
+from modelarts_kit_spec.schemamodel.parameters import Format, Together, formats_of, together_of
 from modelarts_kit_spec.walker import iter_schemas
 
 __all__ = ["DOCUMENT", "EXTENSION_PREFIX", "GATEWAY", "MEANING_RULES", "Emit", "meaning_changed"]
@@ -95,6 +97,7 @@ class _Compare:
         self.guidance()
         self.strengths()
         self.paging()
+        self.parameters()
 
     # roles ---------------------------------------------------------------------------------------
 
@@ -443,6 +446,23 @@ class _Compare:
                 for rule, pointer, old_value, new_value, message in _paging_changes(was, now):
                     self.emit(rule, pointer, old_value, new_value, message, operation_id)
 
+    # parameters (x-modelarts-parameters) ---------------------------------------------------------
+
+    def parameters(self) -> None:
+        """Parameters passed together, and formats stated in prose, per operation both sides
+        have (an operation added or removed is judged by the operation rules)."""
+        old_ops = {op.operation_id: op for op in self.old.operations}
+        for new_op in self.new.operations:
+            old_op = old_ops.get(new_op.operation_id)
+            if old_op is None:
+                continue
+            where = pointer_join(new_op.pointer, PARAMETERS_KEY)
+            for rule, old_value, new_value, message in _parameter_changes(
+                together_of(self.old, old_op), together_of(self.new, new_op),
+                formats_of(self.old, old_op), formats_of(self.new, new_op),
+            ):  # fmt: skip
+                self.emit(rule, where, old_value, new_value, message, new_op.operation_id)
+
     # strengths (x-modelarts-schema-model) ---------------------------------------------------------
 
     def strengths(self) -> None:
@@ -556,6 +576,38 @@ def _paging_changes(
                "the paging's quotes of the pages changed")  # fmt: skip
 
 
+def _parameter_changes(
+    together_was: tuple[Together, ...],
+    together_now: tuple[Together, ...],
+    formats_was: Mapping[str, Format],
+    formats_now: Mapping[str, Format],
+) -> Iterator[tuple[str, JSON, JSON, str]]:
+    """(rule, old, new, message) of each change of one operation's parameter rules."""
+    groups_was = {frozenset(t.names): t for t in together_was}
+    groups_now = {frozenset(t.names): t for t in together_now}
+    for names in sorted(groups_now.keys() - groups_was.keys(), key=sorted):
+        yield ("parameters-together-added", None, sorted(names),
+               f"{', '.join(sorted(names))} must now be passed together")  # fmt: skip
+    for names in sorted(groups_was.keys() - groups_now.keys(), key=sorted):
+        yield ("parameters-together-removed", sorted(names), None,
+               f"{', '.join(sorted(names))} need no longer be passed together")  # fmt: skip
+    for name in sorted(formats_was.keys() | formats_now.keys()):
+        was, now = formats_was.get(name), formats_now.get(name)
+        old_pattern = was.pattern if was is not None else None
+        new_pattern = now.pattern if now is not None else None
+        if old_pattern != new_pattern:
+            yield ("parameter-format-changed", old_pattern, new_pattern,
+                   f"{name}: format {_fmt(old_pattern)} -> {_fmt(new_pattern)}")  # fmt: skip
+    same_rules = groups_was.keys() == groups_now.keys() and {
+        name: f.pattern for name, f in formats_was.items()
+    } == {name: f.pattern for name, f in formats_now.items()}
+    cited_was = sorted([t.cite() for t in together_was] + [f.cite() for f in formats_was.values()])
+    cited_now = sorted([t.cite() for t in together_now] + [f.cite() for f in formats_now.values()])
+    if same_rules and cited_was != cited_now:
+        yield ("parameters-evidence-changed", cited_was, cited_now,
+               "the parameter rules quote other words of the pages")  # fmt: skip
+
+
 def _cited(rule: Rule) -> list[str]:
     return [str(evidence) for evidence in rule.evidence]
 
@@ -610,6 +662,7 @@ def _read_places(spec: Spec) -> frozenset[str]:
     for operation in spec.operations:
         places.add(pointer_join(operation.pointer, ROLE_KEY))
         places.add(pointer_join(operation.pointer, PAGING_KEY))
+        places.add(pointer_join(operation.pointer, PARAMETERS_KEY))
         for response in operation.responses:
             _, physical, _ = spec.walker.deref(spec.at(response.pointer), response.pointer)
             places.add(pointer_join(physical, ERROR_CODES_KEY))

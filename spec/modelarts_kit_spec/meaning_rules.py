@@ -128,6 +128,18 @@ MEANING_IMPACT: dict[str, tuple[bool, bool, str]] = {
     "paging-evidence-changed": (
         False, False, "a paging rule quotes other words of the pages, not another rule",
     ),
+    "parameters-together-added": (
+        True, True, "clients may no longer send one alone; servers must refuse it (both envelopes)",
+    ),
+    "parameters-together-removed": (
+        False, True, "one alone is now allowed: servers that refused it no longer conform",
+    ),
+    "parameter-format-changed": (
+        False, False, "a prose format is guidance: clients follow it, servers may enforce it",
+    ),
+    "parameters-evidence-changed": (
+        False, False, "a parameter rule quotes other words of the pages, not another rule",
+    ),
 }  # fmt: skip
 
 MEANING_RULES: dict[str, str] = {rule: why for rule, (_, _, why) in MEANING_IMPACT.items()}

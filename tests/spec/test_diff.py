@@ -855,6 +855,10 @@ def list_paging(document: JSON) -> JSON:
     return operation(document, "ListTrainingJobs")["x-modelarts-paging"]
 
 
+def events_parameters(document: JSON) -> JSON:
+    return operation(document, "ListTrainingJobEvents")["x-modelarts-parameters"]
+
+
 def search_limit(document: JSON) -> JSON:
     return document["components"]["schemas"]["JobSearches"]["properties"]["limit"]
 
@@ -965,6 +969,16 @@ MEANING_CASES: list[tuple[str, Callable[[JSON], None], str, bool, bool, set[str]
     ("paging quote changed",
      change(lambda d: list_paging(d)["total"]["evidence"][0], "locator", "Table 4, row total"),
      "paging-evidence-changed", False, False, set(), False),
+    ("parameters no longer passed together", change(events_parameters, "together", []),
+     "parameters-together-removed", False, True, set(), False),
+    ("parameters now passed together", change(events_parameters, "together", []),
+     "parameters-together-added", True, True, set(), True),
+    ("parameter format changed",
+     change(lambda d: events_parameters(d)["formats"]["start_time"], "pattern", "^[0-9]+$"),
+     "parameter-format-changed", False, False, set(), False),
+    ("parameter quote changed",
+     change(lambda d: events_parameters(d)["together"][0], "locator", "Table 2, row start_time"),
+     "parameters-evidence-changed", False, False, set(), False),
     ("unknown extension added", sensitive_marker, "extension-changed", True, True, set(), False),
     ("unknown extension removed", sensitive_marker, "extension-changed", True, True, set(), True),
     ("known extension where nothing reads it", role_on_a_schema,
