@@ -33,16 +33,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from modelarts_kit_spec.document import pointer_join, resolve_pointer
 from modelarts_kit_spec.pagetext import normalise, page_words
 from modelarts_kit_spec.paths import SOURCES_DIR
 from modelarts_kit_spec.reader import parse_yaml_text, read_input_text
 from modelarts_kit_spec.refs import resolve_ref
+from modelarts_kit_spec.schemamodel.block import render, splice
 from modelarts_kit_spec.schemamodel.extension import ANY, EXTENSION_KEY, ledger_rule
 from modelarts_kit_spec.schemamodel.model import SchemaModel, required_bodies
 from modelarts_kit_spec.schemamodel.page_rows import (
+    DEFAULT_ONLY,
+    TYPE_WORDS,
     Row,
     clause_naming,
     clause_stating,
@@ -85,17 +86,6 @@ DECIDING_KINDS = (
     "nullable",
     "example",
     "decision",
-)
-# A clause that only names a default ("The default value is job"): it closes no list.
-_DEFAULT_ONLY = re.compile(r"\b[Tt]he default value is\b|\bis \S+ by default\b")
-# A page's type word -> the JSON types it is evidence of.
-_TYPE_WORDS = (
-    (re.compile(r"^(?:Array|List)\b|^\w+\[\]$"), {"array"}),
-    (re.compile(r"^Map\b|\bobject$|^Object$|^JSON$"), {"object"}),
-    (re.compile(r"^(?:Integer|Long|int|long|Int)\b"), {"integer"}),
-    (re.compile(r"^(?:Float|Double|Number|BigDecimal)\b"), {"number", "integer"}),
-    (re.compile(r"^Boolean\b"), {"boolean"}),
-    (re.compile(r"^String\b"), {"string"}),
 )
 
 
@@ -403,7 +393,7 @@ class _Deriving:
             node = node["schema"]  # a parameter: its schema's type
         types = json_types(resolve_ref(self.document, node, pointer).node) - {"null"}
         word = normalise(printed)
-        for pattern, meant in _TYPE_WORDS:
+        for pattern, meant in TYPE_WORDS:
             if pattern.search(word):
                 return not types or bool(types & meant)
         return False  # a type word the kit does not know states nothing
@@ -467,7 +457,13 @@ class _Deriving:
                 if keyword == "enum":
                     shared = self._shared_rows(field_pointer, rows)
                     self._enum_quotes(
-                        pointer, field_pointer, shared, schema["enum"], quotes, values, rules
+                        pointer,
+                        field_pointer,
+                        (rows, shared),
+                        schema["enum"],
+                        quotes,
+                        values,
+                        rules,
                     )
                     continue
                 if keyword == "format":
@@ -498,13 +494,20 @@ class _Deriving:
         self,
         pointer: str,
         field_pointer: str,
-        rows: list[Row],
+        own_and_shared: tuple[list[Row], list[Row]],
         enum: JSON,
         quotes: dict[str, dict[str, JSON]],
         values: dict[str, dict[str, dict[str, JSON]]],
         rules: dict[str, dict[str, dict[str, JSON]]],
     ) -> None:
+        """Quotes of an enum's values (the field's own rows, then the same field's on other
+        pages); own rows naming a value only as a default close no list: a decision."""
+        own, rows = own_and_shared
         listed = [str(v) for v in enum] if isinstance(enum, list) else []
+        own_clauses = [c for r in own for v in listed if (c := clause_naming(r.description, v))]
+        if own_clauses and all(DEFAULT_ONLY.search(c) for c in own_clauses):
+            self._decide(pointer, field_pointer, "enum", rules)
+            return
         stated: dict[str, list[str]] = {}
         for value in listed:
             found = [
@@ -524,12 +527,6 @@ class _Deriving:
             if same:  # "The options are the same as those of end_recover."
                 quotes.setdefault(pointer, {})["enum"] = same
             return  # no value stated: the enum as a whole is the ledger's (below)
-        stated_clauses = [q for qs in stated.values() for q in qs]
-        if all(_DEFAULT_ONLY.search(q) for q in stated_clauses):
-            # "The default value is job" names a value, and closes no list (issue 31: a
-            # request's kind): which other values are refused is the ledger's decision.
-            self._decide(pointer, field_pointer, "enum", rules)
-            return
         # One list of the clauses: each value's quotes are the clauses that name it.
         quotes.setdefault(pointer, {})["enum"] = list(
             dict.fromkeys(q for qs in stated.values() for q in qs)
@@ -675,31 +672,3 @@ def _strings(value: JSON) -> list[str]:
 
 def _sorted(mapping: Mapping[str, JSON]) -> dict[str, JSON]:
     return {key: mapping[key] for key in sorted(mapping)}
-
-
-# -- writing the block into openapi.yaml --------------------------------------------------------
-
-
-def render(extension: JSON) -> str:
-    """The extension as the last top-level block of openapi.yaml (one line per node)."""
-    return yaml.safe_dump(
-        {EXTENSION_KEY: extension},
-        sort_keys=False,
-        default_flow_style=None,
-        allow_unicode=True,
-        width=4096,  # one line per node: the block stays compact
-    )
-
-
-def splice(text: str, block: str) -> str:
-    """``text`` with its top-level extension block replaced by (or appended as) ``block``;
-    the rest of the curated file is kept byte for byte."""
-    lines = text.splitlines(keepends=True)
-    start = next((i for i, ln in enumerate(lines) if ln.startswith(f"{EXTENSION_KEY}:")), None)
-    if start is None:
-        return text.rstrip("\n") + "\n" + block
-    end = next(
-        (i for i in range(start + 1, len(lines)) if lines[i][:1] not in (" ", "\n", "")),
-        len(lines),
-    )
-    return "".join(lines[:start]) + block + "".join(lines[end:])

@@ -313,7 +313,7 @@ def extension_problems(
                 if known is not None and entry not in known:
                     yield here, f"ledger entry {entry!r} does not exist"
     for pointer, named in _mapping(raw.get("values")).items():
-        here = f"{where}/values/{pointer.replace('~', '~0').replace('/', '~1')}"
+        here = f"{where}/values/{escape_pointer_token(pointer)}"
         try:
             enum = _mapping(resolve_pointer(document, pointer)).get("enum")
         except KeyError:
@@ -332,7 +332,7 @@ def extension_problems(
                 if known is not None and entry not in known:
                     yield f"{here}/{value}", f"ledger entry {entry!r} does not exist"
     for pointer, block in _mapping(raw.get("quotes")).items():
-        here = f"{where}/quotes/{pointer.replace('~', '~0').replace('/', '~1')}"
+        here = f"{where}/quotes/{escape_pointer_token(pointer)}"
         try:
             resolve_pointer(document, pointer)
         except KeyError:

@@ -15,8 +15,10 @@ from modelarts_kit_spec.pagetext import normalise
 from modelarts_kit_spec.quotes import Quote
 
 __all__ = [
+    "DEFAULT_ONLY",
     "MANDATORY_WORDS",
     "ROOT_HEADINGS",
+    "TYPE_WORDS",
     "WINDOW",
     "YES",
     "Row",
@@ -33,6 +35,17 @@ __all__ = [
 ]
 
 JSON = Any
+# A clause that only names a default ("The default value is job"): it closes no list.
+DEFAULT_ONLY = re.compile(r"\b[Tt]he default value is\b|\bis \S+ by default\b")
+# A page's type word -> the JSON types it is evidence of.
+TYPE_WORDS = (
+    (re.compile(r"^(?:Array|List)\b|^\w+\[\]$"), {"array"}),
+    (re.compile(r"^Map\b|\bobject$|^Object$|^JSON$"), {"object"}),
+    (re.compile(r"^(?:Integer|Long|int|long|Int)\b"), {"integer"}),
+    (re.compile(r"^(?:Float|Double|Number|BigDecimal)\b"), {"number", "integer"}),
+    (re.compile(r"^Boolean\b"), {"boolean"}),
+    (re.compile(r"^String\b"), {"string"}),
+)
 MANDATORY_WORDS = ("Yes", "No", "是", "否")
 YES = ("Yes", "是")
 WINDOW = 900  # how far a row's description may run, at most, in a page's words
