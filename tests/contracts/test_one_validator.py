@@ -106,7 +106,7 @@ EVENTS = "/training-jobs/{job}/events"
 # (query, accepted by every reader of must-reject, contract placement)
 TABLE = [
     (f"offset={2**40}", False, Placement.MUST_REJECT),  # int32: the server said 400, mock 200
-    ("offset=-1", True, Placement.MUST_ACCEPT),  # the page gives no range
+    ("offset=-1", True, Placement.BETWEEN),  # no range on the page: minimum 0 is a decision
     ("limit=0", False, Placement.MUST_REJECT),
     ("limit=100", True, Placement.MUST_ACCEPT),
     ("level=", True, Placement.BETWEEN),  # an empty filter is not given
