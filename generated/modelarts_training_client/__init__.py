@@ -1,4 +1,4 @@
-"""Typed Python client for the ModelArts training jobs API (spec version 2.3.0).
+"""Typed Python client for the ModelArts training jobs API (spec version 3.0.0).
 
 Generated from the API's OpenAPI document by ``modelarts-kit generate``; do not edit.
 
@@ -198,8 +198,8 @@ if TYPE_CHECKING:
         TrainingJobFlavors,
     )
 
-__version__ = "2.3.0"
-SPEC_VERSION = "2.3.0"
+__version__ = "3.0.0"
+SPEC_VERSION = "3.0.0"
 
 __all__ = [
     "TRAINING_JOB_FINAL_PHASES",

@@ -71,7 +71,7 @@ DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=10.0)
 DEFAULT_DEADLINE = 300.0
 # The largest answer read (the API's bodies are a few KB); a larger one is refused unread.
 DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024
-USER_AGENT = "modelarts-training-client/2.3.0"
+USER_AGENT = "modelarts-training-client/3.0.0"
 REQUEST_ID_HEADER = "X-Request-Id"
 BASE_URL_TEMPLATE: str | None = "https://modelarts.{region}.myhuaweicloud.com"
 SERVER_VARIABLE_DEFAULTS: dict[str, str | None] = {

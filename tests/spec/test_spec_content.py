@@ -154,7 +154,7 @@ def test_operations_and_success_statuses(spec: Spec) -> None:
         (DELETE, "delete", "/v2/{project_id}/training-jobs/{training_job_id}", "202"),
         (DESCRIBE, "put", "/v2/{project_id}/training-jobs/{training_job_id}", "200"),
     }
-    assert spec.version == "2.3.0"
+    assert spec.version == "3.0.0"
 
 
 # --------------------------------------------------------------------------- the ledger
