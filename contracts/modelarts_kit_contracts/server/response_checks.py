@@ -152,17 +152,25 @@ def valid_request_accepted(api: ApiMap, exchange: Exchange) -> Finding | None:
     sets it from the must-accept envelope) demands acceptance; a refused body between the
     envelopes is the server's choice, recorded as an observation by the run.
 
-    ModelArts answers 400 for an unknown job and for a name already in use: a valid request can
-    meet both, so the codes the spec lists for those meanings are not a rejection of its data.
-    Any other 400 (an invalid parameter, invalid JSON, ...) is.
+    ModelArts answers 400 for an unknown job, an unknown task of a job (a link's task id from
+    ``status.tasks`` before the job has tasks) and a name already in use: a valid request can
+    meet all three, so the codes the spec lists for those meanings are not a rejection of its
+    data. Any other 400 (an invalid parameter, invalid JSON, ...) is.
     """
     role = api.role_for(exchange)
     if exchange.positive is not True or role is None or exchange.status != 400:
         return None
     ok, body = exchange.json()
     code = member(body, "error_code") if ok else None
-    state_dependent = accepted_codes(api, role, 400, ErrorMeaning.NOT_FOUND) | accepted_codes(
-        api, role, 400, ErrorMeaning.DUPLICATE_NAME
+    state_dependent = frozenset().union(
+        *(
+            accepted_codes(api, role, 400, meaning)
+            for meaning in (
+                ErrorMeaning.NOT_FOUND,
+                ErrorMeaning.TASK_NOT_FOUND,
+                ErrorMeaning.DUPLICATE_NAME,
+            )
+        )
     )
     if code in state_dependent:
         return None
