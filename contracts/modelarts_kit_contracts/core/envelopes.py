@@ -146,16 +146,16 @@ class Envelopes:
         headers: Mapping[str, str] | None = None,
     ) -> Placement:
         """Where a request's query and header parameters lie. An empty value is not given
-        for must-reject and a value for must-accept, so ``level=`` lies between."""
-        return (
-            Placement.MUST_ACCEPT
-            if not self.parameter_breaks(self.must_accept, operation_id, query, headers)
-            else (
-                Placement.MUST_REJECT
-                if self.parameter_breaks(self.must_reject, operation_id, query, headers)
-                else Placement.BETWEEN
-            )
-        )
+        for must-reject, and no request that sends one is must-accept: whether a server
+        refuses ``level=`` or ``pattern=`` is an observation (issue 31, item 5)."""
+        pairs = list(query)
+        if not _sends_empty(pairs, headers) and not self.parameter_breaks(
+            self.must_accept, operation_id, pairs, headers
+        ):
+            return Placement.MUST_ACCEPT
+        if self.parameter_breaks(self.must_reject, operation_id, pairs, headers):
+            return Placement.MUST_REJECT
+        return Placement.BETWEEN
 
     def parameter_breaks(
         self,
@@ -285,3 +285,9 @@ def _fields_named(error: ValidationError) -> tuple[str, ...]:
 
 def _mapping(value: JSON) -> Mapping[str, JSON]:
     return value if isinstance(value, Mapping) else {}
+
+
+def _sends_empty(query: list[tuple[str, str]], headers: Mapping[str, str] | None) -> bool:
+    """Whether a query or judged header parameter is sent with an empty value."""
+    judged = [v for k, v in (headers or {}).items() if k.lower() not in UNJUDGED_HEADERS]
+    return any(value == "" for _, value in query) or any(value == "" for value in judged)
