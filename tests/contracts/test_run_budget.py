@@ -137,3 +137,19 @@ def test_a_capped_target_still_counts_the_creates_it_could_accept() -> None:
     with pytest.raises(CreateCapReached, match="--max-creates 1 reached"):
         guard(_create())
     assert placed == [{"kind": "job"}, {"kind": "job"}]
+
+
+def test_an_answer_that_says_nothing_of_the_body_has_it_not_placed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from modelarts_kit_contracts.core.envelopes import Envelopes
+    from modelarts_kit_contracts.server.api_map import ApiMap
+    from modelarts_kit_contracts.server.choices import choices_made
+
+    placed: list[Any] = []
+    monkeypatch.setattr(Envelopes, "place", lambda self, op, body: placed.append(body))
+    api = ApiMap.from_spec()
+    create = api.create.operation_id
+    for status in (401, 404, 429, 500):
+        assert choices_made(api, create, {"kind": "job", "unknown": 1}, status) == ()
+    assert placed == []
