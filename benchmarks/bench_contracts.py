@@ -16,7 +16,9 @@ round's kit over the same round's plain run: min/median/max), in wall time and i
 process's own, server included, plus schemathesis's: what a loaded machine stretches least),
 the load average at the start and the end, and the verdicts against issue 36's targets
 (default at most 1.3x plain; ``--quick`` at most 10 s, a target for 2 quiet cores: read it
-with the load beside it). The machine is shared: compare ratios, not absolute seconds.
+with the load beside it, and beside its CPU time plus the seconds the run slept on the
+server's clock, which is what a quiet machine takes). The machine is shared: compare ratios,
+not absolute seconds.
 
     .venv/bin/python benchmarks/bench_contracts.py [--rounds 3]
 """
@@ -29,8 +31,10 @@ import resource
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
+from typing import SupportsIndex
 
 from harness import (
     Stats,
@@ -59,6 +63,28 @@ def cpu_seconds() -> float:
     of its finished children (plain schemathesis): on a loaded machine the steadier measure."""
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return time.process_time() + children.ru_utime + children.ru_stime
+
+
+class Asleep:
+    """Seconds the contract run's worker thread spent in ``time.sleep`` (the scenarios wait on
+    the server's real clock for a job's phases): with the CPU time, what a quiet machine takes,
+    since the run is one process whose threads share one interpreter lock."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self._sleep = time.sleep
+
+    def __enter__(self) -> Asleep:
+        def sleep(seconds: float | SupportsIndex) -> None:
+            if threading.current_thread().name == "contract-server-run":
+                self.seconds += float(seconds)
+            self._sleep(seconds)
+
+        time.sleep = sleep
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        time.sleep = self._sleep
 
 
 def kit(phases: tuple[str, ...], max_examples: int) -> Callable[[], str]:
@@ -102,13 +128,16 @@ def main() -> int:
         }
         samples: dict[str, list[float]] = {name: [] for name in variants}
         cpu: dict[str, list[float]] = {name: [] for name in variants}
+        asleep: dict[str, list[float]] = {name: [] for name in variants}
         verdicts: dict[str, set[str]] = {name: set() for name in variants}
         for _ in range(args.rounds):
             for name, run in variants.items():  # interleaved: one of each per round
                 started, cpu_started = time.perf_counter(), cpu_seconds()
-                verdicts[name].add(run())
+                with Asleep() as slept:
+                    verdicts[name].add(run())
                 samples[name].append(time.perf_counter() - started)
                 cpu[name].append(cpu_seconds() - cpu_started)
+                asleep[name].append(slept.seconds)
     table(
         "time to a verdict",
         {name: Stats(tuple(values)) for name, values in samples.items()},
@@ -141,8 +170,19 @@ def main() -> int:
         samples[pairs["default"][1]]
     )
     verdict("default run, kit/plain (medians)", default_ratio, "<= 1.3x", default_ratio <= 1.3)
-    quick_s = statistics.median(samples[pairs["quick"][0]])
-    verdict("--quick (median)", quick_s, "<= 10 s on 2 quiet cores", quick_s <= 10, unit=" s")
+    quick = pairs["quick"][0]
+    quick_s = statistics.median(samples[quick])
+    verdict("--quick wall (median)", quick_s, "<= 10 s on 2 quiet cores", quick_s <= 10, unit=" s")
+    # One process under one interpreter lock: on quiet cores its wall time is its CPU time
+    # plus what it sleeps (the load only adds waiting for a core).
+    quiet = [c + a for c, a in zip(cpu[quick], asleep[quick], strict=True)]
+    print(
+        f"--quick CPU + asleep (the wall time of 2 quiet cores): min {min(quiet):.1f} / "
+        f"median {statistics.median(quiet):.1f} / max {max(quiet):.1f} s "
+        f"(asleep median {statistics.median(asleep[quick]):.1f} s)"
+    )
+    quiet_s = statistics.median(quiet)
+    verdict("--quick CPU + asleep (median)", quiet_s, "<= 10 s", quiet_s <= 10, unit=" s")
     print(f"load average: start {started_load}, end {load_average()}")
     return 0
 
