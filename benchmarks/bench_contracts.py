@@ -7,7 +7,8 @@ One run, interleaved: each round measures, in turn,
 2. ``contract server --quick`` on the same;
 3. plain ``schemathesis run`` (its CLI, same spec, every check, same seed) at the default
    budget against the reference server over real HTTP (schemathesis cannot run an ASGI app
-   from its CLI);
+   from its CLI), a fresh server each run as the kit's is (plain stops an operation at its
+   first failure, so a store left full by earlier rounds would change its work);
 4. plain ``schemathesis run`` at the ``--quick`` budget (same phases and examples).
 
 It prints min/median/max seconds per variant over ``--rounds`` rounds, the kit/plain ratios
@@ -97,13 +98,16 @@ def kit(phases: tuple[str, ...], max_examples: int) -> Callable[[], str]:
     return run
 
 
-def plain(url: str, phases: tuple[str, ...], max_examples: int) -> Callable[[], str]:
-    command = schemathesis_command(url, max_examples, "--phases", ",".join(phases))
-
+def plain(phases: tuple[str, ...], max_examples: int) -> Callable[[], str]:
     def run() -> str:
-        done = subprocess.run(
-            command, capture_output=True, check=False, cwd="/tmp", env=dict(os.environ)
-        )
+        # A fresh server each run, as the kit's embedded one: what plain meets (and where it
+        # first fails, which ends its test of an operation) must not depend on the jobs and
+        # names earlier rounds left in a shared store.
+        with serve_in_thread() as url:
+            command = schemathesis_command(url, max_examples, "--phases", ",".join(phases))
+            done = subprocess.run(
+                command, capture_output=True, check=False, cwd="/tmp", env=dict(os.environ)
+            )
         return f"exit {done.returncode}"
 
     return run
@@ -119,25 +123,24 @@ def main() -> int:
         f"default = all phases, --max-examples {DEFAULT_MAX_EXAMPLES}; "
         f"--quick = {','.join(QUICK.phases)}, --max-examples {QUICK.max_examples}"
     )
-    with serve_in_thread() as url:
-        variants: dict[str, Callable[[], str]] = {
-            "kit default (in-process)": kit(ALL_PHASES, DEFAULT_MAX_EXAMPLES),
-            "kit --quick (in-process)": kit(QUICK.phases, QUICK.max_examples),
-            "plain schemathesis default (http)": plain(url, ALL_PHASES, DEFAULT_MAX_EXAMPLES),
-            "plain schemathesis quick (http)": plain(url, QUICK.phases, QUICK.max_examples),
-        }
-        samples: dict[str, list[float]] = {name: [] for name in variants}
-        cpu: dict[str, list[float]] = {name: [] for name in variants}
-        asleep: dict[str, list[float]] = {name: [] for name in variants}
-        verdicts: dict[str, set[str]] = {name: set() for name in variants}
-        for _ in range(args.rounds):
-            for name, run in variants.items():  # interleaved: one of each per round
-                started, cpu_started = time.perf_counter(), cpu_seconds()
-                with Asleep() as slept:
-                    verdicts[name].add(run())
-                samples[name].append(time.perf_counter() - started)
-                cpu[name].append(cpu_seconds() - cpu_started)
-                asleep[name].append(slept.seconds)
+    variants: dict[str, Callable[[], str]] = {
+        "kit default (in-process)": kit(ALL_PHASES, DEFAULT_MAX_EXAMPLES),
+        "kit --quick (in-process)": kit(QUICK.phases, QUICK.max_examples),
+        "plain schemathesis default (http)": plain(ALL_PHASES, DEFAULT_MAX_EXAMPLES),
+        "plain schemathesis quick (http)": plain(QUICK.phases, QUICK.max_examples),
+    }
+    samples: dict[str, list[float]] = {name: [] for name in variants}
+    cpu: dict[str, list[float]] = {name: [] for name in variants}
+    asleep: dict[str, list[float]] = {name: [] for name in variants}
+    verdicts: dict[str, set[str]] = {name: set() for name in variants}
+    for _ in range(args.rounds):
+        for name, run in variants.items():  # interleaved: one of each per round
+            started, cpu_started = time.perf_counter(), cpu_seconds()
+            with Asleep() as slept:
+                verdicts[name].add(run())
+            samples[name].append(time.perf_counter() - started)
+            cpu[name].append(cpu_seconds() - cpu_started)
+            asleep[name].append(slept.seconds)
     table(
         "time to a verdict",
         {name: Stats(tuple(values)) for name, values in samples.items()},
