@@ -166,9 +166,12 @@ def _wire_text(value: Any) -> str:
 
 
 def parameters_placement(api: ApiMap, operation_id: str, case: Any) -> Placement:
-    """Where the case's query and header parameters lie between the envelopes."""
+    """Where the case's query, header and path parameters lie between the envelopes."""
     headers = {str(k): _wire_text(v) for k, v in (getattr(case, "headers", None) or {}).items()}
-    return api.envelopes.place_parameters(operation_id, query_pairs(case), headers)
+    path = {
+        str(k): _wire_text(v) for k, v in (getattr(case, "path_parameters", None) or {}).items()
+    }
+    return api.envelopes.place_parameters(operation_id, query_pairs(case), headers, path)
 
 
 _REGISTERED: set[str] = set()
