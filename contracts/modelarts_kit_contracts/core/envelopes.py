@@ -144,16 +144,17 @@ class Envelopes:
         operation_id: str,
         query: Iterable[tuple[str, str]],
         headers: Mapping[str, str] | None = None,
+        path: Mapping[str, str] | None = None,
     ) -> Placement:
-        """Where a request's query and header parameters lie. An empty value is not given
-        for must-reject, and no request that sends one is must-accept: whether a server
+        """Where a request's query, header and path parameters lie. An empty value is not
+        given for must-reject, and no request that sends one is must-accept: whether a server
         refuses ``level=`` or ``pattern=`` is an observation (issue 31, item 5)."""
         pairs = list(query)
         if not _sends_empty(pairs, headers) and not self.parameter_breaks(
-            self.must_accept, operation_id, pairs, headers
+            self.must_accept, operation_id, pairs, headers, path
         ):
             return Placement.MUST_ACCEPT
-        if self.parameter_breaks(self.must_reject, operation_id, pairs, headers):
+        if self.parameter_breaks(self.must_reject, operation_id, pairs, headers, path):
             return Placement.MUST_REJECT
         return Placement.BETWEEN
 
@@ -163,8 +164,9 @@ class Envelopes:
         operation_id: str,
         query: Iterable[tuple[str, str]],
         headers: Mapping[str, str] | None = None,
+        path: Mapping[str, str] | None = None,
     ) -> list[ParameterBreak]:
-        """The rules of ``envelope`` the query and header parameters break."""
+        """The rules of ``envelope`` the query, header and path parameters break."""
         keep_empty = envelope is self.must_accept
         pairs = list(query)
         operation = self.spec.operation(operation_id)
@@ -174,6 +176,9 @@ class Envelopes:
         if headers is not None:
             values = given_values(headers.items(), keep_empty=keep_empty)
             found += parameter_breaks(envelope, operation, "header", values, skip=UNJUDGED_HEADERS)
+        if path is not None:
+            # A job id the ledger's pattern does not allow is no id a correct server must take.
+            found += parameter_breaks(envelope, operation, "path", dict(path))
         return found
 
     def broken(self, envelope: Spec, operation_id: str, body: JSON) -> tuple[BrokenRule, ...]:

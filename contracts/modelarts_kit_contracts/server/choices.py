@@ -46,13 +46,15 @@ def choices_made(
     refusal of the data (400/422 but for an unknown job or a name in use) says which. An
     acceptance ignores every rule the body breaks; a refusal enforces at least one of them.
     """
+    accepted = 200 <= status < 300
+    refused = status in (400, 422) and not _state_dependent(api, operation_id, code)
+    if not (accepted or refused):
+        return ()  # an answer that says nothing of the body: not placed (a 401, a 404, a 5xx)
     envelopes = api.envelopes
     if envelopes.place(operation_id, body) is not Placement.BETWEEN:
         return ()
-    accepted = 200 <= status < 300
-    refused = status in (400, 422) and not _state_dependent(api, operation_id, code)
     rules = envelopes.broken(envelopes.must_accept, operation_id, body)
-    if not rules or not (accepted or refused):
+    if not rules:
         return ()
     if accepted:
         return tuple(_observed(rule, _accepted(rule), operation_id, check) for rule in rules)

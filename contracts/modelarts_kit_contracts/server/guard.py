@@ -422,14 +422,15 @@ class TrafficGuard(requests.auth.AuthBase):
     # creates -------------------------------------------------------------------------------
 
     def _count_create(self, request: requests.PreparedRequest) -> None:
+        cap = 0 if self.policy.read_only else self.policy.max_creates
+        # --read-only holds on every target; --max-creates caps a live one.
+        if cap is None or not (self.policy.live or self.policy.read_only):
+            return  # nothing to count against: the body is not placed (a thousand creates a run)
         body = _json_body(request.body)
         if body is _NOT_JSON or not self.could_create(body):
             return  # a body no correct target accepts: a negative case, no job expected
         with self._lock:
-            cap = 0 if self.policy.read_only else self.policy.max_creates
-            # --read-only holds on every target; --max-creates caps a live one.
-            capped = self.policy.live or self.policy.read_only
-            if capped and cap is not None and self.creates_counted >= cap:
+            if self.creates_counted >= cap:
                 self.creates_blocked += 1
                 why = "--read-only" if self.policy.read_only else f"--max-creates {cap} reached"
                 raise CreateCapReached(f"create not sent: {why}")

@@ -275,14 +275,15 @@ class _Run:
             quiet_errors=(CreateCapReached, RunStopped),
             stopping=lambda: self.stopping,
         )
-        for mode, document, mode_phases in self._generations(phases, negative_only):
-            if self.stopping or not mode_phases:
+        for generation in self._generations(phases, negative_only):
+            if self.stopping or not generation.phases:
                 continue
             config = build_config(
                 base_url=self.target.base_url,
                 seed=self.report.seed or 0,
-                phases=mode_phases,
+                phases=generation.phases,
                 max_examples=options.budget.max_examples,
+                fuzzing_max_examples=generation.fuzzing_examples,
                 max_time_s=remaining,
                 workers=options.workers,
                 request_timeout_s=options.request_timeout_s,
@@ -292,10 +293,10 @@ class _Run:
                 signed_at_transport=options.credentials.kind == "aksk",
                 negative_only_operation_ids=negative_only,
                 disabled_operation_ids=disabled,
-                mode=mode,
+                mode=generation.mode,
             )
             self.engine = EngineRun(
-                document=document,
+                document=generation.document,
                 config=config,
                 app=self.target.app,
                 prepare_session=self.traffic.prepare,
@@ -312,18 +313,24 @@ class _Run:
 
     def _generations(
         self, phases: tuple[str, ...], negative_only: tuple[str, ...]
-    ) -> Iterator[tuple[str, dict[str, Any], tuple[str, ...]]]:
-        """(mode, document, phases) of each engine run: valid data drawn from the must-accept
-        envelope (what every correct server accepts), invalid data from must-reject (what
-        every correct server refuses); one mixed run from must-reject when creates must stay
-        invalid (a live or read-only target)."""
+    ) -> Iterator[Generation]:
+        """The engine runs: valid data drawn from the must-accept envelope (what every
+        correct server accepts), invalid data from must-reject (what every correct server
+        refuses); one mixed run from must-reject when creates must stay invalid (a live or
+        read-only target).
+
+        The fuzzing phase's ``--max-examples`` cases per operation are shared by the valid
+        and the invalid run, as plain schemathesis's default mode (``all``) shares them
+        between its positive and negative strategies: the same budget, not twice it."""
         must_reject = obligations(self.api)
         if negative_only:
-            yield "all", must_reject, phases
+            yield Generation("all", must_reject, phases)
             return
-        yield "positive", acceptance_document(self.api), phases
+        valid, invalid = fuzzing_shares(self.options.budget.max_examples)
+        yield Generation("positive", acceptance_document(self.api), phases, valid)
         # Examples and the stateful links are valid data: the positive run has them.
-        yield "negative", must_reject, tuple(p for p in phases if p in ("coverage", "fuzzing"))
+        negative_phases = tuple(p for p in phases if p in ("coverage", "fuzzing"))
+        yield Generation("negative", must_reject, negative_phases, invalid)
 
     def stop(self, *, cut_in_flight: bool = True) -> None:
         """Send nothing more; with ``cut_in_flight``, also cut the requests on the wire."""
@@ -387,6 +394,24 @@ class _Run:
         )
         for job_id, why in missed.items():
             self.error(f"clean-up: job {job_id} may still run: {why}")
+
+
+@dataclass(frozen=True)
+class Generation:
+    """One engine run: its data (``positive``, ``negative`` or ``all``), the document it
+    draws from, its phases and its share of the fuzzing budget (None: the whole)."""
+
+    mode: str
+    document: dict[str, Any]
+    phases: tuple[str, ...]
+    fuzzing_examples: int | None = None
+
+
+def fuzzing_shares(max_examples: int) -> tuple[int, int]:
+    """The fuzzing cases per operation of the valid run and of the invalid run: together
+    ``max_examples`` (the valid run gets the odd one), each at least one."""
+    invalid = max(1, max_examples // 2)
+    return max(1, max_examples - invalid), invalid
 
 
 def _terminate(probe: HttpProbe, job_id: str, body: Any, hard_end: float | None) -> str:

@@ -166,9 +166,12 @@ def _wire_text(value: Any) -> str:
 
 
 def parameters_placement(api: ApiMap, operation_id: str, case: Any) -> Placement:
-    """Where the case's query and header parameters lie between the envelopes."""
+    """Where the case's query, header and path parameters lie between the envelopes."""
     headers = {str(k): _wire_text(v) for k, v in (getattr(case, "headers", None) or {}).items()}
-    return api.envelopes.place_parameters(operation_id, query_pairs(case), headers)
+    path = {
+        str(k): _wire_text(v) for k, v in (getattr(case, "path_parameters", None) or {}).items()
+    }
+    return api.envelopes.place_parameters(operation_id, query_pairs(case), headers, path)
 
 
 _REGISTERED: set[str] = set()
@@ -271,6 +274,7 @@ def build_config(
     phases: tuple[str, ...],
     max_examples: int,
     max_time_s: int | None,
+    fuzzing_max_examples: int | None = None,
     workers: int,
     request_timeout_s: float,
     parameters: dict[str, str],
@@ -285,7 +289,8 @@ def build_config(
     get only invalid data, e.g. create on a live target, so that no job is created;
     ``disabled_operation_ids``: operations never called, e.g. delete on a live target, whose
     ids schemathesis would take from earlier answers, the target's own jobs; ``mode``:
-    ``positive``, ``negative`` or ``all`` generated data)."""
+    ``positive``, ``negative`` or ``all`` generated data; ``fuzzing_max_examples``: the
+    fuzzing phase's own budget per operation, where it differs from ``max_examples``)."""
     from schemathesis.config import SchemathesisConfig
 
     excluded = set(CHECKS_NEEDING_PEERS)
@@ -331,6 +336,8 @@ def build_config(
         {"include-operation-id": operation_id, "enabled": False}
         for operation_id in disabled_operation_ids
     ]
+    if fuzzing_max_examples is not None:
+        data["phases"]["fuzzing"]["generation"] = {"max-examples": fuzzing_max_examples}
     if operations:
         data["operations"] = operations
     if headers:
