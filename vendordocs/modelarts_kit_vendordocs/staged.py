@@ -168,7 +168,7 @@ class StagedProject:
         texts: dict[str, str] = {}
         for real, staged in self._pages.items():
             if sources in real.parents:
-                text = _strict_text(staged.data)
+                text = _text_or_none(staged.data, str(real))
                 if text is not None:
                     texts[real.relative_to(sources).as_posix()] = text
         for target, data in self.new_pages.items():
@@ -176,8 +176,9 @@ class StagedProject:
         return texts
 
 
-def _strict_text(data: bytes) -> str | None:
+def _text_or_none(data: bytes, source: str) -> str | None:
+    """The text the derivation's reader would read from ``data`` (the kit's one decoding)."""
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None  # the derivation reads it itself, and says what is wrong with it
+        return decode_text(data, source)
+    except InputError:
+        return None  # the derivation reads the file itself, and says what is wrong with it
