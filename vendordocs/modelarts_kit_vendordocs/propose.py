@@ -18,7 +18,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -544,12 +544,12 @@ def check_patch_path(path: Path, project: Project, inputs: Sequence[Path] = ()) 
             )
 
 
-def _additive_values(finding: DriftFinding, spec_of: Callable[[], Spec]) -> list[str] | None:
+def _additive_values(finding: DriftFinding, spec_path: Path | Spec | None) -> list[str] | None:
     """New documented values, when the page keeps every value the spec has; else None."""
     if finding.kind != "enum" or not finding.pointer:
         return None
     try:
-        spec = spec_of()
+        spec = spec_path if isinstance(spec_path, Spec) else load_spec(spec_path)
         current = spec.walker.view(spec.at(finding.pointer)).documented
     except KeyError:
         return None
@@ -560,7 +560,7 @@ def _additive_values(finding: DriftFinding, spec_of: Callable[[], Spec]) -> list
     return [v for v in finding.enum if v not in current.values]
 
 
-def _edit(spec: _Text, first: DriftFinding, spec_of: Callable[[], Spec], values: Values) -> bool:
+def _edit(spec: _Text, first: DriftFinding, spec_path: Path | Spec | None, values: Values) -> bool:
     """Make the additive change ``first`` asks for, whole or not at all: an edit that fails
     half-way (the property block added, its ``required`` list not) is undone, so the
     summary's count is what the patch does."""
@@ -568,7 +568,7 @@ def _edit(spec: _Text, first: DriftFinding, spec_of: Callable[[], Spec], values:
     if first.kind == "presence" and first.direction == "docs":
         done = _add_property(spec, first, values)
     else:
-        new_values = _additive_values(first, spec_of)
+        new_values = _additive_values(first, spec_path)
         done = bool(new_values) and _add_values(spec, first, new_values or [])
     if not done:
         spec.lines[:] = before
@@ -611,7 +611,7 @@ def propose(
         read_input_text(project.spec),
         ledger_text,
         read_ledger(ledger_file).entries if ledger_text else (),
-        lambda: load_spec(spec_path),
+        spec_path,
     )
     return propose_from(report, inputs, values=values, decide=decide)
 
@@ -625,7 +625,7 @@ class ProposalInputs:
     spec_text: str
     ledger_text: str  # "" when there is no ledger
     entries: Sequence[LedgerEntry]
-    spec: Callable[[], Spec]
+    spec: Path | Spec | None  # the spec's file (read only if needed), or the spec itself
 
 
 def propose_from(

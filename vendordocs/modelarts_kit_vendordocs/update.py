@@ -241,7 +241,7 @@ def _propose(
         stage.spec_text,
         stage.ledger_text,
         stage.ledger.entries if stage.ledger_text else (),
-        lambda: stage.spec,
+        stage.spec,
     )
     return propose_from(report, inputs, values=values, decide=decide or ())
 
