@@ -30,7 +30,7 @@ from modelarts_kit_spec.load import (
 
 from modelarts_kit_vendordocs.decisions import Decision, decisions_from_entries
 from modelarts_kit_vendordocs.errors import LedgerError, PageError
-from modelarts_kit_vendordocs.extract import extract_text
+from modelarts_kit_vendordocs.extract import extract_text, page_text
 from modelarts_kit_vendordocs.inventory import Inventory
 from modelarts_kit_vendordocs.project import Project
 from modelarts_kit_vendordocs.sources import RecordedPage, SourceIndex, read_index
@@ -51,14 +51,7 @@ class StagedPage:
 
     @functools.cached_property
     def text(self) -> str:
-        source = str(self.path)
-        try:
-            text = decode_text(self.data, source)
-        except InputError as exc:
-            raise PageError(source, exc.line, exc.rule) from exc
-        if not text.strip():
-            raise PageError(source, 1, "empty page")
-        return text
+        return page_text(self.data, str(self.path))
 
     @functools.cached_property
     def inventory(self) -> Inventory:
