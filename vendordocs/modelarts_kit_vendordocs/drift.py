@@ -37,7 +37,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from modelarts_kit_spec import load_spec
+from modelarts_kit_spec import Spec, load_spec
 
 from modelarts_kit_vendordocs.decisions import Decision, decisions_from_entries, load_decisions
 from modelarts_kit_vendordocs.errors import VendorDocsError
@@ -127,7 +127,7 @@ def _replaced_pages(pairs: Iterable[tuple[Inventory, Inventory]]) -> dict[str, t
 
 def compare(
     inventories: list[Inventory],
-    spec_path: Path | None,
+    spec_path: Path | Spec | None,
     decisions: list[Decision],
     replaced: Iterable[tuple[Inventory, Inventory]] = (),
 ) -> DriftReport:
@@ -135,9 +135,10 @@ def compare(
 
     ``replaced`` pairs (new page, old page): the new page stands in place of the old one (which
     must not be among ``inventories``), and a field it dropped is reported even when another
-    page of the operation still lists it.
+    page of the operation still lists it. ``spec_path`` may be a spec already loaded (``docs
+    update``'s staged one).
     """
-    spec = load_spec(spec_path)
+    spec = spec_path if isinstance(spec_path, Spec) else load_spec(spec_path)
     walker = spec.walker
     by_key = {path_key(op.method, op.path): op for op in spec.operations}
     grouped: dict[str, list[Inventory]] = {}

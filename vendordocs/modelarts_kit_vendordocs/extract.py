@@ -12,14 +12,22 @@ from modelarts_kit_vendordocs.examples import page_examples
 from modelarts_kit_vendordocs.formats import read_page_text
 from modelarts_kit_vendordocs.inventory import Inventory, build_inventory
 
-__all__ = ["extract_page", "extract_text", "read_page"]
+__all__ = ["extract_page", "extract_text", "page_text", "read_page"]
 
 
 def read_page(path: Path | str) -> str:
     """The text of a page, through the kit's one reader (size cap, strict UTF-8)."""
-    source = str(path)
     try:
-        text = decode_text(read_input_bytes(path), source)
+        data = read_input_bytes(path)
+    except InputError as exc:
+        raise PageError(str(path), exc.line, exc.rule) from exc
+    return page_text(data, str(path))
+
+
+def page_text(data: bytes, source: str) -> str:
+    """The text of a page read as ``data`` (strict UTF-8, not empty)."""
+    try:
+        text = decode_text(data, source)
     except InputError as exc:
         raise PageError(source, exc.line, exc.rule) from exc
     if not text.strip():

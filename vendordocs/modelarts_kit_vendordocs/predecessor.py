@@ -20,13 +20,17 @@ __all__ = ["already_recorded", "predecessor"]
 
 
 def already_recorded(
-    index: SourceIndex, data: bytes, path_of: Callable[[RecordedPage], Path] | None = None
+    index: SourceIndex,
+    data: bytes,
+    path_of: Callable[[RecordedPage], Path] | None = None,
+    read: Callable[[Path], bytes] = read_input_bytes,
 ) -> RecordedPage | None:
-    """The recorded page with these very bytes (a page recorded before, under any name)."""
+    """The recorded page with these very bytes (a page recorded before, under any name);
+    ``read`` reads a page (``docs update``: through its staged project, once per page)."""
     where = path_of or (lambda page: index.folder / page.file)
     for recorded in index.pages:
         path = where(recorded)
-        if path.is_file() and read_input_bytes(path) == data:
+        if path.is_file() and read(path) == data:
             return recorded
     return None
 

@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from modelarts_kit_spec import SpecError, load_spec, read_ledger
+from modelarts_kit_spec import LedgerEntry, SpecError, load_spec, read_ledger
 from modelarts_kit_spec.emit import dump_block, dump_flow
-from modelarts_kit_spec.load import parse_yaml_text, read_input_text
+from modelarts_kit_spec.load import Spec, parse_yaml_text, read_input_text
 from modelarts_kit_spec.values import open_enum_schema
 from modelarts_kit_wire.pointers import unescape_pointer_token
 
@@ -45,12 +45,14 @@ from modelarts_kit_vendordocs.types import parse_type
 
 __all__ = [
     "Proposal",
+    "ProposalInputs",
     "ProposeError",
     "add_ledger_sources",
     "check_patch_path",
     "documented_values",
     "page_says",
     "propose",
+    "propose_from",
     "replace_scalar",
 ]
 
@@ -542,12 +544,12 @@ def check_patch_path(path: Path, project: Project, inputs: Sequence[Path] = ()) 
             )
 
 
-def _additive_values(finding: DriftFinding, spec_path: Path | None) -> list[str] | None:
+def _additive_values(finding: DriftFinding, spec_path: Path | Spec | None) -> list[str] | None:
     """New documented values, when the page keeps every value the spec has; else None."""
     if finding.kind != "enum" or not finding.pointer:
         return None
     try:
-        spec = load_spec(spec_path)
+        spec = spec_path if isinstance(spec_path, Spec) else load_spec(spec_path)
         current = spec.walker.view(spec.at(finding.pointer)).documented
     except KeyError:
         return None
@@ -558,7 +560,7 @@ def _additive_values(finding: DriftFinding, spec_path: Path | None) -> list[str]
     return [v for v in finding.enum if v not in current.values]
 
 
-def _edit(spec: _Text, first: DriftFinding, spec_path: Path | None, values: Values) -> bool:
+def _edit(spec: _Text, first: DriftFinding, spec_path: Path | Spec | None, values: Values) -> bool:
     """Make the additive change ``first`` asks for, whole or not at all: an edit that fails
     half-way (the property block added, its ``required`` list not) is undone, so the
     summary's count is what the patch does."""
@@ -601,14 +603,44 @@ def propose(
     (``docs update``: an addition to a shared schema the other operations' pages disagree
     with). A stub is not written twice: a change an entry already records (the same kind,
     field, pointer, page and what it says; open or decided) is counted in ``pending``."""
-    values = values or {}
     project = project_for(spec_path, ledger_path)
-    spec_file, ledger_file = project.spec, project.ledger
-    spec = _Text(spec_file, read_input_text(spec_file))
+    ledger_file = project.ledger
     ledger_text = read_input_text(ledger_file) if ledger_file.exists() else ""
-    ledger = _Text(ledger_file, ledger_text or "entries:\n")
+    inputs = ProposalInputs(
+        project,
+        read_input_text(project.spec),
+        ledger_text,
+        read_ledger(ledger_file).entries if ledger_text else (),
+        spec_path,
+    )
+    return propose_from(report, inputs, values=values, decide=decide)
+
+
+@dataclass(frozen=True)
+class ProposalInputs:
+    """What a proposal edits: the spec's and the ledger's text, the ledger's entries and the
+    spec they read as (``docs update`` hands over its staged, in-memory versions)."""
+
+    project: Project
+    spec_text: str
+    ledger_text: str  # "" when there is no ledger
+    entries: Sequence[LedgerEntry]
+    spec: Path | Spec | None  # the spec's file (read only if needed), or the spec itself
+
+
+def propose_from(
+    report: DriftReport,
+    inputs: ProposalInputs,
+    *,
+    values: Values | None = None,
+    decide: Collection[str] = (),
+) -> Proposal:
+    """:func:`propose` on ``inputs`` rather than the files of a spec and its ledger."""
+    values = values or {}
+    project, entries, ledger_text = inputs.project, inputs.entries, inputs.ledger_text
+    spec = _Text(project.spec, inputs.spec_text)
+    ledger = _Text(project.ledger, ledger_text or "entries:\n")
     ledger.original = ledger_text
-    entries = read_ledger(ledger_file).entries if ledger_text else ()
     taken = {e.id for e in entries}
     # A question already asked -- an entry about the same field that recorded what this page
     # says, open (TODO) or decided -- is not asked again: a second run writes no stub. (Another
@@ -620,7 +652,7 @@ def propose(
     pending: list[str] = []
     findings = [f for op in report.operations for f in op.findings]
     for group in group_findings(findings):
-        if group.action not in decide and _edit(spec, group.findings[0], spec_path, values):
+        if group.action not in decide and _edit(spec, group.findings[0], inputs.spec, values):
             applied.append(group.action)
             schemas[group.action] = group.schema
             continue

@@ -27,8 +27,10 @@ a change that breaks clients, or is not a pure addition servers must now serve: 
 additive: minor; only descriptions or examples: patch) and add the version's
 section to ``CHANGELOG.md`` -- through a :class:`Release` the CLI composes from the generator's
 library API and publish's changelog writer (this package imports neither: the packages are
-layered). Everything is worked out on a private copy and written at the end as one
-transaction; ``dry_run`` writes nothing. A page already recorded is matched to the page it
+layered). Every step works on one staged, in-memory project
+(:class:`~modelarts_kit_vendordocs.staged.StagedProject`: the spec, ledger and sources index
+read once, each page read once), and the files are written at the end as one transaction;
+``dry_run`` writes nothing. A page already recorded is matched to the page it
 replaced, so the same command run again finds nothing left to do.
 """
 
@@ -37,44 +39,43 @@ from __future__ import annotations
 import re
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from modelarts_kit_spec import load_spec, read_ledger
 from modelarts_kit_spec.diff import Change, diff_documents, release_level
-from modelarts_kit_spec.load import parse_yaml_text, read_input_bytes, read_input_text
+from modelarts_kit_spec.load import Spec, parse_yaml_text, read_input_text
 
 from modelarts_kit_vendordocs.carry import carried_sources
 from modelarts_kit_vendordocs.drift import (
     DriftFinding,
     DriftReport,
     FindingGroup,
-    diff_pages,
+    compare,
     group_findings,
-    load_decisions,
 )
 from modelarts_kit_vendordocs.errors import VendorDocsError
-from modelarts_kit_vendordocs.extract import extract_page, read_page
 from modelarts_kit_vendordocs.inventory import Inventory
-from modelarts_kit_vendordocs.pagediff import PageComparison, compare_paths
+from modelarts_kit_vendordocs.matching import path_key
+from modelarts_kit_vendordocs.pagediff import PageComparison, compare_pages
 from modelarts_kit_vendordocs.predecessor import already_recorded, predecessor
-from modelarts_kit_vendordocs.project import Project, project_for
+from modelarts_kit_vendordocs.project import project_for
 from modelarts_kit_vendordocs.propose import (
     Proposal,
+    ProposalInputs,
+    Values,
     add_ledger_sources,
     documented_values,
-    propose,
+    propose_from,
     replace_scalar,
 )
 from modelarts_kit_vendordocs.sources import (
     RecordedPage,
     SourceIndex,
     language_of,
-    read_index,
     revision_of,
 )
+from modelarts_kit_vendordocs.staged import EMPTY_LEDGER, StagedPage, StagedProject
 from modelarts_kit_vendordocs.stale import stale_sources
 from modelarts_kit_vendordocs.transaction import Transaction
 
@@ -140,59 +141,21 @@ class UpdateResult:
         return sum(p.open_findings for p in self.pages)
 
 
-@dataclass
-class _Stage:
-    """The private copy the update works on: the spec and ledger as they will be written.
+@dataclass(frozen=True)
+class _Run:
+    """The pages one update diffs: the new page, the operation's other current pages, and the
+    page the new one replaces."""
 
-    Every version of the staged spec or ledger is a new file: the spec and ledger readers
-    cache by path and modification time, which two writes within one clock tick share."""
-
-    folder: Path
-    project: Project
-    index: SourceIndex
-    spec: Path = Path()
-    ledger: Path = Path()
-    new_pages: dict[Path, bytes] = field(default_factory=dict)  # target -> bytes
-    given: dict[str, Path] = field(default_factory=dict)  # name of a page recorded now -> path
-    _versions: int = 0
-
-    def _fresh(self, stem: str, text: str) -> Path:
-        self._versions += 1
-        path = self.folder / f"{stem}.{self._versions}.yaml"
-        path.write_text(text, encoding="utf-8")
-        return path
-
-    def put_spec(self, text: str) -> None:
-        self.spec = self._fresh("openapi", text)
-
-    def put_ledger(self, text: str) -> None:
-        self.ledger = self._fresh("ledger", text)
-
-    def candidate(self, text: str) -> Path:
-        """A proposal's spec, tried before it is taken (it shares the staged ledger)."""
-        return self._fresh("candidate", text)
-
-    def source_path(self, page: RecordedPage) -> Path:
-        """Where to read a recorded page (one recorded by this run is not written yet)."""
-        return self.given.get(page.name, self.project.sources / page.file)
-
-
-@contextmanager
-def _staged(project: Project) -> Iterator[_Stage]:
-    with tempfile.TemporaryDirectory(prefix="modelarts-kit-update-") as folder:
-        stage = _Stage(Path(folder), project, read_index(project.sources))
-        stage.put_spec(read_input_text(project.spec))
-        ledger = read_input_text(project.ledger) if project.ledger.is_file() else ""
-        stage.put_ledger(ledger or "entries: []\n")
-        yield stage
+    page: Path
+    others: list[Path]
+    replaces: Path
 
 
 # --- 1. matching --------------------------------------------------------------------------------
 
 
-def _operation_of(page: Path, spec_path: Path) -> str:
-    inventory = extract_page(page)
-    match = load_spec(spec_path).match(inventory.method, inventory.path)
+def _operation_of(page: Path, inventory: Inventory, spec: Spec) -> str:
+    match = spec.match(inventory.method, inventory.path)
     if match is None or match.operation is None:
         raise UpdateError(
             f"{page}: documents {inventory.method} {inventory.path}, which no operation of the "
@@ -201,41 +164,55 @@ def _operation_of(page: Path, spec_path: Path) -> str:
     return match.operation.operation_id
 
 
-def _already_recorded(stage: _Stage, data: bytes) -> RecordedPage | None:
+def _already_recorded(stage: StagedProject, data: bytes) -> RecordedPage | None:
     """The recorded page with these very bytes (a page updated before, under any name)."""
-    return already_recorded(stage.index, data, stage.source_path)
+    return already_recorded(stage.index, data, stage.source_path, stage.page_bytes)
 
 
-def _source_for(stage: _Stage, operation: str, text: str, page_format: str) -> RecordedPage | None:
+def _source_for(
+    stage: StagedProject, operation: str, text: str, page_format: str
+) -> RecordedPage | None:
     return predecessor(stage.index, operation, text, page_format)
+
+
+# --- 3. the drift of the staged pages against a staged spec -------------------------------------
+
+
+def _revision_drift(stage: StagedProject, spec: Spec, run: _Run) -> DriftReport:
+    """``docs diff NEW OTHERS... --replaces OLD`` on the staged pages, spec and ledger."""
+    new, old = stage.page(run.page).inventory, stage.page(run.replaces).inventory
+    if path_key(new.method, new.path) != path_key(old.method, old.path):
+        raise UpdateError(
+            f"{run.page}: documents {new.method} {new.path}, but the page it replaces, "
+            f"{run.replaces}, documents {old.method} {old.path}; a page replaces a page of the "
+            "same operation"
+        )
+    others = [stage.page(p).inventory for p in run.others]
+    return compare([new, *others], spec, stage.decisions(), [(new, old)])
 
 
 # --- 4. additions to shared schemas -----------------------------------------------------------
 
 
 def _other_pages_drift(
-    stage: _Stage, operation: str, spec: Path, run: tuple[list[Path], Path]
+    stage: StagedProject, operation: str, spec: Spec, run: _Run
 ) -> list[DriftFinding]:
     """What the current pages of every other operation say against ``spec``, and those of
-    ``operation``: ``run`` is (the new page and the operation's other current pages, the page
-    it replaces)."""
+    ``operation`` (``run``)."""
     findings: list[DriftFinding] = []
-    operations = {op.operation_id for op in load_spec(spec).operations}
+    operations = {op.operation_id for op in spec.operations}
     for other in sorted({p.operation for p in stage.index.pages if p.operation} - {operation}):
-        pages = [stage.source_path(p) for p in stage.index.current(other)]
+        pages = [stage.recorded(p).inventory for p in stage.index.current(other)]
         if pages and other in operations:
-            report = diff_pages(
-                pages, spec_path=spec, ledger_path=stage.ledger, find_replaced=False
-            )
+            report = compare(pages, spec, stage.decisions())
             findings.extend(f for op in report.operations for f in op.findings)
-    pages, replaces = run
-    report = diff_pages(pages, replaces=replaces, spec_path=spec, ledger_path=stage.ledger)
+    report = _revision_drift(stage, spec, run)
     findings.extend(f for op in report.operations for f in op.findings)
     return findings
 
 
 def _shared_additions(
-    stage: _Stage, operation: str, proposal: Proposal, run: tuple[list[Path], Path]
+    stage: StagedProject, operation: str, proposal: Proposal, run: _Run
 ) -> set[str]:
     """The additions of ``proposal`` that would make other current pages disagree with the
     spec: another operation's (a field added to a schema they share, which their pages do not
@@ -244,8 +221,7 @@ def _shared_additions(
     if not proposal.applied:
         return set()
     before = _other_pages_drift(stage, operation, stage.spec, run)
-    candidate = stage.candidate(proposal.spec.text)
-    after = _other_pages_drift(stage, operation, candidate, run)
+    after = _other_pages_drift(stage, operation, stage.spec_of(proposal.spec.text), run)
     known = {(f.operation, f.kind, f.field, f.page) for f in before}
     new = [f for f in after if (f.operation, f.kind, f.field, f.page) not in known]
     touched = [f.pointer or f.schema or "" for f in new]
@@ -256,26 +232,40 @@ def _shared_additions(
     }
 
 
+def _propose(
+    stage: StagedProject, report: DriftReport, values: Values, decide: set[str] | None = None
+) -> Proposal:
+    """``docs diff --propose`` on the staged spec and ledger."""
+    inputs = ProposalInputs(
+        stage.project,
+        stage.spec_text,
+        stage.ledger_text,
+        stage.ledger.entries if stage.ledger_text else (),
+        stage.spec,
+    )
+    return propose_from(report, inputs, values=values, decide=decide or ())
+
+
 # --- 6. recording ---------------------------------------------------------------------------
 
 
 def _record(
-    stage: _Stage, page: Path, data: bytes, operation: str, page_format: str, source: RecordedPage
+    stage: StagedProject, page: StagedPage, operation: str, source: RecordedPage
 ) -> RecordedPage:
     """Record ``page`` beside the page it replaces (written when the update commits)."""
-    text = data.decode("utf-8", "replace")
+    text = page.data.decode("utf-8", "replace")
     folder = PurePosixPath(source.file).parent
     recorded = RecordedPage(
-        file=(folder / _recorded_name(stage, folder, page.name)).as_posix(),
+        file=(folder / _recorded_name(stage, folder, page.path.name)).as_posix(),
         operation=operation,
         language=language_of(text),
-        format=page_format,
+        format=page.inventory.format,
         revision=revision_of(text),
         replaces=source.name,
     )
     stage.index = stage.index.with_page(recorded)
-    stage.new_pages[stage.project.sources / recorded.file] = data
-    stage.given[recorded.name] = page
+    stage.new_pages[stage.project.sources / recorded.file] = page.data
+    stage.given[recorded.name] = page.path
     return recorded
 
 
@@ -283,7 +273,7 @@ def _record(
 MAX_NAME_TRIES = 1000
 
 
-def _recorded_name(stage: _Stage, folder: PurePosixPath, wanted: str) -> str:
+def _recorded_name(stage: StagedProject, folder: PurePosixPath, wanted: str) -> str:
     """The name ``wanted`` is recorded under in ``folder`` of ``spec/sources``: the page's own
     name unless it collides (with any case) with a file there (``README.md``), the index
     (``index.yaml``), a page recorded in any folder (ledger entries cite bare names) or one
@@ -310,49 +300,54 @@ def _recorded_name(stage: _Stage, folder: PurePosixPath, wanted: str) -> str:
 
 
 def _carry_evidence(
-    stage: _Stage, report: DriftReport, page: str, seed: str, replaced: str, listed: list[int]
+    stage: StagedProject,
+    report: DriftReport,
+    page: str,
+    seed: str,
+    replaced: str,
+    listed: list[int],
 ) -> list[str]:
     """Cite the recorded page ``seed`` in every entry that settles one of its findings only
     with the evidence of the page it replaces (see :mod:`modelarts_kit_vendordocs.carry`);
     returns those entries' ids."""
-    decisions = load_decisions(stage.ledger, stage.spec)
     carried = carried_sources(
-        report, decisions, page=page, seed=seed, replaced=replaced, listed=listed
+        report, stage.decisions(), page=page, seed=seed, replaced=replaced, listed=listed
     )
     if not carried:
         return []
-    index = {entry.id: entry.index for entry in read_ledger(stage.ledger).entries}
+    index = {entry.id: entry.index for entry in stage.ledger.entries}
     additions = {index[entry_id]: sources for entry_id, sources in carried.items()}
-    text = add_ledger_sources(stage.project.ledger, read_input_text(stage.ledger), additions)
-    stage.put_ledger(text)
+    stage.put_ledger(add_ledger_sources(stage.project.ledger, stage.ledger_text, additions))
     return sorted(carried)
 
 
-def _fix_stale_evidence(stage: _Stage, page: Inventory, seed: str, replaced: str) -> list[str]:
+def _fix_stale_evidence(
+    stage: StagedProject, page: Inventory, seed: str, replaced: str
+) -> list[str]:
     """Cite the new page in every entry that records the page it replaces without a field the
     new page documents (see :mod:`modelarts_kit_vendordocs.stale`); returns their ids."""
-    entries = read_ledger(stage.ledger).entries
+    entries = stage.ledger.entries
     additions = stale_sources(entries, replaced=replaced, seed=seed, page=page)
     if not additions:
         return []
-    text = add_ledger_sources(stage.project.ledger, read_input_text(stage.ledger), additions)
-    stage.put_ledger(text)
+    stage.put_ledger(add_ledger_sources(stage.project.ledger, stage.ledger_text, additions))
     return sorted(entry.id for entry in entries if entry.index in additions)
 
 
 # --- one page -------------------------------------------------------------------------------
 
 
-def _update_page(stage: _Stage, page: Path) -> PageUpdate:
-    text = read_page(page)
-    data = read_input_bytes(page)
-    operation = _operation_of(page, stage.spec)
-    recorded = _already_recorded(stage, data)
-    inventory = extract_page(page)
+def _match(stage: StagedProject, page: Path) -> PageUpdate:
+    """Steps 1 and 2: the page's operation, how it is recorded, the page it replaces, and the
+    comparison of the two revisions."""
+    staged = stage.page(page)
+    inventory = staged.inventory
+    operation = _operation_of(page, inventory, stage.spec)
+    recorded = _already_recorded(stage, staged.data)
     if recorded is not None:
         source = stage.index.by_name(recorded.replaces) if recorded.replaces else None
     else:
-        source = _source_for(stage, operation, text, inventory.format)
+        source = _source_for(stage, operation, staged.text, inventory.format)
     result = PageUpdate(page, operation, source, None, recorded, recorded is not None)
     if source is None:
         if recorded is None:
@@ -361,24 +356,27 @@ def _update_page(stage: _Stage, page: Path) -> PageUpdate:
                 "page of an operation in spec/sources/index.yaml by hand)"
             )
         return result  # the first recorded page of its operation: nothing to compare
-    old = stage.source_path(source)
-    result.comparison = compare_paths(old, page)
-    others = [
-        stage.source_path(p)
-        for p in stage.index.current(operation)
-        if p.name not in (source.name, page.name, recorded.name if recorded else page.name)
-    ]
-    report = diff_pages(
-        [page, *others], replaces=old, spec_path=stage.spec, ledger_path=stage.ledger
-    )
+    old = stage.recorded(source)
+    result.comparison = compare_pages(old.inventory, inventory, old.text, staged.text)
+    return result
+
+
+def _update_page(stage: StagedProject, page: Path) -> PageUpdate:
+    result = _match(stage, page)
+    source, recorded = result.source, result.recorded
+    if source is None:
+        return result
+    skip = (source.name, page.name, recorded.name if recorded else page.name)
+    others = [stage.source_path(p) for p in stage.index.current(result.operation)]
+    run = _Run(page, [p for p in others if p.name not in skip], stage.source_path(source))
+    report = _revision_drift(stage, stage.spec, run)
     result.changes = group_findings(f for op in report.operations for f in op.findings)
+    inventory = stage.page(page).inventory
     values = documented_values([inventory])
-    proposal = propose(report, spec_path=stage.spec, ledger_path=stage.ledger, values=values)
-    shared = _shared_additions(stage, operation, proposal, ([page, *others], old))
+    proposal = _propose(stage, report, values)
+    shared = _shared_additions(stage, result.operation, proposal, run)
     if shared:
-        proposal = propose(
-            report, spec_path=stage.spec, ledger_path=stage.ledger, values=values, decide=shared
-        )
+        proposal = _propose(stage, report, values, shared)
     stage.put_spec(proposal.spec.text)
     stage.put_ledger(proposal.ledger.text or proposal.ledger.original)
     result.applied, result.stubs, result.pending = (
@@ -388,10 +386,8 @@ def _update_page(stage: _Stage, page: Path) -> PageUpdate:
     )
     result.shared = sorted(shared)
     if recorded is None:
-        result.recorded = _record(stage, page, data, operation, inventory.format, source)
-    after = diff_pages(
-        [page, *others], replaces=old, spec_path=stage.spec, ledger_path=stage.ledger
-    )
+        result.recorded = _record(stage, stage.page(page), result.operation, source)
+    after = _revision_drift(stage, stage.spec, run)
     if result.recorded is not None:
         listed = [status.code for status in inventory.status_codes]
         result.cited = _carry_evidence(
@@ -423,28 +419,20 @@ def _current_revisions(index: SourceIndex) -> dict[str, str]:
     return out
 
 
-def _refresh_schema_model(stage: _Stage) -> None:
+def _refresh_schema_model(stage: StagedProject) -> None:
     """Derive ``x-modelarts-schema-model`` (strengths, evidence, quotes) from the staged spec,
     ledger and pages, the rows of a replaced page quoted in its current revision, and splice
     it into the staged spec (issue 33: no script reading tests, the same transaction)."""
     from modelarts_kit_spec.schemamodel.derive import derive, render, splice
 
-    text = read_input_text(stage.spec)
-    document = parse_yaml_text(text, str(stage.project.spec))
-    staged = {
-        target.relative_to(stage.project.sources).as_posix(): data.decode("utf-8")
-        for target, data in stage.new_pages.items()
-    }
     derivation = derive(
-        document,
-        read_ledger(stage.ledger),
+        stage.spec.document,
+        stage.ledger,
         sources_dir=stage.project.sources,
-        pages=staged,
+        pages=stage.source_texts(),
         replaces=_current_revisions(stage.index),
     )
-    refreshed = splice(text, render(derivation.extension))
-    if refreshed != text:
-        stage.put_spec(refreshed)
+    stage.put_spec(splice(stage.spec_text, render(derivation.extension)))
 
 
 def _bumped(version: str, level: str) -> str:
@@ -460,36 +448,73 @@ def _bumped(version: str, level: str) -> str:
     return f"{major}.{minor + 1}.0" if level == "minor" else f"{major}.{minor}.{patch + 1}"
 
 
-def _new_version(stage: _Stage, original: str) -> tuple[str, str, str, list[Change]]:
+def _new_version(stage: StagedProject) -> tuple[str, str, str, list[Change]]:
     """(old version, new version, release level, spec diff's changes) for the staged spec,
     whose ``info.version`` is set to the new version."""
-    old_doc = parse_yaml_text(original, str(stage.project.spec))
-    new_text = read_input_text(stage.spec)
-    new_doc = parse_yaml_text(new_text, str(stage.project.spec))
+    old_doc = parse_yaml_text(stage.original_spec, str(stage.project.spec))
+    new_doc = stage.spec.document
     old_version = str(old_doc["info"]["version"])
     changes = diff_documents(old_doc, new_doc, labels=(f"version {old_version}", "docs update"))
     level = release_level(changes)
     version = _bumped(old_version, level)
-    bumped = replace_scalar(new_text, "/info/version", version)
+    bumped = replace_scalar(stage.spec_text, "/info/version", version)
     if bumped is None:
         raise UpdateError(f"{stage.project.spec}: /info/version is not a one-line value")
     stage.put_spec(bumped)
     return old_version, version, level, changes
 
 
-def _regenerate(stage: _Stage, release: Release, transaction: Transaction) -> Path:
+def _regenerate(stage: StagedProject, release: Release, transaction: Transaction) -> Path:
     """Render the client from the staged spec into a folder beside ``generated/`` (so the
-    commit is a rename) and add the swap to ``transaction``; returns that folder."""
+    commit is a rename) and add the swap to ``transaction``; returns that folder.
+
+    The generator reads its spec by path: the staged spec is written there once, its final
+    version, beside the rendered package (and removed with it)."""
     out = stage.project.generated
     release.check_client(stage.project.spec, out)
     staging = Path(tempfile.mkdtemp(prefix=".modelarts-kit-staged-generated-", dir=out.parent))
     try:
-        release.render_client(stage.spec, staging / "package")
+        spec = staging / "openapi.yaml"
+        spec.write_text(stage.spec_text, encoding="utf-8")
+        release.render_client(spec, staging / "package")
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     transaction.replace_directory(out, staging / "package")
     return staging
+
+
+@dataclass
+class _Written:
+    """What the transaction will write, and the release it makes."""
+
+    transaction: Transaction = field(default_factory=Transaction)
+    version: tuple[str, str] | None = None  # (old, new) when the spec changed
+    bump: str = ""
+    section: str = ""
+
+
+def _stage_files(stage: StagedProject, release: Release) -> _Written:
+    """Add every file the update changes to one transaction: the spec (its version bumped)
+    and the changelog when the spec changed, the ledger, the new pages and the index."""
+    project, out = stage.project, _Written()
+    if stage.spec_text != stage.original_spec:
+        old_version, new_version, out.bump, changes = _new_version(stage)
+        out.version = (old_version, new_version)
+        existing = read_input_text(project.changelog) if project.changelog.is_file() else None
+        changelog = release.changelog(existing, new_version, old_version, changes)
+        heading = f"## {new_version}"
+        out.section = next((s for s in changelog.splitlines() if s.startswith(heading)), "")
+        out.transaction.write(project.spec, stage.spec_text)
+        out.transaction.write(project.changelog, changelog)
+    ledger = stage.ledger_text
+    if ledger != stage.original_ledger and ledger.strip() != EMPTY_LEDGER.strip():
+        out.transaction.write(project.ledger, ledger)
+    for target, data in stage.new_pages.items():
+        out.transaction.write(target, data)
+    if stage.index.text() != stage.original_index:
+        out.transaction.write(stage.index.path, stage.index.text())
+    return out
 
 
 def update(
@@ -503,46 +528,26 @@ def update(
     """Update the project of ``spec_path`` to the new revisions ``pages`` (module docstring)."""
     if not pages:
         raise UpdateError("no page given")
-    project = project_for(spec_path, ledger_path)
-    original_spec = read_input_text(project.spec)
-    original_ledger = read_input_text(project.ledger) if project.ledger.is_file() else ""
-    with _staged(project) as stage:
-        original_index = stage.index.text()
-        results = [_update_page(stage, Path(page)) for page in pages]
-        _refresh_schema_model(stage)
-        spec_changed = read_input_text(stage.spec) != original_spec
-        version: tuple[str, str] | None = None
-        bump = section = ""
-        transaction = Transaction()
-        if spec_changed:
-            old_version, new_version, bump, changes = _new_version(stage, original_spec)
-            version = (old_version, new_version)
-            existing = read_input_text(project.changelog) if project.changelog.is_file() else None
-            changelog = release.changelog(existing, new_version, old_version, changes)
-            heading = f"## {new_version}"
-            section = next((s for s in changelog.splitlines() if s.startswith(heading)), "")
-            transaction.write(project.spec, read_input_text(stage.spec))
-            transaction.write(project.changelog, changelog)
-        ledger_text = read_input_text(stage.ledger)
-        if ledger_text != original_ledger and ledger_text.strip() != "entries: []":
-            transaction.write(project.ledger, ledger_text)
-        for target, data in stage.new_pages.items():
-            transaction.write(target, data)
-        if stage.index.text() != original_index:
-            transaction.write(stage.index.path, stage.index.text())
-        written = list(transaction.targets)
-        if spec_changed:
-            written.append(project.generated)
-        result = UpdateResult(results, version, bump, section, written, spec_changed, dry_run)
-        transaction.check()
-        if dry_run:
-            return result
-        staging = _regenerate(stage, release, transaction) if spec_changed else None
-        try:
-            transaction.commit()
-        finally:
-            if staging is not None:
-                shutil.rmtree(staging, ignore_errors=True)
+    stage = StagedProject.load(project_for(spec_path, ledger_path))
+    results = [_update_page(stage, Path(page)) for page in pages]
+    _refresh_schema_model(stage)
+    files = _stage_files(stage, release)
+    spec_changed = files.version is not None
+    written = list(files.transaction.targets)
+    if spec_changed:
+        written.append(stage.project.generated)
+    result = UpdateResult(
+        results, files.version, files.bump, files.section, written, spec_changed, dry_run
+    )
+    files.transaction.check()
+    if dry_run:
+        return result
+    staging = _regenerate(stage, release, files.transaction) if spec_changed else None
+    try:
+        files.transaction.commit()
+    finally:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
     return result
 
 
