@@ -15,7 +15,7 @@ from modelarts_kit_vendordocs.constraints import ProseConstraint, sole_statement
 from modelarts_kit_vendordocs.findings import DriftFinding
 from modelarts_kit_vendordocs.types import parse_type
 
-__all__ = ["stated_constraint", "updated_constraint"]
+__all__ = ["constraint_update", "stated_constraint"]
 
 
 def stated_constraint(finding: DriftFinding) -> ProseConstraint | None:
@@ -27,13 +27,12 @@ def stated_constraint(finding: DriftFinding) -> ProseConstraint | None:
     return stated if stated is not None and stated.key == finding.value else None
 
 
-def updated_constraint(spec_text: str, finding: DriftFinding) -> str | None:
-    """``spec_text`` with the constraint ``finding`` reports set to what the page states, the
-    rest of the file untouched; None when the reading is ambiguous or the spec does not state
-    the keyword on the field's own node (a decision, then)."""
-    from modelarts_kit_vendordocs.propose import replace_scalar
-
+def constraint_update(finding: DriftFinding) -> tuple[str, int | float] | None:
+    """(the pointer of the keyword to set, its new value) for a ``constraint`` finding read
+    unambiguously; None when a person decides. The spec is edited there only when it states
+    the keyword on the field's own node as a one-line scalar
+    (:func:`modelarts_kit_vendordocs.propose.replace_scalar` says whether it does)."""
     stated = stated_constraint(finding)
     if stated is None:
         return None
-    return replace_scalar(spec_text, f"{finding.pointer}/{stated.keyword}", stated.value)
+    return f"{finding.pointer}/{stated.keyword}", stated.value

@@ -29,7 +29,7 @@ from modelarts_kit_spec.load import parse_yaml_text, read_input_text
 from modelarts_kit_spec.values import open_enum_schema
 from modelarts_kit_wire.pointers import unescape_pointer_token
 
-from modelarts_kit_vendordocs.constraint_edit import updated_constraint
+from modelarts_kit_vendordocs.constraint_edit import constraint_update
 from modelarts_kit_vendordocs.drift import (
     DriftFinding,
     DriftReport,
@@ -566,8 +566,8 @@ def _edit(spec: _Text, first: DriftFinding, spec_path: Path | None, values: Valu
     before = list(spec.lines)
     if first.kind == "presence" and first.direction == "docs":
         done = _add_property(spec, first, values)
-    elif first.kind == "constraint":
-        edited = updated_constraint(spec.text, first)
+    elif (update := constraint_update(first)) is not None:
+        edited = replace_scalar(spec.text, *update)
         done = edited is not None
         spec.lines[:] = (edited or spec.text).splitlines()
     else:
