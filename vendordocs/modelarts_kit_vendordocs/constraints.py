@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from modelarts_kit_vendordocs.types import VendorType
 
-__all__ = ["ProseConstraint", "prose_constraints"]
+__all__ = ["ProseConstraint", "prose_constraints", "prose_statements", "sole_statement"]
 
 _N = r"(-?\d+(?:\.\d+)?)"
 _BOLD = r"\**"
@@ -101,15 +101,50 @@ def _number(text: str) -> int | float:
     return int(value) if value.is_integer() else value
 
 
+def prose_statements(description: str, vendor_type: VendorType) -> list[ProseConstraint]:
+    """Every statement of a constraint in ``description`` for a field of ``vendor_type``, in
+    the order of the forms, repeats and contradictions included."""
+    kind = vendor_type.schema().get("type")
+    forms = _FORMS.get(kind if isinstance(kind, str) else "", ())
+    return [
+        ProseConstraint(keyword, _number(number), match.group(0))
+        for pattern, keywords in forms
+        for match in pattern.finditer(description)
+        for keyword, number in zip(keywords, match.groups(), strict=True)
+        if keyword is not None
+    ]
+
+
 def prose_constraints(description: str, vendor_type: VendorType) -> list[ProseConstraint]:
     """The constraints ``description`` states for a field of ``vendor_type``, first form
     first; a keyword stated twice keeps its first statement."""
-    kind = vendor_type.schema().get("type")
-    forms = _FORMS.get(kind if isinstance(kind, str) else "", ())
     found: dict[str, ProseConstraint] = {}
-    for pattern, keywords in forms:
-        for match in pattern.finditer(description):
-            for keyword, number in zip(keywords, match.groups(), strict=True):
-                if keyword is not None and keyword not in found:
-                    found[keyword] = ProseConstraint(keyword, _number(number), match.group(0))
+    for stated in prose_statements(description, vendor_type):
+        found.setdefault(stated.keyword, stated)
     return list(found.values())
+
+
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.]*\d)")
+_SENTENCE = re.compile(r"(?<=[.;!?\u3002\uff1b])\s+|\n\s*\n")
+
+
+def sole_statement(
+    description: str, vendor_type: VendorType, keyword: str
+) -> ProseConstraint | None:
+    """The one unambiguous statement of ``keyword`` in ``description``, or None.
+
+    Unambiguous (issue 33: the reading a change may be applied on, without asking): the
+    description states ``keyword`` once, or every time with the same number, and the sentence
+    that states it holds no number beyond the phrase's own (``0 to 512 characters (256 in the
+    console)`` reads two limits: a person decides which one binds)."""
+    stated = [s for s in prose_statements(description, vendor_type) if s.keyword == keyword]
+    if not stated or len({s.value for s in stated}) != 1:
+        return None
+    first = stated[0]
+    for sentence in _SENTENCE.split(description):
+        if first.quote not in sentence:
+            continue
+        rest = sentence.replace(first.quote, " ", 1)
+        if _NUMBER.search(rest.replace("*", "")):
+            return None
+    return first

@@ -53,6 +53,7 @@ from modelarts_kit_vendordocs.findings import (
 from modelarts_kit_vendordocs.inventory import Inventory
 from modelarts_kit_vendordocs.matching import compare_operation, path_key
 from modelarts_kit_vendordocs.sources import RecordedPage
+from modelarts_kit_vendordocs.stale import StaleEvidence, stale_evidence
 
 __all__ = [
     "KINDS",
@@ -94,6 +95,8 @@ class DriftReport:
     operations: list[OperationDrift]
     unmatched_pages: list[tuple[str, str, str]]  # (page, method, path) with no spec operation
     notes: list[str]  # page facts worth knowing (missing tables, unattached tables)
+    # Ledger entries recording that a replaced page lacks a field its replacement documents.
+    stale: list[StaleEvidence] = field(default_factory=list)
 
     @property
     def unreconciled_count(self) -> int:
@@ -253,7 +256,21 @@ def diff_pages(
         inventories = [extract_page(p) for p in paths]
         if find_replaced:
             replaced = _recorded_predecessors(paths, inventories, spec_path)
-    return compare(inventories, spec_path, decisions, replaced)
+    report = compare(inventories, spec_path, decisions, replaced)
+    report.stale = _stale_evidence(ledger_path, spec_path, replaced)
+    return report
+
+
+def _stale_evidence(
+    ledger_path: Path | None, spec_path: Path | None, replaced: list[tuple[Inventory, Inventory]]
+) -> list[StaleEvidence]:
+    """What the ledger records of the replaced pages that their replacements contradict."""
+    from modelarts_kit_spec import ledger_for, read_matchable_ledger
+
+    path = ledger_path or ledger_for(spec_path)
+    if not replaced or path is None:
+        return []
+    return stale_evidence(read_matchable_ledger(path).entries, replaced)
 
 
 def _recorded_predecessors(

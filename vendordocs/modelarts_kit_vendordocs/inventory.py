@@ -64,6 +64,9 @@ class DocField:
     enum: list[str]
     line: int
     vendor_type: VendorType
+    # The cross-references of its type and description cells, as (text, target): where a
+    # page says which table holds its fields (``Array of :ref:`metrics <anchor>` objects``).
+    refs: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass
@@ -78,6 +81,7 @@ class DocTable:
     line: int
     fields: list[DocField]
     used_by: list[tuple[int, int]] = field(default_factory=list)  # (table index, field index)
+    anchors: tuple[str, ...] = ()  # the labels a cross-reference may name it by
     borrowed_from: int | None = None  # a copy of a table printed in another body of the page
 
 
@@ -310,6 +314,8 @@ def _doc_fields(page: RawPage, table: RawTable, repeated: list[RepeatedRow]) -> 
             )
         vendor_type = parse_type(written)
         description = values.get("description", "").strip()
+        pointing = {i for i, role in enumerate(columns) if role in ("type", "description")}
+        refs = tuple((text, target) for i, text, target in row.refs if i in pointing)
         mandatory = values.get("mandatory", "").strip() or None
         out.append(
             DocField(
@@ -320,6 +326,7 @@ def _doc_fields(page: RawPage, table: RawTable, repeated: list[RepeatedRow]) -> 
                 enum=extract_enum(description, vendor_type),
                 line=row.line,
                 vendor_type=vendor_type,
+                refs=refs,
             )
         )
     # Bullets naming the table's own fields ("id", "code_dir+boot_file") describe which
@@ -349,6 +356,88 @@ def _resolve_titled(
     return None
 
 
+def _anchor_key(text: str) -> str:
+    return re.sub(r"[\s_\-]+", "", text).casefold()
+
+
+def _points_to_a_table(doc_field: DocField) -> bool:
+    """An object (or array of objects) whose cells cross-reference something: the table
+    holding its fields, when a reference names one (a description saying "see Table 3")."""
+    schema = doc_field.vendor_type.schema()
+    items = schema.get("items")
+    kind = items.get("type") if isinstance(items, dict) else schema.get("type")
+    return bool(doc_field.refs) and kind == "object"
+
+
+def resolve_anchor(
+    tables: list[DocTable],
+    section_members: list[int],
+    table: DocTable,
+    refs: tuple[tuple[str, str], ...],
+) -> int | None:
+    """The table a cross-reference names by any of its anchors -- a label before the table,
+    a label before the heading it is the first table under, its caption (``Table 3
+    MetricObject``, ``Table 3``) or title (``MetricObject``) -- for a reference the table
+    names do not resolve (a renamed table). Its own section first (after ``table``, then
+    before), then the rest of the page; never ``table`` itself or a root table."""
+    wanted = {_anchor_key(target) for _, target in refs} | {_anchor_key(text) for text, _ in refs}
+    wanted.discard("")
+
+    def named(candidate: DocTable) -> bool:
+        label, name = candidate.label, candidate.name
+        number = label.removesuffix(name) if name and label.endswith(name) else ""  # "Table 3"
+        keys = {_anchor_key(a) for a in (*candidate.anchors, label, name, number)}
+        return bool(wanted & keys)
+
+    in_section = set(section_members)
+    ordered = [
+        *(i for i in section_members if i > table.index),
+        *(i for i in reversed(section_members) if i < table.index),
+        *(t.index for t in tables if t.index not in in_section),
+    ]
+    by_anchor = [i for i in ordered if i != table.index and not tables[i].root and named(tables[i])]
+    return by_anchor[0] if by_anchor else None
+
+
+def _link_field(
+    tables: list[DocTable],
+    indices: list[int],
+    table: DocTable,
+    fi: int,
+    links: dict[tuple[int, int], int],
+    *,
+    titled: bool,
+) -> UnresolvedReference | None:
+    """Link field ``fi`` of ``table`` to the table holding its fields: by the name its type
+    writes (``X object``), else by a cross-reference's anchor; the reference left unresolved,
+    if any."""
+    doc_field = table.fields[fi]
+    target = doc_field.vendor_type.table_ref
+    if target is None and not _points_to_a_table(doc_field):
+        return None
+    key = (table.index, fi)
+    if key not in links and titled and target is not None:
+        resolved = _resolve_titled(tables, indices, table, target)
+        if resolved is not None:
+            links[key] = resolved
+    if key not in links:
+        resolved = resolve_anchor(tables, indices, table, doc_field.refs)
+        if resolved is not None:
+            links[key] = resolved
+    if key in links:
+        tables[links[key]].used_by.append(key)
+        return None
+    if target is None:
+        return None  # a description's reference to something else than a table of fields
+    return UnresolvedReference(
+        table=table.label,
+        field=doc_field.name,
+        type=doc_field.type,
+        target=target,
+        line=doc_field.line,
+    )
+
+
 def build_inventory(page: RawPage) -> Inventory:
     operation, sections, status_table = _sections(page)
     tables: list[DocTable] = []
@@ -370,6 +459,7 @@ def build_inventory(page: RawPage) -> Inventory:
                     root=is_root or section.side in ("path", "query", "header"),
                     line=raw.line,
                     fields=_doc_fields(page, raw, repeated),
+                    anchors=raw.anchors,
                 )
             )
             indices.append(index)
@@ -382,26 +472,10 @@ def build_inventory(page: RawPage) -> Inventory:
         titled = all(not tables[i].name_inferred for i in indices)
         for i in indices:
             table = tables[i]
-            for fi, doc_field in enumerate(table.fields):
-                target = doc_field.vendor_type.table_ref
-                if target is None:
-                    continue
-                if (i, fi) not in links and titled:
-                    resolved = _resolve_titled(tables, indices, table, target)
-                    if resolved is not None:
-                        links[(i, fi)] = resolved
-                if (i, fi) in links:
-                    tables[links[(i, fi)]].used_by.append((i, fi))
-                else:
-                    unresolved.append(
-                        UnresolvedReference(
-                            table=table.label,
-                            field=doc_field.name,
-                            type=doc_field.type,
-                            target=target,
-                            line=doc_field.line,
-                        )
-                    )
+            for fi in range(len(table.fields)):
+                missing = _link_field(tables, indices, table, fi, links, titled=titled)
+                if missing is not None:
+                    unresolved.append(missing)
 
     entries, cycles = _expand(tables, links, _template_names(operation.path))
     unattached = [t for t in tables if not t.root and not t.used_by]

@@ -47,6 +47,9 @@ class RawRow:
 
     cells: tuple[str, ...]
     line: int
+    # Every cross-reference a cell writes (reStructuredText ``:ref:`text <target>```), as
+    # (cell index, text, target): the anchors a type or description points at.
+    refs: tuple[tuple[int, str, str], ...] = ()
 
 
 @dataclass
@@ -58,6 +61,9 @@ class RawTable:
     caption_name: str | None  # the name after "Table N" ("Status"), None when untitled
     columns: tuple[str, ...]
     rows: list[RawRow] = field(default_factory=list)
+    # The anchors a cross-reference may name this table by: the labels written right before
+    # it, and those of the heading it is the first table under (reStructuredText).
+    anchors: tuple[str, ...] = ()
 
 
 Block = Heading | OperationLine | RawTable

@@ -29,6 +29,7 @@ from modelarts_kit_spec.load import Spec, parse_yaml_text, read_input_text
 from modelarts_kit_spec.values import open_enum_schema
 from modelarts_kit_wire.pointers import unescape_pointer_token
 
+from modelarts_kit_vendordocs.constraint_edit import constraint_update
 from modelarts_kit_vendordocs.drift import (
     DriftFinding,
     DriftReport,
@@ -363,7 +364,7 @@ def _add_values(doc: _Text, finding: DriftFinding, values: Sequence[str]) -> boo
     return False
 
 
-def replace_scalar(text: str, pointer: str, value: str) -> str | None:
+def replace_scalar(text: str, pointer: str, value: str | int | float) -> str | None:
     """``text`` with the one-line scalar at ``pointer`` (``/info/version``) set to ``value``
     by the emitter, the rest of the file untouched; None when there is no such line."""
     doc = _Text(Path(), text)
@@ -567,6 +568,10 @@ def _edit(spec: _Text, first: DriftFinding, spec_path: Path | Spec | None, value
     before = list(spec.lines)
     if first.kind == "presence" and first.direction == "docs":
         done = _add_property(spec, first, values)
+    elif (update := constraint_update(first)) is not None:
+        edited = replace_scalar(spec.text, *update)
+        done = edited is not None
+        spec.lines[:] = (edited or spec.text).splitlines()
     else:
         new_values = _additive_values(first, spec_path)
         done = bool(new_values) and _add_values(spec, first, new_values or [])

@@ -79,6 +79,13 @@ def render_text(report: DriftReport, *, show_reconciled: bool = False) -> str:
             f"recorded without asking: {len(layout)} (renamed tables and changed examples of "
             "revisions: no API change)"
         )
+    if report.stale:
+        lines.append("")
+        lines.append(
+            f"stale evidence: {len(report.stale)} ledger entry(ies) record a replaced page "
+            "without a field the page replacing it documents (docs update cites the new page):"
+        )
+        lines.extend(f"  {stale.text()}" for stale in report.stale)
     if report.notes:
         lines.append("")
         lines.append("page notes (facts about the pages, not drift):")
@@ -122,5 +129,6 @@ def render_json(report: DriftReport) -> str:
             for op in report.operations
         ],
         "notes": report.notes,
+        "stale_evidence": [stale.to_json() for stale in report.stale],
     }
     return json.dumps(document, indent=2, ensure_ascii=False)

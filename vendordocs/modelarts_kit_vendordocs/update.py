@@ -47,6 +47,7 @@ from modelarts_kit_spec.diff import Change, diff_documents, release_level
 from modelarts_kit_spec.load import Spec, parse_yaml_text, read_input_text
 
 from modelarts_kit_vendordocs.carry import carried_sources
+from modelarts_kit_vendordocs.decided import apply_decisions
 from modelarts_kit_vendordocs.drift import (
     DriftFinding,
     DriftReport,
@@ -135,10 +136,14 @@ class UpdateResult:
     written: list[Path]  # files written (or, in a dry run, that would be)
     regenerated: bool
     dry_run: bool
+    # Ledger decisions the spec did not hold yet, applied by this run (issue 33 item 5), and
+    # those the spec's text could not take ("id: why"; still open).
+    decided: tuple[str, ...] = ()
+    refused: tuple[str, ...] = ()
 
     @property
     def open_decisions(self) -> int:
-        return sum(p.open_findings for p in self.pages)
+        return sum(p.open_findings for p in self.pages) + len(self.refused)
 
 
 @dataclass(frozen=True)
@@ -529,6 +534,8 @@ def update(
     if not pages:
         raise UpdateError("no page given")
     stage = StagedProject.load(project_for(spec_path, ledger_path))
+    decided = apply_decisions(stage.spec_text, stage.ledger.entries, str(stage.project.spec))
+    stage.put_spec(decided.text)
     results = [_update_page(stage, Path(page)) for page in pages]
     _refresh_schema_model(stage)
     files = _stage_files(stage, release)
@@ -539,6 +546,7 @@ def update(
     result = UpdateResult(
         results, files.version, files.bump, files.section, written, spec_changed, dry_run
     )
+    result.decided, result.refused = decided.applied, decided.refused
     files.transaction.check()
     if dry_run:
         return result
@@ -600,6 +608,12 @@ def _render_page(update: PageUpdate) -> list[str]:
 def render_update(result: UpdateResult) -> str:
     """The plan (``--dry-run``) or what was done, for a person."""
     lines: list[str] = []
+    if result.decided:
+        lines.append(
+            f"{len(result.decided)} ledger decision(s) applied to the spec: "
+            + ", ".join(result.decided)
+        )
+    lines += [f"! a decision the spec could not take: {why}" for why in result.refused]
     for page in result.pages:
         lines += _render_page(page)
     if result.version is not None:

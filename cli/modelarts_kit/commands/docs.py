@@ -203,7 +203,9 @@ def update(
     except where a schema other operations share would then disagree with their pages; every
     other change gets one 'decision: TODO' ledger stub (never twice); the page is recorded in
     spec/sources/ and cited by the ledger entries the old revision's evidence settled (the old
-    page stays). Then generated/ is regenerated, info.version bumped by who breaks (major:
+    page stays). A ledger stub decided since (its expect) is first applied to the spec, and
+    a limit the prose changes is set where it reads one way. Then generated/ is regenerated,
+    info.version bumped by who breaks (major:
     breaks clients, or servers beyond an addition; minor: additive; patch: docs only) and
     the version's section added to CHANGELOG.md -- all written as one transaction. Exit 0
     when no decision is open, 1 while decisions are open, 2 on usage,

@@ -2,8 +2,11 @@
 
 Cell boundaries are explicit here, so rows are read by position, not by shape. Inline markup
 (``**bold**``, ``:ref:`Name <anchor>```, literals) is reduced to its text. ``:ref:`` anchors are
-not trusted for nesting (the vendor's generator reuses one anchor for distinct tables of the
-same name); nesting is derived from names and order like for every other format.
+not trusted first for nesting (the vendor's generator reuses one anchor for distinct tables of
+the same name); nesting is derived from names and order like for every other format. The
+anchors are kept, though (a row's ``refs``, a table's ``anchors``: the labels right before it,
+or before the heading it is the first table under), so a reference the names cannot resolve
+(a table renamed, a description pointing at a table) still finds its table by its anchor.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ __all__ = ["read_rst", "strip_markup"]
 _TABLE_DIRECTIVE_RE = re.compile(r"^\s*\.\.\s+table::\s*(.*?)\s*$")
 _UNDERLINE_RE = re.compile(r"^([=\-~^\"'`#*+])\1{2,}\s*$")
 _REF_RE = re.compile(r":ref:`([^`<]*?)\s*(?:<[^`>]*>)?`")
+_REF_TARGET_RE = re.compile(r":ref:`([^`<]*?)\s*(?:<([^`>]*)>)?`")
+_LABEL_RE = re.compile(r"^\.\.\s+_([^:`]+):\s*$")
 _LITERAL_RE = re.compile(r"``([^`]*)``")
 _STRONG_RE = re.compile(r"\*\*([^*]+)\*\*")
 _BULLET_LINE_RE = re.compile(r"^\s*(?:[-*+•]|\d+\.)\s+\S")
@@ -33,17 +38,35 @@ def strip_markup(text: str) -> str:
     return _STRONG_RE.sub(r"\1", text)
 
 
+def cell_refs(cells: list[str]) -> tuple[tuple[int, str, str], ...]:
+    """(cell index, text, target) of every ``:ref:`` in the raw ``cells`` (a reference
+    without ``<target>`` names its label as its text)."""
+    return tuple(
+        (column, m.group(1).strip(), (m.group(2) or m.group(1)).strip())
+        for column, cell in enumerate(cells)
+        for m in _REF_TARGET_RE.finditer(" ".join(cell.split()))
+    )
+
+
 def read_rst(source: str, text: str) -> RawPage:
     lines = text.splitlines()
     blocks: list[Block] = []
     title = ""
     seen_operation = False
     pending_caption: tuple[str, int] | None = None
+    labels: list[str] = []  # labels right before the next element
+    heading_labels: list[str] = []  # labels of the last heading, until its first table
+    anchors: list[str] = []  # the next table's
     index = 0
     while index < len(lines):
         raw = lines[index]
         stripped = raw.strip()
         number = index + 1
+        anchor = _LABEL_RE.match(raw)
+        if anchor is not None:
+            labels.append(anchor.group(1).strip())
+            index += 1
+            continue
         if raw.startswith(("   ", "\t")) and stripped.startswith(".. code-block"):
             index = _skip_indented(lines, index + 1)
             continue
@@ -53,11 +76,15 @@ def read_rst(source: str, text: str) -> RawPage:
         directive = _TABLE_DIRECTIVE_RE.match(raw)
         if directive is not None:
             pending_caption = (strip_markup(directive.group(1)), number)
+            anchors, labels, heading_labels = [*labels, *heading_labels], [], []
             index += 1
             continue
         if _GRID_BORDER_RE.match(stripped) or _SIMPLE_BORDER_RE.match(stripped):
+            if pending_caption is None:
+                anchors, labels, heading_labels = [*labels, *heading_labels], [], []
             label, line = pending_caption or (f"untitled table at line {number}", number)
             table, index = _read_table(source, lines, index, label, line)
+            table.anchors, anchors = tuple(anchors), []
             if pending_caption is not None:
                 match = CAPTION_RE.match(label)
                 table.caption_name = match.group(2) if match else label
@@ -67,12 +94,16 @@ def read_rst(source: str, text: str) -> RawPage:
         next_line = lines[index + 1] if index + 1 < len(lines) else ""
         if stripped and _UNDERLINE_RE.match(next_line.strip()) and not raw.startswith(" "):
             heading = classify_heading(stripped, number)
+            # A page's own label (before its title) names the page, not a table.
+            heading_labels, labels = (labels if heading is not None or title else []), []
             if heading is not None:
                 blocks.append(heading)
             elif not title:
                 title = stripped
             index += 2
             continue
+        if stripped:
+            labels = []  # a label anchors the element right after it
         if not seen_operation:
             found = operation_line(stripped, number)
             if found is not None:
@@ -122,12 +153,12 @@ def _read_table(
             source, line, f"{label!r}: the header is not followed by any row (truncated table?)"
         )
     table = RawTable(line=line, label=label, caption_name=None, columns=roles)
-    for cells, row_line in rows:
-        table.rows.append(RawRow(cells=tuple(cells), line=row_line))
+    for cells, row_line, refs in rows:
+        table.rows.append(RawRow(cells=tuple(cells), line=row_line, refs=refs))
     return table, index
 
 
-_Row = tuple[list[str], int]
+_Row = tuple[list[str], int, tuple[tuple[int, str, str], ...]]  # cells, line, refs
 
 
 def _cell_text(parts: list[str]) -> str:
@@ -171,7 +202,7 @@ def _read_grid(
                 if "=" in stripped:
                     header = (cells, row_line)
                 else:
-                    rows.append((cells, row_line))
+                    rows.append((cells, row_line, cell_refs([" ".join(p) for p in parts])))
             parts = [[] for _ in bounds[:-1]]
             row_line = 0
         else:
@@ -212,13 +243,15 @@ def _read_simple(
             raw[left:right].strip() if right else raw[left:].strip()
             for left, right in zip(starts, [*starts[1:], 0], strict=True)
         ]
+        refs = cell_refs(cells)
         cells = [strip_markup(cell) for cell in cells]
         if borders_seen == 1:
             header = (cells, index + 1)
         elif cells[0] == "" and rows:
-            previous, line = rows[-1]
-            rows[-1] = ([f"{a} {b}".strip() for a, b in zip(previous, cells, strict=True)], line)
+            previous, line, before = rows[-1]
+            merged = [f"{a} {b}".strip() for a, b in zip(previous, cells, strict=True)]
+            rows[-1] = (merged, line, before + refs)
         else:
-            rows.append((cells, index + 1))
+            rows.append((cells, index + 1, refs))
         index += 1
     raise PageError(source, index, "simple table is not closed by a border line (truncated?)")
