@@ -146,3 +146,20 @@ def test_a_replaced_page_is_quoted_in_its_new_revision(tmp_path: Path) -> None:
     )
     (pattern,) = derived.extension["quotes"][NAME]["pattern"]
     assert pattern.startswith(f"{new} | JobMetadata, row name | Names have 1 to 64 characters")
+
+
+def test_spec_validate_holds_a_parameter_rule_s_quote_to_its_page(tmp_path: Path) -> None:
+    """The co-occurrence of events' start_time and end_time quotes its page like any rule."""
+    document = copy.deepcopy(load_spec().document)
+    events = document["paths"]["/v2/{project_id}/training-jobs/{training_job_id}/events"]["get"]
+    [together] = events["x-modelarts-parameters"]["together"]
+    together["quote"] = "Start time, which may be passed alone"
+    spec = tmp_path / "openapi.yaml"
+    spec.write_text(yaml.safe_dump(document, sort_keys=False, allow_unicode=True), "utf-8")
+    shutil.copy(LEDGER_PATH, tmp_path / "ledger.yaml")
+    result = CliRunner().invoke(cli, ["spec", "validate", "--spec", str(spec)])
+    assert result.exit_code == 1, result.output
+    line = next(ln for ln in result.output.splitlines() if "schema-model-quote" in ln)
+    assert "parameter rule" in line
+    assert together["page"] in line
+    assert "may be passed alone" in line
