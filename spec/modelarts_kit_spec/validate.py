@@ -584,10 +584,10 @@ def check_schema_model_quotes(ctx: Context) -> Iterator[SpecProblem]:
         )
     for operation in ctx.spec.operations:
         for quote in parameter_quotes(ctx.spec, operation):
-            problem = quote_problem(quote, SOURCES_DIR)
-            if problem is not None:
+            stray = quote_problem(quote, SOURCES_DIR)
+            if stray is not None:
                 yield SpecProblem(
-                    operation.pointer, "schema-model-quote", f"parameter rule: {problem}"
+                    operation.pointer, "schema-model-quote", f"parameter rule: {stray}"
                 )
 
 
