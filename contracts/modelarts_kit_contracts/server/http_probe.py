@@ -19,7 +19,7 @@ from modelarts_kit_contracts.core import Finding, Observation, RunReport
 from modelarts_kit_contracts.core.reporters import redact
 from modelarts_kit_contracts.core.wire import Exchange, Headers, WireRequest, WireResponse
 from modelarts_kit_contracts.server.api_map import ApiMap
-from modelarts_kit_contracts.server.choices import cite
+from modelarts_kit_contracts.server.choices import answer_choices, cite
 from modelarts_kit_contracts.server.guard import GuardedAdapter, StallWatchdog, TrafficGuard
 from modelarts_kit_contracts.server.options import RunOptions
 from modelarts_kit_contracts.server.probe import ProbeResponse
@@ -185,9 +185,18 @@ class HttpProbe:
         )
         with self._lock:
             self._report.record_time(label, elapsed_ms)
+        self._observe_answer(op.operation_id, result)
         for entry in response_checks():
             self.record(entry.name, entry.run(self.api, exchange), role=role, reproduce=result.curl)
         return result
+
+    def _observe_answer(self, operation_id: str, result: ProbeResponse) -> None:
+        """Where an answer departs from a decision of the ledger: an observation."""
+        body = result.json()
+        if body is None:
+            return
+        for found in answer_choices(self.api, operation_id, result.status, body, check="probe"):
+            self.observe(found)
 
     def _remember(self, role: Role, job_id: str | None, result: ProbeResponse) -> None:
         self.sequence.sent(result.curl, job_id=job_id)
