@@ -103,7 +103,8 @@ JOB_ANSWER: dict[str, Any] = {
 def _answer_breaks(envelope_name: str, status: int, body: Any) -> list[str]:
     envelope = load_spec().envelope(envelope_name)
     response = envelope.operation(SHOW).response_for(status)
-    assert response is not None and response.schema is not None
+    assert response is not None
+    assert response.schema is not None
     return sorted(str(e.validator) for e in envelope.validator(response.schema).iter_errors(body))
 
 

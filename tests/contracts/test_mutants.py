@@ -119,6 +119,8 @@ KILLED_BY.update(POWER_KILLED_BY)
 # Mutants whose one fault shows at several places of one operation: one group, its count.
 CREATE = "POST /v2/{project_id}/training-jobs"
 GROUPED = {"error_without_code": ("invalid_job_rejected", CREATE)}
+# Mutants of an answer's shape: the check that kills each, and the page its evidence quotes.
+RESPONSE_KILLED_BY = {"error_without_code": ("vendor_error_body", "reference/response.rst")}
 # Mutants killed by a sequence (create, terminate, show): the methods its curl lines send.
 SEQUENCES = {"terminate_ignored": ("terminate_takes_effect", ("POST", "POST", "GET"))}
 
@@ -181,6 +183,12 @@ def test_mutant_is_killed(mutant: Mutant) -> None:
             line.split()[2] for line in killer.reproduce.splitlines() if line.startswith("curl")
         ]
         assert sent == list(methods), killer.reproduce
+    if mutant.name in RESPONSE_KILLED_BY:
+        check, page = RESPONSE_KILLED_BY[mutant.name]
+        killers = [f for f in report.failures if f.check == check]
+        assert any(page in f.evidence and quotes_a_page(f.evidence) for f in killers), [
+            f.evidence for f in killers
+        ]
     if mutant.name in KILLED_BY:
         check, page = KILLED_BY[mutant.name]
         killers = [f for f in report.failures if f.check == check]

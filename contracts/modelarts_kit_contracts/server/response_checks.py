@@ -107,11 +107,18 @@ def vendor_error_body(api: ApiMap, exchange: Exchange) -> Finding | None:
     if errors:
         first = errors[0]
         pointer = "".join(f"/{part}" for part in first.absolute_path)
+        # The rule's own evidence: the page's words (reference/response.rst for the two
+        # fields every error body carries), not only the operation's page.
+        rule = api.spec.schema_model.rule_for_error(
+            api.error_schema, first.schema_path, instance=first.instance
+        )
         return Finding(
             title="Error body does not follow the vendor error shape",
             expected=f"{first.validator} {first.validator_value!r} at {pointer or '/'}",
             got=f"HTTP {exchange.status}: {json.dumps(body)[:200]}",
             pointer=pointer,
+            rule=str(first.validator),
+            evidence=rule.cite(),
         )
     return None
 
