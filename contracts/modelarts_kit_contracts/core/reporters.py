@@ -284,24 +284,7 @@ def render_text(
         console.print(Text(f"Contract checks: {report.target}"))
 
     failures = report.failure_groups()
-    for index, failure in enumerate(failures, 1):
-        console.print()
-        where = f" [{failure.operation}]" if failure.operation else ""
-        console.print(
-            Text(f"{index}. {failure.check}{where}: {redact(failure.title)}", style="bold red")
-        )
-        for line in redact(failure.message).splitlines():
-            console.print(Text(f"   {line}"))
-        if failure.pointer:
-            console.print(Text(f"   at {failure.pointer}"))
-        if failure.cases > 1:
-            console.print(Text(f"   {_cases_line(failure)}"))
-        if failure.evidence:
-            console.print(Text(f"   evidence: {failure.evidence}"))
-        if failure.reproduce:
-            console.print(Text("   reproduce:"))
-            for line in redact(failure.reproduce).splitlines():
-                console.print(Text(f"     {line}", style="cyan"))
+    _render_failures(console, failures)
 
     for warning in report.warning_groups():
         where = f" [{warning.operation}]" if warning.operation else ""
@@ -352,6 +335,29 @@ def render_text(
         )  # fmt: skip
         for error in report.errors:
             err_console.print(Text(f"error: {redact(error)}", style="bold red"))
+
+
+def _render_failures(console: Console, failures: list[Finding]) -> None:
+    """Each failure once per rule and operation: its message, place, cases, evidence and the
+    curl lines of its representative case."""
+    for index, failure in enumerate(failures, 1):
+        console.print()
+        where = f" [{failure.operation}]" if failure.operation else ""
+        console.print(
+            Text(f"{index}. {failure.check}{where}: {redact(failure.title)}", style="bold red")
+        )
+        for line in redact(failure.message).splitlines():
+            console.print(Text(f"   {line}"))
+        if failure.pointer:
+            console.print(Text(f"   at {failure.pointer}"))
+        if failure.cases > 1:
+            console.print(Text(f"   {_cases_line(failure)}"))
+        if failure.evidence:
+            console.print(Text(f"   evidence: {failure.evidence}"))
+        if failure.reproduce:
+            console.print(Text("   reproduce:"))
+            for line in redact(failure.reproduce).splitlines():
+                console.print(Text(f"     {line}", style="cyan"))
 
 
 def _cases_line(finding: Finding) -> str:
