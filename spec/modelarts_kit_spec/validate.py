@@ -30,9 +30,11 @@ from modelarts_kit_spec.load import (
 )
 from modelarts_kit_spec.meaning import meaning_problems, uses_meaning
 from modelarts_kit_spec.paging import quote_problems
+from modelarts_kit_spec.quotes import quote_problem
 from modelarts_kit_spec.refs import check_ref_cycles
 from modelarts_kit_spec.schemamodel.extension import SOURCES_DIR, extension_problems
 from modelarts_kit_spec.schemamodel.page_evidence import undocumented_rules, unquoted_rules
+from modelarts_kit_spec.schemamodel.parameters import quotes_of as parameter_quotes
 from modelarts_kit_spec.sensitive import marker_problems
 from modelarts_kit_spec.structure import path_parameter_problems, schema_type_problems
 from modelarts_kit_spec.walker import SUBSCHEMA_MAP_KEYWORDS, SchemaWalker, iter_schemas
@@ -580,6 +582,13 @@ def check_schema_model_quotes(ctx: Context) -> Iterator[SpecProblem]:
         yield SpecProblem(
             found.pointer, "schema-model-quote", f"{found.strength} rule {what}: {problem}"
         )
+    for operation in ctx.spec.operations:
+        for quote in parameter_quotes(ctx.spec, operation):
+            stray = quote_problem(quote, SOURCES_DIR)
+            if stray is not None:
+                yield SpecProblem(
+                    operation.pointer, "schema-model-quote", f"parameter rule: {stray}"
+                )
 
 
 # --------------------------------------------------------------------------- entry point

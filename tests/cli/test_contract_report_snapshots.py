@@ -1,9 +1,11 @@
 """Snapshots of the contract reports people read: terminal, JUnit, JSON and Markdown.
 
 A live run is not byte-for-byte repeatable (the stateful phase's case count depends on timing),
-so the reporters render one fixed run: passes, two failures (one merged from several places,
-each with a redacted ``curl`` line and its evidence), a guidance warning, a server choice
-(observation), a note, response times. A one-word
+so the reporters render one fixed run: passes, three failures (one merged from several places,
+one fault met by three cases at three places of one operation: one group with its count,
+one stateful: every request of its sequence as a ``curl`` line; each with redacted ``curl``
+lines and its evidence), a guidance warning, a server choice (observation), a note, response
+times. A one-word
 change to any reporter changes a snapshot; update after an intended change with
 ``pytest tests/cli/test_contract_report_snapshots.py --snapshot-update``.
 """
@@ -33,6 +35,14 @@ CURL = (
 )
 
 
+JOB_URL = "http://127.0.0.1:8000/v2/0a1b2c3d4e5f60718293a4b5c6d7e8f9/training-jobs/job-1"
+TERMINATE_CURL = (
+    f"curl -X POST '{JOB_URL}/actions' -H 'X-Auth-Token: [REDACTED]' "
+    """-H 'Content-Type: application/json' -d '{"action_type": "terminate"}'"""
+)
+SHOW_CURL = f"curl -X GET '{JOB_URL}' -H 'X-Auth-Token: [REDACTED]'"
+
+
 def fixed_run() -> RunReport:
     report = RunReport(target="http://127.0.0.1:8000", seed=7, duration_s=12.5)
     for _ in range(40):
@@ -52,17 +62,37 @@ def fixed_run() -> RunReport:
             evidence="seeds/003_268fe6fc14cf50e2.txt, Table 4 Status: phase",
         ),
     )
+    for pointer, rule in (
+        ("/metadata/name", "maxLength"),
+        ("/metadata/name", "maxLength"),  # the same place again: one more case
+        ("/metadata/description", "maxLength"),
+    ):
+        report.record(
+            "invalid_job_rejected",
+            Finding(
+                title="an invalid job was accepted",
+                expected="400 with a ModelArts.NNNN error code listed for invalid-parameter",
+                got="201",
+                pointer=pointer,
+                operation="CreateTrainingJob",
+                rule=rule,
+                reproduce=CURL,
+                evidence="seeds/004_126c216e710dc1ec.txt, Table 3 metadata: name",
+            ),
+        )
     report.record(
-        "invalid_job_rejected",
+        "terminate_takes_effect",
         Finding(
-            title="an invalid job was accepted",
-            expected="400 with a ModelArts.NNNN error code listed for invalid-parameter",
-            got="201",
-            pointer="/metadata/name",
-            operation="CreateTrainingJob",
-            rule="maxLength",
-            reproduce=CURL,
-            evidence="seeds/004_126c216e710dc1ec.txt, Table 3 metadata: name",
+            title="Terminate was accepted but the job was not terminated",
+            expected="phase in ['Terminated', 'Terminating']",
+            got="phase == 'Running'",
+            pointer="/status/phase",
+            operation="GET /v2/{project_id}/training-jobs/{training_job_id}",
+            reproduce="\n".join((CURL, TERMINATE_CURL, SHOW_CURL)),
+            evidence=(
+                'seeds/002_63ab89c891148f33.txt, URI: "POST /v2/{project_id}/training-jobs/'
+                '{training_job_id}/actions"'
+            ),
         ),
     )
     report.record(

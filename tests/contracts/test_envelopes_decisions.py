@@ -90,3 +90,52 @@ def test_a_task_engine_with_an_id_and_a_name_breaks_guidance_only() -> None:
     rules = api.envelopes.broken(api.envelopes.must_accept, CREATE, body)
     engine = [r for r in rules if r.instance_pointer == "/tasks/0/algorithm/engine"]
     assert [(r.keyword, r.strength) for r in engine] == [("allOf", "guidance")]
+
+
+SHOW = "ShowTrainingJobDetails"
+JOB_ANSWER: dict[str, Any] = {
+    "kind": "job",
+    "metadata": {"id": "job-1", "name": "decisions", "create_time": 1},
+    "status": {"phase": "Running"},
+}
+
+
+def _answer_breaks(envelope_name: str, status: int, body: Any) -> list[str]:
+    envelope = load_spec().envelope(envelope_name)
+    response = envelope.operation(SHOW).response_for(status)
+    assert response is not None
+    assert response.schema is not None
+    return sorted(str(e.validator) for e in envelope.validator(response.schema).iter_errors(body))
+
+
+def test_a_response_decision_binds_no_server_and_is_observed() -> None:
+    """The ledger made ``status.phase`` required in a job answer, and chose the ModelArts.NNNN
+    pattern of ``error_code``: no page states either, so must-reject (what answers are
+    judged by) leaves both out, and an answer without them is an observation."""
+    no_phase = copy.deepcopy(JOB_ANSWER)
+    del no_phase["status"]["phase"]
+    assert _answer_breaks("must-accept", 200, no_phase) == ["required"]
+    assert _answer_breaks("must-reject", 200, no_phase) == []
+    other_code = {"error_code": "AS.0001", "error_msg": "The format of message is error"}
+    assert _answer_breaks("must-accept", 400, other_code) == ["pattern"]
+    assert _answer_breaks("must-reject", 400, other_code) == []
+    api = ApiMap.from_spec()
+    from modelarts_kit_contracts.server.choices import answer_choices
+
+    (observed,) = answer_choices(api, SHOW, 400, other_code)
+    assert observed.choice.startswith("answers outside a decision: pattern at ")
+    assert "ledger entry error-code-pattern" in observed.evidence
+    assert answer_choices(api, SHOW, 400, {"error_code": "ModelArts.0101", "error_msg": "x"}) == ()
+
+
+def test_the_error_body_s_two_fields_are_documented_by_the_response_page() -> None:
+    """reference/response.rst states that an error body carries error_code and error_msg:
+    the rule quotes it, is documented, and binds every server (an answer without
+    error_code breaks must-reject)."""
+    rule = load_spec().schema_model.rule_at("/components/schemas/ErrorResponse", "required")
+    assert str(rule.strength) == "documented"
+    assert any(
+        q.page == "reference/response.rst" and "error_code is an error code" in q.quote
+        for q in rule.quotes
+    )
+    assert _answer_breaks("must-reject", 400, {"error_msg": "no code"}) == ["required"]

@@ -116,6 +116,15 @@ POWER_KILLED_BY = {
 KILLED_BY.update(POWER_KILLED_BY)
 
 
+# Mutants whose one fault shows at several places of one operation: one group, its count.
+CREATE = "POST /v2/{project_id}/training-jobs"
+GROUPED = {"error_without_code": ("invalid_job_rejected", CREATE)}
+# Mutants of an answer's shape: the check that kills each, and the page its evidence quotes.
+RESPONSE_KILLED_BY = {"error_without_code": ("vendor_error_body", "reference/response.rst")}
+# Mutants killed by a sequence (create, terminate, show): the methods its curl lines send.
+SEQUENCES = {"terminate_ignored": ("terminate_takes_effect", ("POST", "POST", "GET"))}
+
+
 QUOTED = re.compile(r"(?:seeds|family|reference)/[^\s,;:]+[^\n]*?: \"[^\"]+\"|ledger entr")
 
 
@@ -156,6 +165,30 @@ def test_mutant_is_killed(mutant: Mutant) -> None:
     assert any(quotes_a_page(f.evidence) for f in report.failures), [
         f.evidence for f in report.failures
     ]
+    # One fault, one failure per rule and operation, with the cases it stands for.
+    groups = report.failure_groups()
+    assert len({g.group for g in groups}) == len(groups)
+    assert sum(g.cases for g in groups) >= len(groups)
+    if mutant.name in GROUPED:
+        check, operation = GROUPED[mutant.name]
+        (group,) = [g for g in groups if g.group == (check, operation)]
+        found = [f for f in report.failures if f.group == (check, operation)]
+        assert len(found) > 1, "the fault no longer shows at several places"
+        assert group.cases >= len(found)
+    if mutant.name in SEQUENCES:
+        # A stateful failure reproduces with every request of its sequence, in order.
+        check, methods = SEQUENCES[mutant.name]
+        (killer,) = [g for g in groups if g.check == check]
+        sent = [
+            line.split()[2] for line in killer.reproduce.splitlines() if line.startswith("curl")
+        ]
+        assert sent == list(methods), killer.reproduce
+    if mutant.name in RESPONSE_KILLED_BY:
+        check, page = RESPONSE_KILLED_BY[mutant.name]
+        killers = [f for f in report.failures if f.check == check]
+        assert any(page in f.evidence and quotes_a_page(f.evidence) for f in killers), [
+            f.evidence for f in killers
+        ]
     if mutant.name in KILLED_BY:
         check, page = KILLED_BY[mutant.name]
         killers = [f for f in report.failures if f.check == check]

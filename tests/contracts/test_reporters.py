@@ -8,15 +8,17 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from modelarts_kit_contracts.core.findings import Finding, RunReport
+from modelarts_kit_contracts.core.findings import Finding, RunReport, group_findings
 from modelarts_kit_contracts.core.reporters import (
     ReportSpecError,
     parse_report_spec,
     redact,
     render_text,
     to_json,
+    to_markdown,
     write_report,
 )
+from modelarts_kit_contracts.server.sequence import MAX_SEQUENCE_STEPS, RequestSequence
 
 SECRET = "tok-0123456789-secret"
 
@@ -165,3 +167,101 @@ def test_observations_are_reported_as_server_choices_and_never_fail() -> None:
     text = out.getvalue()
     assert "server choices" in text
     assert text.count("ignores unknown fields") == 1
+
+
+def one_fault_many_cases() -> RunReport:
+    """One fault (a create that accepts what it should refuse) met by five cases at three
+    places, and once by an evaluation that found it at two places at once."""
+    report = RunReport(target="t")
+    for pointer in ("/metadata/name", "/metadata/name", "/kind", "/spec/resource/node_count"):
+        report.record(
+            "invalid_job_rejected",
+            Finding(
+                f"A job breaking a rule at {pointer} was not rejected",
+                pointer=pointer,
+                operation="POST /v2/{project_id}/training-jobs",
+                reproduce=f"curl -X POST http://h/jobs # {pointer}",
+                evidence='seeds/004_1.txt, Table 3, row name: "words"',
+            ),
+        )
+    report.record(
+        "invalid_job_rejected",
+        [
+            Finding("x", pointer="/a", operation="POST /v2/{project_id}/training-jobs"),
+            Finding("y", pointer="/b", operation="POST /v2/{project_id}/training-jobs"),
+        ],
+    )
+    report.record("invalid_job_rejected", Finding("z", operation="GET /other"))
+    return report
+
+
+def test_one_fault_is_one_failure_per_rule_and_operation_with_its_cases() -> None:
+    report = one_fault_many_cases()
+    groups = report.failure_groups()
+    assert [(g.check, g.operation, g.cases) for g in groups] == [
+        ("invalid_job_rejected", "POST /v2/{project_id}/training-jobs", 5),
+        ("invalid_job_rejected", "GET /other", 1),
+    ]
+    first = groups[0]
+    # The representative is the first case: its reproduction and evidence are shown.
+    assert first.pointer == "/metadata/name"
+    assert first.reproduce == "curl -X POST http://h/jobs # /metadata/name"
+    assert first.also_at == ("/kind", "/spec/resource/node_count", "/a", "/b")
+    # The tally counts evaluations: six failed.
+    assert report.tallies["invalid_job_rejected"].failed == 6
+
+
+def test_groups_show_their_cases_in_every_reporter(tmp_path: Path) -> None:
+    report = one_fault_many_cases()
+    document = to_json(report)
+    assert [(f["operation"], f["cases"]) for f in document["failures"]] == [
+        ("POST /v2/{project_id}/training-jobs", 5),
+        ("GET /other", 1),
+    ]
+    assert document["failed_cases"] == 6
+    assert document["failures"][0]["also_at"][0] == "/kind"
+    out = io.StringIO()
+    render_text(report, out, color=False)
+    text = out.getvalue()
+    assert text.count("invalid_job_rejected [") == 2
+    assert "cases: 5 (one shown)" in text
+    assert "FAILED: 2 contract violation(s) in 6 cases" in text
+    junit = ET.parse(write_report(report, f"junit:{tmp_path / 'r.xml'}")).getroot()
+    failures = junit.findall("./testcase/failure")
+    assert len(failures) == 2
+    assert "cases: 5 (one shown)" in (failures[0].text or "")
+    markdown = to_markdown(report)
+    assert markdown.count("### ") == 2
+    assert "cases: 5 (one shown)" in markdown
+
+
+def test_grouping_a_grouped_list_changes_nothing() -> None:
+    groups = one_fault_many_cases().failure_groups()
+    assert group_findings(groups) == groups
+
+
+def test_a_stateful_failure_reproduces_with_every_request_of_its_sequence() -> None:
+    sequence = RequestSequence()
+    sequence.sent("curl -X POST /jobs")
+    sequence.created("job-1", "curl -X POST /jobs")
+    sequence.begin()  # the next scenario uses the job the first one created
+    sequence.sent("curl -X POST /jobs/job-1/actions", job_id="job-1")
+    sequence.sent("curl -X GET /jobs/job-1", job_id="job-1")
+    sequence.sent("curl -X GET /jobs/job-2", job_id="job-2")
+    assert sequence.steps_to("curl -X GET /jobs/job-1").splitlines() == [
+        "curl -X POST /jobs",
+        "curl -X POST /jobs/job-1/actions",
+        "curl -X GET /jobs/job-1",
+    ]
+    assert sequence.steps_to("curl -X GET /elsewhere") == "curl -X GET /elsewhere"
+
+
+def test_a_long_sequence_keeps_its_first_and_last_requests() -> None:
+    sequence = RequestSequence()
+    for index in range(MAX_SEQUENCE_STEPS + 10):
+        sequence.sent(f"curl {index}")
+    lines = sequence.steps_to(f"curl {MAX_SEQUENCE_STEPS + 9}").splitlines()
+    assert lines[0] == "curl 0"
+    assert lines[1] == "# ... 10 request(s) of this sequence left out"
+    assert lines[-1] == f"curl {MAX_SEQUENCE_STEPS + 9}"
+    assert len(lines) == MAX_SEQUENCE_STEPS + 1

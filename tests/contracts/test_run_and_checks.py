@@ -114,6 +114,13 @@ def test_response_checks_flag_exactly_the_broken_rule() -> None:
     good = {"error_code": "ModelArts.2775", "error_msg": "not found"}
     assert vendor_error_body(api, exchange(Role.SHOW, 400, good)) is None
     assert vendor_error_body(api, exchange(Role.SHOW, 401, b"Unauthorized")) is not None
+    # The two fields are the response page's rule, quoted; the ModelArts.NNNN form of a code
+    # is the ledger's decision, which binds no server (issue 31 item 4).
+    missing = vendor_error_body(api, exchange(Role.SHOW, 400, {"error_msg": "no code"}))
+    assert missing is not None
+    assert 'reference/response.rst, Response Body: "If an error occurs' in missing.evidence
+    other_form = {"error_code": "AS.0001", "error_msg": "The format of message is error"}
+    assert vendor_error_body(api, exchange(Role.SHOW, 400, other_form)) is None
 
     rejected = {"error_code": "ModelArts.2788", "error_msg": "bad"}
     assert valid_request_accepted(api, exchange(Role.CREATE, 400, rejected, positive=True))

@@ -289,7 +289,10 @@ def test_mock_cli_counts_each_violation_once_and_times_the_session(tmp_path: Pat
     document = json.loads(report.read_text())
     checks = {c["check"]: (c["passed"], c["failed"]) for c in document["checks"]}
     assert checks["request_body"] == (1, 1)  # two requests: one broke the schema
-    assert len(document["failures"]) == len(required)
+    # One fault (a create without its required fields), one failure: its places and cases.
+    (failure,) = document["failures"]
+    assert failure["cases"] == 1
+    assert len(failure["also_at"]) == len(required) - 1
     assert document["duration_s"] >= pause
     assert set(document["response_times"]) == {"CreateTrainingJob", "ShowTrainingJobDetails"}
     assert document["response_times"]["CreateTrainingJob"]["count"] == 1

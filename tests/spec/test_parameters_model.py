@@ -29,9 +29,9 @@ def test_start_and_end_time_are_passed_together_as_the_page_says() -> None:
     spec = load_spec()
     [together] = together_of(spec, spec.operation(EVENTS))
     assert together.names == ("start_time", "end_time")
-    assert together.page == PAGE
+    assert together.quote.page == PAGE
     text = (spec.path.parents[2] / "spec" / "sources" / PAGE).read_text(encoding="utf-8")
-    assert together.quote in text  # the page's own words
+    assert together.quote.quote in text  # the page's own words
     for envelope in (MUST_REJECT, MUST_ACCEPT):
         assert breaks(envelope, "end_time=1669711991259") == [
             ("start_time", "together", "documented")

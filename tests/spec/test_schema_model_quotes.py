@@ -57,16 +57,21 @@ def test_a_quote_taken_out_of_its_page_fails_naming_the_rule_the_page_and_the_qu
     assert all(q is not None and q.page == CREATE_PAGE for _, q, _ in found)
 
 
-def test_spec_validate_exits_1_naming_a_quote_that_does_not_stand(tmp_path: Path) -> None:
-    document = copy.deepcopy(load_spec().document)
-    block = document["x-modelarts-schema-model"]["quotes"][NAME]
-    block["pattern"] = [f"{CREATE_PAGE} | JobMetadata, row name | only letters, never digits"]
+def _quote_problem_validate_names(document: JSON, tmp_path: Path) -> str:
+    """``spec validate`` on ``document`` (exit 1 expected): its schema-model-quote line."""
     spec = tmp_path / "openapi.yaml"
     spec.write_text(yaml.safe_dump(document, sort_keys=False, allow_unicode=True), "utf-8")
     shutil.copy(LEDGER_PATH, tmp_path / "ledger.yaml")
     result = CliRunner().invoke(cli, ["spec", "validate", "--spec", str(spec)])
     assert result.exit_code == 1, result.output
-    line = next(ln for ln in result.output.splitlines() if "schema-model-quote" in ln)
+    return next(ln for ln in result.output.splitlines() if "schema-model-quote" in ln)
+
+
+def test_spec_validate_exits_1_naming_a_quote_that_does_not_stand(tmp_path: Path) -> None:
+    document = copy.deepcopy(load_spec().document)
+    block = document["x-modelarts-schema-model"]["quotes"][NAME]
+    block["pattern"] = [f"{CREATE_PAGE} | JobMetadata, row name | only letters, never digits"]
+    line = _quote_problem_validate_names(document, tmp_path)
     assert NAME in line
     assert "pattern" in line
     assert CREATE_PAGE in line
@@ -146,3 +151,15 @@ def test_a_replaced_page_is_quoted_in_its_new_revision(tmp_path: Path) -> None:
     )
     (pattern,) = derived.extension["quotes"][NAME]["pattern"]
     assert pattern.startswith(f"{new} | JobMetadata, row name | Names have 1 to 64 characters")
+
+
+def test_spec_validate_holds_a_parameter_rule_s_quote_to_its_page(tmp_path: Path) -> None:
+    """The co-occurrence of events' start_time and end_time quotes its page like any rule."""
+    document = copy.deepcopy(load_spec().document)
+    events = document["paths"]["/v2/{project_id}/training-jobs/{training_job_id}/events"]["get"]
+    [together] = events["x-modelarts-parameters"]["together"]
+    together["quote"] = "Start time, which may be passed alone"
+    line = _quote_problem_validate_names(document, tmp_path)
+    assert "parameter rule" in line
+    assert together["page"] in line
+    assert "may be passed alone" in line

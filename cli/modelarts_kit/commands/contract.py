@@ -267,7 +267,8 @@ def server(
 
     Runs schemathesis (examples, coverage, fuzzing and stateful phases, every applicable
     built-in check) and the ModelArts checks, then prints a summary table and each failure
-    once with a curl command that reproduces it (credentials redacted).
+    once per rule and operation, with the count of cases that showed it and the curl lines
+    that reproduce one of them (every request of a stateful sequence; credentials redacted).
     """
     selected = tuple(p.strip() for p in phases.split(",") if p.strip())
     if quick:

@@ -30,6 +30,7 @@ from modelarts_kit_contracts.client.adapters import (
 from modelarts_kit_contracts.client.cases import Case, ClientCheckSettings, build_cases
 from modelarts_kit_contracts.client.checks import ClientCall, Outcome, SentRequest
 from modelarts_kit_contracts.core import REGISTRY, Finding, RunReport, evaluate
+from modelarts_kit_contracts.core.findings import group_findings
 from modelarts_kit_contracts.core.progress import ProgressSink
 from modelarts_kit_contracts.mock import MockServer, serve_in_thread
 
@@ -39,7 +40,6 @@ __all__ = ["build_adapter", "merge_failures", "not_supported_notes", "run_client
 CHECK_TOKEN = "modelarts-kit-client-check-token"
 CHECK_AK = "MODELARTSKITCHECKAK00"
 CHECK_SK = "modelarts-kit-client-check-sk"
-MAX_PLACES_LISTED = 6
 INTERRUPTED = "interrupted ({}): the check did not complete; the verdict covers the cases run"
 NOT_SUPPORTED = "{operation}: not supported by this client ({reason}): {which} not checked{cases}"
 
@@ -132,21 +132,15 @@ def merge_failures(failures: Sequence[Finding]) -> list[Finding]:
     """One finding per (check, operation): the first one, naming the other places it occurred.
 
     A client that drops unknown fields drops them at every level of every response; the
-    report says so once, with the places, instead of once per field.
+    report says so once, with the places (a pointer, else the case), instead of once per
+    field. The grouping is the kit's one
+    (:func:`~modelarts_kit_contracts.core.findings.group_findings`).
     """
-    groups: dict[tuple[str, str], list[Finding]] = {}
-    for failure in failures:
-        groups.setdefault((failure.check, failure.operation), []).append(failure)
-    merged: list[Finding] = []
-    for group in groups.values():
-        first = group[0]
-        others = list(dict.fromkeys(f.pointer or f.reproduce for f in group[1:]))
-        others = [o for o in others if o and o != (first.pointer or first.reproduce)]
-        if len(others) > MAX_PLACES_LISTED:
-            more = len(others) - MAX_PLACES_LISTED
-            others = [*others[:MAX_PLACES_LISTED], f"and {more} more"]
-        merged.append(first.but(also_at=tuple(others)) if others else first)
-    return merged
+    return group_findings(failures, place=_pointer_or_case)
+
+
+def _pointer_or_case(finding: Finding) -> str:
+    return finding.pointer or finding.reproduce
 
 
 def build_adapter(factory: AdapterFactory, target: ClientTarget) -> ClientAdapter:

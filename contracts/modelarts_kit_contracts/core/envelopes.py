@@ -37,7 +37,7 @@ from modelarts_kit_spec.schemamodel.parameters import (
     given_values,
     parameter_breaks,
 )
-from modelarts_kit_spec.schemamodel.rules import NULLABLE, PRESENCE
+from modelarts_kit_spec.schemamodel.rules import NULLABLE, PRESENCE, Strength
 
 __all__ = ["NULLABLE", "BrokenRule", "Envelopes", "Placement"]
 
@@ -45,6 +45,7 @@ JSON = Any
 # Credentials are judged by the auth checks, and OpenAPI ignores a header parameter named
 # Content-Type: none is judged as a parameter.
 UNJUDGED_HEADERS = ("x-auth-token", "authorization", "x-sdk-date", "host", "content-type")
+DECISION = Strength.DECISION.value
 
 
 class Placement(StrEnum):
@@ -190,6 +191,26 @@ class Envelopes:
         for error in _leaf_errors(envelope.validator(schema).iter_errors(body)):
             for rule in self._cite(envelope, schema, error):
                 found.setdefault((rule.pointer, rule.keyword, rule.instance_pointer), rule)
+        return tuple(found.values())
+
+    def answer_decisions(
+        self, operation_id: str, status: int, body: JSON
+    ) -> tuple[BrokenRule, ...]:
+        """The ledger's decisions an answer (``status``, ``body``) departs from: the rules of
+        strength ``decision`` of the spec's schema for that answer that ``body`` breaks. An
+        answer is judged by must-reject, which leaves them out; these are observations."""
+        try:
+            response = self.spec.operation(operation_id).response_for(status)
+        except KeyError:
+            return ()
+        if response is None or response.schema is None:
+            return ()
+        schema = response.schema
+        found: dict[tuple[str, str, str], BrokenRule] = {}
+        for error in _leaf_errors(self.spec.validator(schema).iter_errors(body)):
+            for rule in self._cite(self.spec, schema, error):
+                if rule.strength == DECISION:
+                    found.setdefault((rule.pointer, rule.keyword, rule.instance_pointer), rule)
         return tuple(found.values())
 
     def rule(self, pointer: str, keyword: str) -> tuple[str, str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import Any, ClassVar, Literal
@@ -28,6 +28,7 @@ __all__ = [
     "RunReport",
     "Severity",
     "clip",
+    "group_findings",
     "redacted",
     "scrub_report",
     "short",
@@ -36,6 +37,7 @@ __all__ = [
 Severity = Literal["failure", "warning"]
 _MAX_VALUE_CHARS = 80
 _MAX_GOT_CHARS = 300
+MAX_PLACES_LISTED = 6  # a group names at most this many other places, then "and N more"
 
 
 class ExitCode(IntEnum):
@@ -86,6 +88,7 @@ class Finding(JsonRecord):
     severity: Severity = "failure"
     also_at: tuple[str, ...] = ()  # other places the same problem occurred (merged findings)
     evidence: str = ""
+    cases: int = 1  # the cases (evaluations) that showed it: one finding stands for them all
 
     json_fields: ClassVar[tuple[JsonField, ...]] = (
         "check",
@@ -113,8 +116,13 @@ class Finding(JsonRecord):
 
     @property
     def key(self) -> tuple[str, str, str, str]:
-        """Findings with the same key are the same problem; reports show each once."""
+        """Findings with the same key are the same problem, met again by another case."""
         return (self.check, self.operation, self.title, self.pointer)
+
+    @property
+    def group(self) -> tuple[str, str]:
+        """The rule (the check that judges it) and the operation: one fault, one group."""
+        return (self.check, self.operation)
 
     def but(self, **changes: Any) -> Finding:
         """A copy with ``changes`` (``dataclasses.replace``)."""
@@ -177,7 +185,8 @@ class RunReport:
 
     A tally counts evaluations: one evaluation of a check (one request, one response, one
     call) passes or fails once, however many findings it produced; the findings themselves are
-    kept once each (:attr:`Finding.key`).
+    kept once each (:attr:`Finding.key`). Reporters show them one per rule and operation
+    (:meth:`failure_groups`), each with the count of cases (evaluations) that showed it.
     """
 
     target: str
@@ -191,18 +200,23 @@ class RunReport:
     duration_s: float = 0.0
     seed: int | None = None
     created_jobs: list[CreatedJob] = field(default_factory=list)  # by a server check run
+    # (check, operation, severity) -> the evaluations that failed there: the cases of a group
+    group_cases: dict[tuple[str, str, str], int] = field(default_factory=dict)
     # The secrets this run knows: every reporter prints the report through it.
     scrubber: Scrubber = field(default_factory=Scrubber, repr=False, compare=False)
 
     def record(self, check: str, found: Finding | Iterable[Finding] | None) -> None:
         """Count one evaluation of ``check``: failed when it produced a failure.
 
-        Each finding is kept unless an equal one is already reported; warnings are kept
-        apart and do not fail the evaluation.
+        Each finding is kept unless an equal one is already reported; this evaluation is one
+        more case of each rule and operation its findings fall in (:attr:`Finding.group`),
+        however many findings it gave there. Warnings are kept apart and do not fail the
+        evaluation.
         """
         findings = [] if found is None else [found] if isinstance(found, Finding) else list(found)
         tally = self.tallies.setdefault(check, CheckTally())
         failed = False
+        groups: set[tuple[str, str, str]] = set()
         for finding in findings:
             stamped = finding if finding.check else finding.but(check=check)
             if stamped.severity == "warning":
@@ -210,12 +224,30 @@ class RunReport:
             else:
                 kept = self.failures
                 failed = True
+            groups.add((*stamped.group, stamped.severity))
             if all(existing.key != stamped.key for existing in kept):
                 kept.append(stamped)
+        for group in groups:
+            self.group_cases[group] = self.group_cases.get(group, 0) + 1
         if failed:
             tally.failed += 1
         else:
             tally.passed += 1
+
+    def failure_groups(self) -> list[Finding]:
+        """The failures one per rule and operation, each with its count of cases."""
+        return self._counted(group_findings(self.failures), "failure")
+
+    def warning_groups(self) -> list[Finding]:
+        """The warnings one per rule and operation, each with its count of cases."""
+        return self._counted(group_findings(self.warnings), "warning")
+
+    def _counted(self, groups: list[Finding], severity: Severity) -> list[Finding]:
+        counted = []
+        for group in groups:
+            cases = self.group_cases.get((*group.group, severity))
+            counted.append(group if cases is None else group.but(cases=max(cases, 1)))
+        return counted
 
     def observe(self, observation: Observation) -> None:
         """Keep a choice the target made (once); it never fails the run."""
@@ -243,6 +275,43 @@ class RunReport:
 
     def failed_checks(self) -> Counter[str]:
         return Counter(f.check for f in self.failures)
+
+
+def _pointer_or_title(finding: Finding) -> str:
+    return finding.pointer or finding.title
+
+
+def group_findings(
+    findings: Iterable[Finding], *, place: Callable[[Finding], str] = _pointer_or_title
+) -> list[Finding]:
+    """One finding per rule and operation (:attr:`Finding.group`): one fault, one failure.
+
+    The first finding of a group is its representative (its reproduction and evidence are
+    the ones shown); its ``cases`` becomes the group's count of cases, and ``also_at`` names
+    the other places the group met (``place`` of each other finding: its pointer, else its
+    title), at most :data:`MAX_PLACES_LISTED` of them and how many more. Grouping a grouped
+    list changes nothing.
+    """
+    groups: dict[tuple[str, str], list[Finding]] = {}
+    for finding in findings:
+        groups.setdefault(finding.group, []).append(finding)
+    return [_merged(members, place) for members in groups.values()]
+
+
+def _merged(members: list[Finding], place: Callable[[Finding], str]) -> Finding:
+    first = members[0]
+    if len(members) == 1:
+        return first
+    own = place(first)
+    others: dict[str, None] = {}
+    for member in members:
+        for where in (place(member), *member.also_at):
+            if where and where != own and not where.startswith("and "):
+                others.setdefault(where, None)
+    listed = list(others)
+    if len(listed) > MAX_PLACES_LISTED:
+        listed = [*listed[:MAX_PLACES_LISTED], f"and {len(listed) - MAX_PLACES_LISTED} more"]
+    return first.but(also_at=tuple(listed), cases=sum(m.cases for m in members))
 
 
 def redacted(report: RunReport) -> RunReport:

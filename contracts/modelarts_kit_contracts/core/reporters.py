@@ -3,8 +3,11 @@
 The API is shared by every ``modelarts-kit contract`` command (server, client, mock, proxy):
 
 - ``render_text(report, stream=None, *, color=None, errors=None) -> None`` writes the human
-  summary: a table (check, passed, failed), then each failure once with its expected/got
-  message, the ``curl`` (or other) reproduction command and the evidence of its rule, the
+  summary: a table (check, passed, failed), then each failure once per rule and operation
+  (:meth:`RunReport.failure_groups`: one fault, one failure, with the count of cases that
+  showed it) with its expected/got message, the ``curl`` lines (or other) reproducing one
+  representative case (every request of a stateful sequence, in order) and the evidence of
+  its rule, the
   "server choices" (observations: what the target chose where the spec leaves it free), then
   response-time figures and the verdict; the errors that kept the run from completing come
   last, on ``errors`` (stderr).
@@ -131,7 +134,7 @@ def _write_atomically(path: Path, content: str) -> None:
         raise
 
 
-def _failure_dict(failure: Finding) -> dict[str, str]:
+def _failure_dict(failure: Finding) -> dict[str, Any]:
     return {
         "check": failure.check,
         "operation": failure.operation,
@@ -141,6 +144,8 @@ def _failure_dict(failure: Finding) -> dict[str, str]:
         "rule": failure.rule,
         "reproduce": redact(failure.reproduce),
         "evidence": failure.evidence,
+        "cases": failure.cases,
+        "also_at": list(failure.also_at),
     }
 
 
@@ -162,6 +167,7 @@ def _timing_summary(samples: list[float]) -> dict[str, float | int]:
 def to_json(report: RunReport) -> dict[str, Any]:
     """The JSON report document (stable keys; ``version`` changes only on breaking edits)."""
     report = redacted(report)
+    failures = report.failure_groups()
     return {
         "version": JSON_REPORT_VERSION,
         "target": report.target,
@@ -172,8 +178,9 @@ def to_json(report: RunReport) -> dict[str, Any]:
             {"check": name, "passed": tally.passed, "failed": tally.failed}
             for name, tally in sorted(report.tallies.items())
         ],
-        "failures": [_failure_dict(f) for f in report.failures],
-        "warnings": [_failure_dict(w) for w in report.warnings],
+        "failures": [_failure_dict(f) for f in failures],
+        "failed_cases": sum(f.cases for f in failures),
+        "warnings": [_failure_dict(w) for w in report.warning_groups()],
         "observations": [_observation_dict(o) for o in report.observations],
         "created_jobs": [
             {"id": job.id, "final_phase": job.final_phase} for job in report.created_jobs
@@ -192,7 +199,7 @@ def to_junit_xml(report: RunReport) -> str:
     """One ``<testsuite>``; one ``<testcase>`` per check, with one ``<failure>`` per violation."""
     report = redacted(report)
     failures_by_check: dict[str, list[Finding]] = {}
-    for failure in report.failures:
+    for failure in report.failure_groups():
         failures_by_check.setdefault(failure.check, []).append(failure)
     checks = sorted(set(report.tallies) | set(failures_by_check))
     suite = ET.Element(
@@ -223,6 +230,8 @@ def to_junit_xml(report: RunReport) -> str:
             body = [redact(failure.message)]
             if failure.pointer:
                 body.append(f"at {failure.pointer}")
+            if failure.cases > 1:
+                body.append(_cases_line(failure))
             if failure.evidence:
                 body.append(f"evidence: {failure.evidence}")
             if failure.reproduce:
@@ -274,24 +283,10 @@ def render_text(
     else:  # nothing was checked (e.g. the target was unreachable): no empty table
         console.print(Text(f"Contract checks: {report.target}"))
 
-    for index, failure in enumerate(report.failures, 1):
-        console.print()
-        where = f" [{failure.operation}]" if failure.operation else ""
-        console.print(
-            Text(f"{index}. {failure.check}{where}: {redact(failure.title)}", style="bold red")
-        )
-        for line in redact(failure.message).splitlines():
-            console.print(Text(f"   {line}"))
-        if failure.pointer:
-            console.print(Text(f"   at {failure.pointer}"))
-        if failure.evidence:
-            console.print(Text(f"   evidence: {failure.evidence}"))
-        if failure.reproduce:
-            console.print(Text("   reproduce:"))
-            for line in redact(failure.reproduce).splitlines():
-                console.print(Text(f"     {line}", style="cyan"))
+    failures = report.failure_groups()
+    _render_failures(console, failures)
 
-    for warning in report.warnings:
+    for warning in report.warning_groups():
         where = f" [{warning.operation}]" if warning.operation else ""
         console.print(
             Text(f"warning: {warning.check}{where}: {redact(warning.title)}", style="yellow")
@@ -327,7 +322,7 @@ def render_text(
     seed = f", seed {report.seed}" if report.seed is not None else ""
     verdict = {
         0: Text("PASSED: the target honours the spec", style="bold green"),
-        1: Text(f"FAILED: {len(report.failures)} contract violation(s)", style="bold red"),
+        1: Text(f"FAILED: {_violations(failures)}", style="bold red"),
         2: Text("ERROR: the run could not complete", style="bold red"),
     }[int(report.exit_code)]
     verdict.append(f" ({report.duration_s:.1f}s{seed})", style="default")
@@ -340,6 +335,40 @@ def render_text(
         )  # fmt: skip
         for error in report.errors:
             err_console.print(Text(f"error: {redact(error)}", style="bold red"))
+
+
+def _render_failures(console: Console, failures: list[Finding]) -> None:
+    """Each failure once per rule and operation: its message, place, cases, evidence and the
+    curl lines of its representative case."""
+    for index, failure in enumerate(failures, 1):
+        console.print()
+        where = f" [{failure.operation}]" if failure.operation else ""
+        console.print(
+            Text(f"{index}. {failure.check}{where}: {redact(failure.title)}", style="bold red")
+        )
+        for line in redact(failure.message).splitlines():
+            console.print(Text(f"   {line}"))
+        if failure.pointer:
+            console.print(Text(f"   at {failure.pointer}"))
+        if failure.cases > 1:
+            console.print(Text(f"   {_cases_line(failure)}"))
+        if failure.evidence:
+            console.print(Text(f"   evidence: {failure.evidence}"))
+        if failure.reproduce:
+            console.print(Text("   reproduce:"))
+            for line in redact(failure.reproduce).splitlines():
+                console.print(Text(f"     {line}", style="cyan"))
+
+
+def _cases_line(finding: Finding) -> str:
+    return f"cases: {finding.cases} (one shown)"
+
+
+def _violations(failures: list[Finding]) -> str:
+    """``N contract violation(s)``, and the cases they stand for where that is more."""
+    cases = sum(f.cases for f in failures)
+    more = f" in {cases} cases" if cases > len(failures) else ""
+    return f"{len(failures)} contract violation(s){more}"
 
 
 def _render_observations(console: Console, observations: list[Observation]) -> None:
@@ -357,26 +386,30 @@ def _render_observations(console: Console, observations: list[Observation]) -> N
 def to_markdown(report: RunReport, *, command: str = "", heading: str = "Contract check") -> str:
     """The report as Markdown, without timings: the same seed renders the same document."""
     report = redacted(report)
+    failures = report.failure_groups()
     by = f"Generated by `{command}` (seed {report.seed}). Do not edit; rerun the command."
     lines = [
         f"# {heading}: {report.target}",
         "",
         *([by, ""] if command else []),
         f"Verdict: **{'passed' if report.exit_code == 0 else 'failed'}** "
-        f"({len(report.failures)} finding(s), exit code {int(report.exit_code)}).",
+        f"({len(failures)} finding(s), exit code {int(report.exit_code)}).",
         "",
         "| check | what it requires | passed | failed |",
         "| --- | --- | ---: | ---: |",
     ]
     for name, tally in sorted(report.tallies.items()):
         lines.append(f"| `{name}` | {REGISTRY.meaning(name)} | {tally.passed} | {tally.failed} |")
-    for heading, findings in (("Findings", report.failures), ("Warnings", report.warnings)):
+    groups = (("Findings", failures), ("Warnings", report.warning_groups()))
+    for heading, findings in groups:
         if findings:
             lines += ["", f"## {heading}", ""]
         for index, finding in enumerate(findings, 1):
             where = f" ({finding.operation})" if finding.operation else ""
             lines += [f"### {index}. `{finding.check}`{where}: {redact(finding.title)}", ""]
             lines += ["```text", *redact(finding.message).splitlines()]
+            if finding.cases > 1:
+                lines.append(_cases_line(finding))
             if finding.evidence:
                 lines.append(f"evidence: {finding.evidence}")
             if finding.reproduce:

@@ -547,7 +547,10 @@ def response_headers(ctx: ResponseContext) -> CheckResult:
         return SKIP
     status = ctx.response.status
     out: list[Finding] = []
-    for header_name, header in documented.headers.items():
+    # Judged by must-reject, as bodies are: the form of Retry-After is the ledger's decision.
+    must_reject = ctx.spec.envelope(MUST_REJECT)
+    judged = must_reject.operation(ctx.operation.operation_id).response_for(status)
+    for header_name, header in (judged or documented).headers.items():
         value = ctx.response.headers.get(header_name)
         if value is None:
             if isinstance(header, Mapping) and header.get("required"):
@@ -559,8 +562,8 @@ def response_headers(ctx: ResponseContext) -> CheckResult:
             continue
         schema = header.get("schema") if isinstance(header, Mapping) else None
         if schema:
-            coerced = _coerce_param(ctx.spec, schema, value)
-            for finding in schema_findings(ctx.spec, schema, coerced):
+            coerced = _coerce_param(must_reject, schema, value)
+            for finding in schema_findings(must_reject, schema, coerced):
                 out.append(finding.but(expected=f"header {header_name!r}: {finding.expected}"))
     if documented.schema is not None:
         media = _media_type(ctx.response.headers)

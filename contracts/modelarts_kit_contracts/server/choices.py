@@ -18,7 +18,7 @@ from modelarts_kit_contracts.server.meaning import ErrorMeaning, accepted_codes
 if TYPE_CHECKING:
     from modelarts_kit_contracts.server.api_map import ApiMap
 
-__all__ = ["choices_made", "cite", "cite_response", "demanded"]
+__all__ = ["answer_choices", "choices_made", "cite", "cite_response", "demanded"]
 
 JSON = Any
 # Checks that demand acceptance of valid data, and rejection of invalid data.
@@ -67,6 +67,23 @@ def choices_made(
     else:
         enforced = f"enforces: {enforced}"
     return (_observed(rules[0], enforced, operation_id, check),)
+
+
+def answer_choices(
+    api: ApiMap, operation_id: str, status: int, body: JSON, *, check: str = ""
+) -> tuple[Observation, ...]:
+    """What the server chose in an answer where only the ledger decided (a field the ledger
+    made required, the ``error_code`` pattern): a decision binds no server, so an answer
+    departing from one is an observation, never a failure."""
+    return tuple(
+        _observed(
+            rule,
+            f"answers outside a decision: {rule.keyword} at {rule.pointer}",
+            operation_id,
+            check,
+        )
+        for rule in api.envelopes.answer_decisions(operation_id, status, body)
+    )
 
 
 def _observed(rule: BrokenRule, choice: str, operation_id: str, check: str) -> Observation:

@@ -19,12 +19,13 @@ from modelarts_kit_contracts.core import Finding, Observation, RunReport
 from modelarts_kit_contracts.core.reporters import redact
 from modelarts_kit_contracts.core.wire import Exchange, Headers, WireRequest, WireResponse
 from modelarts_kit_contracts.server.api_map import ApiMap
-from modelarts_kit_contracts.server.choices import cite
+from modelarts_kit_contracts.server.choices import answer_choices, cite
 from modelarts_kit_contracts.server.guard import GuardedAdapter, StallWatchdog, TrafficGuard
 from modelarts_kit_contracts.server.options import RunOptions
 from modelarts_kit_contracts.server.probe import ProbeResponse
 from modelarts_kit_contracts.server.response_checks import response_checks
 from modelarts_kit_contracts.server.schemathesis_adapter import asgi_session
+from modelarts_kit_contracts.server.sequence import RequestSequence
 from modelarts_kit_contracts.server.target import ServerTarget
 from modelarts_kit_contracts.transport_auth import Credentials
 
@@ -103,6 +104,11 @@ class HttpProbe:
         self._report = report
         self._lock = lock
         self.state: dict[str, Any] = {}
+        self.sequence = RequestSequence()  # a failure reproduces with its whole sequence
+
+    def begin_sequence(self) -> None:
+        """A new scenario starts: the requests it sends are its sequence."""
+        self.sequence.begin()
 
     def _auth_for(self, credentials: str) -> tuple[dict[str, str], requests.auth.AuthBase]:
         valid = self._options.credentials
@@ -161,6 +167,7 @@ class HttpProbe:
         )
         if not record:
             return result
+        self._remember(role, job_id, result)
         label = operation_label(op.method, op.path)
         exchange = Exchange(
             request=WireRequest(method=op.method.upper(), path=path),
@@ -178,9 +185,25 @@ class HttpProbe:
         )
         with self._lock:
             self._report.record_time(label, elapsed_ms)
+        self._observe_answer(op.operation_id, result)
         for entry in response_checks():
             self.record(entry.name, entry.run(self.api, exchange), role=role, reproduce=result.curl)
         return result
+
+    def _observe_answer(self, operation_id: str, result: ProbeResponse) -> None:
+        """Where an answer departs from a decision of the ledger: an observation."""
+        body = result.json()
+        if body is None:
+            return
+        for found in answer_choices(self.api, operation_id, result.status, body, check="probe"):
+            self.observe(found)
+
+    def _remember(self, role: Role, job_id: str | None, result: ProbeResponse) -> None:
+        self.sequence.sent(result.curl, job_id=job_id)
+        if role is Role.CREATE and 200 <= result.status < 300:
+            created = self.api.job_id_of(result.json())
+            if isinstance(created, str):
+                self.sequence.created(created, result.curl)
 
     def record(
         self,
@@ -196,7 +219,7 @@ class HttpProbe:
             cite(self.api, f, op.operation_id).but(
                 check=check,
                 operation=operation_label(op.method, op.path),
-                reproduce=f.reproduce or reproduce,
+                reproduce=self.sequence.steps_to(f.reproduce or reproduce),
             )
             for f in findings
         ]

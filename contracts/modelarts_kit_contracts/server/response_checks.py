@@ -78,7 +78,7 @@ def terminate_accepted_phase(api: ApiMap, exchange: Exchange) -> Finding | None:
 @check(
     product="server",
     title="error response without the vendor error body",
-    meaning="every error response is JSON with error_code ModelArts.NNNN, error_msg",
+    meaning="every error response is JSON with error_code and error_msg (reference/response.rst)",
 )
 def vendor_error_body(api: ApiMap, exchange: Exchange) -> Finding | None:
     """Every error response (4xx/5xx) is JSON in the vendor's error shape."""
@@ -88,7 +88,7 @@ def vendor_error_body(api: ApiMap, exchange: Exchange) -> Finding | None:
     if problem is not None:
         return Finding(
             title="Error response without the vendor error body",
-            expected='a JSON body {"error_code": "ModelArts.NNNN", "error_msg": ...}',
+            expected='a JSON body {"error_code": ..., "error_msg": ...}',
             got=f"HTTP {exchange.status} {exchange.response.content_type or 'no content type'}: "
             f"{exchange.response.body[:120]!r} ({NOT_DESCRIBABLE}: {problem})",
         )
@@ -98,17 +98,27 @@ def vendor_error_body(api: ApiMap, exchange: Exchange) -> Finding | None:
             expected="Content-Type: application/json",
             got=f"Content-Type: {exchange.response.content_type or '(none)'}",
         )
+    # Judged by must-reject: what only the ledger decided (the ModelArts.NNNN pattern of
+    # error_code) binds no server; the run observes it instead.
+    judged = api.envelopes.must_reject
     errors = sorted(
-        api.spec.validator(api.error_schema).iter_errors(body), key=lambda e: list(e.path)
+        judged.validator(api.error_schema).iter_errors(body), key=lambda e: list(e.path)
     )
     if errors:
         first = errors[0]
         pointer = "".join(f"/{part}" for part in first.absolute_path)
+        # The rule's own evidence: the page's words (reference/response.rst for the two
+        # fields every error body carries), not only the operation's page.
+        rule = api.spec.schema_model.rule_for_error(
+            api.error_schema, first.schema_path, instance=first.instance
+        )
         return Finding(
             title="Error body does not follow the vendor error shape",
             expected=f"{first.validator} {first.validator_value!r} at {pointer or '/'}",
             got=f"HTTP {exchange.status}: {json.dumps(body)[:200]}",
             pointer=pointer,
+            rule=str(first.validator),
+            evidence=rule.cite(),
         )
     return None
 

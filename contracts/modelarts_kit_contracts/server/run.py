@@ -226,6 +226,7 @@ class _Run:
             for scenario in SCENARIOS:
                 if self.stopping:
                     return False
+                probe.begin_sequence()
                 try:
                     scenario.run(probe)
                 except CreateCapReached as exc:

@@ -35,6 +35,7 @@ from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_contracts.server.choices import (
     ACCEPTANCE_CHECKS,
     REJECTION_CHECKS,
+    answer_choices,
     choices_made,
     cite,
     cite_response,
@@ -565,6 +566,7 @@ class EventCollector:
                     label = _operation_label(operation.method, operation.path)
                     self.report.record_time(label, float(response.elapsed) * 1000)
                     self._observe(node.value, response)
+                    self._observe_answer(node.value, response)
             for case_id, nodes in recorder.checks.items():
                 case_node = recorder.cases.get(case_id)
                 case = case_node.value if case_node is not None else None
@@ -609,6 +611,19 @@ class EventCollector:
         for found in choices_made(
             self.api, operation_id, body, response.status_code, code, check="schemathesis"
         ):
+            self.report.observe(found)
+
+    def _observe_answer(self, case: Any, response: Any) -> None:
+        """Record where an answer departs from a decision of the ledger (never a failure)."""
+        operation_id = self._operation_id(case)
+        if self.api is None or operation_id is None or not response.content:
+            return
+        try:
+            body = decode_wire_json(response.content)
+        except WireJsonError:
+            return  # not JSON: the response checks judge it
+        status = response.status_code
+        for found in answer_choices(self.api, operation_id, status, body, check="schemathesis"):
             self.report.observe(found)
 
     def _demanded(self, check: str, case: Any) -> bool:

@@ -88,6 +88,9 @@ DECIDING_KINDS = (
     "decision",
 )
 
+# The keywords a hand-read quote of a deciding ledger entry may document (see _read_quotes).
+STATED_IN_PROSE = ("required", *CONSTRAINTS, "enum", "type")
+
 
 @dataclass(frozen=True)
 class Derivation:
@@ -321,6 +324,7 @@ class _Deriving:
         rules = self._ledger_rules()
         quotes = self._row_quotes()
         self._guidance_quotes(quotes)
+        self._read_quotes(quotes)
         # What the rows and the ledger say so far: which rules are the pages' to state.
         model = SchemaModel({**self.document, EXTENSION_KEY: {"rules": rules, "quotes": quotes}})
         values = self._constraint_quotes(model, quotes, rules)
@@ -406,6 +410,19 @@ class _Deriving:
                 continue
             for keyword, strength in ledger_rule(entry.kind, entry.id, entry.expect):
                 if strength == Strength.GUIDANCE.value:
+                    quotes.setdefault(entry.pointer or "", {})[keyword] = recorded
+
+    def _read_quotes(self, quotes: dict[str, dict[str, JSON]]) -> None:
+        """A rule a page states in prose rather than in a table row (the error body's
+        ``error_code`` and ``error_msg``, from the common response page) quotes what its
+        ledger entry recorded (``quotes``), read by hand: the rule is then ``documented``,
+        not the ledger's decision, and ``spec validate`` holds each quote to its page."""
+        for entry in self.ledger.entries:
+            recorded = [str(q) for q in _strings(entry.extra.get("quotes"))]
+            if not recorded or entry.kind not in DECIDING_KINDS:
+                continue
+            for keyword in _mapping(entry.expect):
+                if keyword in STATED_IN_PROSE:
                     quotes.setdefault(entry.pointer or "", {})[keyword] = recorded
 
     def _shared_rows(self, field_pointer: str, rows: list[Row]) -> list[Row]:

@@ -62,7 +62,7 @@ def build_envelope(document: JSON, name: str) -> JSON:
         envelope = strip_guidance(document)
         _open_lenient_properties(envelope, model)
         allow_empty_query_values(envelope)
-        _drop_request_decisions(envelope, model)
+        _drop_decisions(envelope, model)
     else:
         envelope = copy.deepcopy(document)
         # Read by Spec.validator: in must-accept an integer is a JSON integer, never 1.0.
@@ -152,28 +152,21 @@ def _keep_documented_values(envelope: JSON, model: SchemaModel) -> None:
             node["enum"] = list(accepted)
 
 
-def _drop_request_decisions(envelope: JSON, model: SchemaModel) -> None:
-    """What only the ledger decided binds no server: a request rule of strength ``decision``
-    (a body marked required, a minimum borrowed from another page, a closed enum no page
-    gives) leaves must-reject. A response rule the ledger decided (``required-response``)
-    stays: it is what a server's answers are judged by, and clients rely on it."""
-    requests = request_objects(envelope)
+def _drop_decisions(envelope: JSON, model: SchemaModel) -> None:
+    """What only the ledger decided binds no server: a rule of strength ``decision`` leaves
+    must-reject, on a request (a body marked required, a minimum borrowed from another page,
+    a closed enum no page gives) and on a response alike (a field the ledger made required in
+    an answer, the ``error_code`` pattern, the form of ``Retry-After``). An answer is judged
+    by must-reject, so a server is never failed on a decision; the contract kit observes
+    what it chose (``modelarts_kit_contracts.server.choices``)."""
     for (pointer, keyword), annotation in model.extension.annotations.items():
-        if annotation.strength is not Strength.DECISION or not _request_side(pointer, requests):
+        if annotation.strength is not Strength.DECISION:
             continue
         node = _at(envelope, pointer)
         if pointer.endswith("/requestBody") and keyword == "required":
             node["required"] = False
         else:
             node.pop(keyword, None)
-
-
-def _request_side(pointer: str, requests: list[str]) -> bool:
-    if pointer.endswith("/requestBody") or pointer.startswith("/components/parameters/"):
-        return True
-    if pointer.startswith("/paths/") and "/parameters/" in pointer:
-        return True
-    return any(pointer == o or pointer.startswith(o + "/") for o in requests)
 
 
 def _at(document: JSON, pointer: str) -> dict[str, JSON]:

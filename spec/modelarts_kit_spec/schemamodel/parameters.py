@@ -8,7 +8,9 @@ schema, and the one reading of a parameter's value every reader shares.
   refuses it is its own choice (an observation).
 - **Co-occurrence.** ``x-modelarts-parameters: {together: [{names: [a, b], page, locator,
   quote}]}`` on an operation: the page says they "must be passed together". Giving some but
-  not all breaks a documented rule (both envelopes).
+  not all breaks a documented rule (both envelopes). Its evidence is a
+  :class:`~modelarts_kit_spec.quotes.Quote`, as every rule's is (so is a format's), and
+  ``spec validate`` holds it to its page (rule ``schema-model-quote``).
 - **Formats stated in prose.** ``x-modelarts-parameters: {formats: {name: {pattern, page,
   locator, quote}}}``: the page types the value ``String`` and shows its form only in prose
   or an example (epoch milliseconds). The pattern is a ``guidance`` rule: must-accept states
@@ -26,6 +28,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from modelarts_kit_spec.quotes import Quote
+
 if TYPE_CHECKING:
     from modelarts_kit_spec.operation import Operation
 
@@ -42,6 +46,7 @@ __all__ = [
     "given_values",
     "parameter_breaks",
     "parameter_value",
+    "quotes_of",
     "together_of",
 ]
 
@@ -52,15 +57,13 @@ _INTEGER = re.compile(r"[+-]?[0-9]{1,20}")
 
 @dataclass(frozen=True)
 class Together:
-    """Parameters a page says must be passed together."""
+    """Parameters a page says must be passed together, and the page's words saying so."""
 
     names: tuple[str, ...]
-    page: str
-    locator: str
-    quote: str
+    quote: Quote
 
     def cite(self) -> str:
-        return f'{self.page}, {self.locator}: "{self.quote}"'
+        return self.quote.cite()
 
 
 @dataclass(frozen=True)
@@ -69,12 +72,10 @@ class Format:
 
     name: str
     pattern: str
-    page: str
-    locator: str
-    quote: str
+    quote: Quote
 
     def cite(self) -> str:
-        return f'{self.page}, {self.locator}: "{self.quote}" (guidance)'
+        return f"{self.quote.cite()} (guidance)"
 
 
 @dataclass(frozen=True)
@@ -92,12 +93,7 @@ class ParameterBreak:
 def together_of(spec: Spec, operation: Operation) -> tuple[Together, ...]:
     raw = _operation_node(spec, operation).get(EXTENSION) or {}
     return tuple(
-        Together(
-            tuple(str(n) for n in item.get("names") or ()),
-            str(item.get("page", "")),
-            str(item.get("locator", "")),
-            str(item.get("quote", "")),
-        )
+        Together(tuple(str(n) for n in item.get("names") or ()), _quote(item))
         for item in raw.get("together") or ()
         if isinstance(item, Mapping)
     )
@@ -108,14 +104,21 @@ def formats_of(spec: Spec, operation: Operation) -> dict[str, Format]:
     found = {}
     for name, item in (raw.get("formats") or {}).items():
         if isinstance(item, Mapping) and isinstance(item.get("pattern"), str):
-            found[str(name)] = Format(
-                str(name),
-                item["pattern"],
-                str(item.get("page", "")),
-                str(item.get("locator", "")),
-                str(item.get("quote", "")),
-            )
+            found[str(name)] = Format(str(name), item["pattern"], _quote(item))
     return found
+
+
+def quotes_of(spec: Spec, operation: Operation) -> list[Quote]:
+    """Every quote the parameter rules of ``operation`` stand on (co-occurrence, formats)."""
+    found = [t.quote for t in together_of(spec, operation)]
+    return [*found, *(f.quote for f in formats_of(spec, operation).values())]
+
+
+def _quote(item: Mapping[str, JSON]) -> Quote:
+    """The ``page``, ``locator`` and ``quote`` keys of an extension's entry, as one Quote."""
+    return Quote(
+        str(item.get("page", "")), str(item.get("locator", "")), str(item.get("quote", ""))
+    )
 
 
 def _operation_node(spec: Spec, operation: Operation) -> Mapping[str, JSON]:
