@@ -11,6 +11,11 @@ import pytest
 from modelarts_kit_contracts.core.envelopes import Placement
 from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_server import ManualClock, ServerSettings, create_app
+from modelarts_kit_server.handlers.job_records import ACTED_ON_FIELDS, enforced_document
+from modelarts_kit_server.validation import validate_instance
+from modelarts_kit_spec import load_spec, parse_spec
+from modelarts_kit_spec.document import pointer_join
+from modelarts_kit_spec.ledger import read_ledger
 from modelarts_kit_spec.meaning import Role
 from modelarts_kit_spec.schemamodel.rules import Strength
 
@@ -69,3 +74,40 @@ def test_the_type_the_server_enforces_is_sdk_evidence_and_binds_no_server() -> N
     list_id = operation_of(api.spec, Role.LIST).operation_id
     assert api.envelopes.place(list_id, {"workspace_id": 7}) is Placement.BETWEEN
     assert api.envelopes.place(list_id, {"workspace_id": None}) is Placement.BETWEEN
+
+
+def test_the_fields_the_server_acts_on_are_the_ledgers_marked_ones() -> None:
+    """The exception to "the lenient end accepts what must-reject does" is written once: the
+    ledger marks each field the reference server acts on (``reference_server: acts-on``), its
+    type is SDK evidence, and the server's ``ACTED_ON_FIELDS`` are exactly those fields."""
+    spec = load_spec()
+    schema = operation_of(spec, Role.LIST).request_schema
+    views = [spec.walker.at_pointer(schema, pointer_join("", name)) for name in ACTED_ON_FIELDS]
+    acted = {view.pointer for view in views if view is not None}
+    marked = {
+        entry.pointer
+        for entry in read_ledger().entries
+        if entry.extra.get("reference_server") == "acts-on" and entry.pointer is not None
+    }
+    assert acted == marked == {WORKSPACE}
+    for pointer in marked:
+        assert spec.schema_model.rule_at(pointer, "type").strength is Strength.SDK
+
+
+def test_the_enforced_document_is_must_reject_with_the_sdk_type_of_acted_on_fields() -> None:
+    """What tests generate "valid" data from for the lenient end (plain schemathesis in
+    ``test_server_schemathesis``): ``workspace_id: 7`` is valid in must-reject, not there."""
+    spec = load_spec()
+    enforced = parse_spec(enforced_document(spec), spec.path)
+    schema = operation_of(spec, Role.LIST).request_schema
+    assert validate_instance(spec.obligations(), schema, {"workspace_id": 7}) is None
+    assert validate_instance(enforced, schema, {"workspace_id": 7}) is not None
+    assert validate_instance(enforced, schema, {"workspace_id": "7"}) is None
+    # Nothing else changes: only the schema that holds the acted-on field differs.
+    assert enforced.document["paths"] == spec.obligations().document["paths"]
+    differing = [
+        name
+        for name, node in enforced.document["components"]["schemas"].items()
+        if node != spec.obligations().document["components"]["schemas"][name]
+    ]
+    assert differing == ["JobSearches"]

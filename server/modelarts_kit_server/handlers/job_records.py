@@ -22,10 +22,15 @@
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from modelarts_kit_spec import Spec
+from modelarts_kit_spec.document import pointer_join
+from modelarts_kit_spec.load import unescape_pointer_token
+from modelarts_kit_spec.meaning import Role
 from modelarts_kit_spec.paging import OperationPaging, TotalCounts
 
 from modelarts_kit_server import errors
@@ -71,9 +76,32 @@ def _request_default(context: RequestContext, name: str) -> Any:
 # (workspace_id: the list keeps that workspace's jobs). Acting on a value of another type
 # would answer silently wrong (workspace "0"'s jobs for ``7``), so at both ends such a field
 # is typed by the spec's schema of it, whose type is the vendor SDK's (the ledger entry
-# ``sdk-added-list-request-workspace-id``). A page-correct server may ignore the field and
-# accept any value: the contract kit places such a body between its envelopes.
+# ``sdk-added-list-request-workspace-id``, marked ``reference_server: acts-on``). A
+# page-correct server may ignore the field and accept any value: the contract kit places such
+# a body between its envelopes.
 ACTED_ON_FIELDS = ("workspace_id",)
+
+
+def enforced_document(spec: Spec) -> dict[str, Any]:
+    """What the lenient end enforces, as a document (a copy): must-reject
+    (``spec.obligations()``) with the spec's own schema of each field of the list body the
+    server acts on (:data:`ACTED_ON_FIELDS`). Data valid against it the lenient end accepts."""
+    document: dict[str, Any] = copy.deepcopy(dict(spec.obligations().document))
+    operation = spec.meaning.roles.get(Role.LIST)
+    schema = operation.request_schema if operation is not None else None
+    if schema is None:
+        return document
+    for name in ACTED_ON_FIELDS:
+        known = spec.walker.at_pointer(schema, pointer_join("", name))
+        if known is None or not known.pointer:
+            continue
+        *parents, last = (unescape_pointer_token(t) for t in known.pointer.split("/")[1:])
+        holder: Any = document
+        for token in parents:
+            holder = holder[token]
+        holder[last] = copy.deepcopy(spec.at(known.pointer))
+    return document
+
 
 _JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"),
                (list, "array"), (dict, "object"), (type(None), "null"))  # fmt: skip
