@@ -48,7 +48,7 @@ class VirtualClock:
     async def async_sleep(self, seconds: float) -> None:
         self.advance(seconds)
 
-    def wait_for_read(self, after: int, stop: threading.Event, bound_s: float = 1.0) -> bool:
+    def wait_for_read(self, after: int, stop: threading.Event, bound_s: float = 5.0) -> bool:
         """Block until the clock was read more than ``after`` times; False when ``stop`` is
         set first, or after ``bound_s`` real seconds (a bound on waiting for code that never
         looks, not a measurement)."""

@@ -89,7 +89,7 @@ MAX_TRICKLE = 40  # the most bytes it trickles (10 s virtual): a deadline ignore
 
 def trickle(conn: socket.socket, data: bytes, clock: VirtualClock, stop: threading.Event) -> int:
     """``data`` one byte at a time, ``STEP`` virtual seconds before each, each sent once the
-    client has read the clock since the last (or a real second has passed without its
+    client has read the clock since the last (or five real seconds have passed without its
     looking: time passes for a client that ignores it too); the bytes sent."""
     sent = 0
     for byte in data[:MAX_TRICKLE]:
