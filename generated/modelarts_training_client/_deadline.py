@@ -8,7 +8,6 @@ byte at a time would otherwise hold a call forever. Loaded when the first client
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -25,8 +24,8 @@ _Result = TypeVar("_Result")
 def within_deadline(wait: Callable[[float | None], _Result], timeout: float | None) -> _Result:
     """Run one network wait with ``timeout`` capped at the time left of the current call;
     ``TimeoutError`` when the call's deadline (not the wait's own timeout) ends it."""
-    end = CALL_END.get()
-    left = math.inf if end is None else end - time.monotonic()
+    deadline = CALL_END.get()
+    left = math.inf if deadline is None else deadline.remaining()
     if left <= 0:
         raise TimeoutError("the call's deadline has passed")
     capped = timeout is None or left < timeout

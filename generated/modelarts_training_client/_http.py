@@ -58,9 +58,9 @@ __all__ = [
     "validate_parameters",
 ]
 
-# When the synchronous call in progress must end (``time.monotonic()``); ``_deadline`` caps
-# every network wait of the client's transport at the time left.
-CALL_END: contextvars.ContextVar[float | None] = contextvars.ContextVar("CALL_END", default=None)
+# The deadline of the synchronous call in progress (on its client's clock); ``_deadline``
+# caps every network wait of the client's transport at the time it leaves.
+CALL_END: contextvars.ContextVar[Deadline | None] = contextvars.ContextVar("CALL_END", default=None)
 
 Model = TypeVar("Model", bound=pydantic.BaseModel)
 Parsed = TypeVar("Parsed")
@@ -438,6 +438,7 @@ class WaitPlan:
         timeout: float,
         poll: float,
         max_poll: float,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if isinstance(until, str) or not until:
             raise ValueError(f"until must be a non-empty collection of phases, got {until!r}")
@@ -450,7 +451,8 @@ class WaitPlan:
         self.timeout = timeout
         self._delay = poll
         self._max_poll = max(poll, max_poll)
-        self._deadline = time.monotonic() + timeout
+        self._clock = clock
+        self._deadline = clock() + timeout
 
     def after(self, response: ApiResponse[Any]) -> float | None:
         """None when ``response`` is in an awaited phase; else the seconds to sleep.
@@ -473,7 +475,7 @@ class WaitPlan:
         """
         if _phase(response) in self.until:
             return None
-        remaining = self._deadline - time.monotonic()
+        remaining = self._deadline - self._clock()
         if remaining <= 0:
             raise WaitTimeoutError(
                 self.operation,

@@ -104,11 +104,12 @@ async def _asyncio_sleep(delay: float) -> None:
 
 
 @contextlib.contextmanager
-def _sync_scope(seconds: float) -> Iterator[None]:
+def _sync_scope(limit: Deadline) -> Iterator[None]:
     """A synchronous call ends at its deadline wherever the server stalls (connect, TLS, the
     status line, headers, body): each read, write and connect of its transport waits at most
-    the time left (see ``_bound_network``), and the answer is checked after every chunk."""
-    token = CALL_END.set(None if seconds == math.inf else time.monotonic() + seconds)
+    the time left on the client's clock (see ``_bound_network``), and the answer is checked
+    after every chunk."""
+    token = CALL_END.set(limit)
     try:
         yield
     finally:
@@ -127,10 +128,12 @@ def _bound_network(http: httpx.Client | httpx.AsyncClient) -> None:
     bound_network(http)
 
 
-def _async_scope(seconds: float) -> contextlib.AbstractContextManager[object]:
-    """An asynchronous call is cancelled exactly at its deadline (asyncio or trio)."""
+def _async_scope(limit: Deadline) -> contextlib.AbstractContextManager[object]:
+    """An asynchronous call is cancelled exactly at its deadline (asyncio or trio): the time
+    left on the client's clock, counted by the event loop's clock from now."""
     import anyio
 
+    seconds = limit.remaining()
     return anyio.fail_after(None if seconds == math.inf else seconds)
 
 
@@ -326,7 +329,9 @@ class TrainingJobsClient:
         retry: when idempotent requests are retried (``RetryPolicy()`` by default).
         http_client: an ``httpx.Client`` to send through (not closed by this client).
         transport: an ``httpx.BaseTransport`` for a client this object creates and closes.
-        sleep: how to wait between retries (injectable for tests).
+        sleep: how to wait between retries and polls (injectable for tests).
+        clock: the monotonic clock, in seconds, that deadlines, waits and follows read
+            (``time.monotonic`` by default; injectable for tests, with ``sleep``).
         headers: extra headers sent with every request.
     """
 
@@ -345,6 +350,7 @@ class TrainingJobsClient:
         transport: httpx.BaseTransport | None = None,
         sleep: Callable[[float], None] | None = None,
         headers: Mapping[str, str] | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         if http_client is not None and transport is not None:
             raise ValueError("pass either http_client or transport, not both")
@@ -355,7 +361,8 @@ class TrainingJobsClient:
             },
         )
         self._project_id = project_id
-        Deadline(deadline)  # refuses a deadline that is not a positive number
+        self._clock = clock or time.monotonic
+        Deadline(deadline, self._clock)  # refuses a deadline that is not a positive number
         if max_response_bytes < 1:
             raise ValueError(f"max_response_bytes must be positive, got {max_response_bytes}")
         self._deadline = deadline
@@ -402,7 +409,7 @@ class TrainingJobsClient:
         content: bytes | None,
         deadline: float | None,
     ) -> httpx.Response:
-        limit = Deadline(self._deadline if deadline is None else deadline)
+        limit = Deadline(self._deadline if deadline is None else deadline, self._clock)
         request = build_request(
             self._http, self._base_url, call, parameters, content, self._headers
         )
@@ -410,7 +417,7 @@ class TrainingJobsClient:
         while True:
             limit.cap(request)
             try:
-                with _sync_scope(limit.remaining()):
+                with _sync_scope(limit):
                     response = self._receive(call, request, limit, attempt)
             except TimeoutError as exc:
                 raise deadline_error(call, request, limit, attempt) from exc
@@ -1732,7 +1739,15 @@ class TrainingJobsClient:
                 response (``last_response``, an ``ApiResponse``) and its phase.
             ValueError: ``until`` is empty, or ``timeout``/``poll``/``max_poll`` is negative.
         """
-        plan = WaitPlan("wait_for_training_job", training_job_id, until, timeout, poll, max_poll)
+        plan = WaitPlan(
+            "wait_for_training_job",
+            training_job_id,
+            until,
+            timeout,
+            poll,
+            max_poll,
+            clock=self._clock,
+        )
         while True:
             response = self._show_training_job_details(training_job_id)
             delay = plan.after(response)
@@ -1862,7 +1877,15 @@ class TrainingJobsClient:
             ValueError: ``until`` is empty, ``timeout``/``poll``/``max_poll`` is negative, or
                 ``pages_per_poll`` is not a positive integer.
         """
-        plan = WaitPlan("follow_training_job", training_job_id, until, timeout, poll, max_poll)
+        plan = WaitPlan(
+            "follow_training_job",
+            training_job_id,
+            until,
+            timeout,
+            poll,
+            max_poll,
+            clock=self._clock,
+        )
         seen = FollowState(pages_per_poll, 100)
         while True:
             response = self._show_training_job_details(training_job_id)
@@ -2097,7 +2120,9 @@ class AsyncTrainingJobsClient:
         retry: when idempotent requests are retried (``RetryPolicy()`` by default).
         http_client: an ``httpx.AsyncClient`` to send through (not closed by this client).
         transport: an ``httpx.AsyncBaseTransport`` for a client this object creates and closes.
-        sleep: how to wait between retries (injectable for tests).
+        sleep: how to wait between retries and polls (injectable for tests).
+        clock: the monotonic clock, in seconds, that deadlines, waits and follows read
+            (``time.monotonic`` by default; injectable for tests, with ``sleep``).
         headers: extra headers sent with every request.
     """
 
@@ -2116,6 +2141,7 @@ class AsyncTrainingJobsClient:
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Callable[[float], Awaitable[None]] | None = None,
         headers: Mapping[str, str] | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         if http_client is not None and transport is not None:
             raise ValueError("pass either http_client or transport, not both")
@@ -2126,7 +2152,8 @@ class AsyncTrainingJobsClient:
             },
         )
         self._project_id = project_id
-        Deadline(deadline)  # refuses a deadline that is not a positive number
+        self._clock = clock or time.monotonic
+        Deadline(deadline, self._clock)  # refuses a deadline that is not a positive number
         if max_response_bytes < 1:
             raise ValueError(f"max_response_bytes must be positive, got {max_response_bytes}")
         self._deadline = deadline
@@ -2173,7 +2200,7 @@ class AsyncTrainingJobsClient:
         content: bytes | None,
         deadline: float | None,
     ) -> httpx.Response:
-        limit = Deadline(self._deadline if deadline is None else deadline)
+        limit = Deadline(self._deadline if deadline is None else deadline, self._clock)
         request = build_request(
             self._http, self._base_url, call, parameters, content, self._headers
         )
@@ -2181,7 +2208,7 @@ class AsyncTrainingJobsClient:
         while True:
             limit.cap(request)
             try:
-                with _async_scope(limit.remaining()):
+                with _async_scope(limit):
                     response = await self._receive(call, request, limit, attempt)
             except TimeoutError as exc:
                 raise deadline_error(call, request, limit, attempt) from exc
@@ -3511,7 +3538,15 @@ class AsyncTrainingJobsClient:
                 response (``last_response``, an ``ApiResponse``) and its phase.
             ValueError: ``until`` is empty, or ``timeout``/``poll``/``max_poll`` is negative.
         """
-        plan = WaitPlan("wait_for_training_job", training_job_id, until, timeout, poll, max_poll)
+        plan = WaitPlan(
+            "wait_for_training_job",
+            training_job_id,
+            until,
+            timeout,
+            poll,
+            max_poll,
+            clock=self._clock,
+        )
         while True:
             response = await self._show_training_job_details(training_job_id)
             delay = plan.after(response)
@@ -3643,7 +3678,15 @@ class AsyncTrainingJobsClient:
             ValueError: ``until`` is empty, ``timeout``/``poll``/``max_poll`` is negative, or
                 ``pages_per_poll`` is not a positive integer.
         """
-        plan = WaitPlan("follow_training_job", training_job_id, until, timeout, poll, max_poll)
+        plan = WaitPlan(
+            "follow_training_job",
+            training_job_id,
+            until,
+            timeout,
+            poll,
+            max_poll,
+            clock=self._clock,
+        )
         seen = FollowState(pages_per_poll, 100)
         while True:
             response = await self._show_training_job_details(training_job_id)

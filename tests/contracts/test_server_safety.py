@@ -4,7 +4,8 @@
   on Ctrl-C) and list it under ``created_jobs``; ``--read-only`` creates nothing;
 - ``429`` is retried after ``Retry-After``; ``--rate`` spaces requests; ``--dry-run`` sends
   nothing;
-- ``--max-time`` is a hard wall-clock bound, also against a server that trickles its answer;
+- ``--max-time`` is a hard bound, also against a server that trickles its answer (asserted
+  on a virtual clock given to the run, never on wall time: issue 34 item 11);
 - the token, AK and SK never reach stdout, the JSON or JUnit report or a curl line, even when
   the server echoes them in a body.
 """
@@ -19,12 +20,14 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
 from click.testing import CliRunner
+from modelarts_kit.commands import contract as contract_commands
 from modelarts_kit.commands.contract import server
 from modelarts_kit_contracts.core import ExitCode, RunReport
 from modelarts_kit_contracts.core.reporters import render_text, to_json, to_junit_xml
@@ -39,6 +42,8 @@ from modelarts_kit_server import (
     create_app,
     serve_in_thread,
 )
+
+from tests.virtual_clock import VirtualClock
 
 from .test_server_cli import free_port
 
@@ -239,9 +244,14 @@ def test_dry_run_prints_the_plan_and_sends_nothing() -> None:
     assert f"target: {url} (live)\n" in result.output  # said once, not "(live) (live)"
 
 
+TRICKLE_STEP = 0.25  # virtual seconds before each byte a trickling server sends
+
+
 @contextmanager
-def trickling_server(delay_s: float) -> Iterator[str]:
-    """Accepts, then answers one byte every ``delay_s`` seconds, forever."""
+def trickling_server(clock: VirtualClock, sent: list[int]) -> Iterator[str]:
+    """Accepts, then answers a byte at a time, ``TRICKLE_STEP`` virtual seconds before each,
+    each once the run has read the clock since the last (the run's watchdog and its main loop
+    read it every 0.1 s); ``sent`` counts the bytes. Up to 2,600 bytes (650 s virtual)."""
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(8)
@@ -252,9 +262,12 @@ def trickling_server(delay_s: float) -> Iterator[str]:
             try:
                 conn.recv(65536)
                 for byte in b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" * 50:
-                    if stop.wait(delay_s):
-                        return
+                    clock.advance(TRICKLE_STEP)
+                    reads = clock.reads
                     conn.send(bytes([byte]))
+                    sent.append(byte)
+                    if not clock.wait_for_read(reads, stop) and stop.is_set():
+                        return
             except OSError:
                 return
 
@@ -274,10 +287,17 @@ def trickling_server(delay_s: float) -> Iterator[str]:
         listener.close()
 
 
-def test_max_time_is_a_hard_bound_against_a_trickling_server(tmp_path: Path) -> None:
+def test_max_time_is_a_hard_bound_against_a_trickling_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command's ``--max-time 2`` ends the run at virtual t=2 (the run's clock, given to
+    the run the command calls), though each byte restarts the 60 s request timeout."""
     report_path = tmp_path / "r.json"
-    with trickling_server(0.5) as url:
-        started = time.monotonic()
+    clock, sent = VirtualClock(), list[int]()
+    monkeypatch.setattr(
+        contract_commands, "run_server_contract", partial(run_server_contract, clock=clock.now)
+    )
+    with trickling_server(clock, sent) as url:
         result = CliRunner().invoke(
             server,
             [
@@ -294,22 +314,34 @@ def test_max_time_is_a_hard_bound_against_a_trickling_server(tmp_path: Path) -> 
                 f"json:{report_path}",
             ],
         )
-        elapsed = time.monotonic() - started
-    assert elapsed < 2 + 3, elapsed  # the bound plus the stop grace
+        ended = clock.peek()
+    # Stopped at the first look at or after virtual t=2: a few steps late at most (the server
+    # moves the clock once per look of the watchdog or of the run), never the 60 s a request
+    # may last, nor the 650 s the server would trickle.
+    assert 2 <= ended <= 2 + 4 * TRICKLE_STEP, ended
+    assert len(sent) <= 2 / TRICKLE_STEP + 4, len(sent)
     assert result.exit_code in (0, 1, 2)
     assert "PASSED" in result.output or "FAILED" in result.output or "ERROR" in result.output
     document = json.loads(report_path.read_text())
     assert document["exit_code"] == result.exit_code
+    assert any("--max-time 2s" in line for line in document["errors"] + document["notes"])
 
 
 def test_a_stalled_response_is_cut_at_the_request_timeout() -> None:
-    with trickling_server(0.3) as url:
-        started = time.monotonic()
+    """A request is cut once it has lasted ``request_timeout_s`` on the run's clock, though
+    every byte restarts the socket's read timeout."""
+    clock, sent = VirtualClock(), list[int]()
+    with trickling_server(clock, sent) as url:
         report = run_server_contract(
-            ServerTarget.from_url(url), options(request_timeout_s=1.5, budget=Budget(seed=1))
+            ServerTarget.from_url(url),
+            options(request_timeout_s=1.5, budget=Budget(seed=1)),
+            clock=clock.now,
         )
-        elapsed = time.monotonic() - started
-    assert elapsed < 6, elapsed
+        ended = clock.peek()
+    # The preflight's first request, cut at virtual t=1.5 (a few steps late at most); no
+    # other request was sent.
+    assert 1.5 <= ended <= 1.5 + 4 * TRICKLE_STEP, ended
+    assert len(sent) <= 1.5 / TRICKLE_STEP + 4, len(sent)
     assert report.exit_code is ExitCode.USAGE_OR_CONNECTION_ERROR
     assert any("no complete answer" in e or "stall" in e for e in report.errors), report.errors
 

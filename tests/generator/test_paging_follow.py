@@ -314,8 +314,8 @@ def test_delete_put_and_query_parameters_are_sent_as_the_spec_says(family: Any) 
 
 
 class VirtualClock:
-    """The wait's clock (``time.monotonic`` of the generated ``_http``), moved by the fake
-    server and the fake sleep only: the test bounds work by counts, never by wall time."""
+    """The client's clock (its ``clock=``), moved by the fake server and the fake sleep only:
+    the test bounds work by counts, never by wall time."""
 
     def __init__(self) -> None:
         self.now = 0.0
@@ -361,15 +361,14 @@ class EndlessEventPages:
 
 
 def test_follow_yields_endless_event_pages_as_they_come_and_ends_at_its_deadline(
-    family: Any, show_job_example: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+    family: Any, show_job_example: dict[str, Any]
 ) -> None:
     """Issue 34 item 1: events come page by page (the first before a second page is asked
     for), and the deadline is checked per page: ten virtual seconds of one-second pages end
     the follow with WaitTimeoutError after about ten pages, not after the pages end."""
     clock = VirtualClock()
-    monkeypatch.setattr(family._http, "time", clock)
     server = EndlessEventPages(show_job_example, clock, page_cost=1.0, cap=50)
-    with _client(family, server, sleep=clock.sleep) as client:
+    with _client(family, server, sleep=clock.sleep, clock=clock.monotonic) as client:
         followed = client.follow_training_job(JOB_ID, timeout=10)
         first = next(followed)
         assert server.pages == 1
@@ -388,7 +387,6 @@ def test_follow_bounds_the_pages_of_a_poll_and_the_events_it_remembers(
     """Pages that cost no time: each poll reads ``pages_per_poll`` pages and moves on; the
     set of events already given never holds more than twice what one poll reads."""
     clock = VirtualClock()
-    monkeypatch.setattr(family._http, "time", clock)
     states: list[Any] = []
 
     class RecordedState(family.client.FollowState):  # type: ignore[misc]
@@ -398,7 +396,7 @@ def test_follow_bounds_the_pages_of_a_poll_and_the_events_it_remembers(
 
     monkeypatch.setattr(family.client, "FollowState", RecordedState)
     server = EndlessEventPages(show_job_example, clock, page_cost=0.0, cap=200)
-    with _client(family, server, sleep=clock.sleep) as client:
+    with _client(family, server, sleep=clock.sleep, clock=clock.monotonic) as client:
         followed = client.follow_training_job(JOB_ID, timeout=60, poll=5, pages_per_poll=3)
         remembered: list[int] = []
         with pytest.raises(family.WaitTimeoutError):

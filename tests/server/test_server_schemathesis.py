@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 from modelarts_kit_server import DEV_TOKEN, ServerSettings, create_app, serve_in_thread
+from modelarts_kit_server.handlers.job_records import enforced_document
 from modelarts_kit_spec import load_spec
 
 HOOKS_DIR = Path(__file__).resolve().parent
@@ -26,12 +27,13 @@ SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
 
 
 def obligations_file() -> Path:
-    """The spec's obligations as a file schemathesis can read (next to nothing else)."""
+    """What the reference server enforces (the spec's obligations, and the SDK's type of the
+    fields it acts on: ``enforced_document``) as a file schemathesis can read."""
     import tempfile
 
     directory = Path(tempfile.mkdtemp(prefix="obligations-"))
     path = directory / "openapi.yaml"
-    document = load_spec().obligations().document
+    document = enforced_document(load_spec())
     path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
     return path
 

@@ -120,10 +120,14 @@ class _InFlight:
 
 
 class StallWatchdog:
-    """Shuts down the socket of a request that outlives its limit or the run's deadline."""
+    """Shuts down the socket of a request that outlives its limit or the run's deadline, both
+    read on ``clock`` (the run's: ``time.monotonic`` unless a test gives a virtual one)."""
 
-    def __init__(self, deadline: float | None = None) -> None:
+    def __init__(
+        self, deadline: float | None = None, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.deadline = deadline
+        self.clock = clock
         self._lock = threading.Lock()
         self._inflight: set[int] = set()
         self._records: dict[int, _InFlight] = {}
@@ -137,7 +141,7 @@ class StallWatchdog:
 
     @contextmanager
     def track(self, limit_s: float) -> Iterator[_InFlight]:
-        record = _InFlight(started=time.monotonic(), limit_s=limit_s)
+        record = _InFlight(started=self.clock(), limit_s=limit_s)
         key = id(record)
         with self._lock:
             self._records[key] = record
@@ -167,7 +171,7 @@ class StallWatchdog:
 
     def _watch(self) -> None:
         while not self._stopped.wait(WATCH_INTERVAL_S):
-            now = time.monotonic()
+            now = self.clock()
             with self._lock:
                 records = list(self._records.values())
             for record in records:
@@ -254,7 +258,7 @@ class GuardedAdapter(requests.adapters.HTTPAdapter):
         if isinstance(timeout, int | float):
             limit = min(limit, float(timeout))  # a caller's tighter bound (the preflight's)
         if self.watchdog.deadline is not None:
-            remaining = self.watchdog.deadline - time.monotonic()
+            remaining = self.watchdog.deadline - self.watchdog.clock()
             if remaining <= 0:
                 raise RunStopped("the run's time budget (--max-time) is spent", request=request)
             limit = min(limit, remaining)
@@ -275,7 +279,7 @@ class GuardedAdapter(requests.adapters.HTTPAdapter):
                 except (requests.exceptions.RequestException, OSError) as exc:
                     deadline = self.watchdog.deadline
                     # The socket timeout is cut to the deadline too: it may fire first.
-                    past_deadline = deadline is not None and time.monotonic() >= deadline
+                    past_deadline = deadline is not None and self.watchdog.clock() >= deadline
                     if record.killed == "stopped" or past_deadline:
                         raise RunStopped(
                             "the run's time budget (--max-time) ran out during this request",
@@ -355,7 +359,8 @@ class TrafficGuard(requests.auth.AuthBase):
     could_create: Callable[[Any], bool]  # would a correct target accept this create body?
     policy: GuardPolicy = field(default_factory=GuardPolicy)
     signer: requests.auth.AuthBase | None = None
-    deadline: float | None = None
+    deadline: float | None = None  # on ``clock``
+    clock: Callable[[], float] = time.monotonic
     created: dict[str, CreatedJob] = field(default_factory=dict)
     creates_counted: int = 0
     creates_blocked: int = 0
@@ -390,7 +395,7 @@ class TrafficGuard(requests.auth.AuthBase):
     ) -> requests.PreparedRequest:
         if self.stop.is_set() and not self.allow_after_stop:
             raise RunStopped("the run is stopping: nothing more is sent", request=request)
-        if self.deadline is not None and time.monotonic() >= self.deadline:
+        if self.deadline is not None and self.clock() >= self.deadline:
             raise RunStopped("the run's time budget (--max-time) is spent", request=request)
         route, _ = self.route(request)
         if route is not None and self.policy.read_only and route.role in DESTRUCTIVE_ROLES:
@@ -405,6 +410,7 @@ class TrafficGuard(requests.auth.AuthBase):
         self._pace()
         if signer is not None:
             request = signer(request)
+        request._guard_sent = self.clock()  # type: ignore[attr-defined]
 
         def hook(response: requests.Response, **kwargs: Any) -> requests.Response:
             return self._on_response(response, signer, **kwargs)
@@ -450,7 +456,7 @@ class TrafficGuard(requests.auth.AuthBase):
 
     def _sleep(self, seconds: float) -> None:
         if self.deadline is not None:
-            seconds = min(seconds, max(0.0, self.deadline - time.monotonic()))
+            seconds = min(seconds, max(0.0, self.deadline - self.clock()))
         if seconds > 0:
             self.stop.wait(seconds)
 
@@ -465,7 +471,7 @@ class TrafficGuard(requests.auth.AuthBase):
         attempt = int(getattr(response.request, "_guard_attempt", 0))
         if response.status_code == 429 and attempt < MAX_429_RETRIES and not self.stop.is_set():
             wait = _retry_after(response.headers.get("Retry-After"), attempt)
-            remaining = None if self.deadline is None else self.deadline - time.monotonic()
+            remaining = None if self.deadline is None else self.deadline - self.clock()
             if remaining is None or wait < remaining:
                 self._sleep(wait)
                 with self._lock:
@@ -478,6 +484,7 @@ class TrafficGuard(requests.auth.AuthBase):
                     retry = signer(retry)
                 response.close()
                 self._pace()
+                retry._guard_sent = self.clock()  # type: ignore[attr-defined]
                 again: requests.Response = response.connection.send(retry, **kwargs)
                 again.history.append(response)
                 again.request = retry
@@ -486,8 +493,11 @@ class TrafficGuard(requests.auth.AuthBase):
         return response
 
     def _observe(self, response: requests.Response) -> None:
+        # How long the answer took on the run's clock, the one --max-time is read on.
+        sent = getattr(response.request, "_guard_sent", None)
+        taken = response.elapsed.total_seconds() if sent is None else self.clock() - sent
         with self._lock:
-            self.slowest_answer_s = max(self.slowest_answer_s, response.elapsed.total_seconds())
+            self.slowest_answer_s = max(self.slowest_answer_s, taken)
         if not 200 <= response.status_code < 300:
             return
         route, params = self.route(response.request)

@@ -28,7 +28,7 @@ import random
 import threading
 import time
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -253,7 +253,7 @@ class _Run:
             )
         checks = register_checks(self.api)
         deadline = self.traffic.guard.deadline
-        remaining = None if deadline is None else int(deadline - time.monotonic())
+        remaining = None if deadline is None else int(deadline - self.traffic.guard.clock())
         if remaining is not None and remaining < 1:
             return
         guarded = self.target.live or options.read_only
@@ -305,7 +305,7 @@ class _Run:
             for event in self.engine.events():
                 collector.handle(event)
             if deadline is not None:
-                remaining = max(1, int(deadline - time.monotonic()))
+                remaining = max(1, int(deadline - self.traffic.guard.clock()))
         if collector.suppressed:
             self.note(
                 f"schemathesis: {collector.suppressed} test(s) ended by the run's own limits "
@@ -373,13 +373,13 @@ class _Run:
                 probe = self._probe(session)
                 body = self.api.example_body(Role.TERMINATE)
                 for job in leftovers:
-                    why = _terminate(probe, job.id, body, hard_end)
+                    why = _terminate(probe, job.id, body, hard_end, guard.clock)
                     if why:
                         missed[job.id] = why
                     else:
                         answered.append(job.id)
                 for job_id in answered:
-                    if hard_end is not None and time.monotonic() >= hard_end:
+                    if hard_end is not None and guard.clock() >= hard_end:
                         break
                     try:
                         probe.send(Role.SHOW, job_id=job_id, record=False)
@@ -415,11 +415,13 @@ def fuzzing_shares(max_examples: int) -> tuple[int, int]:
     return max(1, max_examples - invalid), invalid
 
 
-def _terminate(probe: HttpProbe, job_id: str, body: Any, hard_end: float | None) -> str:
+def _terminate(
+    probe: HttpProbe, job_id: str, body: Any, hard_end: float | None, clock: Callable[[], float]
+) -> str:
     """Terminate ``job_id``: "" once the target answered, else why it did not."""
     why = "--max-time was spent before its terminate"
     for _ in range(MAX_TERMINATE_ATTEMPTS):
-        if hard_end is not None and time.monotonic() >= hard_end:
+        if hard_end is not None and clock() >= hard_end:
             return why
         try:
             answer = probe.send(Role.TERMINATE, job_id=job_id, body=body, record=False)
@@ -441,7 +443,11 @@ def _tokens(pointer: str) -> tuple[str, ...]:
 
 
 def _build_traffic(
-    target: ServerTarget, options: RunOptions, api: ApiMap, deadline: float | None
+    target: ServerTarget,
+    options: RunOptions,
+    api: ApiMap,
+    deadline: float | None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Traffic:
     routes = tuple(Route(role, op.method, op.path) for role, op in api.roles())
     # A create "the target could accept": valid for what a server must enforce (placed by
@@ -465,8 +471,9 @@ def _build_traffic(
         ),
         signer=options.credentials.requests_auth(),
         deadline=deadline,
+        clock=clock,
     )
-    return Traffic(target, guard, StallWatchdog(deadline), options.request_timeout_s)
+    return Traffic(target, guard, StallWatchdog(deadline, clock), options.request_timeout_s)
 
 
 def _validate_setup(target: ServerTarget, options: RunOptions, api: ApiMap) -> None:
@@ -503,16 +510,18 @@ def run_server_contract(
     api: ApiMap | None = None,
     progress: ProgressSink | None = None,
     interruption: Interruption | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> RunReport:
     """Run every check against ``target``; return the report (never raises for findings).
 
     The run ends within ``--max-time`` (plus a short grace to stop threads), whatever the
     server does; Ctrl-C ends it too, after the clean-up of a live run's jobs, and so does
-    ``interruption`` once requested.
+    ``interruption`` once requested. ``--max-time``, each request's limit and the report's
+    duration are read on ``clock`` (monotonic seconds; a test gives a virtual one).
     """
     seed = options.budget.seed if options.budget.seed is not None else random.randrange(2**32)
     report = RunReport(target=target.label, seed=seed)
-    started = time.monotonic()
+    started = clock()
     resolved = api if api is not None else ApiMap.from_spec()
     try:
         _validate_setup(target, options, resolved)
@@ -522,7 +531,7 @@ def run_server_contract(
 
     max_time = options.budget.max_time
     hard_end = None if max_time is None else started + max_time
-    traffic = _build_traffic(target, options, resolved, hard_end)
+    traffic = _build_traffic(target, options, resolved, hard_end, clock)
     run = _Run(target, options, resolved, report, traffic, progress)
 
     def work_deadline() -> float | None:
@@ -541,14 +550,14 @@ def run_server_contract(
                 _interrupt(run, worker, interruption.reason)
                 break
             deadline = work_deadline()
-            if deadline is not None and time.monotonic() >= deadline:
+            if deadline is not None and clock() >= deadline:
                 run.stop()
                 worker.join(STOP_GRACE_S)
                 break
             worker.join(0.1)
         # Past the deadline the guard refuses requests, so the worker may end by itself first.
         deadline = traffic.guard.deadline
-        if deadline is not None and time.monotonic() >= deadline:
+        if deadline is not None and clock() >= deadline:
             timed_out = True
             report.notes.append(
                 f"--max-time {max_time}s reached: the run stopped there; "
@@ -562,7 +571,7 @@ def run_server_contract(
         finally:
             traffic.watchdog.close()
             with run.lock:
-                report.duration_s = time.monotonic() - started
+                report.duration_s = clock() - started
                 _record_created_jobs(report, traffic.guard)
                 if not report.tallies and not report.errors:
                     report.errors.append(

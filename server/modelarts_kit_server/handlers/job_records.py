@@ -9,8 +9,10 @@
   which answer field counts every job and which those that match; a spec without it keeps the
   request schema's defaults, else the page's. ``workspace_id`` (sent by real clients such as
   ``modelarts-macli``) keeps the jobs of that workspace (a job without one is in ``"0"``, the
-  page's default). The jobs of the page are rendered as show renders them, and the answer is
-  shaped to the spec's success schema.
+  page's default); since the server acts on it, both ends refuse a value of another type than
+  the spec's (the SDK's ``str``, the only evidence of its type) rather than answer another
+  workspace's jobs (:data:`ACTED_ON_FIELDS`). The jobs of the page are rendered as show
+  renders them, and the answer is shaped to the spec's success schema.
 - **delete** (:func:`delete_job`): the job and its events are gone (show answers the unknown-job
   error, list leaves it out); deleting it again answers the meaning the spec lists for a
   deleted job (else the unknown-job error). A body of ``{}`` or no body is accepted.
@@ -20,10 +22,15 @@
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from modelarts_kit_spec import Spec
+from modelarts_kit_spec.document import pointer_join
+from modelarts_kit_spec.load import unescape_pointer_token
+from modelarts_kit_spec.meaning import Role
 from modelarts_kit_spec.paging import OperationPaging, TotalCounts
 
 from modelarts_kit_server import errors
@@ -40,6 +47,7 @@ from modelarts_kit_server.search import (
 )
 from modelarts_kit_server.search_budget import SearchOverBudget
 from modelarts_kit_server.search_sql import phase_columns
+from modelarts_kit_server.validation import describe_violation, validate_instance
 
 __all__ = ["delete_job", "describe_job", "list_jobs", "search_query", "success_response"]
 
@@ -62,6 +70,62 @@ def _request_default(context: RequestContext, name: str) -> Any:
         return None
     view = context.server.spec.walker.view(schema)
     return schema_default(context.server.spec, view.properties.get(name))
+
+
+# The search body's fields the server acts on although no page documents them for the request
+# (workspace_id: the list keeps that workspace's jobs). Acting on a value of another type
+# would answer silently wrong (workspace "0"'s jobs for ``7``), so at both ends such a field
+# is typed by the spec's schema of it, whose type is the vendor SDK's (the ledger entry
+# ``sdk-added-list-request-workspace-id``, marked ``reference_server: acts-on``). A
+# page-correct server may ignore the field and accept any value: the contract kit places such
+# a body between its envelopes.
+ACTED_ON_FIELDS = ("workspace_id",)
+
+
+def enforced_document(spec: Spec) -> dict[str, Any]:
+    """What the lenient end enforces, as a document (a copy): must-reject
+    (``spec.obligations()``) with the spec's own schema of each field of the list body the
+    server acts on (:data:`ACTED_ON_FIELDS`). Data valid against it the lenient end accepts."""
+    document: dict[str, Any] = copy.deepcopy(dict(spec.obligations().document))
+    operation = spec.meaning.roles.get(Role.LIST)
+    schema = operation.request_schema if operation is not None else None
+    if schema is None:
+        return document
+    for name in ACTED_ON_FIELDS:
+        known = spec.walker.at_pointer(schema, pointer_join("", name))
+        if known is None or not known.pointer:
+            continue
+        *parents, last = (unescape_pointer_token(t) for t in known.pointer.split("/")[1:])
+        holder: Any = document
+        for token in parents:
+            holder = holder[token]
+        holder[last] = copy.deepcopy(spec.at(known.pointer))
+    return document
+
+
+_JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"),
+               (list, "array"), (dict, "object"), (type(None), "null"))  # fmt: skip
+
+
+def _check_acted_on_fields(context: RequestContext, body: Mapping[str, Any]) -> None:
+    """``invalid-parameter`` naming the field, the value's JSON type and the rule when a field
+    of :data:`ACTED_ON_FIELDS` in ``body`` breaks the spec's schema of it."""
+    schema = context.operation.request_schema
+    if not isinstance(schema, Mapping):
+        return
+    spec = context.server.spec
+    properties = spec.walker.view(schema).properties
+    for name in ACTED_ON_FIELDS:
+        if name not in body or properties.get(name) is None:
+            continue
+        violation = validate_instance(spec, properties[name], body[name])
+        if violation is not None:
+            sent = next(label for kind, label in _JSON_TYPES if isinstance(body[name], kind))
+            raise ApiError(
+                errors.INVALID_PARAM,
+                f"{describe_violation(violation, prefix=(name,))} (a JSON {sent} was sent; the "
+                f"server acts on {name}, typed by the vendor SDK)",
+            )
 
 
 def _integer(value: Any, fallback: int) -> int:
@@ -174,6 +238,7 @@ def _over_budget() -> Callable[[], bool]:
 def list_jobs(context: RequestContext) -> JsonResponse:
     body = jobs.validate_body(context, precheck=_check_search_caps)
     body = body if isinstance(body, Mapping) else {}
+    _check_acted_on_fields(context, body)
     query = search_query(context, body)
     paging = paging_of(context)
     server = context.server

@@ -53,9 +53,9 @@ __all__ = [
     "validate_parameters",
 ]
 
-# When the synchronous call in progress must end (``time.monotonic()``); ``_deadline`` caps
-# every network wait of the client's transport at the time left.
-CALL_END: contextvars.ContextVar[float | None] = contextvars.ContextVar("CALL_END", default=None)
+# The deadline of the synchronous call in progress (on its client's clock); ``_deadline``
+# caps every network wait of the client's transport at the time it leaves.
+CALL_END: contextvars.ContextVar[Deadline | None] = contextvars.ContextVar("CALL_END", default=None)
 
 Model = TypeVar("Model", bound=pydantic.BaseModel)
 Parsed = TypeVar("Parsed")

@@ -73,11 +73,12 @@ async def _asyncio_sleep(delay: float) -> None:
 
 
 @contextlib.contextmanager
-def _sync_scope(seconds: float) -> Iterator[None]:
+def _sync_scope(limit: Deadline) -> Iterator[None]:
     """A synchronous call ends at its deadline wherever the server stalls (connect, TLS, the
     status line, headers, body): each read, write and connect of its transport waits at most
-    the time left (see ``_bound_network``), and the answer is checked after every chunk."""
-    token = CALL_END.set(None if seconds == math.inf else time.monotonic() + seconds)
+    the time left on the client's clock (see ``_bound_network``), and the answer is checked
+    after every chunk."""
+    token = CALL_END.set(limit)
     try:
         yield
     finally:
@@ -96,10 +97,12 @@ def _bound_network(http: httpx.Client | httpx.AsyncClient) -> None:
     bound_network(http)
 
 
-def _async_scope(seconds: float) -> contextlib.AbstractContextManager[object]:
-    """An asynchronous call is cancelled exactly at its deadline (asyncio or trio)."""
+def _async_scope(limit: Deadline) -> contextlib.AbstractContextManager[object]:
+    """An asynchronous call is cancelled exactly at its deadline (asyncio or trio): the time
+    left on the client's clock, counted by the event loop's clock from now."""
     import anyio
 
+    seconds = limit.remaining()
     return anyio.fail_after(None if seconds == math.inf else seconds)
 
 
@@ -192,7 +195,9 @@ class PetstoreClient:
         retry: when idempotent requests are retried (``RetryPolicy()`` by default).
         http_client: an ``httpx.Client`` to send through (not closed by this client).
         transport: an ``httpx.BaseTransport`` for a client this object creates and closes.
-        sleep: how to wait between retries (injectable for tests).
+        sleep: how to wait between retries and polls (injectable for tests).
+        clock: the monotonic clock, in seconds, that deadlines, waits and follows read
+            (``time.monotonic`` by default; injectable for tests, with ``sleep``).
         headers: extra headers sent with every request.
     """
 
@@ -209,6 +214,7 @@ class PetstoreClient:
         transport: httpx.BaseTransport | None = None,
         sleep: Callable[[float], None] | None = None,
         headers: Mapping[str, str] | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         if http_client is not None and transport is not None:
             raise ValueError("pass either http_client or transport, not both")
@@ -216,7 +222,8 @@ class PetstoreClient:
             base_url,
             {},
         )
-        Deadline(deadline)  # refuses a deadline that is not a positive number
+        self._clock = clock or time.monotonic
+        Deadline(deadline, self._clock)  # refuses a deadline that is not a positive number
         if max_response_bytes < 1:
             raise ValueError(f"max_response_bytes must be positive, got {max_response_bytes}")
         self._deadline = deadline
@@ -261,7 +268,7 @@ class PetstoreClient:
         content: bytes | None,
         deadline: float | None,
     ) -> httpx.Response:
-        limit = Deadline(self._deadline if deadline is None else deadline)
+        limit = Deadline(self._deadline if deadline is None else deadline, self._clock)
         request = build_request(
             self._http, self._base_url, call, parameters, content, self._headers
         )
@@ -269,7 +276,7 @@ class PetstoreClient:
         while True:
             limit.cap(request)
             try:
-                with _sync_scope(limit.remaining()):
+                with _sync_scope(limit):
                     response = self._receive(call, request, limit, attempt)
             except TimeoutError as exc:
                 raise deadline_error(call, request, limit, attempt) from exc
@@ -790,7 +797,9 @@ class AsyncPetstoreClient:
         retry: when idempotent requests are retried (``RetryPolicy()`` by default).
         http_client: an ``httpx.AsyncClient`` to send through (not closed by this client).
         transport: an ``httpx.AsyncBaseTransport`` for a client this object creates and closes.
-        sleep: how to wait between retries (injectable for tests).
+        sleep: how to wait between retries and polls (injectable for tests).
+        clock: the monotonic clock, in seconds, that deadlines, waits and follows read
+            (``time.monotonic`` by default; injectable for tests, with ``sleep``).
         headers: extra headers sent with every request.
     """
 
@@ -807,6 +816,7 @@ class AsyncPetstoreClient:
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Callable[[float], Awaitable[None]] | None = None,
         headers: Mapping[str, str] | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         if http_client is not None and transport is not None:
             raise ValueError("pass either http_client or transport, not both")
@@ -814,7 +824,8 @@ class AsyncPetstoreClient:
             base_url,
             {},
         )
-        Deadline(deadline)  # refuses a deadline that is not a positive number
+        self._clock = clock or time.monotonic
+        Deadline(deadline, self._clock)  # refuses a deadline that is not a positive number
         if max_response_bytes < 1:
             raise ValueError(f"max_response_bytes must be positive, got {max_response_bytes}")
         self._deadline = deadline
@@ -859,7 +870,7 @@ class AsyncPetstoreClient:
         content: bytes | None,
         deadline: float | None,
     ) -> httpx.Response:
-        limit = Deadline(self._deadline if deadline is None else deadline)
+        limit = Deadline(self._deadline if deadline is None else deadline, self._clock)
         request = build_request(
             self._http, self._base_url, call, parameters, content, self._headers
         )
@@ -867,7 +878,7 @@ class AsyncPetstoreClient:
         while True:
             limit.cap(request)
             try:
-                with _async_scope(limit.remaining()):
+                with _async_scope(limit):
                     response = await self._receive(call, request, limit, attempt)
             except TimeoutError as exc:
                 raise deadline_error(call, request, limit, attempt) from exc
