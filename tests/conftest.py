@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, settings
 
 from tests.browser import CHROMIUM, chromium_skip_reason
 from tests.cli_support import Kit
+from tests.xdist_schedule import pytest_xdist_make_scheduler  # noqa: F401 (a hook)
 
 settings.register_profile(
     "quick",
