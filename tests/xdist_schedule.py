@@ -47,7 +47,7 @@ def unit_of(nodeid: str) -> str:
     return nodeid if path in SPREAD else path
 
 
-def _rank(unit: str, tests: int) -> tuple[int, int]:
+def rank_of(unit: str, tests: int) -> tuple[int, int]:
     path = file_of(unit)
     first = FIRST.index(path) if path in FIRST else len(FIRST)
     return (first, -tests)
@@ -66,7 +66,7 @@ class FileOrTestScheduling(LoadFileScheduling):  # type: ignore[misc]
     def _assign_work_unit(self, node: Any) -> None:
         if not self._ordered:  # the queue is complete before the first unit goes out
             self._ordered = True
-            units = sorted(self.workqueue.items(), key=lambda u: _rank(u[0], len(u[1])))
+            units = sorted(self.workqueue.items(), key=lambda u: rank_of(u[0], len(u[1])))
             self.workqueue.clear()
             self.workqueue.update(units)
         super()._assign_work_unit(node)
