@@ -9,9 +9,8 @@ finish and wait; and such a file, having few tests, is handed out last. So, unde
 - the files of ``SPREAD`` are cut into one unit per test, so their tests run side by side on
   every worker (each of those files keeps nothing between its tests but what ``tmp_path`` or
   a fixture of its own gives, so a test runs the same wherever it lands);
-- the units of the files in ``FIRST`` go out first, in that order (the costliest first:
-  measured, see README "the suite's figures"); then every other file, most tests first, as
-  xdist does.
+- the units of the files in ``FIRST`` go out first, in that order: the costliest whole files,
+  then the spread ones; then every other file, most tests first, as xdist does.
 
 Every other file still runs whole on one worker, so its module fixtures are built once.
 A file missing from both lists only runs later; nothing is skipped. (``--dist loadgroup``
@@ -25,16 +24,28 @@ from typing import Any
 import pytest
 from xdist.scheduler import LoadFileScheduling
 
-# The costliest files first, as measured (2026-11-28, CPU seconds of one process; README says
-# where the suite's figures are): a whole `docs update` per test (244 s in all), a contract run
-# per mutant.
-FIRST: tuple[str, ...] = (
-    "tests/vendordocs/test_update.py",
-    "tests/contracts/test_mutants.py",
+# The costliest units first, the longest-processing-time rule: files that must stay whole (a
+# module fixture, or one long test), costliest first by the seconds one worker spent on each at
+# load 9-14 on 2026-11-28, then the spread files (each of their tests is a small unit that fills
+# the gaps): a whole `docs update` per test (244 s of CPU in all), a contract run per mutant.
+WHOLE_FIRST: tuple[str, ...] = (
+    "tests/contracts_client/test_mock_operations.py",
+    "tests/contracts_client/test_client_check.py",
+    "tests/contracts_client/test_paging.py",
+    "tests/contracts_client/test_mock.py",
+    "tests/contracts_client/test_node_client_adapter.py",
+    "tests/contracts_client/test_follows_the_spec.py",
+    "tests/contracts_client/test_proxy.py",
+    "tests/contracts/test_independent_server.py",
 )
 # Files whose tests are each a unit of their own: seconds each, and no fixture shared between
 # their tests but through a cache that is as good rebuilt.
-SPREAD: frozenset[str] = frozenset(FIRST)
+SPREAD_FIRST: tuple[str, ...] = (
+    "tests/vendordocs/test_update.py",
+    "tests/contracts/test_mutants.py",
+)
+FIRST: tuple[str, ...] = WHOLE_FIRST + SPREAD_FIRST
+SPREAD: frozenset[str] = frozenset(SPREAD_FIRST)
 
 
 def file_of(nodeid: str) -> str:
