@@ -10,7 +10,8 @@ Tests marked ``chromium`` are skipped, with the reason in the summary, where Deb
 is missing, except under CI, where they run (and fail without it): ``tests/browser.py``.
 
 ``scripts/check`` runs the suite on four workers (pytest-xdist, ``-n 4 --dist loadfile``: the
-tests of one file on one worker, so module fixtures are built once), so every test must be
+tests of one file on one worker, so module fixtures are built once, except the few files
+``tests/xdist_schedule.py`` spreads test by test), so every test must be
 parallel-safe with the other files: servers on port 0, files written only under ``tmp_path``,
 ``monkeypatch`` for the environment and the working directory, and wall-time budgets no loaded
 machine runs out of.
@@ -26,6 +27,7 @@ from hypothesis import HealthCheck, settings
 
 from tests.browser import CHROMIUM, chromium_skip_reason
 from tests.cli_support import Kit
+from tests.xdist_schedule import pytest_xdist_make_scheduler  # noqa: F401 (a hook)
 
 settings.register_profile(
     "quick",

@@ -23,6 +23,10 @@ from modelarts_training_client import ApiError, ModelArtsError, TokenAuth, Train
 
 from .cli_helpers import announced_url
 
+# httpx's default 5 s is no bound for a proxy process that a loaded machine starts late (its
+# first answer imports and loads the spec): these tests wait for an answer, they do not time it.
+PATIENT = httpx.Timeout(60.0)
+
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
@@ -119,6 +123,7 @@ def test_correct_traffic_passes_and_is_forwarded_unchanged() -> None:
         raw = httpx.get(
             f"{url}/v2/{DEV_PROJECT_ID}/training-jobs/{job_id}",
             headers={"X-Auth-Token": DEV_TOKEN, "X-Trace": "kept"},
+            timeout=PATIENT,
         )
     assert shown.metadata.id == job_id
     assert seen == []
@@ -227,7 +232,7 @@ def test_each_violation_is_counted_once_and_the_table_agrees_with_the_summary() 
 def test_unreachable_upstream_is_a_run_error() -> None:
     proxy = ValidatingProxy("http://127.0.0.1:9")
     with serve_app(proxy) as url:
-        answer = httpx.get(f"{url}/v2/{DEV_PROJECT_ID}/training-jobs/abc")
+        answer = httpx.get(f"{url}/v2/{DEV_PROJECT_ID}/training-jobs/abc", timeout=PATIENT)
     assert answer.status_code == 502
     assert int(proxy.finish().exit_code) == 2
 
@@ -259,7 +264,11 @@ def test_proxy_cli_bounded_by_max_requests(tmp_path: Any) -> None:
         assert process.stderr is not None
         url = announced_url(process.stderr)
         # PATCH: no path of the spec documents it (PUT on a job is the description change).
-        httpx.patch(f"{url}/v2/{DEV_PROJECT_ID}/training-jobs/abc", headers={"X-Auth-Token": "t"})
+        httpx.patch(
+            f"{url}/v2/{DEV_PROJECT_ID}/training-jobs/abc",
+            headers={"X-Auth-Token": "t"},
+            timeout=PATIENT,
+        )
         out, _ = process.communicate(timeout=60)
     assert process.returncode == 1, out
     document = json.loads(report.read_text())
@@ -279,7 +288,9 @@ def test_proxy_cli_writes_its_report_on_sigterm(tmp_path: Any) -> None:
         assert process.stderr is not None
         url = announced_url(process.stderr)
         answer = httpx.get(
-            f"{url}/v2/{DEV_PROJECT_ID}/training-jobs/missing", headers={"X-Auth-Token": DEV_TOKEN}
+            f"{url}/v2/{DEV_PROJECT_ID}/training-jobs/missing",
+            headers={"X-Auth-Token": DEV_TOKEN},
+            timeout=PATIENT,
         )
         process.send_signal(signal.SIGTERM)
         process.communicate(timeout=60)

@@ -5,22 +5,19 @@ client follow, with no code change."""
 from __future__ import annotations
 
 import copy
-import importlib
 import inspect
-import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import httpx
 import pytest
-import yaml
-from modelarts_kit_generator.ir import GeneratorOptions
-from modelarts_kit_generator.pipeline import generate
 from modelarts_kit_server import LifecycleTimings, ManualClock, ServerSettings, create_app
 from modelarts_kit_spec import SPEC_PATH, Spec, load_spec
 
 from .server_support import Api, SyncASGITransport, job_body
+from .spec_copies import generated_client, write_spec_copy
 
 NEW_PHASE = "Queued"
 NEW_CODE = "ModelArts.1120"  # "Parameter verification failed." (400) in the vendor's table
@@ -60,9 +57,7 @@ def changed_document() -> Any:
 
 @pytest.fixture(scope="module")
 def changed_spec_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("changed-spec") / "openapi.yaml"
-    path.write_text(yaml.safe_dump(changed_document(), sort_keys=False), encoding="utf-8")
-    return path
+    return write_spec_copy(tmp_path_factory, "changed-spec", changed_document())
 
 
 @pytest.fixture
@@ -130,17 +125,11 @@ def test_the_server_accepts_the_new_request_enum_value(
 
 
 @pytest.fixture(scope="module")
-def changed_client(changed_spec_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Any:
-    out = tmp_path_factory.mktemp("changed-client") / "distribution"
-    options = GeneratorOptions(package=PACKAGE, distribution="changed-spec-client")
-    generate(out, changed_spec_path, options, use_cache=False)
-    sys.path.insert(0, str(out))
-    try:
-        yield importlib.import_module(PACKAGE)
-    finally:
-        sys.path.remove(str(out))
-        for name in [n for n in sys.modules if n == PACKAGE or n.startswith(PACKAGE + ".")]:
-            del sys.modules[name]
+def changed_client(
+    changed_spec_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ModuleType]:
+    with generated_client(changed_spec_path, tmp_path_factory, PACKAGE, "changed-spec-client") as m:
+        yield m
 
 
 def test_the_generated_client_follows(changed_client: Any) -> None:

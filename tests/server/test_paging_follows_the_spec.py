@@ -6,21 +6,17 @@ with no code change."""
 from __future__ import annotations
 
 import copy
-import importlib
-import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import httpx
 import pytest
-import yaml
 from modelarts_kit_contracts.core.findings import RunReport
 from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_contracts.server.run import Budget, RunOptions, ServerTarget, run_server_contract
 from modelarts_kit_contracts.transport_auth import Credentials
-from modelarts_kit_generator.ir import GeneratorOptions
-from modelarts_kit_generator.pipeline import generate
 from modelarts_kit_server import (
     DEV_PROJECT_ID,
     DEV_TOKEN,
@@ -33,6 +29,7 @@ from modelarts_kit_spec import Spec, load_spec
 from modelarts_kit_spec.meaning import Role
 
 from .server_support import SyncASGITransport, job_body
+from .spec_copies import generated_client, write_spec_copy
 
 PACKAGE = "items_offset_client"
 JOBS = 5
@@ -56,9 +53,7 @@ def items_document() -> Any:
 
 @pytest.fixture(scope="module")
 def items_spec_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("items-offset") / "openapi.yaml"
-    path.write_text(yaml.safe_dump(items_document(), sort_keys=False), encoding="utf-8")
-    return path
+    return write_spec_copy(tmp_path_factory, "items-offset", items_document())
 
 
 def _server(spec_path: Path | None) -> Any:
@@ -109,17 +104,11 @@ def test_the_server_reads_offset_as_the_spec_says(counts: str, items_spec_path: 
 
 
 @pytest.fixture(scope="module")
-def items_client(items_spec_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    out = tmp_path_factory.mktemp("items-client") / "distribution"
-    options = GeneratorOptions(package=PACKAGE, distribution="items-offset-client")
-    generate(out, items_spec_path, options, use_cache=False)
-    sys.path.insert(0, str(out))
-    try:
-        yield importlib.import_module(PACKAGE)
-    finally:
-        sys.path.remove(str(out))
-        for name in [n for n in sys.modules if n == PACKAGE or n.startswith(PACKAGE + ".")]:
-            del sys.modules[name]
+def items_client(
+    items_spec_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ModuleType]:
+    with generated_client(items_spec_path, tmp_path_factory, PACKAGE, "items-offset-client") as m:
+        yield m
 
 
 def test_a_freshly_generated_iterator_follows(items_client: Any, items_spec_path: Path) -> None:
