@@ -58,7 +58,7 @@ import random
 import threading
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
@@ -371,7 +371,9 @@ class ReferenceServer:
         if scope["type"] != "http":
             return
         faults = self.settings.faults
-        if faults is not None and await inject_faults(self.spec, faults, scope, send):
+        if faults is not None and await inject_faults(
+            self.spec, faults, scope, send, self.settings.fault_sleep
+        ):
             return
         request_id = new_request_id()
         started = time.perf_counter()
@@ -559,7 +561,13 @@ class ConnectionDropped(errors.ServerError):
     """Raised after the response has started, so the server closes the connection (a fault)."""
 
 
-async def inject_faults(spec: Spec, plan: FaultPlan, scope: Scope, send: Send) -> bool:
+async def inject_faults(
+    spec: Spec,
+    plan: FaultPlan,
+    scope: Scope,
+    send: Send,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+) -> bool:
     """Apply this request's faults (see :mod:`~modelarts_kit_server.faults`); True if answered.
 
     A dropped connection is one log line here; the server closes the connection on
@@ -568,7 +576,7 @@ async def inject_faults(spec: Spec, plan: FaultPlan, scope: Scope, send: Send) -
     """
     for fault in plan.draw():
         if fault.kind is FaultKind.LATENCY:
-            await asyncio.sleep(fault.parameter)
+            await sleep(fault.parameter)
         elif fault.kind is FaultKind.TOO_MANY_REQUESTS:
             retry_after = str(max(0, round(fault.parameter)))
             error = ApiError(errors.TOO_MANY_REQUESTS, headers={"Retry-After": retry_after})

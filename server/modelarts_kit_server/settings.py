@@ -6,9 +6,10 @@ and ``AK:SK:PROJECT_ID``); their reprs never show the secret.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -110,8 +111,10 @@ class ServerSettings:
     ``db_path``: SQLite file (None: in memory). ``clock``: the simulated clock (default: a
     :class:`~modelarts_kit_server.clock.SimulatedClock` at ``clock_speed``); pass a
     :class:`~modelarts_kit_server.clock.ManualClock` for deterministic tests. ``faults``:
-    fault injection plan (None: off). ``wall_clock``: seconds since the epoch, used to check
-    ``X-Sdk-Date`` (real time, not the simulated clock). ``spec_path``: another spec file.
+    fault injection plan (None: off). ``fault_sleep``: how a latency fault waits (tests pass
+    a recorder, so they count the waits instead of timing them). ``wall_clock``: seconds
+    since the epoch, used to check ``X-Sdk-Date`` (real time, not the simulated clock).
+    ``spec_path``: another spec file.
     ``id_seed``: draw job ids (still UUID4-shaped) from a generator with this seed instead
     of at random, for reproducible runs. ``max_body_bytes``: the largest request body accepted
     (413 beyond; default 2 MiB, at most the vendor's 12 MB). ``strictness``: which end of the
@@ -131,6 +134,7 @@ class ServerSettings:
     clock: Clock | None = None
     timings: LifecycleTimings = field(default_factory=LifecycleTimings)
     faults: FaultPlan | None = None
+    fault_sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
     user_name: str = DEFAULT_USER_NAME
     signature_max_skew_s: float = 15 * 60
     wall_clock: Callable[[], float] = time.time
