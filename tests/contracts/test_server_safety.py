@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import _thread
 import io
+import itertools
 import json
 import socket
 import threading
@@ -59,9 +60,15 @@ STOPPED = FINAL | {"Terminating"}
 class Recorder:
     """ASGI middleware: records (method, path, status, time) of every exchange."""
 
-    def __init__(self, app: Any, answer: Callable[[Scope, int], Message | None] | None = None):
+    def __init__(
+        self,
+        app: Any,
+        answer: Callable[[Scope, int], Message | None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.app = app
         self.answer = answer
+        self.clock = clock
         self.seen: list[tuple[str, str, int, float]] = []
         self.count = 0
 
@@ -70,7 +77,7 @@ class Recorder:
             await self.app(scope, receive, send)
             return
         self.count += 1
-        arrived = time.monotonic()
+        arrived = self.clock()
         canned = self.answer(scope, self.count) if self.answer is not None else None
         if canned is not None:
             self.seen.append((scope["method"], scope["path"], canned["status"], arrived))
@@ -212,14 +219,22 @@ def test_429_is_retried_after_retry_after() -> None:
 
 
 def test_rate_spaces_requests() -> None:
+    # Paced on a virtual clock: each request arrives at the clock's time, and the guard's
+    # waits move it, so the spacing is exact and the machine's speed does not enter.
+    clock = VirtualClock()
     with reference() as app:
-        recorder = Recorder(app)
-        run_server_contract(ServerTarget.asgi(recorder), options(phases=(), rate=20.0))
+        recorder = Recorder(app, clock=clock.peek)
+        run_server_contract(
+            ServerTarget.asgi(recorder),
+            options(phases=(), rate=20.0),
+            clock=clock.now,
+            sleep=clock.sleep,
+        )
     times = sorted(t for *_, t in recorder.seen)
     assert len(times) > 20
-    # no half-second window holds more than the rate allows (one request of slack for jitter)
-    busiest = max(sum(1 for t in times if start <= t < start + 0.5) for start in times)
-    assert busiest <= 20 * 0.5 + 1, busiest
+    gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
+    assert min(gaps) >= 1 / 20 - 1e-9, min(gaps)  # never closer than the rate allows
+    assert times[-1] - times[0] <= (len(times) - 1) / 20 + 1e-6  # and no slower either
 
 
 def test_dry_run_prints_the_plan_and_sends_nothing() -> None:

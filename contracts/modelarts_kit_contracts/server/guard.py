@@ -361,6 +361,8 @@ class TrafficGuard(requests.auth.AuthBase):
     signer: requests.auth.AuthBase | None = None
     deadline: float | None = None  # on ``clock``
     clock: Callable[[], float] = time.monotonic
+    # How pacing and Retry-After wait, on ``clock`` (None: until ``stop``, in real seconds).
+    pause: Callable[[float], object] | None = None
     created: dict[str, CreatedJob] = field(default_factory=dict)
     creates_counted: int = 0
     creates_blocked: int = 0
@@ -449,7 +451,7 @@ class TrafficGuard(requests.auth.AuthBase):
         if not rate:
             return
         with self._lock:
-            now = time.monotonic()
+            now = self.clock()
             start = max(now, self._next_slot)
             self._next_slot = start + 1.0 / rate
         self._sleep(start - now)
@@ -458,7 +460,10 @@ class TrafficGuard(requests.auth.AuthBase):
         if self.deadline is not None:
             seconds = min(seconds, max(0.0, self.deadline - self.clock()))
         if seconds > 0:
-            self.stop.wait(seconds)
+            if self.pause is not None:
+                self.pause(seconds)
+            else:
+                self.stop.wait(seconds)
 
     # responses ------------------------------------------------------------------------------
 

@@ -448,6 +448,7 @@ def _build_traffic(
     api: ApiMap,
     deadline: float | None,
     clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], object] | None = None,
 ) -> Traffic:
     routes = tuple(Route(role, op.method, op.path) for role, op in api.roles())
     # A create "the target could accept": valid for what a server must enforce (placed by
@@ -472,6 +473,7 @@ def _build_traffic(
         signer=options.credentials.requests_auth(),
         deadline=deadline,
         clock=clock,
+        pause=sleep,
     )
     return Traffic(target, guard, StallWatchdog(deadline, clock), options.request_timeout_s)
 
@@ -511,13 +513,16 @@ def run_server_contract(
     progress: ProgressSink | None = None,
     interruption: Interruption | None = None,
     clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], object] | None = None,
 ) -> RunReport:
     """Run every check against ``target``; return the report (never raises for findings).
 
     The run ends within ``--max-time`` (plus a short grace to stop threads), whatever the
     server does; Ctrl-C ends it too, after the clean-up of a live run's jobs, and so does
     ``interruption`` once requested. ``--max-time``, each request's limit and the report's
-    duration are read on ``clock`` (monotonic seconds; a test gives a virtual one).
+    duration are read on ``clock`` (monotonic seconds; a test gives a virtual one), and
+    ``--rate``'s spacing and a 429's Retry-After wait through ``sleep`` on it (None: real
+    seconds, cut short when the run stops).
     """
     seed = options.budget.seed if options.budget.seed is not None else random.randrange(2**32)
     report = RunReport(target=target.label, seed=seed)
@@ -531,7 +536,7 @@ def run_server_contract(
 
     max_time = options.budget.max_time
     hard_end = None if max_time is None else started + max_time
-    traffic = _build_traffic(target, options, resolved, hard_end, clock)
+    traffic = _build_traffic(target, options, resolved, hard_end, clock, sleep)
     run = _Run(target, options, resolved, report, traffic, progress)
 
     def work_deadline() -> float | None:
