@@ -123,30 +123,28 @@ def case_body(case: Any) -> tuple[Any, bool]:
     return (body if isinstance(body, dict | list) else None), negative
 
 
+def _negative_parts(case: Any) -> set[str]:
+    """The parts of the case (``body``, ``path``, ``query``, ``header``...) generated invalid."""
+    meta = getattr(case, "meta", None)
+    if meta is None:
+        return set()
+    return {
+        str(getattr(location, "value", location))
+        for location, info in meta.components.items()
+        if info.mode.is_negative
+    }
+
+
 def negative_elsewhere(case: Any) -> bool:
     """Whether a part of the case other than its body was generated invalid."""
     from schemathesis.core.parameters import ParameterLocation
 
-    meta = getattr(case, "meta", None)
-    if meta is None:
-        return False
-    return any(
-        info.mode.is_negative
-        for location, info in meta.components.items()
-        if location is not ParameterLocation.BODY
-    )
+    return bool(_negative_parts(case) - {ParameterLocation.BODY.value})
 
 
 def negative_at(case: Any, where: str) -> bool:
     """Whether the case's ``where`` part (path, query, header) was generated invalid."""
-    meta = getattr(case, "meta", None)
-    if meta is None:
-        return False
-    return any(
-        info.mode.is_negative
-        for location, info in meta.components.items()
-        if str(getattr(location, "value", location)) == where
-    )
+    return where in _negative_parts(case)
 
 
 def query_pairs(case: Any) -> list[tuple[str, str]]:

@@ -24,7 +24,7 @@ reference server, the wire checks (mock, proxy, client check) and the contract r
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -257,37 +257,35 @@ def _shown(text: str) -> str:
     return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
-def add_formats(envelope: JSON) -> None:
-    """Must-accept: each prose format becomes its parameter's ``pattern`` (in place)."""
+def _operations(envelope: JSON) -> Iterator[dict[str, Any]]:
+    """Every operation object of an envelope document (to edit in place)."""
     for item in (envelope.get("paths") or {}).values():
         if not isinstance(item, dict):
             continue
-        for operation in item.values():
-            if not isinstance(operation, dict):
+        yield from (operation for operation in item.values() if isinstance(operation, dict))
+
+
+def add_formats(envelope: JSON) -> None:
+    """Must-accept: each prose format becomes its parameter's ``pattern`` (in place)."""
+    for operation in _operations(envelope):
+        formats = (operation.get(EXTENSION) or {}).get("formats") or {}
+        for parameter in operation.get("parameters") or ():
+            if not isinstance(parameter, dict) or parameter.get("name") not in formats:
                 continue
-            formats = (operation.get(EXTENSION) or {}).get("formats") or {}
-            for parameter in operation.get("parameters") or ():
-                if not isinstance(parameter, dict) or parameter.get("name") not in formats:
-                    continue
-                pattern = formats[parameter["name"]].get("pattern")
-                if isinstance(pattern, str) and isinstance(parameter.get("schema"), dict):
-                    parameter["schema"]["pattern"] = pattern
+            pattern = formats[parameter["name"]].get("pattern")
+            if isinstance(pattern, str) and isinstance(parameter.get("schema"), dict):
+                parameter["schema"]["pattern"] = pattern
 
 
 def allow_empty_query_values(envelope: JSON) -> None:
     """Must-reject: an empty query value is a parameter not given, so a value list admits
     ``""`` (in place; every reader of the envelope, a plain schemathesis run included, then
     reads ``level=`` as the flavors page reads ``flavor_type`` left out)."""
-    for item in (envelope.get("paths") or {}).values():
-        if not isinstance(item, dict):
-            continue
-        for operation in item.values():
-            if not isinstance(operation, dict):
+    for operation in _operations(envelope):
+        for parameter in operation.get("parameters") or ():
+            if not isinstance(parameter, dict) or parameter.get("in") != "query":
                 continue
-            for parameter in operation.get("parameters") or ():
-                if not isinstance(parameter, dict) or parameter.get("in") != "query":
-                    continue
-                schema = parameter.get("schema")
-                enum = schema.get("enum") if isinstance(schema, dict) else None
-                if isinstance(schema, dict) and isinstance(enum, list) and "" not in enum:
-                    schema["enum"] = [*enum, ""]
+            schema = parameter.get("schema")
+            enum = schema.get("enum") if isinstance(schema, dict) else None
+            if isinstance(schema, dict) and isinstance(enum, list) and "" not in enum:
+                schema["enum"] = [*enum, ""]
