@@ -167,15 +167,12 @@ class Envelopes:
         headers: Mapping[str, str] | None = None,
         path: Mapping[str, str] | None = None,
     ) -> list[ParameterBreak]:
-        """The rules of ``envelope`` the query, header and path parameters break."""
-        keep_empty = envelope is self.must_accept
-        pairs = list(query)
+        """The rules of ``envelope`` the query, header and path parameters break (an empty
+        value is not given: :meth:`place_parameters` never asks must-accept about one)."""
         operation = self.spec.operation(operation_id)
-        found = parameter_breaks(
-            envelope, operation, "query", given_values(pairs, keep_empty=keep_empty)
-        )
+        found = parameter_breaks(envelope, operation, "query", given_values(query))
         if headers is not None:
-            values = given_values(headers.items(), keep_empty=keep_empty)
+            values = given_values(headers.items())
             found += parameter_breaks(envelope, operation, "header", values, skip=UNJUDGED_HEADERS)
         if path is not None:
             # A job id the ledger's pattern does not allow is no id a correct server must take.
