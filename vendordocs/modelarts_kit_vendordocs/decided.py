@@ -30,7 +30,7 @@ from modelarts_kit_spec.load import parse_yaml_text
 from modelarts_kit_spec.validate import subset_mismatch
 from modelarts_kit_wire.pointers import escape_pointer_token, unescape_pointer_token
 
-from modelarts_kit_vendordocs.propose import _child, _content, _find, _indent
+from modelarts_kit_vendordocs.yamltext import child_node, find_node, indent_of, is_content
 
 __all__ = ["AppliedDecisions", "apply_decisions", "set_key", "undone_decisions"]
 
@@ -107,21 +107,21 @@ def set_key(text: str, pointer: str, key: str, value: Any) -> str | None:
     added after its last member), written by the emitter; None when the text has no such
     block mapping."""
     lines = text.splitlines()
-    node = _find(lines, pointer)
+    node = find_node(lines, pointer)
     if node is None:
         return None
-    child = _child(lines, node, key)
+    child = child_node(lines, node, key)
     if child is not None:
         block = _key_lines(key, value, child.indent)
         line = lines[child.line]
-        if line.lstrip().startswith("- ") and _indent(line) + 2 == child.indent:
+        if line.lstrip().startswith("- ") and indent_of(line) + 2 == child.indent:
             block[0] = line[: child.indent] + block[0][child.indent :]  # keep the item's "- "
         lines[child.line : max(child.end, child.line + 1)] = block
     else:
-        members = [n for n in range(node.start, node.end) if _content(lines[n])]
+        members = [n for n in range(node.start, node.end) if is_content(lines[n])]
         if not members or node.start == node.line:
             return None  # an inline (flow) value, or a mapping held on a "- " line
-        lines[node.end : node.end] = _key_lines(key, value, _indent(lines[members[0]]))
+        lines[node.end : node.end] = _key_lines(key, value, indent_of(lines[members[0]]))
     return "\n".join(lines) + ("\n" if text.endswith("\n") else "")
 
 

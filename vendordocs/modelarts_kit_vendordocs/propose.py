@@ -27,7 +27,6 @@ from modelarts_kit_spec import LedgerEntry, SpecError, load_spec, read_ledger
 from modelarts_kit_spec.emit import dump_block, dump_flow
 from modelarts_kit_spec.load import Spec, parse_yaml_text, read_input_text
 from modelarts_kit_spec.values import open_enum_schema
-from modelarts_kit_wire.pointers import unescape_pointer_token
 
 from modelarts_kit_vendordocs.constraint_edit import constraint_update
 from modelarts_kit_vendordocs.drift import (
@@ -43,6 +42,19 @@ from modelarts_kit_vendordocs.project import Project, project_for
 from modelarts_kit_vendordocs.settle import DROPPED
 from modelarts_kit_vendordocs.transaction import Transaction
 from modelarts_kit_vendordocs.types import parse_type
+from modelarts_kit_vendordocs.yamltext import (
+    Node,
+    child_node,
+    find_node,
+    indent_of,
+    inline_value,
+    is_content,
+    item_node,
+    members_of,
+    parse_inline,
+    sequence_items,
+    split_key,
+)
 
 __all__ = [
     "Proposal",
@@ -60,151 +72,6 @@ __all__ = [
 
 class ProposeError(VendorDocsError):
     """A proposal that cannot be made or written; nothing was changed."""
-
-
-# --- locating a node in YAML text --------------------------------------------------------
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
-
-
-def _content(line: str) -> bool:
-    stripped = line.strip()
-    return bool(stripped) and not stripped.startswith("#")
-
-
-@dataclass(frozen=True)
-class _Node:
-    """Where a node sits: its key line, and the lines of its block value (start, end)."""
-
-    line: int  # the line holding ``key:`` (or ``- `` for a sequence item)
-    indent: int  # the indentation of the key (of the item's content for a sequence item)
-    start: int  # first line of the block below the key
-    end: int  # one past its last content line
-
-
-def _block_end(lines: list[str], start: int, indent: int) -> int:
-    end = start
-    for number in range(start, len(lines)):
-        if _content(lines[number]):
-            if _indent(lines[number]) <= indent:
-                break
-            end = number + 1
-    return end
-
-
-def _quoted_end(text: str) -> int:
-    """One past the closing quote of the quoted scalar ``text`` starts with; -1 if unclosed."""
-    quote, index = text[0], 1
-    while index < len(text):
-        char = text[index]
-        if quote == '"' and char == "\\":
-            index += 2
-            continue
-        if char == quote:
-            if quote == "'" and text[index + 1 : index + 2] == "'":
-                index += 2  # '' is a quote inside a single-quoted scalar
-                continue
-            return index + 1
-        index += 1
-    return -1
-
-
-def _split_key(text: str) -> tuple[str, str] | None:
-    """``key: value`` -> (the key as YAML reads it, the text after the colon); None if no key.
-
-    A quoted key is decoded by the YAML reader ('a: b', "x\\ny", 'it''s'); a plain key is
-    taken as written (``'200'`` and ``200`` both name the status code 200)."""
-    if text[:1] in ("'", '"'):
-        end = _quoted_end(text)
-        if end < 0:
-            return None
-        rest = text[end:].lstrip(" ")
-        if not rest.startswith(":") or rest[1:2] not in ("", " "):
-            return None
-        key = parse_yaml_text(text[:end], "<key>")
-        return (key if isinstance(key, str) else text[:end]), rest[1:]
-    colon = text.find(": ")
-    if colon < 0:
-        if not text.endswith(":"):
-            return None
-        colon = len(text) - 1
-    return text[:colon].rstrip(), text[colon + 1 :]
-
-
-def _child(lines: list[str], node: _Node, token: str) -> _Node | None:
-    """The child ``token`` (a key, or a sequence index) of ``node``'s block."""
-    members: list[tuple[int, int]] = []  # (line, indent of the member's key/item)
-    level: int | None = None
-    for number in range(node.start, node.end):
-        line = lines[number]
-        if not _content(line):
-            continue
-        indent = _indent(line)
-        if number == node.line and line.lstrip().startswith("- "):
-            continue
-        if level is None:
-            level = indent
-        if indent == level:
-            members.append((number, indent))
-    if token.isdigit():
-        items = [(n, i) for n, i in members if lines[n].lstrip().startswith("- ")]
-        if int(token) >= len(items):
-            return None
-        number, indent = items[int(token)]
-        # The item's own mapping starts on the "- " line, two columns in.
-        return _Node(number, indent + 2, number, _block_end(lines, number + 1, indent))
-    for number, indent in members:
-        text = lines[number].strip()
-        if text.startswith("- "):
-            continue
-        split = _split_key(text)
-        if split is not None and split[0] == token:
-            return _Node(number, indent, number + 1, _block_end(lines, number + 1, indent))
-    # Keys of a sequence item: the first one sits on the "- " line itself.
-    if node.line < len(lines) and lines[node.line].lstrip().startswith("- "):
-        split = _split_key(lines[node.line].lstrip()[2:].strip())
-        if split is not None and split[0] == token:
-            return _Node(
-                node.line, node.indent, node.line + 1, _block_end(lines, node.line + 1, node.indent)
-            )
-    return None
-
-
-def _find(lines: list[str], pointer: str) -> _Node | None:
-    node: _Node | None = _Node(-1, -1, 0, len(lines))
-    for token in pointer.removeprefix("#").strip("/").split("/"):
-        if node is None or not token:
-            break
-        token = unescape_pointer_token(token)
-        node = _child(lines, node, token)
-    return node
-
-
-def _inline_value(lines: list[str], node: _Node) -> str:
-    """The text after the node's key, on the key's line and any continuation lines (a flow
-    list may wrap); "" when the value is a block below the key."""
-    text = lines[node.line].strip()
-    if text.startswith("- "):
-        text = text[2:].strip()
-    split = _split_key(text)
-    first = split[1].strip() if split is not None else ""
-    if not first or first.startswith("#"):
-        return ""
-    more = [lines[n].strip() for n in range(node.start, node.end) if _content(lines[n])]
-    return " ".join([first, *more])
-
-
-def _parse_inline(value: str) -> tuple[Any, str] | None:
-    """A one-line YAML value read by the one reader, and the comment that followed it."""
-    cut = len(value)
-    while cut > 0:
-        try:
-            return parse_yaml_text(value[:cut], "<value>"), value[cut:]
-        except SpecError:
-            cut = value.rfind(" #", 0, cut)  # try again without a trailing comment
-    return None
 
 
 # --- edits ---------------------------------------------------------------------------------
@@ -229,7 +96,7 @@ def _merged_flow(value: str, names: Sequence[str]) -> str | None:
     emitter; None when ``value`` is not a flow list of the reader's."""
     if not value.startswith("["):
         return None
-    parsed = _parse_inline(value)
+    parsed = parse_inline(value)
     if parsed is None or not isinstance(parsed[0], list):
         return None
     items, comment = parsed
@@ -237,31 +104,35 @@ def _merged_flow(value: str, names: Sequence[str]) -> str | None:
     return dump_flow(items) + comment
 
 
-def _add_to_list(doc: _Text, node: _Node, key: str, names: Sequence[str]) -> bool:
+def _add_to_list(doc: _Text, node: Node, key: str, names: Sequence[str]) -> bool:
     """Add ``names`` to the list at ``key`` of the mapping ``node`` (created when absent)."""
-    target = _child(doc.lines, node, key)
+    target = child_node(doc.lines, node, key)
     if target is None:
-        anchor = _child(doc.lines, node, "properties")
+        anchor = child_node(doc.lines, node, "properties")
         if anchor is None:
             return False
         doc.lines[anchor.line : anchor.line] = dump_block(
             {key: list(names)}, anchor.indent, flow=None
         )
         return True
-    value = _inline_value(doc.lines, target)
+    value = inline_value(doc.lines, target)
     if value:
         merged = _merged_flow(value, names)
         if merged is None:
             return False
         line = doc.lines[target.line].rstrip()
-        split = _split_key(line.strip().removeprefix("- ").strip())
+        split = split_key(line.strip().removeprefix("- ").strip())
         if split is None:
             return False
         key_end = len(line) - len(split[1])  # just past the key's colon
         doc.lines[target.line : max(target.end, target.line + 1)] = [line[:key_end] + " " + merged]
         return True
     item_indent = next(
-        (_indent(doc.lines[n]) for n in range(target.start, target.end) if _content(doc.lines[n])),
+        (
+            indent_of(doc.lines[n])
+            for n in range(target.start, target.end)
+            if is_content(doc.lines[n])
+        ),
         target.indent + 2,
     )
     doc.lines[target.end : target.end] = dump_block(list(names), item_indent)
@@ -330,36 +201,36 @@ def _property_schema(finding: DriftFinding, values: Values) -> dict[str, Any]:
 
 def _add_property(doc: _Text, finding: DriftFinding, values: Values) -> bool:
     name = normalise_field(finding.field).rpartition(".")[2]
-    owner = _find(doc.lines, finding.schema or "")
+    owner = find_node(doc.lines, finding.schema or "")
     if owner is None:
         return False
-    properties = _child(doc.lines, owner, "properties")
-    if properties is None or _child(doc.lines, properties, name) is not None:
+    properties = child_node(doc.lines, owner, "properties")
+    if properties is None or child_node(doc.lines, properties, name) is not None:
         return False
-    members = [n for n in range(properties.start, properties.end) if _content(doc.lines[n])]
-    indent = _indent(doc.lines[members[0]]) if members else properties.indent + 2
+    members = [n for n in range(properties.start, properties.end) if is_content(doc.lines[n])]
+    indent = indent_of(doc.lines[members[0]]) if members else properties.indent + 2
     block = dump_block({name: _property_schema(finding, values)}, indent)
     doc.lines[properties.end : properties.end] = block
     if finding.required and finding.side == "request":
-        owner = _find(doc.lines, finding.schema or "")
+        owner = find_node(doc.lines, finding.schema or "")
         return owner is not None and _add_to_list(doc, owner, "required", [name])
     return True
 
 
 def _add_values(doc: _Text, finding: DriftFinding, values: Sequence[str]) -> bool:
-    node = _find(doc.lines, finding.pointer or "")
+    node = find_node(doc.lines, finding.pointer or "")
     if node is None:
         return False
-    if _child(doc.lines, node, "enum") is not None:
+    if child_node(doc.lines, node, "enum") is not None:
         return _add_to_list(doc, node, "enum", values)
-    any_of = _child(doc.lines, node, "anyOf")
+    any_of = child_node(doc.lines, node, "anyOf")
     if any_of is None:
         return False
     for index in range(8):
-        member = _child(doc.lines, any_of, str(index))
+        member = child_node(doc.lines, any_of, str(index))
         if member is None:
             return False
-        if _child(doc.lines, member, "enum") is not None:
+        if child_node(doc.lines, member, "enum") is not None:
             return _add_to_list(doc, member, "enum", values)
     return False
 
@@ -368,12 +239,12 @@ def replace_scalar(text: str, pointer: str, value: str | int | float) -> str | N
     """``text`` with the one-line scalar at ``pointer`` (``/info/version``) set to ``value``
     by the emitter, the rest of the file untouched; None when there is no such line."""
     doc = _Text(Path(), text)
-    node = _find(doc.lines, pointer)
+    node = find_node(doc.lines, pointer)
     if node is None or node.start != node.line + 1 or node.end > node.start:
         return None
     line = doc.lines[node.line].rstrip()
-    split = _split_key(line.strip().removeprefix("- ").strip())
-    current = _parse_inline(split[1].strip()) if split is not None else None
+    split = split_key(line.strip().removeprefix("- ").strip())
+    current = parse_inline(split[1].strip()) if split is not None else None
     if split is None or current is None or isinstance(current[0], (list, dict)):
         return None
     key_end = len(line) - len(split[1])
@@ -434,22 +305,22 @@ def _stub(group: FindingGroup, taken: set[str]) -> dict[str, Any]:
     }
 
 
-def _list_items(lines: list[str], key: _Node) -> tuple[int, int] | None:
+def _list_items(lines: list[str], key: Node) -> tuple[int, int] | None:
     """(indent, one past the last line) of the block list under ``key``, whose ``- `` items
     may sit at the key's own indent (as the emitter writes them) or deeper."""
-    first = next((n for n in range(key.line + 1, len(lines)) if _content(lines[n])), None)
+    first = next((n for n in range(key.line + 1, len(lines)) if is_content(lines[n])), None)
     if first is None or not lines[first].lstrip().startswith("- "):
         return None
-    indent = _indent(lines[first])
+    indent = indent_of(lines[first])
     if indent < key.indent:
         return None
     end = first + 1
     for number in range(first + 1, len(lines)):
-        if not _content(lines[number]):
+        if not is_content(lines[number]):
             continue
-        deeper = _indent(lines[number]) > indent
+        deeper = indent_of(lines[number]) > indent
         if not (
-            deeper or (_indent(lines[number]) == indent and lines[number].lstrip()[:2] == "- ")
+            deeper or (indent_of(lines[number]) == indent and lines[number].lstrip()[:2] == "- ")
         ):
             break
         end = number + 1
@@ -462,10 +333,13 @@ def add_ledger_sources(
     """``text`` (the ledger at ``path``) with ``additions`` (entry index -> sources) appended to
     those entries' ``sources`` lists, written by the emitter at the list's own indent."""
     ledger = _Text(path, text)
-    # From the last entry up, so an insertion never moves an entry still to be edited.
+    # The entries are found once (one pass over the ledger, not two per entry), and edited
+    # from the last up, so an insertion never moves an entry still to be edited.
+    entries = find_node(ledger.lines, "/entries")
+    listed = sequence_items(ledger.lines, members_of(ledger.lines, entries)) if entries else []
     for index in sorted(additions, reverse=True):
-        entry = _find(ledger.lines, f"/entries/{index}")
-        key = _child(ledger.lines, entry, "sources") if entry is not None else None
+        entry = item_node(ledger.lines, *listed[index]) if index < len(listed) else None
+        key = child_node(ledger.lines, entry, "sources") if entry is not None else None
         items = _list_items(ledger.lines, key) if key is not None else None
         if items is None:
             raise ProposeError(f"{path}: /entries/{index}/sources: not a block list to add to")
