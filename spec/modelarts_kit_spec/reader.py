@@ -5,6 +5,8 @@ depth, values and expanded text, strict UTF-8, no binary data. A floor module: i
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +87,56 @@ def read_yaml(path: Path) -> JSON:
     return parse_yaml_text(read_input_text(path), str(path))
 
 
+# The YAML texts parsed last, by their exact text (the parse depends on nothing else), so a
+# text read again in one process -- the spec and ledger that every step of a `docs update`
+# re-reads, the inventories each derivation reads -- costs a copy, not a parse. Only texts
+# of a size worth it, and small enough that the cache stays a few tens of MB.
+CACHED_DOCUMENTS = 16
+CACHED_TEXT = (4096, 1024 * 1024)  # characters, inclusive
+_PARSED: OrderedDict[str, JSON] = OrderedDict()
+_PARSED_LOCK = threading.Lock()
+
+
+def _copy(node: Any, memo: dict[int, Any]) -> Any:
+    """A copy of a parsed document that shares nothing with it but immutable scalars, and
+    whose containers are shared where the document's were (a YAML alias: ``memo``)."""
+    kind = type(node)
+    if kind is not dict and kind is not list and kind is not set and kind is not tuple:
+        return node
+    done = memo.get(id(node))
+    if done is not None:
+        return done
+    copied: Any
+    if kind is dict:
+        copied = memo[id(node)] = {}
+        for key, value in node.items():
+            copied[key] = _copy(value, memo)
+    elif kind is list:
+        copied = memo[id(node)] = []
+        copied.extend(_copy(value, memo) for value in node)
+    else:  # a !!set, or a pair of !!omap or !!pairs
+        copied = memo[id(node)] = kind(_copy(value, memo) for value in node)
+    return copied
+
+
+def _cached(text: str) -> JSON | None:
+    with _PARSED_LOCK:
+        parsed = _PARSED.get(text)
+        if parsed is not None:
+            _PARSED.move_to_end(text)
+    return None if parsed is None else _copy(parsed, {})
+
+
+def _remember(text: str, document: JSON) -> None:
+    if not CACHED_TEXT[0] <= len(text) <= CACHED_TEXT[1]:
+        return
+    copied = _copy(document, {})
+    with _PARSED_LOCK:
+        _PARSED[text] = copied
+        while len(_PARSED) > CACHED_DOCUMENTS:
+            _PARSED.popitem(last=False)
+
+
 def parse_yaml_text(text: str, source: str) -> JSON:
     """Parse YAML text read from ``source`` (a file name or ``git:REV:path``), within
     :data:`MAX_INPUT_BYTES`, :data:`MAX_NODES` and :data:`MAX_DEPTH`.
@@ -103,16 +155,21 @@ def parse_yaml_text(text: str, source: str) -> JSON:
         else:
             _check_json_shape(document, source)
             return document
+    cached = _cached(text)
+    if cached is not None:
+        return cached
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         _check_yaml_shape(text, source, loader)
-        return yaml.load(text, Loader=loader)
+        document = yaml.load(text, Loader=loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f"{source}:{mark.line + 1}:{mark.column + 1}" if mark else source
         raise SpecError(f"{where}: invalid YAML: {exc.problem}") from exc
     except yaml.YAMLError as exc:
         raise SpecError(f"{source}: invalid YAML: {exc}") from exc
+    _remember(text, document)
+    return document
 
 
 def _check_json_shape(document: JSON, source: str) -> None:

@@ -1,0 +1,81 @@
+"""The one reader parses a YAML text once per process: a text read again (the spec and ledger
+every step of a ``docs update`` re-reads) is a copy of the first parse, never the same objects,
+and the cache stays bounded."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import yaml
+from modelarts_kit_spec import SPEC_PATH, SpecError, reader
+from modelarts_kit_spec.reader import parse_yaml_text
+
+# Big enough to be cached; an anchor and its alias, so the copy must keep them one object.
+BODY = "".join(f"key{n}: {{value: {n}, note: 'row {n}'}}\n" for n in range(300))
+TEXT = "shared: &shared {items: [1, 2], name: x}\nagain: *shared\n" + BODY
+EXPECTED = yaml.safe_load(TEXT)
+
+
+@pytest.fixture
+def loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every text yaml.load is handed from now on (the cache emptied first)."""
+    monkeypatch.setattr(reader, "_PARSED", type(reader._PARSED)())
+    seen: list[str] = []
+    load = yaml.load
+
+    def counting(text: str, Loader: Any) -> Any:
+        seen.append(text)
+        return load(text, Loader=Loader)
+
+    monkeypatch.setattr(yaml, "load", counting)
+    return seen
+
+
+def test_a_text_read_again_is_parsed_once_and_each_reader_gets_its_own_copy(
+    loads: list[str],
+) -> None:
+    assert len(TEXT) >= reader.CACHED_TEXT[0]
+    first = parse_yaml_text(TEXT, "first.yaml")
+    assert first == EXPECTED
+    first["shared"]["items"].append(3)  # a reader that edits what it read
+    first["key0"]["value"] = "changed"
+    second = parse_yaml_text(TEXT, "second.yaml")
+    third = parse_yaml_text(TEXT, "third.yaml")
+    assert loads == [TEXT]  # parsed once
+    assert second == third == EXPECTED  # no edit of a reader reaches another
+    assert second is not third
+    assert second["key1"] is not third["key1"]
+    # The alias is the anchored node itself in every copy, as yaml.load gives it.
+    assert second["shared"] is second["again"]
+    assert second["shared"] is not third["shared"]
+
+
+def test_the_curated_spec_read_from_the_cache_is_what_a_parse_gives(loads: list[str]) -> None:
+    text = SPEC_PATH.read_text(encoding="utf-8")
+    parsed = parse_yaml_text(text, str(SPEC_PATH))
+    assert parse_yaml_text(text, str(SPEC_PATH)) == parsed == yaml.load(text, yaml.CSafeLoader)
+    assert loads.count(text) == 2  # the reader's one parse, and this test's own
+
+
+def test_a_text_that_fails_fails_every_time_and_small_texts_are_not_kept(
+    loads: list[str],
+) -> None:
+    broken = TEXT + "bad: [unclosed\n"
+    for _ in range(2):
+        with pytest.raises(SpecError, match=r"broken\.yaml:\d+:\d+: invalid YAML"):
+            parse_yaml_text(broken, "broken.yaml")
+    small = "a: 1\n"
+    assert parse_yaml_text(small, "s.yaml") == parse_yaml_text(small, "s.yaml") == {"a": 1}
+    assert loads == [small, small]  # the broken text never got past the parser
+    assert reader._PARSED == {}
+
+
+def test_the_cache_keeps_the_last_texts_only(loads: list[str]) -> None:
+    texts = [f"n: {n}\n{BODY}" for n in range(reader.CACHED_DOCUMENTS + 2)]
+    for text in texts:
+        parse_yaml_text(text, "t.yaml")
+    assert len(reader._PARSED) == reader.CACHED_DOCUMENTS
+    parse_yaml_text(texts[0], "t.yaml")  # the oldest was let go: parsed again
+    parse_yaml_text(texts[-1], "t.yaml")  # the newest was kept
+    assert loads == [*texts, texts[0]]
