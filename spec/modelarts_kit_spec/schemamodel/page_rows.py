@@ -86,6 +86,10 @@ ROOT_HEADINGS = {
 }
 
 
+# A derivation looks up every row of every inventory (about 1,500), each with a pattern of its
+# own; `docs update` derives again for each run, from mostly the same pages. The lookups are
+# pure functions of the page's words, so one process answers each once (bounded).
+@functools.lru_cache(maxsize=2048)
 def table_title(words: str, table: str) -> str | None:
     """The table's title as the page prints it (``Table 4 JobMetadata``; for a root table of
     a page without titles, its heading), if it does."""
@@ -110,7 +114,13 @@ def find_row(
     entry: Mapping[str, JSON],
     others: frozenset[str],
 ) -> Row | None:
-    printed = str(entry.get("type") or "")
+    return _find_row(words, page, table, name, str(entry.get("type") or ""), others)
+
+
+@functools.lru_cache(maxsize=8192)
+def _find_row(
+    words: str, page: str, table: str, name: str, printed: str, others: frozenset[str]
+) -> Row | None:
     title = table_title(words, table)
     start = words.find(title) if title is not None else 0
     pattern = row_pattern(name, printed)
