@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -479,3 +481,36 @@ def test_page_titles_skip_navigation_and_dates(inventory: Get) -> None:
     assert inventory(SEED_000).title == "Terminating a Training Job"
     assert inventory(SEED_001).title == "终止训练作业"
     assert inventory(SEED_002).title == "Terminating a Training Job"
+
+
+def test_a_page_read_again_is_built_once_and_each_reader_gets_its_own_inventory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The inventories of the pages a process reads again (every `docs update` reads every
+    recorded page) are built once; each reader gets its own copy, named by its own source."""
+    from modelarts_kit_vendordocs import extract
+    from modelarts_kit_vendordocs.inventory import build_inventory
+    from modelarts_kit_vendordocs.model import RawPage
+
+    monkeypatch.setattr(extract, "_BUILT", type(extract._BUILT)())
+    built: list[str] = []
+
+    def counting(page: RawPage) -> Inventory:
+        built.append(page.source)
+        return build_inventory(page)
+
+    monkeypatch.setattr(extract, "build_inventory", counting)
+    text = seed_text(SEED_003)
+    first = extract_text("a/first.txt", text)
+    expected = copy.deepcopy(first)  # as built, before the edit below
+    assert expected.fields
+    assert expected.tables[0].fields
+    first.fields.clear()  # a reader that edits what it got
+    first.tables[0].fields.clear()
+    second = extract_text("b/second.txt", text)
+    third = extract_text("c/third.txt", text, "webtext")  # another format asked: built again
+    assert built == ["a/first.txt", "c/third.txt"]
+    assert (second.source, third.source) == ("b/second.txt", "c/third.txt")
+    assert second == replace(expected, source="b/second.txt")
+    with pytest.raises(PageError, match="empty page"):
+        extract_text("d/empty.txt", " \n")

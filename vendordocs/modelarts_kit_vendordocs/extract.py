@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import threading
+from collections import OrderedDict
 from dataclasses import replace
 from pathlib import Path
 
@@ -35,13 +38,32 @@ def page_text(data: bytes, source: str) -> str:
     return text
 
 
+# The inventories built last, by the page's text and format (an inventory depends on nothing
+# else but the ``source`` it is named by, set on each copy): the recorded pages every run of
+# `docs update` or `docs diff` in one process reads again cost a copy, not a parse.
+CACHED_PAGES = 64
+_BUILT: OrderedDict[tuple[str, str | None], Inventory] = OrderedDict()
+_BUILT_LOCK = threading.Lock()
+
+
 def extract_text(source: str, text: str, page_format: str | None = None) -> Inventory:
     """The inventory of a page given as text (``source`` names it in errors)."""
     if not text.strip():
         raise PageError(source, 1, "empty page")
-    inventory = build_inventory(read_page_text(source, text, page_format))
-    examples, broken = page_examples(text)
-    return replace(inventory, examples=examples, broken_examples=broken)
+    key = (text, page_format)
+    with _BUILT_LOCK:
+        built = _BUILT.get(key)
+        if built is not None:
+            _BUILT.move_to_end(key)
+    if built is None:
+        inventory = build_inventory(read_page_text(source, text, page_format))
+        examples, broken = page_examples(text)
+        built = replace(inventory, examples=examples, broken_examples=broken)
+        with _BUILT_LOCK:
+            _BUILT[key] = built
+            while len(_BUILT) > CACHED_PAGES:
+                _BUILT.popitem(last=False)
+    return replace(copy.deepcopy(built), source=source)
 
 
 def extract_page(path: Path | str, page_format: str | None = None) -> Inventory:
