@@ -14,9 +14,10 @@ is in play, and the caller asks Python otherwise (and always for the errors):
   ``multipleOf`` only with integers, and each ``pattern`` only in :data:`SAFE_PATTERN`'s
   syntax, where the Rust engine matches the same strings or fewer (its ``$`` does not match
   before a final newline, Python's does);
-- the instance holds only ``None``, booleans, strings, lists, string-keyed dicts and integers
-  of magnitude below 2**31: no float (must-accept reads ``1.0`` as no integer, the Rust crate
-  as one), and every int32/int64 range the server checks holds.
+- the instance holds only ``None``, booleans, strings, lists, string-keyed dicts and numbers
+  of magnitude below 2**53 (exact in a double), no float with an integral value (must-accept
+  reads ``1.0`` as no integer, the Rust crate as one); the int32 ranges the server checks
+  are written into the Rust schema (the int64 ones hold below 2**53).
 
 A True is then Python's True; anything else is "ask Python". Nothing is ever judged valid that
 Python would refuse.
@@ -25,6 +26,7 @@ Python would refuse.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -94,8 +96,9 @@ ANNOTATIONS = frozenset(
         "externalDocs",
     }
 )
-# Formats whose Python checks (the server's int32/int64 ranges) pass on every admitted
-# instance (integers below 2**31), or that no Python checker here knows ("double", "float").
+# Formats the Rust schema checks as the server's checker does (int32: its range is written
+# in), whose Python check passes on every admitted number (int64, below 2**53), or that no
+# Python checker here knows ("double", "float"; the spec's own checker knows no int32 either).
 BOUNDED_FORMATS = frozenset({"int32", "int64", "double", "float"})
 INTEGER_BOUND = 2**53  # exact in a double: the Rust crate compares as Python does
 INT32 = 2**31
@@ -184,12 +187,16 @@ def _rust_node(document: JSON, node: JSON, ranges: bool, refs: tuple[str, ...]) 
 
 
 def _plain(instance: Any, depth: int = 0) -> bool:
-    """Whether ``instance`` is JSON data on which a valid verdict of both libraries agrees:
-    no float, integers below 2**53, string keys, bounded depth."""
+    """Whether ``instance`` is JSON data on which both libraries agree: numbers of magnitude
+    below 2**53 (exact in a double), no float with an integral value (``1.0``: an integer to
+    JSON Schema and the Rust crate, none to must-accept), string keys, bounded depth."""
     if instance is None or isinstance(instance, bool | str):
         return True
     if isinstance(instance, int):
         return -INTEGER_BOUND < instance < INTEGER_BOUND
+    if isinstance(instance, float):
+        finite = math.isfinite(instance) and -INTEGER_BOUND < instance < INTEGER_BOUND
+        return finite and not instance.is_integer()
     if depth > MAX_DEPTH:
         return False
     if isinstance(instance, list):
@@ -198,7 +205,7 @@ def _plain(instance: Any, depth: int = 0) -> bool:
         return all(
             isinstance(key, str) and _plain(value, depth + 1) for key, value in instance.items()
         )
-    return False  # a float, a tuple, anything else
+    return False  # a tuple, bytes, anything else
 
 
 def _same_strings(instance: Any) -> bool:
