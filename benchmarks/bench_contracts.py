@@ -209,13 +209,14 @@ def main() -> int:
     # Beside the measure, never instead of it: plain stops each failing operation at
     # its first failure, so its work depends on where that is; this baseline goes on.
     for what, taken in (("wall", samples), ("CPU", cpu)):
-        ours, theirs = taken["kit default (in-process)"], taken[equal_work]
-        rounds = [a / b for a, b in zip(ours, theirs, strict=True)]
+        kit_s, equal_s = taken["kit default (in-process)"], taken[equal_work]
+        ratios = [a / b for a, b in zip(kit_s, equal_s, strict=True)]
         print(
             f"kit/plain default, equal work (plain with --continue-on-failure; an additional "
-            f"baseline) ({what}): medians {statistics.median(ours) / statistics.median(theirs):.2f}"
-            f", minima {min(ours) / min(theirs):.2f}, round by round min {min(rounds):.2f} / "
-            f"median {statistics.median(rounds):.2f} / max {max(rounds):.2f}"
+            f"baseline) ({what}): medians "
+            f"{statistics.median(kit_s) / statistics.median(equal_s):.2f}, minima "
+            f"{min(kit_s) / min(equal_s):.2f}, round by round min {min(ratios):.2f} / "
+            f"median {statistics.median(ratios):.2f} / max {max(ratios):.2f}"
         )
     default_ratio = statistics.median(samples[pairs["default"][0]]) / statistics.median(
         samples[pairs["default"][1]]
