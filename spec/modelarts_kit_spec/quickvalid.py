@@ -16,11 +16,13 @@ is in play, and the caller asks Python otherwise (and always for the errors):
   before a final newline, Python's does);
 - the instance holds only ``None``, booleans, strings, lists, string-keyed dicts and numbers
   of magnitude below 2**53 (exact in a double), no float with an integral value (must-accept
-  reads ``1.0`` as no integer, the Rust crate as one); the int32 ranges the server checks
-  are written into the Rust schema (the int64 ones hold below 2**53).
+  reads ``1.0`` as no integer, the Rust crate as one), no lone surrogate; the int32 ranges
+  the server checks are written into the Rust schema (the int64 ones hold below 2**53).
 
 A True is then Python's True; anything else is "ask Python". Nothing is ever judged valid that
-Python would refuse.
+Python would refuse. :meth:`QuickValidity.verdict` (both ways, for the envelopes' placements)
+also needs every string read alike by the patterns: none ending in a newline, none holding a
+non-ASCII decimal digit (Python's ``\\d`` matches those, the Rust engine's does not).
 """
 
 from __future__ import annotations
@@ -190,8 +192,10 @@ def _plain(instance: Any, depth: int = 0) -> bool:
     """Whether ``instance`` is JSON data on which both libraries agree: numbers of magnitude
     below 2**53 (exact in a double), no float with an integral value (``1.0``: an integer to
     JSON Schema and the Rust crate, none to must-accept), string keys, bounded depth."""
-    if instance is None or isinstance(instance, bool | str):
+    if instance is None or isinstance(instance, bool):
         return True
+    if isinstance(instance, str):
+        return _unicode(instance)
     if isinstance(instance, int):
         return -INTEGER_BOUND < instance < INTEGER_BOUND
     if isinstance(instance, float):
@@ -203,9 +207,21 @@ def _plain(instance: Any, depth: int = 0) -> bool:
         return all(_plain(item, depth + 1) for item in instance)
     if isinstance(instance, dict):
         return all(
-            isinstance(key, str) and _plain(value, depth + 1) for key, value in instance.items()
+            isinstance(key, str) and _unicode(key) and _plain(value, depth + 1)
+            for key, value in instance.items()
         )
     return False  # a tuple, bytes, anything else
+
+
+def _unicode(text: str) -> bool:
+    """Whether ``text`` is Unicode text the Rust crate takes as it is (no lone surrogate)."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _same_strings(instance: Any) -> bool:

@@ -22,7 +22,8 @@ SPECS = {
     "must-reject": SPEC.envelope("must-reject"),
 }
 # Values each leaf is replaced by: every type, both int32 ends, an integral float, the strings
-# the regular expressions read differently (a final newline, Arabic-Indic digits).
+# the regular expressions read differently (a final newline, Arabic-Indic digits), a lone
+# surrogate (no Unicode text to the Rust crate).
 PALETTE: tuple[Any, ...] = (
     None,
     True,
@@ -39,6 +40,7 @@ PALETTE: tuple[Any, ...] = (
     "ModelArts.0001",
     "ModelArts.0001\n",
     "ModelArts.\u0661\u0662\u0663\u0664",
+    "\ud800",
     "x" * 300,
     [],
     {},
@@ -244,3 +246,10 @@ def test_a_ref_beside_siblings_applies_both() -> None:
         document, {"$ref": "#/components/schemas/Name", "minLength": 2}, integer_ranges=False
     )
     assert prepared == {"minLength": 2, "allOf": [{"type": "string", "maxLength": 3}]}
+
+
+@pytest.mark.parametrize("value", ["\ud800", {"a\udcff": 1}, ["ok", "\udfff"]])
+def test_a_lone_surrogate_is_left_to_python(value: Any) -> None:
+    schema = {"not": {"const": "\ufffd"}}
+    assert SPEC.quick_verdict(schema, value) is None
+    assert not SPEC.surely_valid(schema, value)
