@@ -32,7 +32,7 @@ def _conform(spec: Spec, schema: Any, value: Any) -> Any:
         return value
     if schema is False:
         return _DROP
-    if openapi_validator(spec, schema).is_valid(value):
+    if _is_valid(spec, schema, value):
         return value
     view = spec.walker.view(schema)  # $ref followed, allOf merged
     node, types = view.schema, view.types
@@ -52,9 +52,14 @@ def _conform(spec: Spec, schema: Any, value: Any) -> Any:
         items = node.get("items", True)
         conformed = [_conform(spec, items, item) for item in value]
         result = [item for item in conformed if item is not _DROP]
-    if result is _DROP or not openapi_validator(spec, schema).is_valid(result):
+    if result is _DROP or not _is_valid(spec, schema, result):
         return _DROP
     return result
+
+
+def _is_valid(spec: Spec, schema: Any, value: Any) -> bool:
+    # The quick Rust verdict where it is provably Python's (the list's pages are many jobs).
+    return spec.surely_valid(schema, value) or bool(openapi_validator(spec, schema).is_valid(value))
 
 
 def _is_number(value: Any) -> bool:

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from referencing import Registry
 
     from modelarts_kit_spec.meaning import Meaning
+    from modelarts_kit_spec.quickvalid import QuickValidity
     from modelarts_kit_spec.routes import RouteMatch
     from modelarts_kit_spec.schemamodel import SchemaModel
     from modelarts_kit_spec.walker import SchemaWalker
@@ -187,6 +188,24 @@ class Spec:
             )
             self._validators[key] = cached
         return cached
+
+    def surely_valid(self, schema: JSON, instance: JSON) -> bool:
+        """True only where ``validator(schema).is_valid(instance)`` is provably True, answered
+        by ``jsonschema_rs`` (:mod:`modelarts_kit_spec.quickvalid`, an order of magnitude
+        faster); False means "ask :meth:`validator`", which alone gives errors. The same
+        True holds for the validator evolved to check the int32/int64 ranges (the server's)."""
+        return self._quick.surely_valid(schema, instance)
+
+    def quick_verdict(self, schema: JSON, instance: JSON) -> bool | None:
+        """``validator(schema).is_valid(instance)`` where ``jsonschema_rs`` provably gives the
+        same answer (:mod:`modelarts_kit_spec.quickvalid`); None where only Python can say."""
+        return self._quick.verdict(schema, instance)
+
+    @functools.cached_property
+    def _quick(self) -> QuickValidity:
+        from modelarts_kit_spec.quickvalid import QuickValidity
+
+        return QuickValidity(self.document)
 
     @functools.cached_property
     def _registry(self) -> Registry[Any]:

@@ -34,6 +34,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import pytest
+import requests
 from hypothesis import given
 from hypothesis import strategies as st
 from modelarts_kit_contracts.client.adapters import ClientTarget
@@ -45,7 +47,7 @@ from modelarts_kit_contracts.core.reporters import (
     to_junit_xml,
     to_markdown,
 )
-from modelarts_kit_contracts.server.guard import MAX_429_RETRIES
+from modelarts_kit_contracts.server.guard import MAX_429_RETRIES, RunStopped, TrafficGuard
 from modelarts_kit_contracts.server.run import Budget, RunOptions, run_server_contract
 from modelarts_kit_contracts.server.target import ASGI_BASE_URL, ServerTarget
 from modelarts_kit_contracts.transport_auth import Credentials
@@ -494,6 +496,34 @@ def cleanup_note(report: RunReport) -> str:
     notes = [n for n in report.notes if n.startswith("clean-up:")]
     assert len(notes) == 1, report.notes
     return notes[0]
+
+
+def test_the_guard_reads_the_work_deadline_before_each_request() -> None:
+    """The clean-up's share grows with each job created: the guard asks for the bound before
+    each request, not only when the run's thread polls it (every 0.1 s of real time, too late
+    for a quick worker on a virtual clock: a created job was once left unterminated)."""
+    asked: list[float] = []
+
+    def refresh() -> None:
+        asked.append(1.0)
+        guard.deadline = 40.0  # the share grew: the bound is now behind the clock (50)
+
+    guard = TrafficGuard(
+        routes=(),
+        job_id_pointer=(),
+        phase_pointer=(),
+        could_create=lambda _body: True,
+        deadline=100.0,
+        clock=lambda: 50.0,
+        refresh_deadline=refresh,
+    )
+    request = requests.Request("GET", "http://127.0.0.1:9/v2/p/training-jobs/j").prepare()
+    with pytest.raises(RunStopped):
+        guard(request)
+    assert asked == [1.0]
+    guard.allow_after_stop, guard.deadline = True, 100.0  # the clean-up keeps its own bound
+    guard(request)
+    assert asked == [1.0]
 
 
 def test_max_time_keeps_enough_for_every_created_job_against_a_slow_server() -> None:

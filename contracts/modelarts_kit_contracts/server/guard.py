@@ -363,6 +363,10 @@ class TrafficGuard(requests.auth.AuthBase):
     clock: Callable[[], float] = time.monotonic
     # How pacing and Retry-After wait, on ``clock`` (None: until ``stop``, in real seconds).
     pause: Callable[[float], object] | None = None
+    # Recomputes ``deadline`` before each request (the clean-up's share grows with each job
+    # created and each slow answer): a bound set only between requests, from another thread,
+    # comes late when answers are quick in real time (a virtual clock, a fast worker).
+    refresh_deadline: Callable[[], object] | None = None
     created: dict[str, CreatedJob] = field(default_factory=dict)
     creates_counted: int = 0
     creates_blocked: int = 0
@@ -397,6 +401,8 @@ class TrafficGuard(requests.auth.AuthBase):
     ) -> requests.PreparedRequest:
         if self.stop.is_set() and not self.allow_after_stop:
             raise RunStopped("the run is stopping: nothing more is sent", request=request)
+        if self.refresh_deadline is not None and not self.allow_after_stop:
+            self.refresh_deadline()
         if self.deadline is not None and self.clock() >= self.deadline:
             raise RunStopped("the run's time budget (--max-time) is spent", request=request)
         route, _ = self.route(request)

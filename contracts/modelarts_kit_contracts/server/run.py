@@ -546,6 +546,7 @@ def run_server_contract(
         return run.work_deadline(hard_end, max_time)
 
     work_deadline()  # the guard's and the watchdog's bound, from the first request on
+    traffic.guard.refresh_deadline = work_deadline  # and again before each request
     worker = threading.Thread(target=run.body, name="contract-server-run", daemon=True)
     timed_out = False
     try:
