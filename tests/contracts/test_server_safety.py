@@ -187,9 +187,10 @@ class CtrlCOnceAJobExists(Recorder):
     """Presses Ctrl-C (``interrupt_main``) on the first read after an accepted create: the run
     has then read the create's answer, so the job is the run's to clean up. That read is held
     until the run's SIGINT handler has run (``handled``), so no create is on the wire when the
-    run stops. (Before: a timer pressed it after 1 s of wall time; on a loaded machine, or in a
-    cold worker, it fell before the run's loop and was lost, the 200 fuzzing examples ran to
-    the end, 40 s of CPU, and the test failed.)"""
+    run stops. The test installs the SIGINT handler itself: ``interrupt_main`` does nothing
+    where SIGINT is ignored, as in a pytest started in the background. (Before: a timer pressed
+    it after 1 s of wall time with no handler of its own; started in the background, the press
+    was lost, the 200 fuzzing examples ran to the end, 40 s of CPU, and the test failed.)"""
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
