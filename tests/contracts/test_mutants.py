@@ -7,10 +7,14 @@ Runs in-process (ASGI) with a CI-sized budget; the full-budget, real-HTTP kill t
 from __future__ import annotations
 
 import re
+from contextlib import ExitStack
+from unittest import mock
 
 import pytest
 from hypothesis import settings
 from modelarts_kit_contracts.core.findings import ExitCode, RunReport
+from modelarts_kit_contracts.server import run as server_run
+from modelarts_kit_contracts.server.checks import SCENARIOS
 from modelarts_kit_contracts.server.run import Budget, RunOptions, ServerTarget, run_server_contract
 from modelarts_kit_contracts.transport_auth import Credentials
 from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN
@@ -35,9 +39,75 @@ CI_SEEDS = (SEED, 1, 2) if settings().max_examples >= 100 else (SEED,)
 ENGINE_KILLED = frozenset({"create_time_string", "node_metrics_strings", "text_plain_success"})
 FULL_RUNS = settings().max_examples >= 100
 
+# ... and of the scenarios, the one that kills it with every assertion of test_mutant_is_killed
+# (() for the engine-killed: no scenario; a mutant not listed gets them all). Found by running
+# each mutant against each scenario alone, cheapest first; a run of all the scenarios costs
+# about 1 s of CPU and 3.5 s of wall time (the events scenarios wait on the job's lifecycle),
+# one of them 0.01 to 0.25 s. In CI every mutant gets every scenario. A listed scenario that no
+# longer kills its mutant fails the test, locally: re-run the search, or drop the entry.
+KILLING_SCENARIOS: dict[str, tuple[str, ...]] = {
+    "create_200": ("project_isolation",),
+    "terminate_200": ("terminate_lifecycle",),
+    "show_201": ("create_then_show",),
+    "create_time_string": (),
+    "phase_lower_case": ("terminate_lifecycle",),
+    "missing_job_id": ("project_isolation",),
+    "node_metrics_strings": (),
+    "error_without_code": ("invalid_job",),
+    "name_unchecked": ("invalid_job",),
+    "kind_enum_unchecked": ("invalid_job",),
+    "action_type_unchecked": ("unsupported_action",),
+    "metadata_required_unchecked": ("invalid_job",),
+    "node_count_unchecked": ("invalid_job",),
+    "terminate_twice": ("terminate_lifecycle",),
+    "terminate_reports_running": ("terminate_lifecycle",),
+    "not_persisted": ("deleted_unknown",),
+    "another_job": ("project_isolation",),
+    "project_leak": ("project_isolation",),
+    "no_auth_accepted": ("credentials",),
+    "any_token_accepted": ("credentials",),
+    "auth_errors_text": ("credentials",),
+    "text_plain_success": (),
+    "validation_422": ("unknown_task",),
+    "unknown_job_404": ("unknown_job",),
+    "truncated_json": ("project_isolation",),
+    "name_lower_cased": ("create_then_show",),
+    "name_truncated": ("create_then_show",),
+    "description_trimmed": ("create_then_show",),
+    "description_truncated": ("create_then_show",),
+    "description_nfc": ("create_then_show",),
+    "environment_keys_upper": ("create_then_show",),
+    "parameter_values_trimmed": ("create_then_show",),
+    "delete_keeps_listed": ("deleted_not_listed",),
+    "delete_twice_accepted": ("second_delete",),
+    "show_after_delete_200": ("deleted_unknown",),
+    "description_not_stored": ("description",),
+    "list_pages_overlap": ("list_pages",),
+    "list_pages_skip": ("list_pages",),
+    "list_ignores_limit": ("list_pages",),
+    "created_not_listed": ("created_listed",),
+    "events_unordered": ("events_ordered",),
+    "events_miss_transition": ("events_transitions",),
+    "unknown_task_answered": ("unknown_task",),
+    "list_filters_ignored": ("list_filters",),
+    "list_ascending_by_default": ("list_order",),
+    "list_shows_other_projects": ("list_isolation",),
+    "events_ignore_limit": ("events_paging",),
+    "events_offset_counts_pages": ("events_paging",),
+    "job_operations_any_project": ("job_isolation",),
+    "description_cut_not_refused": ("description_limit",),
+    "metrics_values_as_text": ("task_outputs",),
+    "flavors_filter_ignored": ("flavors_filter",),
+}
+
 
 def kill_phases(mutant: Mutant) -> tuple[str, ...]:
     return CI_PHASES if FULL_RUNS or mutant.name in ENGINE_KILLED else ()
+
+
+def kill_scenarios(mutant: Mutant) -> tuple[str, ...] | None:
+    """The scenarios of the mutant's local run (None: all of them)."""
+    return None if FULL_RUNS else KILLING_SCENARIOS.get(mutant.name)
 
 
 def run_against(
@@ -45,17 +115,44 @@ def run_against(
     seed: int = SEED,
     strictness: str = "lenient",
     phases: tuple[str, ...] = CI_PHASES,
+    scenarios: tuple[str, ...] | None = None,
 ) -> RunReport:
+    """A run against the mutant; ``scenarios`` names the scenarios it drives (None: all)."""
     options = RunOptions(
         credentials=Credentials(token=DEV_TOKEN),
         project_id=DEV_PROJECT_ID,
         other_project_id=DEV_PROJECT_ID[::-1],
         budget=Budget(max_examples=CI_MAX_EXAMPLES, seed=seed),
         phases=phases,
+        scenarios=scenarios != (),
         final_phase_wait_s=5.0,
     )
-    with mutated_app(mutant, strictness=strictness) as app:
-        return run_server_contract(ServerTarget.asgi(app), options)
+    driven = ScenariosDriven()
+    with ExitStack() as stack:
+        if scenarios:
+            assert set(scenarios) <= {s.name for s in SCENARIOS}, scenarios
+            chosen = tuple(s for s in SCENARIOS if s.name in scenarios)
+            stack.enter_context(mock.patch.object(server_run, "SCENARIOS", chosen))
+        app = stack.enter_context(mutated_app(mutant, strictness=strictness))
+        report = run_server_contract(ServerTarget.asgi(app), options, progress=driven)
+    if scenarios:
+        assert driven.names == list(scenarios), driven.names  # those, and no other
+    return report
+
+
+class ScenariosDriven:
+    """A progress sink: the names of the scenarios the run drove to their end."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self.in_scenarios = False
+
+    def phase(self, name: str) -> None:
+        self.in_scenarios = name == "modelarts scenarios"
+
+    def advance(self, label: str) -> None:
+        if self.in_scenarios:
+            self.names.append(label)
 
 
 def test_at_least_twenty_independent_mutants() -> None:
@@ -163,17 +260,28 @@ def test_the_engine_killed_mutants_are_mutants() -> None:
     assert ENGINE_KILLED.issubset(m.name for m in MUTANTS)
 
 
+def test_the_killing_scenarios_name_mutants_and_scenarios() -> None:
+    assert set(KILLING_SCENARIOS) <= {m.name for m in MUTANTS}
+    named = {name for names in KILLING_SCENARIOS.values() for name in names}
+    assert named <= {s.name for s in SCENARIOS}
+    assert {n for n, names in KILLING_SCENARIOS.items() if not names} == ENGINE_KILLED
+
+
 def test_every_mutant_of_the_optional_operations_names_its_killer() -> None:
     assert set(KILLED_BY) == {name for name, *_ in (*FAMILY_MUTANTS, *POWER_MUTANTS)}
 
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
 def test_mutant_is_killed(mutant: Mutant) -> None:
-    phases = kill_phases(mutant)
-    report = run_against(mutant, phases=phases)
+    phases, scenarios = kill_phases(mutant), kill_scenarios(mutant)
+    report = run_against(mutant, phases=phases, scenarios=scenarios)
+    assert_killed(mutant, report, f"phases {phases or 'none'}, scenarios {scenarios or 'all'}")
+
+
+def assert_killed(mutant: Mutant, report: RunReport, run: str) -> None:
     assert report.errors == []
     assert report.exit_code is ExitCode.CONTRACT_VIOLATION, (
-        f"{mutant.name} survived (phases {phases or 'none: the scenarios alone'}): {mutant.fault}"
+        f"{mutant.name} survived ({run}): {mutant.fault}"
     )
     assert all(f.title and f.message.startswith("expected") for f in report.failures)
     # Every verdict cites where its rule comes from (issue 23).

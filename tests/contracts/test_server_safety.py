@@ -13,9 +13,11 @@
 from __future__ import annotations
 
 import _thread
+import asyncio
 import io
 import itertools
 import json
+import signal
 import socket
 import threading
 import time
@@ -181,18 +183,55 @@ def test_read_only_sends_no_create_a_correct_target_could_accept() -> None:
         assert report.tallies["unknown_job_documented_error"].passed == 2
 
 
+class CtrlCOnceAJobExists(Recorder):
+    """Presses Ctrl-C (``interrupt_main``) on the first read after an accepted create: the run
+    has then read the create's answer, so the job is the run's to clean up. That read is held
+    until the run's SIGINT handler has run (``handled``), so no create is on the wire when the
+    run stops. The test installs the SIGINT handler itself: ``interrupt_main`` does nothing
+    where SIGINT is ignored, as in a pytest started in the background. (Before: a timer pressed
+    it after 1 s of wall time with no handler of its own; started in the background, the press
+    was lost, the 200 fuzzing examples ran to the end, 40 s of CPU, and the test failed.)"""
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.pressed = False
+        self.handled = threading.Event()
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if (
+            scope["type"] == "http"
+            and scope["method"] == "GET"
+            and not self.pressed
+            and self.creates_accepted()
+        ):
+            self.pressed = True
+            _thread.interrupt_main()
+            for _ in range(6000):  # bounded (60 s): the handler runs within the run's next look
+                if self.handled.is_set():
+                    break
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.05)  # the few statements from the handler to the run's stop
+        await super().__call__(scope, receive, send)
+
+
 def test_ctrl_c_still_terminates_the_jobs_created() -> None:
     with reference(terminating_s=0.2) as app:
-        recorder = Recorder(app)
-        timer = threading.Timer(1.0, _thread.interrupt_main)
-        timer.start()
+        recorder = CtrlCOnceAJobExists(app)
+
+        def ctrl_c(signum: int, frame: Any) -> None:
+            recorder.handled.set()
+            raise KeyboardInterrupt
+
+        previous = signal.signal(signal.SIGINT, ctrl_c)
         try:
+            # A budget the run would take long to finish: it ends on Ctrl-C, not by itself.
             report = run_server_contract(
                 live(recorder),
                 options(phases=("fuzzing",), budget=Budget(max_examples=200, seed=3)),
             )
         finally:
-            timer.cancel()
+            signal.signal(signal.SIGINT, previous)
+        assert recorder.handled.is_set()
         assert report.exit_code is ExitCode.USAGE_OR_CONNECTION_ERROR
         assert any("interrupted" in e for e in report.errors)
         assert report.created_jobs

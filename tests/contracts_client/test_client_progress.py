@@ -36,14 +36,28 @@ def _stderr_lines_until(process: subprocess.Popen[str], marker: str) -> list[str
     raise AssertionError(f"no {marker!r} line within {WAIT_S}s; stderr so far: {seen}")
 
 
+def start_as_from_a_terminal(command: list[str]) -> subprocess.Popen[str]:
+    """Start ``command`` with Ctrl-C delivered as at a terminal. A pytest started in the
+    background (``cmd &``, nohup) inherits SIGINT ignored, and so did the command: it never saw
+    the Ctrl-C, checked every case (7 s of CPU) and exited 0. A handled SIGINT is reset to its
+    default by exec, so the command's Python turns it into KeyboardInterrupt again."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "COLUMNS": "100", "NO_COLOR": "1"},
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 @pytest.mark.slow
 def test_progress_lines_then_interrupted_last() -> None:
-    process = subprocess.Popen(
-        [KIT, "contract", "client", "--seed", "0", "--max-examples", "5", "--no-color"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "COLUMNS": "100", "NO_COLOR": "1"},
+    process = start_as_from_a_terminal(
+        [KIT, "contract", "client", "--seed", "0", "--max-examples", "5", "--no-color"]
     )
     try:
         seen = _stderr_lines_until(process, " cases)")
