@@ -47,7 +47,13 @@ from modelarts_kit_contracts.core.reporters import (
     to_junit_xml,
     to_markdown,
 )
-from modelarts_kit_contracts.server.guard import MAX_429_RETRIES, RunStopped, TrafficGuard
+from modelarts_kit_contracts.server import run as run_module
+from modelarts_kit_contracts.server.guard import (
+    MAX_429_RETRIES,
+    CreatedJob,
+    RunStopped,
+    TrafficGuard,
+)
 from modelarts_kit_contracts.server.run import Budget, RunOptions, run_server_contract
 from modelarts_kit_contracts.server.target import ASGI_BASE_URL, ServerTarget
 from modelarts_kit_contracts.transport_auth import Credentials
@@ -575,6 +581,39 @@ def test_a_timed_out_terminate_is_sent_again_and_the_note_names_each_job() -> No
     cleanup_errors = [e for e in report.errors if e.startswith("clean-up:")]
     assert cleanup_errors == [cleanup_errors[0]]
     assert first in cleanup_errors[0]
+
+
+def test_a_create_answered_while_the_clean_up_runs_is_terminated_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A create answered after the clean-up took its list (the run's worker still reading the
+    answer when the run stopped: seen 4 times in 40 Ctrl-Cs) is seen by the clean-up's next
+    pass and terminated, never left running."""
+    cleaning = threading.Event()
+    hidden: list[str] = []
+    real_cleanup, real_unfinished = run_module._Run.cleanup, TrafficGuard.unfinished
+
+    def flagged(run: Any, hard_end: float | None) -> None:
+        cleaning.set()
+        real_cleanup(run, hard_end)
+
+    def late_answer(guard: TrafficGuard) -> list[CreatedJob]:
+        jobs = real_unfinished(guard)
+        if cleaning.is_set() and not hidden and len(jobs) > 1:
+            hidden.append(jobs[-1].id)  # its answer not yet read when the list is taken
+            return jobs[:-1]
+        return jobs
+
+    monkeypatch.setattr(run_module._Run, "cleanup", flagged)
+    monkeypatch.setattr(TrafficGuard, "unfinished", late_answer)
+    with counting_server() as (url, counter):
+        report = run_server_contract(ServerTarget.from_url(url, live=True), live_options(phases=()))
+        left = counter.left_running()
+    assert hidden, "the scenarios should create several jobs"
+    assert left == set(), f"{sorted(left)} not terminated (hidden: {hidden})"
+    note = cleanup_note(report)
+    assert hidden[0] in note
+    assert "no terminate" not in note
 
 
 def test_a_terminate_refused_with_429_after_the_guards_retries_is_sent_again() -> None:

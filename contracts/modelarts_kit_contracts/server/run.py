@@ -107,6 +107,9 @@ __all__ = [
 ]
 PREFLIGHT_TIMEOUT_S = 4.0  # a user mistake is reported in under 5 s
 MAX_TERMINATE_ATTEMPTS = 3  # a terminate that timed out (or got a 5xx or 429) is sent again
+# The clean-up reads the unfinished jobs again after its terminates: a create answered while it
+# ran (the worker still reading it when the run was stopped) is seen by the next pass.
+CLEANUP_PASSES = 3
 
 
 # --- the run -----------------------------------------------------------------------------------
@@ -372,12 +375,19 @@ class _Run:
             with self.traffic.session() as session:
                 probe = self._probe(session)
                 body = self.api.example_body(Role.TERMINATE)
-                for job in leftovers:
-                    why = _terminate(probe, job.id, body, hard_end, guard.clock)
-                    if why:
-                        missed[job.id] = why
-                    else:
-                        answered.append(job.id)
+                pending = list(leftovers)
+                for _ in range(CLEANUP_PASSES):
+                    for job in pending:
+                        why = _terminate(probe, job.id, body, hard_end, guard.clock)
+                        if why:
+                            missed[job.id] = why
+                        else:
+                            answered.append(job.id)
+                    handled = {job.id for job in leftovers}
+                    pending = [job for job in guard.unfinished() if job.id not in handled]
+                    leftovers.extend(pending)
+                    if not pending:
+                        break
                 for job_id in answered:
                     if hard_end is not None and guard.clock() >= hard_end:
                         break
