@@ -25,18 +25,24 @@ import pytest
 from xdist.scheduler import LoadFileScheduling
 
 # The costliest units first, the longest-processing-time rule: files that must stay whole (a
-# module fixture, or one long test), costliest first by the seconds one worker spent on each at
-# load 9-14 on 2026-11-28, then the spread files (each of their tests is a small unit that fills
-# the gaps): a whole `docs update` per test (244 s of CPU in all), a contract run per mutant.
+# module fixture, or one long test), costliest first by the seconds one worker spent on each in
+# a quiet `scripts/check --durations` run on 2026-11-28 (19:07 UTC, after the suite's cost was
+# cut), then the spread files (each of their tests is a small unit that fills the gaps).
 WHOLE_FIRST: tuple[str, ...] = (
-    "tests/contracts_client/test_mock_operations.py",
     "tests/contracts_client/test_client_check.py",
-    "tests/contracts_client/test_paging.py",
-    "tests/contracts_client/test_mock.py",
-    "tests/contracts_client/test_node_client_adapter.py",
-    "tests/contracts_client/test_follows_the_spec.py",
-    "tests/contracts_client/test_proxy.py",
     "tests/contracts/test_independent_server.py",
+    "tests/contracts/test_hostile_run.py",
+    "tests/contracts/test_server_safety.py",
+    "tests/contracts_client/test_follows_the_spec.py",
+    "tests/contracts_client/test_mock.py",
+    "tests/server/test_server_schemathesis.py",
+    "tests/server/test_paging_follows_the_spec.py",
+    "tests/vendordocs/test_trust.py",
+    "tests/contracts/test_server_meaning.py",
+    "tests/contracts_client/test_mock_operations.py",
+    "tests/contracts_client/test_node_client_adapter.py",
+    "tests/contracts_client/test_paging.py",
+    "tests/contracts_client/test_proxy.py",
 )
 # Files whose tests are each a unit of their own: seconds each, and no fixture shared between
 # their tests but through a cache that is as good rebuilt.
