@@ -1,18 +1,17 @@
 """The one reader of input files (spec, ledger, vendor pages, scenarios): bounded in bytes,
 depth, values and expanded text, strict UTF-8, no binary data. A floor module: it imports only
-:mod:`modelarts_kit_spec.document`."""
+:mod:`modelarts_kit_spec.document` and :mod:`modelarts_kit_spec.recent`."""
 
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from modelarts_kit_spec.document import JSON, SpecError
+from modelarts_kit_spec.recent import Recent
 
 __all__ = [
     "MAX_DEPTH",
@@ -93,8 +92,7 @@ def read_yaml(path: Path) -> JSON:
 # of a size worth it, and small enough that the cache stays a few tens of MB.
 CACHED_DOCUMENTS = 16
 CACHED_TEXT = (4096, 1024 * 1024)  # characters, inclusive
-_PARSED: OrderedDict[str, JSON] = OrderedDict()
-_PARSED_LOCK = threading.Lock()
+_PARSED: Recent[str, JSON] = Recent(CACHED_DOCUMENTS)
 
 
 def _copy(node: Any, memo: dict[int, Any]) -> Any:
@@ -120,21 +118,14 @@ def _copy(node: Any, memo: dict[int, Any]) -> Any:
 
 
 def _cached(text: str) -> JSON | None:
-    with _PARSED_LOCK:
-        parsed = _PARSED.get(text)
-        if parsed is not None:
-            _PARSED.move_to_end(text)
+    parsed = _PARSED.get(text)
     return None if parsed is None else _copy(parsed, {})
 
 
 def _remember(text: str, document: JSON) -> None:
     if not CACHED_TEXT[0] <= len(text) <= CACHED_TEXT[1]:
         return
-    copied = _copy(document, {})
-    with _PARSED_LOCK:
-        _PARSED[text] = copied
-        while len(_PARSED) > CACHED_DOCUMENTS:
-            _PARSED.popitem(last=False)
+    _PARSED.put(text, _copy(document, {}))
 
 
 def parse_yaml_text(text: str, source: str) -> JSON:

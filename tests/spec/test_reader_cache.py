@@ -10,6 +10,7 @@ import pytest
 import yaml
 from modelarts_kit_spec import SPEC_PATH, SpecError, reader
 from modelarts_kit_spec.reader import parse_yaml_text
+from modelarts_kit_spec.recent import Recent
 
 # Big enough to be cached; an anchor and its alias, so the copy must keep them one object.
 BODY = "".join(f"key{n}: {{value: {n}, note: 'row {n}'}}\n" for n in range(300))
@@ -20,7 +21,7 @@ EXPECTED = yaml.safe_load(TEXT)
 @pytest.fixture
 def loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every text yaml.load is handed from now on (the cache emptied first)."""
-    monkeypatch.setattr(reader, "_PARSED", type(reader._PARSED)())
+    monkeypatch.setattr(reader, "_PARSED", Recent(reader.CACHED_DOCUMENTS))
     seen: list[str] = []
     load = yaml.load
 
@@ -68,7 +69,7 @@ def test_a_text_that_fails_fails_every_time_and_small_texts_are_not_kept(
     small = "a: 1\n"
     assert parse_yaml_text(small, "s.yaml") == parse_yaml_text(small, "s.yaml") == {"a": 1}
     assert loads == [small, small]  # the broken text never got past the parser
-    assert reader._PARSED == {}
+    assert len(reader._PARSED) == 0
 
 
 def test_the_cache_keeps_the_last_texts_only(loads: list[str]) -> None:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import copy
-import threading
-from collections import OrderedDict
 from dataclasses import replace
 from pathlib import Path
 
 from modelarts_kit_spec.load import InputError, decode_text, read_input_bytes
+from modelarts_kit_spec.recent import Recent
 
 from modelarts_kit_vendordocs.errors import PageError
 from modelarts_kit_vendordocs.examples import page_examples
@@ -42,8 +41,7 @@ def page_text(data: bytes, source: str) -> str:
 # else but the ``source`` it is named by, set on each copy): the recorded pages every run of
 # `docs update` or `docs diff` in one process reads again cost a copy, not a parse.
 CACHED_PAGES = 64
-_BUILT: OrderedDict[tuple[str, str | None], Inventory] = OrderedDict()
-_BUILT_LOCK = threading.Lock()
+_BUILT: Recent[tuple[str, str | None], Inventory] = Recent(CACHED_PAGES)
 
 
 def extract_text(source: str, text: str, page_format: str | None = None) -> Inventory:
@@ -51,18 +49,12 @@ def extract_text(source: str, text: str, page_format: str | None = None) -> Inve
     if not text.strip():
         raise PageError(source, 1, "empty page")
     key = (text, page_format)
-    with _BUILT_LOCK:
-        built = _BUILT.get(key)
-        if built is not None:
-            _BUILT.move_to_end(key)
+    built = _BUILT.get(key)
     if built is None:
         inventory = build_inventory(read_page_text(source, text, page_format))
         examples, broken = page_examples(text)
         built = replace(inventory, examples=examples, broken_examples=broken)
-        with _BUILT_LOCK:
-            _BUILT[key] = built
-            while len(_BUILT) > CACHED_PAGES:
-                _BUILT.popitem(last=False)
+        _BUILT.put(key, built)
     return replace(copy.deepcopy(built), source=source)
 
 
