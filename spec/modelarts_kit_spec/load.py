@@ -47,7 +47,7 @@ from modelarts_kit_spec.reader import read_yaml as read_yaml
 
 if TYPE_CHECKING:
     # jsonschema and referencing take ~60 ms to import; only validator() needs them.
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator, ValidationError
     from referencing import Registry
 
     from modelarts_kit_spec.meaning import Meaning
@@ -195,6 +195,14 @@ class Spec:
         faster); False means "ask :meth:`validator`", which alone gives errors. The same
         True holds for the validator evolved to check the int32/int64 ranges (the server's)."""
         return self._quick.surely_valid(schema, instance)
+
+    def iter_errors(self, schema: JSON, instance: JSON) -> Iterator[ValidationError]:
+        """``validator(schema).iter_errors(instance)``, with no walk of the schema where the
+        quick verdict already says valid (most bodies and answers a run judges)."""
+        if self.surely_valid(schema, instance):
+            return iter(())
+        errors: Iterator[ValidationError] = self.validator(schema).iter_errors(instance)
+        return errors
 
     def quick_verdict(self, schema: JSON, instance: JSON) -> bool | None:
         """``validator(schema).is_valid(instance)`` where ``jsonschema_rs`` provably gives the

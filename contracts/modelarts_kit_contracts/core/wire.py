@@ -134,10 +134,7 @@ def schema_findings(
     """Every JSON Schema error of ``instance`` against ``schema``: one finding per place."""
     out: list[Finding] = []
     seen: set[tuple[str, str, str]] = set()
-    if spec.surely_valid(schema, instance):
-        return out
-    validator = spec.validator(schema)
-    for error in sorted(validator.iter_errors(instance), key=lambda e: list(e.absolute_path)):
+    for error in sorted(spec.iter_errors(schema, instance), key=lambda e: list(e.absolute_path)):
         for finding in _explain(error, base_pointer):
             key = (finding.pointer, finding.rule, finding.expected)
             if key not in seen:  # jsonschema reports N missing properties N times
