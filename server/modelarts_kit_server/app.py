@@ -361,6 +361,11 @@ class ReferenceServer:
             bits = self._ids.getrandbits(128)
         return str(uuid.UUID(int=bits, version=4))
 
+    # Its handlers are synchronous, its shared state is guarded by threading locks, and its
+    # lifespan is only acknowledged: any thread's event loop may run it (in-process clients
+    # then skip the hop to one shared event-loop thread).
+    modelarts_kit_runs_on_any_loop = True
+
     def __repr__(self) -> str:
         return f"ReferenceServer(store={self.store!r}, clock={self.clock!r})"
 

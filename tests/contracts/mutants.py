@@ -30,7 +30,7 @@ from modelarts_kit_server.app import ReferenceServer
 from modelarts_kit_server.auth import Principal
 from modelarts_kit_server.handlers import job_core as server_handlers
 from modelarts_kit_server.store import JobRecord
-from modelarts_kit_wire.asgi import ASGIApp, Message, Receive, Scope, Send
+from modelarts_kit_wire.asgi import ASGIApp, Message, Receive, Scope, Send, runs_on_any_loop
 
 from .mutants_optional_operations import FAMILY_MUTANTS
 from .mutants_optional_scenarios import POWER_MUTANTS
@@ -91,6 +91,11 @@ class ResponseRewrite:
         self.app = app
         self.rewrite = rewrite
 
+    @property
+    def modelarts_kit_runs_on_any_loop(self) -> bool:
+        # A wrapper holds no state of its own: any loop may run it where any may run its app.
+        return runs_on_any_loop(self.app)
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
@@ -126,6 +131,11 @@ class RequestRewrite:
     def __init__(self, app: ASGIApp, rewrite: Callable[[Any], None]) -> None:
         self.app = app
         self.rewrite = rewrite
+
+    @property
+    def modelarts_kit_runs_on_any_loop(self) -> bool:
+        # A wrapper holds no state of its own: any loop may run it where any may run its app.
+        return runs_on_any_loop(self.app)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         is_create = (

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from modelarts_kit_server.app import ReferenceServer
-from modelarts_kit_wire.asgi import ASGIApp, Message, Receive, Scope, Send
+from modelarts_kit_wire.asgi import ASGIApp, Message, Receive, Scope, Send, runs_on_any_loop
 
 __all__ = ["FAMILY_MUTANTS", "Answer", "Call", "Intercept"]
 
@@ -93,6 +93,11 @@ class Intercept:
     def __init__(self, app: ASGIApp, handle: Handle) -> None:
         self.app = app
         self.handle = handle
+
+    @property
+    def modelarts_kit_runs_on_any_loop(self) -> bool:
+        # A wrapper holds no state of its own: any loop may run it where any may run its app.
+        return runs_on_any_loop(self.app)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

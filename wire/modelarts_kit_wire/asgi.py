@@ -1,4 +1,5 @@
-"""ASGI plumbing: the types, a request body read under a byte cap, lifespan events answered."""
+"""ASGI plumbing: the types, a request body read under a byte cap, lifespan events answered,
+and the mark of an app any thread's event loop may run."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
+    "RUNS_ON_ANY_LOOP",
     "ASGIApp",
     "Message",
     "Receive",
@@ -15,6 +17,7 @@ __all__ = [
     "Send",
     "answer_lifespan",
     "read_body",
+    "runs_on_any_loop",
 ]
 
 Scope = MutableMapping[str, Any]
@@ -22,6 +25,16 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+# The attribute an app sets to True when it holds no state bound to one event loop and needs
+# no lifespan events: an in-process client may then run each request on the calling thread's
+# own loop instead of handing it to one shared event-loop thread.
+RUNS_ON_ANY_LOOP = "modelarts_kit_runs_on_any_loop"
+
+
+def runs_on_any_loop(app: object) -> bool:
+    """Whether ``app`` says any thread's event loop may run it (:data:`RUNS_ON_ANY_LOOP`)."""
+    return getattr(app, RUNS_ON_ANY_LOOP, False) is True
 
 
 @dataclass(frozen=True)

@@ -19,11 +19,11 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import requests
+from modelarts_kit_wire.asgi import runs_on_any_loop
 from modelarts_kit_wire.wirejson import WireJsonError, decode_wire_json
 
 from modelarts_kit_contracts.core import Check, Finding, RunReport
@@ -41,6 +41,7 @@ from modelarts_kit_contracts.server.choices import (
     cite_response,
     demanded,
 )
+from modelarts_kit_contracts.server.inprocess import InProcessSession, asgi_session
 from modelarts_kit_contracts.server.response_checks import response_checks
 
 if TYPE_CHECKING:
@@ -69,15 +70,6 @@ POSITIVE_DATA_STATUSES = ["2xx", "3xx", "400", "401", "403", "404", "409", "429"
 CHECKS_UNUSABLE_WITH_TRANSPORT_SIGNING = ("ignored_auth",)
 # Needs two identities configured through Web Fuzzing Commons; never applies here.
 CHECKS_NEEDING_PEERS = ("object_level_authorization",)
-
-
-@contextmanager
-def asgi_session(app: Callable[..., Any]) -> Iterator[requests.Session]:
-    """A ``requests.Session`` that reaches ``app`` in-process (schemathesis's ASGI client)."""
-    from schemathesis.python import asgi
-
-    with asgi.get_client(app) as client:
-        yield client
 
 
 def installed_version() -> str:
@@ -387,11 +379,18 @@ class EngineRun:
                     return
                 super()._extract_body_urls(operation, response)
 
+        in_process = self.app is not None and runs_on_any_loop(self.app)
+        sessions: list[requests.Session] = []
+
         class GuardedEngineContext(EngineContext):
             def get_session(self, *, operation: Any = None) -> requests.Session:
                 fresh = getattr(self._thread_local, "session", None) is None
                 session: requests.Session = super().get_session(operation=operation)
                 if fresh:
+                    if in_process:
+                        session = _in_process_like(session, schema.app)
+                        self._thread_local.session = session
+                    sessions.append(session)
                     prepare(session)
                 return session
 
@@ -418,7 +417,23 @@ class EngineRun:
             observations=observations,
             max_time=schema.config.max_time,
         )
-        yield from plan.execute(ctx)
+        try:
+            yield from plan.execute(ctx)
+        finally:
+            for session in sessions:
+                session.close()
+
+
+def _in_process_like(session: requests.Session, app: Callable[..., Any]) -> InProcessSession:
+    """An :class:`InProcessSession` of ``app`` configured as the engine's ``session`` (its
+    headers, credentials and cookies, as schemathesis's ASGI transport copies them onto the
+    client it builds per request): its transport then sends through it, one per thread."""
+    client = InProcessSession(app)
+    client.headers.update(session.headers)
+    client.auth = session.auth
+    client.cookies.update(session.cookies)
+    session.close()
+    return client
 
 
 # --- events -> report -------------------------------------------------------------------------

@@ -1,0 +1,246 @@
+"""An in-process ``requests`` session that runs an ASGI app on the calling thread's event loop.
+
+schemathesis's ASGI client builds a new ``requests.Session`` (and its adapters) for every
+request of a run, and hands each request twice to one shared event-loop thread (an anyio
+portal); over the two thousand requests of a default run, those hops cost more CPU than the
+reference server's own work. For an app that says any thread's loop may run it
+(:func:`modelarts_kit_wire.asgi.runs_on_any_loop`: the reference server), :func:`asgi_session`
+gives one session whose adapter runs each request to completion on an event loop owned by the
+calling thread. Any other app keeps schemathesis's client: its single loop thread and its
+lifespan events are what an app with loop-bound state (a pool, a task started at start-up)
+needs.
+
+The session is a schemathesis ``ASGIClient`` (so its transport sends through it instead of
+building a client per request) and a ``ManagedCookiesSession`` (so the cookies of one answer
+are dropped before the next request, as they are with a client per request).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http
+import io
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, cast
+from urllib.parse import unquote, urlsplit
+
+import requests
+import requests.adapters
+import urllib3
+from modelarts_kit_wire.asgi import ASGIApp, Message, Scope, runs_on_any_loop
+from schemathesis.python import asgi
+from schemathesis.transport.requests import ManagedCookiesSession
+from urllib3 import HTTPHeaderDict
+from urllib3.exceptions import ReadTimeoutError
+
+__all__ = ["InProcessSession", "asgi_session"]
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+@contextmanager
+def asgi_session(app: Callable[..., Any]) -> Iterator[requests.Session]:
+    """A ``requests.Session`` that reaches ``app`` in-process: an :class:`InProcessSession`
+    when any loop may run ``app``, else schemathesis's ASGI client."""
+    if runs_on_any_loop(app):
+        with InProcessSession(app) as session:
+            yield session
+        return
+    with asgi.get_client(app) as client:
+        yield client
+
+
+class InProcessSession(asgi.ASGIClient, ManagedCookiesSession):
+    """One session of one thread or more, each request run on its own thread's event loop."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        super().__init__(cast(Any, app))  # schemathesis types its scope as dict, ours as a mapping
+        self.in_thread = CallerThreadAdapter(app)
+        self.mount("http://", self.in_thread)
+        self.mount("https://", self.in_thread)
+
+    def __enter__(self) -> InProcessSession:
+        # No lifespan: an app that any loop may run declares it needs none.
+        return self
+
+    def __exit__(self, *args: object) -> None:
+        self.close()
+
+
+class _OriginalResponse:
+    """What ``requests`` reads cookies from (``msg.get_all``) and ``urllib3`` closes."""
+
+    __slots__ = ("closed", "msg")
+
+    def __init__(self, headers: list[tuple[str, str]]) -> None:
+        self.msg = _HeaderList(headers)
+        self.closed = False
+
+    def isclosed(self) -> bool:
+        return self.closed
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class _HeaderList:
+    __slots__ = ("headers",)
+
+    def __init__(self, headers: list[tuple[str, str]]) -> None:
+        self.headers = headers
+
+    def get_all(self, name: str, default: list[str] | None = None) -> list[str] | None:
+        found = [value for key, value in self.headers if key.lower() == name.lower()]
+        return found or default
+
+
+class _Exchange:
+    """One request's ASGI ``receive`` and ``send``, and the answer they collected."""
+
+    def __init__(self, body: bytes) -> None:
+        self._body: bytes | None = body
+        self.complete = asyncio.Event()
+        self.status: int | None = None
+        self.headers: list[tuple[str, str]] = []
+        self.body = io.BytesIO()
+
+    async def receive(self) -> Message:
+        if self._body is not None:
+            body, self._body = self._body, None
+            return {"type": "http.request", "body": body, "more_body": False}
+        # The whole body was read: as a server does, report the client gone once answered.
+        await self.complete.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(self, message: Message) -> None:
+        kind = message["type"]
+        if kind == "http.response.start":
+            if self.status is not None:
+                raise RuntimeError("the app sent http.response.start twice")
+            self.status = int(message["status"])
+            # Headers travel as latin-1 on the wire: the caller reads the octets a server sends.
+            self.headers = [
+                (name.decode("latin-1"), value.decode("latin-1"))
+                for name, value in message.get("headers", [])
+            ]
+        elif kind == "http.response.body":
+            if self.status is None:
+                raise RuntimeError("the app sent http.response.body before http.response.start")
+            if self.complete.is_set():
+                raise RuntimeError("the app sent http.response.body after the response ended")
+            self.body.write(message.get("body", b""))
+            if not message.get("more_body", False):
+                self.complete.set()
+
+
+class CallerThreadAdapter(requests.adapters.HTTPAdapter):
+    """Runs ``app`` on an event loop of the calling thread, one loop per thread, closed with
+    the adapter."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        super().__init__()
+        self.app = app
+        self._local = threading.local()
+        self._loops: list[asyncio.AbstractEventLoop] = []
+        self._loops_lock = threading.Lock()
+
+    def _loop(self) -> asyncio.AbstractEventLoop:
+        loop: asyncio.AbstractEventLoop | None = getattr(self._local, "loop", None)
+        if loop is None or loop.is_closed():
+            loop = asyncio.new_event_loop()
+            self._local.loop = loop
+            with self._loops_lock:
+                self._loops.append(loop)
+        return loop
+
+    def close(self) -> None:
+        with self._loops_lock:
+            loops, self._loops = self._loops, []
+        for loop in loops:
+            if not loop.is_running():
+                loop.close()
+        super().close()
+
+    def send(
+        self, request: requests.PreparedRequest, *args: Any, timeout: Any = None, **kwargs: Any
+    ) -> requests.Response:
+        exchange = _Exchange(_body_bytes(request.body))
+        # requests passes (connect, read); without a socket only the read half means anything.
+        read_timeout = timeout[1] if isinstance(timeout, tuple) else timeout
+        call = self.app(_scope(request), exchange.receive, exchange.send)
+        try:
+            self._loop().run_until_complete(asyncio.wait_for(call, read_timeout))
+        except TimeoutError:
+            url = str(request.url)
+            error = ReadTimeoutError(None, url, f"Read timed out. (read timeout={read_timeout})")  # type: ignore[arg-type]
+            raise requests.exceptions.ReadTimeout(error, request=request) from None
+        if exchange.status is None:
+            raise RuntimeError("the app returned without a response")
+        exchange.body.seek(0)
+        raw = urllib3.HTTPResponse(
+            body=exchange.body,
+            headers=HTTPHeaderDict(exchange.headers),
+            status=exchange.status,
+            reason=_reason_phrase(exchange.status),
+            version=11,
+            preload_content=False,
+            original_response=cast(Any, _OriginalResponse(exchange.headers)),
+            request_method=request.method,
+        )
+        return self.build_response(request, raw)
+
+
+def _body_bytes(body: object) -> bytes:
+    if body is None:
+        return b""
+    if isinstance(body, str):
+        return body.encode("utf-8")
+    if isinstance(body, bytes):
+        return body
+    if isinstance(body, bytearray | memoryview):
+        return bytes(body)
+    # A generator body: requests streams it; in-process it is read whole.
+    chunks: Iterable[str | bytes] = body  # type: ignore[assignment]
+    return b"".join(c.encode("utf-8") if isinstance(c, str) else bytes(c) for c in chunks)
+
+
+def _scope(request: requests.PreparedRequest) -> Scope:
+    """The ASGI HTTP scope of ``request``, as schemathesis's ASGI client builds it."""
+    parts = urlsplit(str(request.url))
+    scheme = parts.scheme
+    host = parts.hostname or ""
+    port = parts.port or DEFAULT_PORTS[scheme]
+    # IPv6 literals keep their brackets in a Host header but not in the scope.
+    header_host = f"[{host}]" if ":" in host else host
+    headers: list[tuple[bytes, bytes]] = []
+    if "host" not in request.headers:
+        shown = header_host if port == DEFAULT_PORTS[scheme] else f"{header_host}:{port}"
+        headers.append((b"host", shown.encode()))
+    headers += [(_latin1(name).lower(), _latin1(value)) for name, value in request.headers.items()]
+    return {
+        "type": "http",
+        "http_version": "1.1",
+        "method": request.method,
+        "path": unquote(parts.path),
+        "raw_path": parts.path.encode(),
+        "root_path": "",
+        "scheme": scheme,
+        "query_string": parts.query.encode(),
+        "headers": headers,
+        "client": ["testclient", 50000],
+        "server": [host, port],
+        "state": {},
+    }
+
+
+def _latin1(text: str | bytes) -> bytes:
+    return text if isinstance(text, bytes) else text.encode("latin-1")
+
+
+def _reason_phrase(status: int) -> str:
+    try:
+        return http.HTTPStatus(status).phrase
+    except ValueError:
+        return ""
