@@ -57,6 +57,9 @@ class InProcessSession(asgi.ASGIClient, ManagedCookiesSession):
 
     def __init__(self, app: ASGIApp) -> None:
         super().__init__(cast(Any, app))  # schemathesis types its scope as dict, ours as a mapping
+        # Nothing leaves the process: the environment's proxies, CA bundle and .netrc mean
+        # nothing here, and reading them is a third of a request's cost.
+        self.trust_env = False
         self.in_thread = CallerThreadAdapter(app)
         self.mount("http://", self.in_thread)
         self.mount("https://", self.in_thread)
@@ -169,13 +172,19 @@ class CallerThreadAdapter(requests.adapters.HTTPAdapter):
         exchange = _Exchange(_body_bytes(request.body))
         # requests passes (connect, read); without a socket only the read half means anything.
         read_timeout = timeout[1] if isinstance(timeout, tuple) else timeout
-        call = self.app(_scope(request), exchange.receive, exchange.send)
+        loop = self._loop()
+        served = self.app(_scope(request), exchange.receive, exchange.send)
+        call: asyncio.Future[None] = asyncio.ensure_future(served, loop=loop)
+        deadline = None if read_timeout is None else loop.call_later(read_timeout, call.cancel)
         try:
-            self._loop().run_until_complete(asyncio.wait_for(call, read_timeout))
-        except TimeoutError:
+            loop.run_until_complete(call)
+        except asyncio.CancelledError:
             url = str(request.url)
             error = ReadTimeoutError(None, url, f"Read timed out. (read timeout={read_timeout})")  # type: ignore[arg-type]
             raise requests.exceptions.ReadTimeout(error, request=request) from None
+        finally:
+            if deadline is not None:
+                deadline.cancel()
         if exchange.status is None:
             raise RuntimeError("the app returned without a response")
         exchange.body.seek(0)
