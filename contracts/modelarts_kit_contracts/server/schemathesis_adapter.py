@@ -4,10 +4,9 @@ The server checker drives schemathesis 4.x as a library, the way its CLI does: a
 ``SchemathesisConfig`` built from a dict (:func:`build_config`), an ``OpenApiSchema`` from the
 spec document, and the engine's execution plan run with an ``EngineContext`` whose sessions are
 ours (:class:`EngineRun`): every request then passes the run's traffic guard (time bounds,
-create cap, rate, 429, signing) whatever the transport (real HTTP or in-process ASGI). The
-ModelArts response checks are registered as schemathesis custom checks
-(:func:`register_checks`); engine events become findings of the run's report
-(:class:`EventCollector`).
+create cap, rate, 429, signing) whatever the transport (real HTTP or in-process ASGI,
+:mod:`.inprocess`). The ModelArts response checks are schemathesis custom checks
+(:func:`register_checks`); engine events become findings of the report (:class:`EventCollector`).
 
 The engine context and ``Engine._create_execution_plan`` are not public schemathesis API, so
 ``pyproject.toml`` pins ``schemathesis==``:data:`PINNED_VERSION` and a test checks that the
@@ -41,7 +40,7 @@ from modelarts_kit_contracts.server.choices import (
     cite_response,
     demanded,
 )
-from modelarts_kit_contracts.server.inprocess import InProcessSession, asgi_session
+from modelarts_kit_contracts.server.inprocess import asgi_session, in_process_like
 from modelarts_kit_contracts.server.response_checks import response_checks
 
 if TYPE_CHECKING:
@@ -388,7 +387,7 @@ class EngineRun:
                 session: requests.Session = super().get_session(operation=operation)
                 if fresh:
                     if in_process:
-                        session = _in_process_like(session, schema.app)
+                        session = in_process_like(session, schema.app)
                         self._thread_local.session = session
                     sessions.append(session)
                     prepare(session)
@@ -422,18 +421,6 @@ class EngineRun:
         finally:
             for session in sessions:
                 session.close()
-
-
-def _in_process_like(session: requests.Session, app: Callable[..., Any]) -> InProcessSession:
-    """An :class:`InProcessSession` of ``app`` configured as the engine's ``session`` (its
-    headers, credentials and cookies, as schemathesis's ASGI transport copies them onto the
-    client it builds per request): its transport then sends through it, one per thread."""
-    client = InProcessSession(app)
-    client.headers.update(session.headers)
-    client.auth = session.auth
-    client.cookies.update(session.cookies)
-    session.close()
-    return client
 
 
 # --- events -> report -------------------------------------------------------------------------
