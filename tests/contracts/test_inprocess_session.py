@@ -13,12 +13,15 @@ from unittest import mock
 
 import pytest
 import requests
-from modelarts_kit_contracts.server.inprocess import asgi_session, in_process_session_type
 from modelarts_kit_contracts.server.run import (
     Budget,
     RunOptions,
     ServerTarget,
     run_server_contract,
+)
+from modelarts_kit_contracts.server.schemathesis_adapter import (
+    asgi_session,
+    in_process_session_type,
 )
 from modelarts_kit_contracts.transport_auth import Credentials
 from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN, create_app

@@ -4,15 +4,15 @@ schemathesis's ASGI client builds a new ``requests.Session`` (and its adapters) 
 request of a run, and hands each request twice to one shared event-loop thread (an anyio
 portal); over the two thousand requests of a default run, those hops cost more CPU than the
 reference server's own work. For an app that says any thread's loop may run it
-(:func:`modelarts_kit_wire.asgi.runs_on_any_loop`: the reference server), the session of
-:func:`asgi_session` mounts a :class:`CallerThreadAdapter`: each request runs to completion
-on an event loop owned by the calling thread, with the wire a server would give (the scope
-schemathesis's client builds, latin-1 headers, the read timeout). Any other app keeps
-schemathesis's client: its single loop thread and its lifespan events are what an app with
-loop-bound state (a pool, a task started at start-up) needs.
+(:func:`modelarts_kit_wire.asgi.runs_on_any_loop`: the reference server), the session
+``schemathesis_adapter.asgi_session`` gives mounts a :class:`CallerThreadAdapter`: each
+request runs to completion on an event loop owned by the calling thread, with the wire a
+server would give (the scope schemathesis's client builds, latin-1 headers, the read
+timeout). Any other app keeps schemathesis's client: its single loop thread and its lifespan
+events are what an app with loop-bound state (a pool, a task started at start-up) needs.
 
-With :mod:`.schemathesis_adapter`, the one other module that calls schemathesis (its ASGI
-client and cookie-managing session are subclassed here; the pinned version covers both).
+Nothing here imports schemathesis: :mod:`.schemathesis_adapter` (where every schemathesis
+call is) builds the session from :class:`InProcessMixin` and schemathesis's ASGI client.
 """
 
 from __future__ import annotations
@@ -21,80 +21,52 @@ import asyncio
 import http
 import io
 import threading
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
-from functools import cache
-from typing import Any, cast
+from collections.abc import Iterable
+from typing import Any, Self, cast
 from urllib.parse import unquote, urlsplit
 
 import requests
 import requests.adapters
 import urllib3
-from modelarts_kit_wire.asgi import ASGIApp, Message, Scope, runs_on_any_loop
+from modelarts_kit_wire.asgi import ASGIApp, Message, Scope
 from urllib3 import HTTPHeaderDict
 from urllib3.exceptions import ReadTimeoutError
 
-__all__ = ["CallerThreadAdapter", "asgi_session", "in_process_like", "in_process_session_type"]
+__all__ = ["CallerThreadAdapter", "InProcessMixin"]
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
-@contextmanager
-def asgi_session(app: Callable[..., Any]) -> Iterator[requests.Session]:
-    """A ``requests.Session`` that reaches ``app`` in-process: one that runs each request on
-    the calling thread's loop when any loop may run ``app``, else schemathesis's ASGI client."""
-    from schemathesis.python import asgi
+class InProcessMixin(requests.Session):
+    """What makes a session of schemathesis's ASGI client run each request on the calling
+    thread's loop (the adapter puts the mixin first, before the client it subclasses): no
+    lifespan, since an app any loop may run declares it needs none."""
 
-    if runs_on_any_loop(app):
-        with in_process_session_type()(app) as session:
-            opened: requests.Session = session
-            yield opened
-        return
-    with asgi.get_client(app) as client:
-        yield client
+    def __init__(self, app: ASGIApp) -> None:
+        super().__init__(app)  # type: ignore[call-arg]  # the ASGI client's: (app)
+        # Nothing leaves the process: the environment's proxies, CA bundle and .netrc mean
+        # nothing here, and reading them is a third of a request's cost.
+        self.trust_env = False
+        self.in_thread = CallerThreadAdapter(app)
+        self.mount("http://", self.in_thread)
+        self.mount("https://", self.in_thread)
 
+    def __enter__(self) -> Self:
+        return self
 
-@cache
-def in_process_session_type() -> type[Any]:
-    """The session :func:`asgi_session` gives an app any loop may run (built on first use:
-    the CLI starts without importing schemathesis)."""
-    from schemathesis.python import asgi
-    from schemathesis.transport.requests import ManagedCookiesSession
+    def __exit__(self, *args: object) -> None:
+        self.close()
 
-    class InProcessSession(asgi.ASGIClient, ManagedCookiesSession):
-        """An ASGIClient (schemathesis's transport then sends through it instead of building
-        one per request) and a ManagedCookiesSession (one answer's cookies are dropped before
-        the next request), whose requests run on the calling thread's loop; no lifespan: an
-        app any loop may run declares it needs none."""
-
-        def __init__(self, app: Callable[..., Any]) -> None:
-            super().__init__(app)
-            # Nothing leaves the process: the environment's proxies, CA bundle and .netrc
-            # mean nothing here, and reading them is a third of a request's cost.
-            self.trust_env = False
-            self.in_thread = CallerThreadAdapter(app)
-            self.mount("http://", self.in_thread)
-            self.mount("https://", self.in_thread)
-
-        def __enter__(self) -> Any:
-            return self
-
-        def __exit__(self, *args: object) -> None:
-            self.close()
-
-    return InProcessSession
-
-
-def in_process_like(session: requests.Session, app: Callable[..., Any]) -> requests.Session:
-    """An in-process session of ``app`` configured as the engine's ``session`` (its headers,
-    credentials and cookies, as schemathesis's ASGI transport copies them onto the client it
-    builds per request): its transport then sends through it, one per thread."""
-    client: requests.Session = in_process_session_type()(app)
-    client.headers.update(session.headers)
-    client.auth = session.auth
-    client.cookies.update(session.cookies)
-    session.close()
-    return client
+    @classmethod
+    def like(cls, session: requests.Session, app: ASGIApp) -> Self:
+        """One configured as ``session`` (its headers, credentials and cookies, as the ASGI
+        transport copies them onto the client it builds per request); ``session`` is closed."""
+        client = cls(app)
+        client.headers.update(session.headers)
+        client.auth = session.auth
+        client.cookies.update(session.cookies)
+        session.close()
+        return client
 
 
 class _OriginalResponse:

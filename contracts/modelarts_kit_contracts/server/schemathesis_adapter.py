@@ -5,7 +5,7 @@ The server checker drives schemathesis 4.x as a library, the way its CLI does: a
 spec document, and the engine's execution plan run with an ``EngineContext`` whose sessions are
 ours (:class:`EngineRun`): every request then passes the run's traffic guard (time bounds,
 create cap, rate, 429, signing) whatever the transport (real HTTP or in-process ASGI,
-:mod:`.inprocess`). The ModelArts response checks are schemathesis custom checks
+:func:`asgi_session`). The ModelArts response checks are schemathesis custom checks
 (:func:`register_checks`); engine events become findings of the report (:class:`EventCollector`).
 
 The engine context and ``Engine._create_execution_plan`` are not public schemathesis API, so
@@ -18,7 +18,9 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import requests
@@ -40,7 +42,7 @@ from modelarts_kit_contracts.server.choices import (
     cite_response,
     demanded,
 )
-from modelarts_kit_contracts.server.inprocess import asgi_session, in_process_like
+from modelarts_kit_contracts.server.inprocess import InProcessMixin
 from modelarts_kit_contracts.server.response_checks import response_checks
 
 if TYPE_CHECKING:
@@ -55,6 +57,7 @@ __all__ = [
     "ProgressSink",
     "asgi_session",
     "build_config",
+    "in_process_session_type",
     "installed_version",
     "register_checks",
 ]
@@ -69,6 +72,27 @@ POSITIVE_DATA_STATUSES = ["2xx", "3xx", "400", "401", "403", "404", "409", "429"
 CHECKS_UNUSABLE_WITH_TRANSPORT_SIGNING = ("ignored_auth",)
 # Needs two identities configured through Web Fuzzing Commons; never applies here.
 CHECKS_NEEDING_PEERS = ("object_level_authorization",)
+
+
+@contextmanager
+def asgi_session(app: Callable[..., Any]) -> Iterator[requests.Session]:
+    """A ``requests.Session`` that reaches ``app`` in-process: on the calling thread's loop
+    when any loop may run ``app`` (:mod:`.inprocess`), else through schemathesis's client."""
+    from schemathesis.python import asgi
+
+    with (in_process_session_type() if runs_on_any_loop(app) else asgi.get_client)(app) as c:
+        yield c
+
+
+@cache
+def in_process_session_type() -> type[InProcessMixin]:
+    """schemathesis's ASGI client (its transport then sends through the session instead of
+    building a client per request) as a ManagedCookiesSession (an answer's cookies are dropped
+    before the next request), running requests on the calling thread's loop."""
+    from schemathesis.python.asgi import ASGIClient
+    from schemathesis.transport.requests import ManagedCookiesSession
+
+    return type("InProcessSession", (InProcessMixin, ASGIClient, ManagedCookiesSession), {})
 
 
 def installed_version() -> str:
@@ -387,7 +411,7 @@ class EngineRun:
                 session: requests.Session = super().get_session(operation=operation)
                 if fresh:
                     if in_process:
-                        session = in_process_like(session, schema.app)
+                        session = in_process_session_type().like(session, schema.app)
                         self._thread_local.session = session
                     sessions.append(session)
                     prepare(session)
