@@ -105,7 +105,6 @@ BOUNDED_FORMATS = frozenset({"int32", "int64", "double", "float"})
 INTEGER_BOUND = 2**53  # exact in a double: the Rust crate compares as Python does
 INT32 = 2**31
 MAX_DEPTH = 64  # deeper instances are left to Python
-PINNED = 4096  # schema nodes whose Rust validator is found by identity (a spec has fewer)
 # Anchors at the ends only, literal characters, escaped punctuation, \d, classes of ASCII
 # ranges (never negated: a Rust \d may be ASCII only, so only where fewer matches is
 # stricter), groups, alternatives and quantifiers: Python's re and the Rust engine agree
@@ -258,10 +257,10 @@ class QuickValidity:
     def __init__(self, document: JSON) -> None:
         self._document = document
         self._validators: dict[tuple[str, bool], Any] = {}
-        # By the node's identity, for :meth:`pruning`'s hot path (the schema nodes a Python
-        # validator walks are the document's own): (node, validator), the node held so its
-        # id stays its own; cleared when full.
-        self._pinned: dict[int, tuple[JSON, Any]] = {}
+        # The document's own nodes (never changed once loaded) find their validators by
+        # identity: no JSON text of the schema per call on the hot paths.
+        self._nodes: dict[int, JSON] | None = None
+        self._by_node: dict[tuple[int, bool], Any] = {}
 
     def surely_valid(self, schema: JSON, instance: Any) -> bool:
         """True only where ``instance`` is provably valid for ``schema``, for the spec's
@@ -316,19 +315,20 @@ class QuickValidity:
         """Whether ``instance``, a list or an object, is surely valid for the node ``schema``."""
         if not isinstance(instance, dict | list):
             return False
-        pinned = self._pinned.get(id(schema))
-        if pinned is None or pinned[0] is not schema:
-            if len(self._pinned) >= PINNED:
-                self._pinned.clear()
-            pinned = (schema, self._validator(schema, ranges=True))
-            self._pinned[id(schema)] = pinned
-        validator = pinned[1]
+        validator = self._validator(schema, ranges=True)
         return validator is not None and _plain(instance) and _is_valid(validator, instance) is True
 
     def _validator(self, schema: JSON, *, ranges: bool) -> Any:
+        if self._nodes is None:
+            self._nodes = _nodes(self._document)
+        own = self._nodes.get(id(schema)) is schema
+        if own and (id(schema), ranges) in self._by_node:
+            return self._by_node[id(schema), ranges]
         key = (json.dumps(schema, sort_keys=True), ranges)
         if key not in self._validators:
             self._validators[key] = self._build(schema, ranges)
+        if own:
+            self._by_node[id(schema), ranges] = self._validators[key]
         return self._validators[key]
 
     def _build(self, schema: JSON, ranges: bool) -> Any:
@@ -339,6 +339,18 @@ class QuickValidity:
             return jsonschema_rs.Draft202012Validator(prepared, validate_formats=False)
         except (Disagree, ValueError, TypeError, jsonschema_rs.ReferencingError):
             return None  # Python alone
+
+
+def _nodes(document: JSON) -> dict[int, JSON]:
+    """Every object and list of ``document``, by identity."""
+    found: dict[int, JSON] = {}
+    pending = [document]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict | list) and id(node) not in found:
+            found[id(node)] = node
+            pending.extend(node.values() if isinstance(node, dict) else node)
+    return found
 
 
 def _is_valid(validator: Any, instance: Any) -> bool | None:
