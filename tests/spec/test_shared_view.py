@@ -24,6 +24,7 @@ def test_a_node_outside_the_document_gets_a_view_of_its_own() -> None:
     spec = load_spec()
     walker = SchemaWalker(spec.document)
     outside = copy.deepcopy(spec.operation("CreateTrainingJob").request_schema)
+    assert isinstance(outside, dict)
     first = walker.shared_view(outside)
     outside["description"] = "changed after the first view"
     second = walker.shared_view(outside)
