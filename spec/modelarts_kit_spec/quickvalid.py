@@ -33,7 +33,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from modelarts_kit_spec.document import JSON, resolve_pointer
+from modelarts_kit_spec.document import JSON, document_nodes, resolve_pointer
 
 __all__ = [
     "BOUNDED_FORMATS",
@@ -327,7 +327,7 @@ class QuickValidity:
 
     def _validator(self, schema: JSON, *, ranges: bool) -> Any:
         if self._nodes is None:
-            self._nodes = _nodes(self._document)
+            self._nodes = document_nodes(self._document)
         own = self._nodes.get(id(schema)) is schema
         if own and (id(schema), ranges) in self._by_node:
             return self._by_node[id(schema), ranges]
@@ -346,18 +346,6 @@ class QuickValidity:
             return jsonschema_rs.Draft202012Validator(prepared, validate_formats=False)
         except (Disagree, ValueError, TypeError, jsonschema_rs.ReferencingError):
             return None  # Python alone
-
-
-def _nodes(document: JSON) -> dict[int, JSON]:
-    """Every object and list of ``document``, by identity."""
-    found: dict[int, JSON] = {}
-    pending = [document]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, dict | list) and id(node) not in found:
-            found[id(node)] = node
-            pending.extend(node.values() if isinstance(node, dict) else node)
-    return found
 
 
 def _is_valid(validator: Any, instance: Any) -> bool | None:

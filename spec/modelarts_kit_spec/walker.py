@@ -31,7 +31,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from modelarts_kit_spec.document import SpecError, pointer_join
+from modelarts_kit_spec.document import SpecError, document_nodes, pointer_join
 from modelarts_kit_spec.refs import resolve_ref
 from modelarts_kit_spec.values import DocumentedValues, documented_values
 
@@ -177,18 +177,6 @@ class SchemaView:
         return None
 
 
-def _document_nodes(document: JSON) -> dict[int, JSON]:
-    """Every object and list of ``document``, by identity."""
-    found: dict[int, JSON] = {}
-    pending = [document]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, dict | list) and id(node) not in found:
-            found[id(node)] = node
-            pending.extend(node.values() if isinstance(node, dict) else node)
-    return found
-
-
 @dataclass
 class _Merged:
     schema: dict[str, JSON]
@@ -219,7 +207,7 @@ class SchemaWalker:
         """``view(node, alternatives=...)``, built once for a node of the document and shared:
         the caller reads it and never changes it (another node: a view of its own)."""
         if self._nodes is None:
-            self._nodes = _document_nodes(self.document)
+            self._nodes = document_nodes(self.document)
         if self._nodes.get(id(node)) is not node:
             return self.view(node, alternatives=alternatives)
         found = self._shared.get((id(node), alternatives))
