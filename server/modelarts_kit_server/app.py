@@ -179,8 +179,8 @@ class ResolvedRoute:
 def resolve_route(routes: tuple[Route, ...], method: str, raw_path: str) -> ResolvedRoute:
     """The route for the request (the spec's route rule); ``path-not-found`` for an unknown
     path, ``method-not-allowed`` (with ``Allow``) for a wrong method."""
-    by_operation = {route.operation.operation_id: route for route in routes}
-    found = match_route([r.operation for r in routes], method, raw_path)
+    operations, by_operation = _route_index(routes)
+    found = match_route(operations, method, raw_path)
     if found is None:
         raise ApiError(errors.PATH_NOT_FOUND)
     if found.operation is None:
@@ -191,6 +191,22 @@ def resolve_route(routes: tuple[Route, ...], method: str, raw_path: str) -> Reso
             headers={"Allow": ", ".join(sorted(set(allowed)))},
         )
     return ResolvedRoute(by_operation[found.operation.operation_id], dict(found.path_params))
+
+
+# A server's routes, indexed once (by the tuple's identity; the tuple is held, so its id
+# stays its own): every request resolves its route.
+_ROUTE_INDEX: dict[int, tuple[tuple[Route, ...], list[Operation], dict[str, Route]]] = {}
+
+
+def _route_index(routes: tuple[Route, ...]) -> tuple[list[Operation], dict[str, Route]]:
+    found = _ROUTE_INDEX.get(id(routes))
+    if found is None or found[0] is not routes:
+        if len(_ROUTE_INDEX) >= 64:
+            _ROUTE_INDEX.clear()
+        operations = [route.operation for route in routes]
+        found = (routes, operations, {r.operation.operation_id: r for r in routes})
+        _ROUTE_INDEX[id(routes)] = found
+    return found[1], found[2]
 
 
 # -- request body -------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ def _conform(spec: Spec, schema: Any, value: Any) -> Any:
         return _DROP
     if _is_valid(spec, schema, value):
         return value
-    view = spec.walker.view(schema)  # $ref followed, allOf merged
+    view = spec.walker.shared_view(schema)  # $ref followed, allOf merged; read only
     node, types = view.schema, view.types
     result: Any = _DROP
     if _is_number(value) and "string" in types:

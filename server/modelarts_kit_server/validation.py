@@ -278,14 +278,14 @@ def apply_defaults(spec: Spec, schema: Any, instance: Any) -> Any:
     """
     if not isinstance(schema, Mapping):
         return instance
-    view = spec.walker.view(schema)
+    view = spec.walker.shared_view(schema)  # read only
     if isinstance(instance, dict):
         result = dict(instance)
         for name, subschema in view.properties.items():
             if name in result:
                 result[name] = apply_defaults(spec, subschema, result[name])
                 continue
-            default = spec.walker.view(subschema).schema.get("default", _MISSING)
+            default = spec.walker.shared_view(subschema).schema.get("default", _MISSING)
             if default is not _MISSING:
                 result[name] = json.loads(json.dumps(default))
         return result

@@ -14,6 +14,7 @@ __all__ = [
     "HTTP_METHODS",
     "JSON",
     "SpecError",
+    "document_nodes",
     "escape_pointer_token",
     "json_type",
     "pointer_join",
@@ -47,6 +48,19 @@ def json_type(value: JSON) -> str:
     if isinstance(value, Mapping):
         return "object"
     return type(value).__name__
+
+
+def document_nodes(document: JSON) -> dict[int, JSON]:
+    """Every object and list of ``document``, by identity (for caches keyed by a node of a
+    loaded document, which is never changed once loaded)."""
+    found: dict[int, JSON] = {}
+    pending = [document]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict | list) and id(node) not in found:
+            found[id(node)] = node
+            pending.extend(node.values() if isinstance(node, dict) else node)
+    return found
 
 
 def pointer_join(base: str, *tokens: str | int) -> str:

@@ -7,6 +7,7 @@ Read from ``x-modelarts-error-codes`` and ``x-modelarts-error-catalogue`` by the
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
@@ -76,7 +77,20 @@ class ErrorModel:
         )
 
     def meanings(self, operation_id: str) -> frozenset[str]:
-        return frozenset(m for r in self._for(operation_id) for m in r.by_meaning)
+        # Asked for every request the reference server answers: read once per operation.
+        found = self._meanings.get(operation_id)
+        if found is None:
+            found = frozenset(m for r in self._for(operation_id) for m in r.by_meaning)
+            self._meanings[operation_id] = found
+        return found
+
+    @functools.cached_property
+    def _meanings(self) -> dict[str, frozenset[str]]:
+        return {}
+
+    @functools.cached_property
+    def _preferred(self) -> dict[tuple[str, str], CatalogueEntry]:
+        return {}
 
     def accepts(
         self, operation_id: str, status: int, code: str, meaning: str | None = None
@@ -99,6 +113,13 @@ class ErrorModel:
 
     def preferred(self, operation_id: str, meaning: str) -> CatalogueEntry:
         """The code to answer ``meaning`` with: the first the spec lists for it."""
+        found = self._preferred.get((operation_id, meaning))
+        if found is None:
+            found = self._first_listed(operation_id, meaning)
+            self._preferred[operation_id, meaning] = found
+        return found
+
+    def _first_listed(self, operation_id: str, meaning: str) -> CatalogueEntry:
         for response in self._for(operation_id):
             codes = response.by_meaning.get(meaning)
             if codes and response.status.isdigit():

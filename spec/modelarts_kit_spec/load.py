@@ -173,7 +173,9 @@ class Spec:
     def validator(self, schema: JSON) -> Draft202012Validator:
         """A JSON Schema 2020-12 validator for ``schema`` whose local $refs resolve in this spec.
 
-        Validators are cached per schema (by its JSON text), so hot paths pay once.
+        Validators are cached per schema (by its JSON text), so hot paths pay once. Python does
+        not walk a member or item the quick verdict proves valid (:meth:`_validator_class`):
+        the errors and verdicts are those of :meth:`walking_validator`.
         """
 
         from jsonschema import Draft202012Validator
@@ -181,13 +183,25 @@ class Spec:
         key = json.dumps(schema, sort_keys=True)
         cached = self._validators.get(key)
         if cached is None:
-            cached = _validator_class(self.document)(
+            cached = self._validator_class(
                 _rebase(schema),
                 registry=self._registry,
                 format_checker=Draft202012Validator.FORMAT_CHECKER,
             )
             self._validators[key] = cached
         return cached
+
+    def walking_validator(self, schema: JSON) -> Draft202012Validator:
+        """:meth:`validator` without its short-cut: Python walks every value (uncached). The
+        reference the short-cut is tested against; nothing else needs it."""
+        from jsonschema import Draft202012Validator
+
+        walking: Draft202012Validator = _validator_class(self.document)(
+            _rebase(schema),
+            registry=self._registry,
+            format_checker=Draft202012Validator.FORMAT_CHECKER,
+        )
+        return walking
 
     def surely_valid(self, schema: JSON, instance: JSON) -> bool:
         """True only where ``validator(schema).is_valid(instance)`` is provably True, answered
@@ -214,6 +228,12 @@ class Spec:
         from modelarts_kit_spec.quickvalid import QuickValidity
 
         return QuickValidity(self.document)
+
+    @functools.cached_property
+    def _validator_class(self) -> Any:
+        """The class of :meth:`validator`: Python's walk skips only what the quick verdict
+        proves valid (:meth:`QuickValidity.pruning`), so its errors are the same."""
+        return self._quick.pruning(_validator_class(self.document))
 
     @functools.cached_property
     def _registry(self) -> Registry[Any]:

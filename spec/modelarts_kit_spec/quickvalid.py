@@ -33,7 +33,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from modelarts_kit_spec.document import JSON, resolve_pointer
+from modelarts_kit_spec.document import JSON, document_nodes, resolve_pointer
 
 __all__ = [
     "BOUNDED_FORMATS",
@@ -192,24 +192,41 @@ def _plain(instance: Any, depth: int = 0) -> bool:
     """Whether ``instance`` is JSON data on which both libraries agree: numbers of magnitude
     below 2**53 (exact in a double), no float with an integral value (``1.0``: an integer to
     JSON Schema and the Rust crate, none to must-accept), string keys, bounded depth."""
-    if instance is None or isinstance(instance, bool):
+    # Loops, not all() over generators, and ASCII strings answered inline: this walks every
+    # body a run validates, and most of a body is strings.
+    if isinstance(instance, dict):
+        if depth > MAX_DEPTH:
+            return False
+        for key, value in instance.items():
+            if not (isinstance(key, str) and (key.isascii() or _unicode(key))):
+                return False
+            if isinstance(value, str) and value.isascii():
+                continue
+            if not _plain(value, depth + 1):
+                return False
         return True
+    if isinstance(instance, list):
+        if depth > MAX_DEPTH:
+            return False
+        for item in instance:
+            if isinstance(item, str) and item.isascii():
+                continue
+            if not _plain(item, depth + 1):
+                return False
+        return True
+    return _plain_scalar(instance)
+
+
+def _plain_scalar(instance: Any) -> bool:
     if isinstance(instance, str):
         return _unicode(instance)
+    if instance is None or isinstance(instance, bool):
+        return True
     if isinstance(instance, int):
         return -INTEGER_BOUND < instance < INTEGER_BOUND
     if isinstance(instance, float):
         finite = math.isfinite(instance) and -INTEGER_BOUND < instance < INTEGER_BOUND
         return finite and not instance.is_integer()
-    if depth > MAX_DEPTH:
-        return False
-    if isinstance(instance, list):
-        return all(_plain(item, depth + 1) for item in instance)
-    if isinstance(instance, dict):
-        return all(
-            isinstance(key, str) and _unicode(key) and _plain(value, depth + 1)
-            for key, value in instance.items()
-        )
     return False  # a tuple, bytes, anything else
 
 
@@ -247,6 +264,10 @@ class QuickValidity:
     def __init__(self, document: JSON) -> None:
         self._document = document
         self._validators: dict[tuple[str, bool], Any] = {}
+        # The document's own nodes (never changed once loaded) find their validators by
+        # identity: no JSON text of the schema per call on the hot paths.
+        self._nodes: dict[int, JSON] | None = None
+        self._by_node: dict[tuple[int, bool], Any] = {}
 
     def surely_valid(self, schema: JSON, instance: Any) -> bool:
         """True only where ``instance`` is provably valid for ``schema``, for the spec's
@@ -264,10 +285,57 @@ class QuickValidity:
             return None
         return _is_valid(validator, instance)
 
+    def pruning(self, base: Any) -> Any:
+        """The jsonschema validator class ``base`` whose ``properties`` and ``items`` do not
+        descend into a member or item that :meth:`surely_valid` proves valid for its schema.
+
+        Python's walk of such a value yields no error (its verdict there is "valid", for the
+        spec's validator and for the server's, which checks the int32/int64 ranges), so every
+        error, its order and every verdict stay Python's own; only the walk of the valid parts
+        of a body (most of an invalid one) is skipped. Scalars are left to Python, which checks
+        them faster than a call to the Rust crate."""
+        from jsonschema import validators
+
+        properties = base.VALIDATORS["properties"]
+        items = base.VALIDATORS["items"]
+        skip = self._skippable
+
+        def pruned_properties(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+            if validator.is_type(instance, "object") and isinstance(value, Mapping):
+                value = {
+                    name: sub
+                    for name, sub in value.items()
+                    if name in instance and not skip(sub, instance[name])
+                }
+            return properties(validator, value, instance, schema)
+
+        def pruned_items(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+            if isinstance(value, Mapping) and validator.is_type(instance, "array"):
+                rest = instance[len(schema.get("prefixItems", [])) :]
+                if rest and all(skip(value, item) for item in rest):
+                    return ()
+            return items(validator, value, instance, schema)
+
+        return validators.extend(base, {"properties": pruned_properties, "items": pruned_items})
+
+    def _skippable(self, schema: JSON, instance: Any) -> bool:
+        """Whether ``instance``, a list or an object, is surely valid for the node ``schema``."""
+        if not isinstance(instance, dict | list):
+            return False
+        validator = self._validator(schema, ranges=True)
+        return validator is not None and _plain(instance) and _is_valid(validator, instance) is True
+
     def _validator(self, schema: JSON, *, ranges: bool) -> Any:
+        if self._nodes is None:
+            self._nodes = document_nodes(self._document)
+        own = self._nodes.get(id(schema)) is schema
+        if own and (id(schema), ranges) in self._by_node:
+            return self._by_node[id(schema), ranges]
         key = (json.dumps(schema, sort_keys=True), ranges)
         if key not in self._validators:
             self._validators[key] = self._build(schema, ranges)
+        if own:
+            self._by_node[id(schema), ranges] = self._validators[key]
         return self._validators[key]
 
     def _build(self, schema: JSON, ranges: bool) -> Any:

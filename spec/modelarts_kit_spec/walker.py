@@ -15,6 +15,9 @@ every schema object in a document.
 - Every property of a view keeps the pointer of the schema that declares it
   (:attr:`SchemaView.property_pointers`), so a field of a shared component is one place however
   many paths reach it.
+- :meth:`SchemaWalker.shared_view` is the same view of a node of the document, built once and
+  shared by every caller (which reads it and never changes it): the reference server's
+  per-request walks.
 - :meth:`SchemaWalker.property` / :meth:`SchemaWalker.at_path` go down by property name (through
   array ``items`` with ``[]`` in a dotted path, as the vendor pages name fields).
 - :func:`iter_subschemas` / :func:`iter_schemas` visit every schema object without following
@@ -28,7 +31,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from modelarts_kit_spec.document import SpecError, pointer_join
+from modelarts_kit_spec.document import SpecError, document_nodes, pointer_join
 from modelarts_kit_spec.refs import resolve_ref
 from modelarts_kit_spec.values import DocumentedValues, documented_values
 
@@ -186,6 +189,8 @@ class SchemaWalker:
 
     def __init__(self, document: JSON) -> None:
         self.document = document
+        self._nodes: dict[int, JSON] | None = None
+        self._shared: dict[tuple[int, bool], SchemaView] = {}
 
     def deref(self, node: JSON, pointer: str = "") -> tuple[JSON, str, str | None]:
         """Follow a ``$ref`` chain (the one resolver, :mod:`modelarts_kit_spec.refs`: siblings
@@ -197,6 +202,19 @@ class SchemaWalker:
         """``node`` resolved: refs followed, ``allOf`` parts (recursively) merged into it; with
         ``alternatives``, ``anyOf``/``oneOf`` branches viewed and their properties united."""
         return self._view(node, pointer, alternatives, 0)
+
+    def shared_view(self, node: JSON, *, alternatives: bool = False) -> SchemaView:
+        """``view(node, alternatives=...)``, built once for a node of the document and shared:
+        the caller reads it and never changes it (another node: a view of its own)."""
+        if self._nodes is None:
+            self._nodes = document_nodes(self.document)
+        if self._nodes.get(id(node)) is not node:
+            return self.view(node, alternatives=alternatives)
+        found = self._shared.get((id(node), alternatives))
+        if found is None:
+            found = self.view(node, alternatives=alternatives)
+            self._shared[id(node), alternatives] = found
+        return found
 
     def _view(self, node: JSON, pointer: str, alternatives: bool, depth: int) -> SchemaView:
         if depth > MAX_REF_CHAIN:

@@ -15,6 +15,7 @@ installed version is that one: an upgrade is a deliberate change re-tested here.
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from collections.abc import Callable, Iterator
@@ -528,6 +529,24 @@ def _caused_by(error: BaseException, kinds: tuple[type[BaseException], ...]) -> 
     return False
 
 
+_NOT_JSON: Any = object()
+
+
+class _Answer:
+    """An answer's body, decoded once for the observations that read it (when one does)."""
+
+    def __init__(self, content: bytes) -> None:
+        self.content = content
+
+    @functools.cached_property
+    def body(self) -> Any:
+        """The decoded JSON, or :data:`_NOT_JSON`."""
+        try:
+            return decode_wire_json(self.content)
+        except WireJsonError:
+            return _NOT_JSON
+
+
 @dataclass
 class EventCollector:
     """Turns engine events into the report's tallies, failures, timings and errors.
@@ -589,8 +608,9 @@ class EventCollector:
                     operation = node.value.operation
                     label = _operation_label(operation.method, operation.path)
                     self.report.record_time(label, float(response.elapsed) * 1000)
-                    self._observe(node.value, response)
-                    self._observe_answer(node.value, response)
+                    answer = _Answer(response.content or b"")
+                    self._observe(node.value, response, answer)
+                    self._observe_answer(node.value, response, answer)
             for case_id, nodes in recorder.checks.items():
                 case_node = recorder.cases.get(case_id)
                 case = case_node.value if case_node is not None else None
@@ -622,29 +642,26 @@ class EventCollector:
         found = self.api.operation_at(case.operation.method, case.operation.path)
         return found.operation_id if found is not None else None
 
-    def _observe(self, case: Any, response: Any) -> None:
+    def _observe(self, case: Any, response: Any, answer: _Answer) -> None:
         """Record what the server chose for a body between the envelopes."""
         operation_id = self._operation_id(case)
         body, _ = case_body(case)
         if self.api is None or operation_id is None or body is None or negative_elsewhere(case):
             return  # an answer to an invalid path or header says nothing about the body
-        try:
-            code = decode_wire_json(response.content or b"").get("error_code")
-        except (WireJsonError, AttributeError):
-            code = None
+        decoded = answer.body
+        code = decoded.get("error_code") if isinstance(decoded, dict) else None
         for found in choices_made(
             self.api, operation_id, body, response.status_code, code, check="schemathesis"
         ):
             self.report.observe(found)
 
-    def _observe_answer(self, case: Any, response: Any) -> None:
+    def _observe_answer(self, case: Any, response: Any, answer: _Answer) -> None:
         """Record where an answer departs from a decision of the ledger (never a failure)."""
         operation_id = self._operation_id(case)
-        if self.api is None or operation_id is None or not response.content:
+        if self.api is None or operation_id is None or not answer.content:
             return
-        try:
-            body = decode_wire_json(response.content)
-        except WireJsonError:
+        body = answer.body
+        if body is _NOT_JSON:
             return  # not JSON: the response checks judge it
         status = response.status_code
         for found in answer_choices(self.api, operation_id, status, body, check="schemathesis"):

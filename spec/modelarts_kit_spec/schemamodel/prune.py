@@ -24,7 +24,7 @@ def known_fields(spec: SpecView, schema: JSON, value: JSON, depth: int = 0) -> J
     ``anyOf``/``oneOf`` branches followed) does not declare."""
     if not isinstance(schema, Mapping) or depth > MAX_DEPTH:
         return value
-    view = spec.walker.view(schema, alternatives=True)
+    view = spec.walker.shared_view(schema, alternatives=True)  # read only
     if isinstance(value, Mapping):
         properties = view.properties
         extra = view.find("additionalProperties")
