@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from contextlib import ExitStack
 from typing import Any
+from unittest import mock
 
 import pytest
 from modelarts_kit_contracts.core import ExitCode, RunReport
+from modelarts_kit_contracts.server import run as server_run
 from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_contracts.server.breaks import guidance_breaks
+from modelarts_kit_contracts.server.checks import SCENARIOS
 from modelarts_kit_contracts.server.meaning import ErrorMeaning, accepted_codes
 from modelarts_kit_contracts.server.run import Budget, RunOptions, run_server_contract
 from modelarts_kit_contracts.server.target import ServerTarget
@@ -27,6 +31,7 @@ from modelarts_kit_spec import SPEC_PATH, KitError, load_spec, parse_spec
 from modelarts_kit_spec.meaning import Role
 
 from .mutants import LENIENT, Exchange, Mutant, _rewriting, mutated_app
+from .test_mutants import ScenariosDriven
 
 GENERIC = "ModelArts.0104"
 
@@ -76,7 +81,10 @@ GENERIC_SERVER = Mutant(
 )
 
 
-def run(api: ApiMap, variant: Mutant | None, phases: tuple[str, ...] = ()) -> RunReport:
+def run(
+    api: ApiMap, variant: Mutant | None, phases: tuple[str, ...] = (), scenario: str | None = None
+) -> RunReport:
+    """A run against ``variant``; ``scenario`` names the one scenario it drives (None: all)."""
     options = RunOptions(
         credentials=Credentials(token=DEV_TOKEN),
         project_id=DEV_PROJECT_ID,
@@ -85,14 +93,28 @@ def run(api: ApiMap, variant: Mutant | None, phases: tuple[str, ...] = ()) -> Ru
         phases=phases,
         final_phase_wait_s=3.0,
     )
-    with mutated_app(variant) as app:
-        return run_server_contract(ServerTarget.asgi(app), options, api=api)
+    driven = ScenariosDriven()
+    with ExitStack() as stack:
+        if scenario is not None:
+            chosen = tuple(s for s in SCENARIOS if s.name == scenario)
+            stack.enter_context(mock.patch.object(server_run, "SCENARIOS", chosen))
+        app = stack.enter_context(mutated_app(variant))
+        report = run_server_contract(ServerTarget.asgi(app), options, api=api, progress=driven)
+    if scenario is not None:
+        assert driven.names == [scenario], driven.names  # that one, and no other
+    return report
+
+
+# The one scenario that reports invalid_job_rejected (checks.SCENARIOS; a second one would
+# fail this unpacking): the two tests of the invalid-parameter codes read that check's tally
+# alone, so they drive that scenario alone.
+[INVALID_JOB] = [s.name for s in SCENARIOS if "invalid_job_rejected" in s.reports]
 
 
 def test_a_code_the_spec_lists_for_the_meaning_is_accepted() -> None:
     api = spec_with(list_generic_code)
     assert GENERIC in accepted_codes(api, Role.CREATE, 400, ErrorMeaning.INVALID_PARAMETER)
-    report = run(api, GENERIC_SERVER)
+    report = run(api, GENERIC_SERVER, scenario=INVALID_JOB)
     assert report.tallies["invalid_job_rejected"].passed > 0
     assert report.tallies["invalid_job_rejected"].failed == 0, report.failures
 
@@ -100,7 +122,7 @@ def test_a_code_the_spec_lists_for_the_meaning_is_accepted() -> None:
 def test_a_code_the_spec_does_not_list_is_not_accepted() -> None:
     api = spec_with(unlist_generic_code)
     assert GENERIC not in accepted_codes(api, Role.CREATE, 400, ErrorMeaning.INVALID_PARAMETER)
-    report = run(api, GENERIC_SERVER)
+    report = run(api, GENERIC_SERVER, scenario=INVALID_JOB)
     assert report.tallies["invalid_job_rejected"].failed > 0
     assert all(
         GENERIC not in f.expected for f in report.failures if f.check == "invalid_job_rejected"

@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 from modelarts_kit_contracts.client.adapters import ClientTarget
 from modelarts_kit_contracts.client.adapters.generated import GeneratedClientAdapter
+from modelarts_kit_spec.load import Operation
 from modelarts_training_client import ApiError, RetryPolicy, TrainingJobsClient
 from pydantic import BaseModel
 
@@ -331,4 +332,31 @@ BROKEN_CLIENTS: dict[type[BrokenAdapter], str] = {
     RetriesCreate: "no_blind_retry",
     NeverRetriesGet: "retry_safe",
     RejectsUnknownEnum: "response_accepted",
+}
+
+
+# variant -> the operations its fault reaches, where that is not all of them: on every other
+# operation the variant is the unbroken BrokenAdapter, whose run over every case is
+# test_the_unbroken_base_adapter_passes_the_same_cases'. Each condition is its fault's own
+# (the method or path it changes, the adapter method it overrides).
+def _method(method: str) -> Callable[[Operation], bool]:
+    return lambda op: op.method == method
+
+
+def _operation(operation_id: str) -> Callable[[Operation], bool]:
+    return lambda op: op.operation_id == operation_id
+
+
+REACHES: dict[str, Callable[[Operation], bool]] = {
+    "wrong_method": _method("get"),
+    "delete_sent_as_post": _method("delete"),
+    "search_without_limit": _operation("ListTrainingJobs"),  # POST .../training-job-searches
+    "wrong_action_type": _operation("StopTrainingJob"),  # .../actions
+    "body_without_kind": _operation("CreateTrainingJob"),  # POST .../training-jobs
+    "unknown_field_in_action": _operation("StopTrainingJob"),
+    "engine_id_and_image_url": _operation("CreateTrainingJob"),
+    "form_encoded_body": _method("post"),
+    "SwallowsErrors": _operation("ShowTrainingJobDetails"),  # show()
+    "RetriesCreate": _operation("CreateTrainingJob"),  # create()
+    "RejectsUnknownEnum": _operation("ShowTrainingJobDetails"),  # show()
 }

@@ -1,6 +1,6 @@
 """The one reader parses a YAML text once per process: a text read again (the spec and ledger
 every step of a ``docs update`` re-reads) is a copy of the first parse, never the same objects,
-and the cache stays bounded."""
+and the cache stays bounded. The schema-model block is rendered once per extension likewise."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import yaml
 from modelarts_kit_spec import SPEC_PATH, SpecError, reader
 from modelarts_kit_spec.reader import parse_yaml_text
 from modelarts_kit_spec.recent import Recent
+from modelarts_kit_spec.schemamodel import block
+from modelarts_kit_spec.schemamodel.extension import EXTENSION_KEY
 
 # Big enough to be cached; an anchor and its alias, so the copy must keep them one object.
 BODY = "".join(f"key{n}: {{value: {n}, note: 'row {n}'}}\n" for n in range(300))
@@ -80,3 +82,35 @@ def test_the_cache_keeps_the_last_texts_only(loads: list[str]) -> None:
     parse_yaml_text(texts[0], "t.yaml")  # the oldest was let go: parsed again
     parse_yaml_text(texts[-1], "t.yaml")  # the newest was kept
     assert loads == [*texts, texts[0]]
+
+
+def test_the_schema_model_block_is_rendered_once_per_extension_and_anew_when_it_changes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(block, "_RENDERED", Recent(4))
+    dumps: list[object] = []
+    dump = yaml.safe_dump
+
+    def counting(data: object, **options: Any) -> str:
+        dumps.append(data)
+        return str(dump(data, **options))
+
+    monkeypatch.setattr(yaml, "safe_dump", counting)
+    extension: dict[str, Any] = {"rules": {"/a": {"type": "string"}}, "values": [1, 2]}
+    first = block.render(extension)
+    assert block.render({"rules": {"/a": {"type": "string"}}, "values": [1, 2]}) == first
+    assert len(dumps) == 1  # the same extension again: the text, not a second dump
+    extension["values"].append(3)  # changed in place after its first render
+    assert block.render(extension) == dump({EXTENSION_KEY: extension}, **RENDER_OPTIONS)
+    # Values alike by == but not in YAML: each its own render.
+    texts = {block.render({"v": value}) for value in (1, 1.0, True)}
+    assert len(texts) == 3
+    assert len(dumps) == 5
+
+
+RENDER_OPTIONS: dict[str, Any] = {
+    "sort_keys": False,
+    "default_flow_style": None,
+    "allow_unicode": True,
+    "width": 4096,
+}

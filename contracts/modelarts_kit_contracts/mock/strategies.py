@@ -15,6 +15,7 @@ a closed ``enum`` is never broken.
 from __future__ import annotations
 
 import enum
+import functools
 import json
 import math
 import random
@@ -326,23 +327,7 @@ class ResponseGenerator:
         values = {name: self._build(sub, variant, depth + 1) for name, sub in properties.items()}
         extra = self._extra_properties(schema, properties, variant, depth)
 
-        @st.composite
-        def objects(draw: st.DrawFn) -> dict[str, JSON]:
-            present = set(rules.required)
-            for name in properties:
-                if name in present or variant is Variant.MINIMAL:
-                    continue
-                # Every non-minimal edge variant wants the properties present to carry the edge.
-                if variant is not Variant.TYPICAL or draw(st.booleans()):
-                    present.add(name)
-            present = rules.repair(present, draw)
-            out = {name: draw(values[name]) for name in properties if name in present}
-            if extra is not None:
-                for key, value in draw(extra).items():
-                    out.setdefault(key, value)
-            return out
-
-        return objects()
+        return _objects(properties, rules, values, extra, variant)
 
     def _extra_properties(
         self,
@@ -498,6 +483,34 @@ def _numbers(schema: Mapping[str, JSON], variant: Variant) -> st.SearchStrategy[
     )
 
 
+# Built once, at import, never per schema: hypothesis reads a composite's source (and a
+# recursive strategy's extend function's) each time one is made, which was about a third of
+# the client check's ``build_cases``.
+@st.composite
+def _objects(
+    draw: st.DrawFn,
+    properties: Mapping[str, JSON],
+    rules: _PresenceRules,
+    values: Mapping[str, st.SearchStrategy[JSON]],
+    extra: st.SearchStrategy[dict[str, JSON]] | None,
+    variant: Variant,
+) -> dict[str, JSON]:
+    present = set(rules.required)
+    for name in properties:
+        if name in present or variant is Variant.MINIMAL:
+            continue
+        # Every non-minimal edge variant wants the properties present to carry the edge.
+        if variant is not Variant.TYPICAL or draw(st.booleans()):
+            present.add(name)
+    present = rules.repair(present, draw)
+    out = {name: draw(values[name]) for name in properties if name in present}
+    if extra is not None:
+        for key, value in draw(extra).items():
+            out.setdefault(key, value)
+    return out
+
+
+@functools.cache
 def _any_json(depth: int, variant: Variant) -> st.SearchStrategy[JSON]:
     text = st.sampled_from(UNICODE_SAMPLES) if variant is Variant.UNICODE else st.text(max_size=8)
     scalars = st.one_of(

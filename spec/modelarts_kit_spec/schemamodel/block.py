@@ -7,22 +7,34 @@ from typing import Any
 
 import yaml
 
+from modelarts_kit_spec.recent import Recent
 from modelarts_kit_spec.schemamodel.extension import EXTENSION_KEY
 
 __all__ = ["render", "splice"]
 
 JSON = Any
 
+# The last blocks rendered, by the extension's repr (exact for the plain values a derivation
+# holds: 1, 1.0 and True, a list and a tuple, all differ). Python's emitter takes about 0.15 s
+# for the block, and a process renders the same one again and again: a dry run then the
+# update, an update then the run that must write nothing.
+_RENDERED: Recent[str, str] = Recent(4)
+
 
 def render(extension: JSON) -> str:
     """The extension as the last top-level block of openapi.yaml (one line per node)."""
-    return yaml.safe_dump(
-        {EXTENSION_KEY: extension},
-        sort_keys=False,
-        default_flow_style=None,
-        allow_unicode=True,
-        width=4096,  # one line per node: the block stays compact
-    )
+    key = repr(extension)
+    text = _RENDERED.get(key)
+    if text is None:
+        text = yaml.safe_dump(
+            {EXTENSION_KEY: extension},
+            sort_keys=False,
+            default_flow_style=None,
+            allow_unicode=True,
+            width=4096,  # one line per node: the block stays compact
+        )
+        _RENDERED.put(key, text)
+    return text
 
 
 def splice(text: str, block: str) -> str:

@@ -53,7 +53,7 @@ from modelarts_kit_spec.schemamodel.page_rows import (
     table_title,
 )
 from modelarts_kit_spec.schemamodel.rules import Quote, Strength
-from modelarts_kit_spec.walker import SchemaWalker, iter_schemas, json_types
+from modelarts_kit_spec.walker import SchemaView, SchemaWalker, iter_schemas, json_types
 
 if TYPE_CHECKING:
     from modelarts_kit_spec.ledger import Ledger, LedgerEntry
@@ -177,6 +177,8 @@ class _Deriving:
         self.body_paths: dict[str, set[str]] = {}
         self.paths_of: dict[str, set[str]] = {}
         self.problems: list[str] = []
+        # Each entry walks from its body's root: the same few views thousands of times.
+        self.views: dict[tuple[int, str], tuple[JSON, SchemaView]] = {}
 
     # -- the inventories ------------------------------------------------------------------
 
@@ -285,19 +287,23 @@ class _Deriving:
         if root is None:
             return None
         *parents, name = path.split(".")
-        view = self.walker.view(root[0], root[1], alternatives=True)
+        view = self._view(root[0], root[1])
         for token in [*parents, name]:
             while view.items is not None and token not in view.properties:
-                view = self.walker.view(
-                    view.items, pointer_join(view.pointer, "items"), alternatives=True
-                )
+                view = self._view(view.items, pointer_join(view.pointer, "items"))
             if token == name:
                 break
             if token not in view.properties:
                 return None
             pointer = view.property_pointers.get(token, "")
-            view = self.walker.view(view.properties[token], pointer, alternatives=True)
+            view = self._view(view.properties[token], pointer)
         return view.property_pointers.get(name) or view.pointer or None
+
+    def _view(self, node: JSON, pointer: str) -> SchemaView:
+        key = (id(node), pointer)  # the node is kept beside its view: its id stays its own
+        if key not in self.views:
+            self.views[key] = (node, self.walker.view(node, pointer, alternatives=True))
+        return self.views[key][1]
 
     def _referenced(self, pointer: str) -> str | None:
         """The component a property refers to (directly or as its items), if any."""
