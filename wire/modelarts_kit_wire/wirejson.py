@@ -29,6 +29,7 @@ import json
 import math
 import re
 import zlib
+from functools import cached_property
 from typing import Any
 
 from modelarts_kit_wire.errors import KitError
@@ -37,6 +38,8 @@ from modelarts_kit_wire.pointers import escape_pointer_token
 __all__ = [
     "MAX_WIRE_JSON_BYTES",
     "MAX_WIRE_JSON_DEPTH",
+    "NOT_WIRE_JSON",
+    "LazyWireJson",
     "WireJsonError",
     "bounded_inflate",
     "decode_wire_json",
@@ -186,3 +189,22 @@ def bounded_inflate(body: bytes, encoding: str, *, max_bytes: int = MAX_WIRE_JSO
     if len(out) > max_bytes:
         raise WireJsonError(f"it inflates ({coding}) to more than the cap of {max_bytes} bytes")
     return out
+
+
+# What :attr:`LazyWireJson.value` is for a body the decoder refuses (JSON ``null`` is None).
+NOT_WIRE_JSON: Any = object()
+
+
+class LazyWireJson:
+    """A body decoded once, on first read, for every reader that needs it (none may)."""
+
+    def __init__(self, content: bytes) -> None:
+        self.content = content
+
+    @cached_property
+    def value(self) -> Any:
+        """The decoded JSON, or :data:`NOT_WIRE_JSON`."""
+        try:
+            return decode_wire_json(self.content)
+        except WireJsonError:
+            return NOT_WIRE_JSON

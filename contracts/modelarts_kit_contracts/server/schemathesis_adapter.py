@@ -15,7 +15,6 @@ installed version is that one: an upgrade is a deliberate change re-tested here.
 
 from __future__ import annotations
 
-import functools
 import json
 import threading
 from collections.abc import Callable, Iterator
@@ -26,7 +25,12 @@ from typing import TYPE_CHECKING, Any
 
 import requests
 from modelarts_kit_wire.asgi import runs_on_any_loop
-from modelarts_kit_wire.wirejson import WireJsonError, decode_wire_json
+from modelarts_kit_wire.wirejson import (
+    NOT_WIRE_JSON,
+    LazyWireJson,
+    WireJsonError,
+    decode_wire_json,
+)
 
 from modelarts_kit_contracts.core import Check, Finding, RunReport
 from modelarts_kit_contracts.core.envelopes import Placement
@@ -529,24 +533,6 @@ def _caused_by(error: BaseException, kinds: tuple[type[BaseException], ...]) -> 
     return False
 
 
-_NOT_JSON: Any = object()
-
-
-class _Answer:
-    """An answer's body, decoded once for the observations that read it (when one does)."""
-
-    def __init__(self, content: bytes) -> None:
-        self.content = content
-
-    @functools.cached_property
-    def body(self) -> Any:
-        """The decoded JSON, or :data:`_NOT_JSON`."""
-        try:
-            return decode_wire_json(self.content)
-        except WireJsonError:
-            return _NOT_JSON
-
-
 @dataclass
 class EventCollector:
     """Turns engine events into the report's tallies, failures, timings and errors.
@@ -608,7 +594,7 @@ class EventCollector:
                     operation = node.value.operation
                     label = _operation_label(operation.method, operation.path)
                     self.report.record_time(label, float(response.elapsed) * 1000)
-                    answer = _Answer(response.content or b"")
+                    answer = LazyWireJson(response.content or b"")
                     self._observe(node.value, response, answer)
                     self._observe_answer(node.value, response, answer)
             for case_id, nodes in recorder.checks.items():
@@ -642,26 +628,26 @@ class EventCollector:
         found = self.api.operation_at(case.operation.method, case.operation.path)
         return found.operation_id if found is not None else None
 
-    def _observe(self, case: Any, response: Any, answer: _Answer) -> None:
+    def _observe(self, case: Any, response: Any, answer: LazyWireJson) -> None:
         """Record what the server chose for a body between the envelopes."""
         operation_id = self._operation_id(case)
         body, _ = case_body(case)
         if self.api is None or operation_id is None or body is None or negative_elsewhere(case):
             return  # an answer to an invalid path or header says nothing about the body
-        decoded = answer.body
+        decoded = answer.value
         code = decoded.get("error_code") if isinstance(decoded, dict) else None
         for found in choices_made(
             self.api, operation_id, body, response.status_code, code, check="schemathesis"
         ):
             self.report.observe(found)
 
-    def _observe_answer(self, case: Any, response: Any, answer: _Answer) -> None:
+    def _observe_answer(self, case: Any, response: Any, answer: LazyWireJson) -> None:
         """Record where an answer departs from a decision of the ledger (never a failure)."""
         operation_id = self._operation_id(case)
         if self.api is None or operation_id is None or not answer.content:
             return
-        body = answer.body
-        if body is _NOT_JSON:
+        body = answer.value
+        if body is NOT_WIRE_JSON:
             return  # not JSON: the response checks judge it
         status = response.status_code
         for found in answer_choices(self.api, operation_id, status, body, check="schemathesis"):
