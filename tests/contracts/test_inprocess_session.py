@@ -26,7 +26,14 @@ from modelarts_kit_contracts.server.schemathesis_adapter import (
 from modelarts_kit_contracts.transport_auth import Credentials
 from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN, create_app
 from modelarts_kit_spec import load_spec
-from modelarts_kit_wire.asgi import Message, Receive, Scope, Send, runs_on_any_loop
+from modelarts_kit_wire.asgi import (
+    Message,
+    Receive,
+    Scope,
+    Send,
+    answer_lifespan,
+    runs_on_any_loop,
+)
 from schemathesis.python import asgi
 from schemathesis.transport.requests import ManagedCookiesSession
 
@@ -43,9 +50,7 @@ class Echo:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
-            while (await receive())["type"] != "lifespan.shutdown":
-                await send({"type": "lifespan.startup.complete"})
-            await send({"type": "lifespan.shutdown.complete"})
+            await answer_lifespan(receive, send)
             return
         self.threads.append(threading.get_ident())
         body = (await receive())["body"]
