@@ -52,6 +52,7 @@ creates, shows and terminates comes from the spec's roles, the job lifecycle fro
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import random
@@ -113,6 +114,7 @@ __all__ = [
     "ReferenceServer",
     "RequestContext",
     "Route",
+    "Routes",
     "create_app",
     "inject_faults",
     "loggable",
@@ -155,7 +157,19 @@ class Route:
     operation: Operation
 
 
-def build_routes(spec: Spec, handlers: Mapping[str, Handler]) -> tuple[Route, ...]:
+class Routes(tuple[Route, ...]):
+    """A server's routes, with the index every request's resolution reads, built once."""
+
+    @functools.cached_property
+    def operations(self) -> list[Operation]:
+        return [route.operation for route in self]
+
+    @functools.cached_property
+    def by_operation(self) -> dict[str, Route]:
+        return {route.operation.operation_id: route for route in self}
+
+
+def build_routes(spec: Spec, handlers: Mapping[str, Handler]) -> Routes:
     """One route per spec operation that ``handlers`` (by operation id) has a handler for."""
     routes: list[Route] = []
     for operation in spec.operations:
@@ -167,7 +181,7 @@ def build_routes(spec: Spec, handlers: Mapping[str, Handler]) -> tuple[Route, ..
             )
             continue
         routes.append(Route(operation))
-    return tuple(routes)
+    return Routes(routes)
 
 
 @dataclass(frozen=True)
@@ -179,8 +193,8 @@ class ResolvedRoute:
 def resolve_route(routes: tuple[Route, ...], method: str, raw_path: str) -> ResolvedRoute:
     """The route for the request (the spec's route rule); ``path-not-found`` for an unknown
     path, ``method-not-allowed`` (with ``Allow``) for a wrong method."""
-    operations, by_operation = _route_index(routes)
-    found = match_route(operations, method, raw_path)
+    table = routes if isinstance(routes, Routes) else Routes(routes)
+    found = match_route(table.operations, method, raw_path)
     if found is None:
         raise ApiError(errors.PATH_NOT_FOUND)
     if found.operation is None:
@@ -190,23 +204,7 @@ def resolve_route(routes: tuple[Route, ...], method: str, raw_path: str) -> Reso
             detail=f"{method.upper()} is not supported here; allowed: {', '.join(allowed)}.",
             headers={"Allow": ", ".join(sorted(set(allowed)))},
         )
-    return ResolvedRoute(by_operation[found.operation.operation_id], dict(found.path_params))
-
-
-# A server's routes, indexed once (by the tuple's identity; the tuple is held, so its id
-# stays its own): every request resolves its route.
-_ROUTE_INDEX: dict[int, tuple[tuple[Route, ...], list[Operation], dict[str, Route]]] = {}
-
-
-def _route_index(routes: tuple[Route, ...]) -> tuple[list[Operation], dict[str, Route]]:
-    found = _ROUTE_INDEX.get(id(routes))
-    if found is None or found[0] is not routes:
-        if len(_ROUTE_INDEX) >= 64:
-            _ROUTE_INDEX.clear()
-        operations = [route.operation for route in routes]
-        found = (routes, operations, {r.operation.operation_id: r for r in routes})
-        _ROUTE_INDEX[id(routes)] = found
-    return found[1], found[2]
+    return ResolvedRoute(table.by_operation[found.operation.operation_id], dict(found.path_params))
 
 
 # -- request body -------------------------------------------------------------------------------

@@ -320,10 +320,7 @@ class QuickValidity:
 
     def _skippable(self, schema: JSON, instance: Any) -> bool:
         """Whether ``instance``, a list or an object, is surely valid for the node ``schema``."""
-        if not isinstance(instance, dict | list):
-            return False
-        validator = self._validator(schema, ranges=True)
-        return validator is not None and _plain(instance) and _is_valid(validator, instance) is True
+        return isinstance(instance, dict | list) and self.surely_valid(schema, instance)
 
     def _validator(self, schema: JSON, *, ranges: bool) -> Any:
         if self._nodes is None:

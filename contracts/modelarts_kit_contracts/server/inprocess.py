@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import http
+import http.client
 import io
 import threading
 from collections.abc import Iterable
@@ -75,7 +76,9 @@ class _OriginalResponse:
     __slots__ = ("closed", "msg")
 
     def __init__(self, headers: list[tuple[str, str]]) -> None:
-        self.msg = _HeaderList(headers)
+        self.msg = http.client.HTTPMessage()
+        for name, value in headers:
+            self.msg[name] = value  # a message's item assignment adds: repeats are kept
         self.closed = False
 
     def isclosed(self) -> bool:
@@ -83,17 +86,6 @@ class _OriginalResponse:
 
     def close(self) -> None:
         self.closed = True
-
-
-class _HeaderList:
-    __slots__ = ("headers",)
-
-    def __init__(self, headers: list[tuple[str, str]]) -> None:
-        self.headers = headers
-
-    def get_all(self, name: str, default: list[str] | None = None) -> list[str] | None:
-        found = [value for key, value in self.headers if key.lower() == name.lower()]
-        return found or default
 
 
 class _Exchange:
