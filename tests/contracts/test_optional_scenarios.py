@@ -4,7 +4,7 @@ correct, or has one fault, behind a fake probe (no server, no HTTP)."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +25,7 @@ from modelarts_kit_contracts.server.scenarios.listing import (
     list_pages_consistent,
 )
 from modelarts_kit_contracts.server.scenarios.tasks import unknown_task_refused
+from modelarts_kit_contracts.server.scenarios.waiting import Until, run_to_end
 from modelarts_kit_spec.meaning import Role
 
 from .fake_probe import Answer, FakeProbe, Sent
@@ -125,15 +126,18 @@ class FakeService:
 
 
 def run(
-    scenario: Callable[[FakeProbe], None], *faults: str, spec_counts: str = "items", **service: Any
+    scenario: Callable[[FakeProbe], Iterator[Until] | None],
+    *faults: str,
+    spec_counts: str = "items",
+    **service: Any,
 ) -> FakeProbe:
     api = family_api(list_offset_counts=spec_counts)
     probe = FakeProbe(api, FakeService(api, frozenset(faults), **service))
-    scenario(probe)
+    run_to_end(scenario(probe))
     return probe
 
 
-SCENARIOS: dict[str, Callable[[FakeProbe], None]] = {
+SCENARIOS: dict[str, Callable[[FakeProbe], Iterator[Until] | None]] = {
     "created_job_listed": created_job_listed,
     "deleted_job_not_listed": deleted_job_not_listed,
     "deleted_job_unknown": deleted_job_unknown,
@@ -213,7 +217,7 @@ def test_events_that_name_no_phase_are_observed_not_failed() -> None:
         return service(sent)
 
     probe.script = silent
-    events_include_transitions(probe)
+    run_to_end(events_include_transitions(probe))
     assert probe.report.failures == []
     assert "events_include_transitions" not in probe.report.tallies
     assert [o.choice for o in probe.report.observations] == ["events name no phase of the job"]
@@ -236,7 +240,7 @@ def test_a_spec_without_the_operation_makes_the_check_not_applicable(
 ) -> None:
     api = family_api(without)
     probe = FakeProbe(api, FakeService(api))
-    SCENARIOS[check](probe)
+    run_to_end(SCENARIOS[check](probe))
     assert probe.sent == []
     assert check not in probe.report.tallies
     assert any(note.startswith(f"{check}: not applicable") for note in probe.report.notes)

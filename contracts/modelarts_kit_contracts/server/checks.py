@@ -84,6 +84,7 @@ from modelarts_kit_contracts.server.scenarios.tasks import (
     task_outputs_conform,
     unknown_task_refused,
 )
+from modelarts_kit_contracts.server.scenarios.waiting import ScenarioSteps
 
 __all__ = [
     "SCENARIOS",
@@ -99,12 +100,19 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Scenario:
+    """A scenario driver and the checks it reports. A driver that waits is a generator: it
+    yields its waits, and the other scenarios run meanwhile (scenarios/waiting.py)."""
+
     name: str
-    run: Callable[[Probe], None]
+    run: Callable[[Probe], ScenarioSteps[None] | None]
     reports: tuple[str, ...] = field(default=())
 
 
 SCENARIOS: tuple[Scenario, ...] = (
+    # First: they wait for the seconds their job's phases need, while the others run.
+    Scenario("events_ordered", events_ordered, ("events_ordered",)),
+    Scenario("events_transitions", events_include_transitions, ("events_include_transitions",)),
+    Scenario("events_paging", events_paging_honoured, ("events_paging_honoured",)),
     Scenario("create_then_show", create_then_show_returns_sent, ("create_then_show_returns_sent",)),
     Scenario("unique_ids", job_ids_unique, ("job_ids_unique",)),
     Scenario(
@@ -130,15 +138,12 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("second_delete", second_delete_rejected, ("second_delete_rejected",)),
     Scenario("description", description_visible, ("description_visible",)),
     Scenario("list_pages", list_pages_consistent, ("list_pages_consistent",)),
-    Scenario("events_ordered", events_ordered, ("events_ordered",)),
-    Scenario("events_transitions", events_include_transitions, ("events_include_transitions",)),
     Scenario("unknown_task", unknown_task_refused, ("unknown_task_refused",)),
     # The nine further operations checked with power (issue 32): one property each, each
     # failure quoting its page; they share a few jobs the run creates (scenarios/shared.py).
     Scenario("list_filters", list_filters_honoured, ("list_filters_honoured",)),
     Scenario("list_order", list_default_order, ("list_default_order",)),
     Scenario("list_isolation", list_isolated, ("list_isolated",)),
-    Scenario("events_paging", events_paging_honoured, ("events_paging_honoured",)),
     Scenario("job_isolation", job_operations_isolated, ("job_operations_isolated",)),
     Scenario("description_limit", description_limit_enforced, ("description_limit_enforced",)),
     Scenario("task_outputs", task_outputs_conform, ("task_outputs_conform",)),

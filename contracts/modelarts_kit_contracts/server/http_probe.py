@@ -106,9 +106,10 @@ class HttpProbe:
         self.state: dict[str, Any] = {}
         self.sequence = RequestSequence()  # a failure reproduces with its whole sequence
 
-    def begin_sequence(self) -> None:
-        """A new scenario starts: the requests it sends are its sequence."""
-        self.sequence.begin()
+    def begin_sequence(self, resumed: list[str] | None = None) -> None:
+        """A new scenario starts: the requests it sends are its sequence (after ``resumed``,
+        the requests it sent before it waited)."""
+        self.sequence.begin(resumed)
 
     def _auth_for(self, credentials: str) -> tuple[dict[str, str], requests.auth.AuthBase]:
         valid = self._options.credentials

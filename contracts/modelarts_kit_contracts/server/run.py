@@ -77,7 +77,8 @@ from modelarts_kit_contracts.server.preflight import (
     check_path_parameters,
     preflight,
 )
-from modelarts_kit_contracts.server.probe import ProbeResponse
+from modelarts_kit_contracts.server.probe import Probe, ProbeResponse
+from modelarts_kit_contracts.server.scenarios.waiting import Parked, ScenarioSteps, Until
 from modelarts_kit_contracts.server.schemathesis_adapter import (
     ALL_PHASES,
     EngineRun,
@@ -224,27 +225,56 @@ class _Run:
     def _scenarios(self) -> bool:
         if self.progress is not None:
             self.progress.phase("modelarts scenarios")
+        parked: Parked[tuple[str, list[str]]] = Parked()
         with self.traffic.session() as session:
             probe = self._probe(session)
             for scenario in SCENARIOS:
-                if self.stopping:
-                    return False
+                # Between two scenarios, those whose wait is over go on.
+                for steps, (name, sequence) in parked.take_due(time.monotonic()):
+                    if not self._resume(probe, parked, name, steps, sequence):
+                        return False
                 probe.begin_sequence()
-                try:
-                    scenario.run(probe)
-                except CreateCapReached as exc:
-                    self.note(f"scenario {scenario.name}: not (fully) evaluated: {exc}")
-                except RunStopped:
+                if not self._resume(probe, parked, scenario.name, scenario.run, []):
                     return False
-                except AnswerTooLarge as exc:
-                    self.oversized(exc)
-                    return False
-                except requests.exceptions.RequestException as exc:
-                    # Timeouts and dropped connections end the run (exit 2), not a finding.
-                    self.error(f"scenario {scenario.name}: {type(exc).__name__}: {exc}")
-                    return False
-                if self.progress is not None:
-                    self.progress.advance(scenario.name)
+            while parked:  # bounded: every wait is for a time the scenario's own bound caps
+                time.sleep(max(0.0, parked.next_due() - time.monotonic()))
+                for steps, (name, sequence) in parked.take_due(time.monotonic()):
+                    if not self._resume(probe, parked, name, steps, sequence):
+                        return False
+        return True
+
+    def _resume(
+        self,
+        probe: HttpProbe,
+        parked: Parked[tuple[str, list[str]]],
+        name: str,
+        steps: Callable[[Probe], ScenarioSteps[None] | None] | Iterator[Until],
+        sequence: list[str],
+    ) -> bool:
+        """Start a scenario, or resume one that waited, up to its next wait or its end (then
+        parked again, or done); False: the run ends."""
+        if self.stopping:
+            return False
+        probe.begin_sequence(sequence)  # a resumed scenario's failure reproduces from its start
+        try:
+            running = steps(probe) if callable(steps) else steps
+            wait = next(running, None) if running is not None else None
+        except CreateCapReached as exc:
+            self.note(f"scenario {name}: not (fully) evaluated: {exc}")
+            wait = None
+        except RunStopped:
+            return False
+        except AnswerTooLarge as exc:
+            self.oversized(exc)
+            return False
+        except requests.exceptions.RequestException as exc:
+            # Timeouts and dropped connections end the run (exit 2), not a finding.
+            self.error(f"scenario {name}: {type(exc).__name__}: {exc}")
+            return False
+        if wait is not None and running is not None:
+            parked.park(wait, running, (name, probe.sequence.steps))
+        elif self.progress is not None:
+            self.progress.advance(name)
         return True
 
     def _schemathesis(self, phases: tuple[str, ...]) -> None:

@@ -25,9 +25,10 @@ class RequestSequence:
     steps: list[str] = field(default_factory=list)
     creates: dict[str, str] = field(default_factory=dict)  # job id -> the create's curl line
 
-    def begin(self) -> None:
-        """A new scenario: its sequence starts empty (the jobs created stay known)."""
-        self.steps = []
+    def begin(self, resumed: list[str] | None = None) -> None:
+        """A new scenario: its sequence starts empty (the jobs created stay known), or with
+        ``resumed``, the steps a scenario that waited had sent before."""
+        self.steps = list(resumed or ())
 
     def sent(self, curl: str, *, job_id: str | None = None) -> None:
         """One request sent; a request on a job an earlier scenario created brings that

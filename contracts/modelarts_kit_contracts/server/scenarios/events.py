@@ -27,10 +27,10 @@ from modelarts_kit_contracts.server.listing import ListShape, Page, fetch, list_
 from modelarts_kit_contracts.server.meaning import lifecycle
 from modelarts_kit_contracts.server.probe import Probe
 from modelarts_kit_contracts.server.scenarios.steps import applicable, create_job
+from modelarts_kit_contracts.server.scenarios.waiting import POLL_S, ScenarioSteps, Until
 
 TIME = "time"  # the event's time (the events page's Event table)
 HISTORY_KEY = "events_job"
-POLL_S = 0.05
 # Event times may be given to the second (the events page's example): the job's phases are
 # spread over more than one, so that an order is there to be kept.
 PHASE_SPACING_S = 1.1
@@ -48,44 +48,82 @@ class JobHistory:
     phases: tuple[str, ...]
 
 
-def job_history(probe: Probe, check: str) -> JobHistory | None:
-    """The memo's job, else a new one: created, terminated, shown until a final phase."""
-    memo = probe.state.get(HISTORY_KEY)
-    if isinstance(memo, JobHistory):
-        return memo
-    job_id, _ = create_job(probe, check)
-    if job_id is None:
-        return None
-    api = probe.api
-    phases: list[str] = []
+@dataclass
+class _HistoryUnderway:
+    """The history job between its steps: each step is due at a time, and the scenarios
+    that read the job wait for it (other scenarios run meanwhile: scenarios/waiting.py)."""
 
-    def seen(body: JSON) -> Any:
-        phase = api.phase_of(body)
-        if isinstance(phase, str) and (not phases or phases[-1] != phase):
-            phases.append(phase)
+    job_id: str
+    phases: list[str]
+    due: float  # time.monotonic() at which the next step may be taken
+    deadline: float | None = None  # after the terminate: the end of the final-phase wait
+
+    def seen(self, probe: Probe, body: JSON) -> Any:
+        phase = probe.api.phase_of(body)
+        if isinstance(phase, str) and (not self.phases or self.phases[-1] != phase):
+            self.phases.append(phase)
         return phase
 
-    seen(probe.send(Role.SHOW, job_id=job_id).json())
-    time.sleep(min(PHASE_SPACING_S, probe.final_phase_wait_s))
-    seen(probe.send(Role.TERMINATE, job_id=job_id, body=api.example_body(Role.TERMINATE)).json())
-    final = lifecycle(api).final_phases
-    deadline = time.monotonic() + probe.final_phase_wait_s
-    while seen(probe.send(Role.SHOW, job_id=job_id).json()) not in final:
-        if time.monotonic() >= deadline:
-            break
-        time.sleep(POLL_S)
-    history = JobHistory(job_id, tuple(phases))
-    probe.state[HISTORY_KEY] = history
-    return history
+
+@dataclass(frozen=True)
+class _CreateRefused:
+    """The history job's create was refused, and ``check`` recorded it."""
+
+    check: str
 
 
-def _events(probe: Probe, check: str) -> tuple[ListShape, Page] | None:
+def job_history(probe: Probe, check: str) -> ScenarioSteps[JobHistory | None]:
+    """The memo's job, else a new one: created, shown, terminated a phase spacing later,
+    shown until a final phase. Every scenario that reads it may take its next step."""
+    while True:  # bounded: each wait is for a due time the final-phase wait caps
+        memo = probe.state.get(HISTORY_KEY)
+        if isinstance(memo, JobHistory):
+            return memo
+        if isinstance(memo, _CreateRefused) and memo.check == check:
+            return None  # recorded under this check already
+        if not isinstance(memo, _HistoryUnderway):
+            if _create_history_job(probe, check) is None:
+                return None
+            continue
+        if memo.due > time.monotonic():
+            yield Until(memo.due)
+            continue
+        _next_step(probe, memo)
+
+
+def _create_history_job(probe: Probe, check: str) -> _HistoryUnderway | None:
+    """Create the job and show it once; its terminate is due a phase spacing later."""
+    job_id, _ = create_job(probe, check)
+    if job_id is None:
+        probe.state[HISTORY_KEY] = _CreateRefused(check)
+        return None
+    underway = _HistoryUnderway(job_id, [], 0.0)
+    underway.seen(probe, probe.send(Role.SHOW, job_id=job_id).json())
+    underway.due = time.monotonic() + min(PHASE_SPACING_S, probe.final_phase_wait_s)
+    probe.state[HISTORY_KEY] = underway
+    return underway
+
+
+def _next_step(probe: Probe, memo: _HistoryUnderway) -> None:
+    """Terminate (once), then show; the history is done at a final phase or the wait's end."""
+    if memo.deadline is None:
+        body = probe.api.example_body(Role.TERMINATE)
+        memo.seen(probe, probe.send(Role.TERMINATE, job_id=memo.job_id, body=body).json())
+        memo.deadline = time.monotonic() + probe.final_phase_wait_s
+    phase = memo.seen(probe, probe.send(Role.SHOW, job_id=memo.job_id).json())
+    if phase in lifecycle(probe.api).final_phases or time.monotonic() >= memo.deadline:
+        probe.state[HISTORY_KEY] = JobHistory(memo.job_id, tuple(memo.phases))
+    else:
+        memo.due = time.monotonic() + POLL_S
+
+
+def _events(probe: Probe, check: str) -> ScenarioSteps[tuple[ListShape, Page] | None]:
     """The events of the history job, on one page of the largest size the spec allows."""
     shape = list_shape(probe.api, Role.EVENTS)
     if shape is None:
         probe.note(f"{check}: not applicable: the events answer has no array in the spec")
         return None
-    history = job_history(probe, check)
+    history = yield from job_history(probe, check)
     if history is None:
         return None
     if shape.paging is not None:
@@ -132,12 +170,12 @@ def instant(value: JSON) -> float | None:
         return None
 
 
-def events_ordered(probe: Probe) -> None:
+def events_ordered(probe: Probe) -> ScenarioSteps[None]:
     """The events of a job are in time order, one way or the other."""
     check = "events_ordered"
     if not applicable(probe, check, Role.EVENTS):
         return
-    found = _events(probe, check)
+    found = yield from _events(probe, check)
     if found is None:
         return
     shape, page = found
@@ -203,12 +241,12 @@ def _texts(value: JSON) -> str:
     return ""
 
 
-def events_include_transitions(probe: Probe) -> None:
+def events_include_transitions(probe: Probe) -> ScenarioSteps[None]:
     """The events name every phase show saw the job move into (its first phase aside)."""
     check = "events_include_transitions"
     if not applicable(probe, check, Role.EVENTS):
         return
-    found = _events(probe, check)
+    found = yield from _events(probe, check)
     history = probe.state.get(HISTORY_KEY)
     if found is None or not isinstance(history, JobHistory):
         return
@@ -247,14 +285,14 @@ def events_include_transitions(probe: Probe) -> None:
     )
 
 
-def events_paging_honoured(probe: Probe) -> None:
+def events_paging_honoured(probe: Probe) -> ScenarioSteps[None]:
     """The events' ``limit`` and ``offset`` are honoured as the spec's paging says (a page of
     at most ``limit``; ``offset`` naming the entry, or the page, ``x-modelarts-paging``
     says); the ``order`` asked for is observed (the page says only "instance order")."""
     check = "events_paging_honoured"
     if not applicable(probe, check, Role.EVENTS):
         return
-    found = _events(probe, check)
+    found = yield from _events(probe, check)
     history = probe.state.get(HISTORY_KEY)
     if found is None or not isinstance(history, JobHistory):
         return

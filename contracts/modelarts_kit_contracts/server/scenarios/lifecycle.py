@@ -25,6 +25,7 @@ from modelarts_kit_contracts.server.scenarios.steps import (
     documented_error,
     expect_status,
 )
+from modelarts_kit_contracts.server.scenarios.waiting import POLL_S, ScenarioSteps, until
 
 
 def _first_difference(sent: JSON, returned: JSON, pointer: str = "") -> tuple[str, JSON] | None:
@@ -150,8 +151,10 @@ def job_ids_unique(probe: Probe, count: int = 3) -> None:
     probe.record(check, None, role=Role.CREATE)
 
 
-def terminate_lifecycle(probe: Probe) -> None:
-    """terminate -> 2xx, the job stopping; terminate again -> not-terminable; final job -> same."""
+def terminate_lifecycle(probe: Probe) -> ScenarioSteps[None]:
+    """terminate -> 2xx, the job stopping; terminate again -> not-terminable; final job -> same.
+
+    It waits for the final phase between other scenarios (scenarios/waiting.py)."""
     job_id, _ = create_job(probe, "terminate_accepted_phase")
     if job_id is None:
         return
@@ -193,7 +196,7 @@ def terminate_lifecycle(probe: Probe) -> None:
     deadline = time.monotonic() + probe.final_phase_wait_s
     final_phases = lifecycle(probe.api).final_phases
     while phase not in final_phases and time.monotonic() < deadline:
-        time.sleep(0.05)
+        yield until(POLL_S)
         phase = probe.api.phase_of(probe.send(Role.SHOW, job_id=job_id).json())
     if phase not in final_phases:
         probe.note(
