@@ -13,12 +13,12 @@ Secrets never appear in a ``repr``, a log line or an exception message.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-import httpx
 import requests
 import requests.auth
 from modelarts_kit_wire.signing import (
@@ -33,6 +33,9 @@ from modelarts_kit_wire.signing import (
 )
 
 from modelarts_kit_contracts.errors import ContractError
+
+if TYPE_CHECKING:
+    from modelarts_kit_contracts.httpx_auth import AkSkHttpxAuth
 
 __all__ = [
     "ALGORITHM",
@@ -101,6 +104,8 @@ class Credentials:
     def httpx_auth(self) -> AkSkHttpxAuth | None:
         if self.ak is None or self.sk is None:
             return None
+        from modelarts_kit_contracts.httpx_auth import AkSkHttpxAuth
+
         return AkSkHttpxAuth(self.ak, self.sk)
 
 
@@ -183,26 +188,11 @@ class AkSkRequestsAuth(requests.auth.AuthBase):
         return request
 
 
-class AkSkHttpxAuth(httpx.Auth):
-    """Signs an ``httpx`` request (what the scenario checks send)."""
+def __getattr__(name: str) -> Any:
+    # httpx (and the CLI it imports with it) loads only for what signs an httpx request: a
+    # server run sends through requests.
+    if name == "AkSkHttpxAuth":
+        from modelarts_kit_contracts.httpx_auth import AkSkHttpxAuth
 
-    requires_request_body = True
-
-    def __init__(self, ak: str, sk: str) -> None:
-        self._ak = ak
-        self._sk = sk
-
-    def __repr__(self) -> str:
-        return "AkSkHttpxAuth(***)"
-
-    def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
-        added = sign_request(
-            request.method,
-            str(request.url),
-            dict(request.headers),
-            request.content,
-            ak=self._ak,
-            sk=self._sk,
-        )
-        request.headers.update(added)
-        yield request
+        return AkSkHttpxAuth
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

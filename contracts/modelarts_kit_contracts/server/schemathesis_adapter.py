@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import requests
 from modelarts_kit_wire.asgi import runs_on_any_loop
+from modelarts_kit_wire.redaction import redact
 from modelarts_kit_wire.wirejson import (
     NOT_WIRE_JSON,
     LazyWireJson,
@@ -35,7 +36,6 @@ from modelarts_kit_wire.wirejson import (
 from modelarts_kit_contracts.core import Check, Finding, RunReport
 from modelarts_kit_contracts.core.envelopes import Placement
 from modelarts_kit_contracts.core.progress import ProgressSink
-from modelarts_kit_contracts.core.reporters import redact
 from modelarts_kit_contracts.core.wire import Exchange, Headers, WireRequest, WireResponse
 from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_contracts.server.choices import (
