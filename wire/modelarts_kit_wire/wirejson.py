@@ -82,6 +82,11 @@ def _finite_float(text: str) -> float:
     return value
 
 
+# One decoder for every body: ``json.loads`` with hooks builds a decoder and its scanner per
+# call, as much CPU as parsing a small answer.
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
+
+
 def _nesting_problem(raw: bytes, max_depth: int) -> str | None:
     """Why the nesting may exceed ``max_depth`` (None: it does not). Linear passes, no recursion.
 
@@ -155,7 +160,9 @@ def decode_wire_json(
     if problem:
         raise WireJsonError(problem)
     try:
-        value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+        if text.startswith("\ufeff"):  # as json.loads refuses it
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         raise WireJsonError(f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except ValueError as exc:  # NaN/Infinity, an overflowing float, an integer too long
