@@ -8,7 +8,7 @@ from collections.abc import Generator
 
 import httpx
 
-from modelarts_kit_contracts.transport_auth import sign_request
+from modelarts_kit_contracts.aksk_signing import sign_request
 
 __all__ = ["AkSkHttpxAuth"]
 

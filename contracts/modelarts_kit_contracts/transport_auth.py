@@ -13,25 +13,14 @@ Secrets never appear in a ``repr``, a log line or an exception message.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 import requests
 import requests.auth
-from modelarts_kit_wire.signing import (
-    ALGORITHM,
-    DATE_FORMAT,
-    DATE_HEADER,
-    RequestParts,
-    authorization,
-    canonical_request,
-    sign,
-    string_to_sign,
-)
+from modelarts_kit_wire.signing import ALGORITHM
 
+from modelarts_kit_contracts.aksk_signing import sign_request
 from modelarts_kit_contracts.errors import ContractError
 
 if TYPE_CHECKING:
@@ -47,10 +36,6 @@ __all__ = [
 ]
 
 TOKEN_HEADER = "X-Auth-Token"
-# Headers covered by the signature when present. A fixed set keeps the signature stable
-# across HTTP stacks (user agents, connection and encoding headers differ); the receiver
-# verifies exactly the headers named in SignedHeaders.
-SIGNED_HEADER_CANDIDATES = ("content-type", "host", "x-project-id", "x-sdk-date")
 
 
 class CredentialError(ContractError, ValueError):
@@ -107,49 +92,6 @@ class Credentials:
         from modelarts_kit_contracts.httpx_auth import AkSkHttpxAuth
 
         return AkSkHttpxAuth(self.ak, self.sk)
-
-
-def sign_request(
-    method: str,
-    url: str,
-    headers: Mapping[str, str],
-    body: bytes | None,
-    *,
-    ak: str,
-    sk: str,
-    now: datetime | None = None,
-) -> dict[str, str]:
-    """The headers to add so the request carries a valid ``SDK-HMAC-SHA256`` signature.
-
-    Returns ``X-Sdk-Date`` (unless ``headers`` already has one, which is then signed as is),
-    ``Host`` (when absent) and ``Authorization``.
-    """
-    parts = urlsplit(url)
-    lowered = {k.lower(): str(v).strip() for k, v in headers.items()}
-    added: dict[str, str] = {}
-    if DATE_HEADER.lower() in lowered:
-        date_value = lowered[DATE_HEADER.lower()]
-    else:
-        date_value = (now or datetime.now(UTC)).strftime(DATE_FORMAT)
-        added[DATE_HEADER] = date_value
-        lowered[DATE_HEADER.lower()] = date_value
-    if "host" not in lowered:
-        added["Host"] = parts.netloc
-        lowered["host"] = parts.netloc
-    signed = sorted(name for name in SIGNED_HEADER_CANDIDATES if name in lowered)
-    # The canonical request and the signature come from modelarts_kit_wire.signing, which the
-    # reference server's verifier imports too: the kit holds one implementation of the
-    # algorithm (both sides are tested against huaweicloudsdkcore's signer).
-    received = RequestParts(
-        method=method,
-        raw_path=parts.path or "/",
-        query_string=parts.query,
-        headers=lowered,
-        body=body or b"",
-    )
-    signature = sign(sk, string_to_sign(canonical_request(received, signed), date_value))
-    added["Authorization"] = authorization(ak, signed, signature)
-    return added
 
 
 def _body_bytes(body: object) -> bytes | None:
