@@ -302,6 +302,8 @@ async def _send_bytes(
 
 def _log_request(scope: Scope, status: int, request_id: str, started: float) -> None:
     """One line per request: method, path (never the query: a link's signature), status."""
+    if not logger.isEnabledFor(logging.INFO):
+        return  # the line's parts are built for nothing
     logger.info(
         "%s %s -> %d (%s, %.1f ms)",
         loggable(str(scope.get("method", "?"))),
