@@ -22,10 +22,12 @@ EMBEDDED_TERMINATING_S = 0.3
 @contextmanager
 def embedded_target(*, http: bool) -> Iterator[ServerTarget]:
     """The reference server, in-process (ASGI) or on a free 127.0.0.1 port."""
-    from modelarts_kit_server import LifecycleTimings, ServerSettings, create_app, serve_in_thread
+    from modelarts_kit_server import LifecycleTimings, ServerSettings, create_app
 
     settings = ServerSettings(timings=LifecycleTimings(terminating_s=EMBEDDED_TERMINATING_S))
     if http:
+        from modelarts_kit_server import serve_in_thread  # uvicorn: only to serve over HTTP
+
         with serve_in_thread(settings) as url:
             yield ServerTarget(url)
         return

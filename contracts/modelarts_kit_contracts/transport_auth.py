@@ -13,26 +13,18 @@ Secrets never appear in a ``repr``, a log line or an exception message.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING, Any
 
-import httpx
 import requests
 import requests.auth
-from modelarts_kit_wire.signing import (
-    ALGORITHM,
-    DATE_FORMAT,
-    DATE_HEADER,
-    RequestParts,
-    authorization,
-    canonical_request,
-    sign,
-    string_to_sign,
-)
+from modelarts_kit_wire.signing import ALGORITHM
 
+from modelarts_kit_contracts.aksk_signing import sign_request
 from modelarts_kit_contracts.errors import ContractError
+
+if TYPE_CHECKING:
+    from modelarts_kit_contracts.httpx_auth import AkSkHttpxAuth
 
 __all__ = [
     "ALGORITHM",
@@ -44,10 +36,6 @@ __all__ = [
 ]
 
 TOKEN_HEADER = "X-Auth-Token"
-# Headers covered by the signature when present. A fixed set keeps the signature stable
-# across HTTP stacks (user agents, connection and encoding headers differ); the receiver
-# verifies exactly the headers named in SignedHeaders.
-SIGNED_HEADER_CANDIDATES = ("content-type", "host", "x-project-id", "x-sdk-date")
 
 
 class CredentialError(ContractError, ValueError):
@@ -101,50 +89,9 @@ class Credentials:
     def httpx_auth(self) -> AkSkHttpxAuth | None:
         if self.ak is None or self.sk is None:
             return None
+        from modelarts_kit_contracts.httpx_auth import AkSkHttpxAuth
+
         return AkSkHttpxAuth(self.ak, self.sk)
-
-
-def sign_request(
-    method: str,
-    url: str,
-    headers: Mapping[str, str],
-    body: bytes | None,
-    *,
-    ak: str,
-    sk: str,
-    now: datetime | None = None,
-) -> dict[str, str]:
-    """The headers to add so the request carries a valid ``SDK-HMAC-SHA256`` signature.
-
-    Returns ``X-Sdk-Date`` (unless ``headers`` already has one, which is then signed as is),
-    ``Host`` (when absent) and ``Authorization``.
-    """
-    parts = urlsplit(url)
-    lowered = {k.lower(): str(v).strip() for k, v in headers.items()}
-    added: dict[str, str] = {}
-    if DATE_HEADER.lower() in lowered:
-        date_value = lowered[DATE_HEADER.lower()]
-    else:
-        date_value = (now or datetime.now(UTC)).strftime(DATE_FORMAT)
-        added[DATE_HEADER] = date_value
-        lowered[DATE_HEADER.lower()] = date_value
-    if "host" not in lowered:
-        added["Host"] = parts.netloc
-        lowered["host"] = parts.netloc
-    signed = sorted(name for name in SIGNED_HEADER_CANDIDATES if name in lowered)
-    # The canonical request and the signature come from modelarts_kit_wire.signing, which the
-    # reference server's verifier imports too: the kit holds one implementation of the
-    # algorithm (both sides are tested against huaweicloudsdkcore's signer).
-    received = RequestParts(
-        method=method,
-        raw_path=parts.path or "/",
-        query_string=parts.query,
-        headers=lowered,
-        body=body or b"",
-    )
-    signature = sign(sk, string_to_sign(canonical_request(received, signed), date_value))
-    added["Authorization"] = authorization(ak, signed, signature)
-    return added
 
 
 def _body_bytes(body: object) -> bytes | None:
@@ -183,26 +130,11 @@ class AkSkRequestsAuth(requests.auth.AuthBase):
         return request
 
 
-class AkSkHttpxAuth(httpx.Auth):
-    """Signs an ``httpx`` request (what the scenario checks send)."""
+def __getattr__(name: str) -> Any:
+    # httpx (and the CLI it imports with it) loads only for what signs an httpx request: a
+    # server run sends through requests.
+    if name == "AkSkHttpxAuth":
+        from modelarts_kit_contracts.httpx_auth import AkSkHttpxAuth
 
-    requires_request_body = True
-
-    def __init__(self, ak: str, sk: str) -> None:
-        self._ak = ak
-        self._sk = sk
-
-    def __repr__(self) -> str:
-        return "AkSkHttpxAuth(***)"
-
-    def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
-        added = sign_request(
-            request.method,
-            str(request.url),
-            dict(request.headers),
-            request.content,
-            ak=self._ak,
-            sk=self._sk,
-        )
-        request.headers.update(added)
-        yield request
+        return AkSkHttpxAuth
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

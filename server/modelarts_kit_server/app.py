@@ -157,6 +157,9 @@ class Route:
     operation: Operation
 
 
+MATCHED_PATHS = 256  # paths a server's routes keep matched (see Routes.matched)
+
+
 class Routes(tuple[Route, ...]):
     """A server's routes, with the index every request's resolution reads, built once."""
 
@@ -167,6 +170,12 @@ class Routes(tuple[Route, ...]):
     @functools.cached_property
     def by_operation(self) -> dict[str, Route]:
         return {route.operation.operation_id: route for route in self}
+
+    @functools.cached_property
+    def matched(self) -> dict[tuple[str, str], tuple[Route, tuple[tuple[str, str], ...]]]:
+        """The last paths matched to a route (most requests go to a few fixed paths): the
+        route and its path parameters by the exact method and raw path; cleared when full."""
+        return {}
 
 
 def build_routes(spec: Spec, handlers: Mapping[str, Handler]) -> Routes:
@@ -194,6 +203,9 @@ def resolve_route(routes: tuple[Route, ...], method: str, raw_path: str) -> Reso
     """The route for the request (the spec's route rule); ``path-not-found`` for an unknown
     path, ``method-not-allowed`` (with ``Allow``) for a wrong method."""
     table = routes if isinstance(routes, Routes) else Routes(routes)
+    known = table.matched.get((method, raw_path))
+    if known is not None:
+        return ResolvedRoute(known[0], dict(known[1]))
     found = match_route(table.operations, method, raw_path)
     if found is None:
         raise ApiError(errors.PATH_NOT_FOUND)
@@ -204,7 +216,11 @@ def resolve_route(routes: tuple[Route, ...], method: str, raw_path: str) -> Reso
             detail=f"{method.upper()} is not supported here; allowed: {', '.join(allowed)}.",
             headers={"Allow": ", ".join(sorted(set(allowed)))},
         )
-    return ResolvedRoute(table.by_operation[found.operation.operation_id], dict(found.path_params))
+    route = table.by_operation[found.operation.operation_id]
+    if len(table.matched) >= MATCHED_PATHS:
+        table.matched.clear()
+    table.matched[method, raw_path] = (route, tuple(found.path_params.items()))
+    return ResolvedRoute(route, dict(found.path_params))
 
 
 # -- request body -------------------------------------------------------------------------------
@@ -286,6 +302,8 @@ async def _send_bytes(
 
 def _log_request(scope: Scope, status: int, request_id: str, started: float) -> None:
     """One line per request: method, path (never the query: a link's signature), status."""
+    if not logger.isEnabledFor(logging.INFO):
+        return  # the line's parts are built for nothing
     logger.info(
         "%s %s -> %d (%s, %.1f ms)",
         loggable(str(scope.get("method", "?"))),

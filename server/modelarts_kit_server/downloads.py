@@ -28,6 +28,7 @@ import hmac
 import ipaddress
 import secrets
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import parse_qs, quote, unquote
 
 __all__ = [
@@ -74,6 +75,7 @@ class LinkRefused(Exception):
         ).encode()
 
 
+@lru_cache(maxsize=64)  # every request asks it of the same few hosts
 def _is_loopback_host(host: str) -> bool:
     if host.lower() in LOOPBACK_NAMES:
         return True

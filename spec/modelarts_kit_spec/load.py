@@ -82,12 +82,20 @@ class Spec:
         return components.get("schemas") or {}
 
     def operation(self, operation_id: str) -> Operation:
-        for op in self.operations:
-            if op.operation_id == operation_id:
-                return op
+        found = self._operations_by_id.get(operation_id)
+        if found is not None:
+            return found
         raise KeyError(
             f"no operation {operation_id!r}; known: {[o.operation_id for o in self.operations]}"
         )
+
+    @functools.cached_property
+    def _operations_by_id(self) -> dict[str, Operation]:
+        """The operations by id, the first of a repeated id (every check asks: indexed once)."""
+        found: dict[str, Operation] = {}
+        for op in self.operations:
+            found.setdefault(op.operation_id, op)
+        return found
 
     def at(self, pointer: str) -> JSON:
         """The value at a JSON pointer into the document."""

@@ -42,3 +42,21 @@ def test_the_library_plugin_alone_has_no_default_target(pytester: pytest.Pyteste
     )
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*modelarts_contract: no target*"])
+
+
+def test_the_in_process_target_loads_no_http_server() -> None:
+    """uvicorn (and click with it) loads only to serve over HTTP."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from modelarts_kit.embedded import embedded_target\n"
+        "with embedded_target(http=False) as target:\n"
+        "    assert target.app is not None\n"
+        "print('uvicorn' in sys.modules)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "False", result.stdout + result.stderr

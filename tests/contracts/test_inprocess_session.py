@@ -197,3 +197,11 @@ def test_a_run_on_the_reference_server_builds_no_client_per_request() -> None:
     operations = len(load_spec().operations)
     assert len(served.threads) > 200
     assert get_client.call_count <= 2 * operations
+
+
+def test_the_reason_phrase_is_the_standard_one_and_none_for_an_unknown_status() -> None:
+    from modelarts_kit_contracts.server.inprocess import _reason_phrase
+
+    assert _reason_phrase(200) == "OK"
+    assert _reason_phrase(429) == "Too Many Requests"
+    assert _reason_phrase(599) == ""

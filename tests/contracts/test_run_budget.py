@@ -153,3 +153,24 @@ def test_an_answer_that_says_nothing_of_the_body_has_it_not_placed(
     for status in (401, 404, 429, 500):
         assert choices_made(api, create, {"kind": "job", "unknown": 1}, status) == ()
     assert placed == []
+
+
+def test_the_setup_is_kept_out_of_full_collections_during_the_phases_only() -> None:
+    import gc
+
+    with run_module._setup_frozen():
+        assert gc.get_freeze_count() > 0
+    assert gc.get_freeze_count() == 0
+
+
+def test_a_process_that_froze_its_own_objects_keeps_them_frozen() -> None:
+    import gc
+
+    gc.freeze()
+    try:
+        own = gc.get_freeze_count()
+        with run_module._setup_frozen():
+            assert gc.get_freeze_count() == own
+        assert gc.get_freeze_count() == own  # not unfrozen by the run
+    finally:
+        gc.unfreeze()

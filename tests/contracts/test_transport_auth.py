@@ -141,3 +141,26 @@ def test_aksk_run_against_the_reference_server() -> None:
     assert report.tallies["create_then_show_returns_sent"].passed == 4  # 2 bodies: create, show
     assert report.tallies["credentials_required"].passed >= 6
     assert "ignored_auth" not in report.tallies  # cannot work with transport signing
+
+
+def test_a_server_run_loads_neither_httpx_nor_the_reporters() -> None:
+    """A server run sends through requests and renders nothing: importing it loads no httpx
+    (its command-line module pulls in click, rich and pygments), nor the reporters (rich);
+    the httpx signer is still there for whoever asks for it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "import modelarts_kit_contracts.server.run\n"
+        "import modelarts_kit_contracts.transport_auth as t\n"
+        "heavy = ('httpx', 'rich', 'modelarts_kit_contracts.core.reporters')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+        "print(t.AkSkHttpxAuth.__name__, 'httpx' in sys.modules)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.split("\n")[:2] == ["[]", "AkSkHttpxAuth True"], (
+        result.stdout + result.stderr
+    )

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import httpx
+import pytest
 from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN, ManualClock, ServerSettings, create_app
 from modelarts_kit_server.context import JsonResponse, RequestContext
 from modelarts_kit_server.handlers import default_handlers
@@ -84,3 +85,25 @@ def test_an_operation_without_a_handler_is_not_routed(spec: Spec) -> None:
         assert client.get(f"{JOBS}/job-1", headers=HEADERS).status_code == 404
     finally:
         app.close()
+
+
+def test_a_path_matched_again_resolves_as_the_first_time_with_its_own_parameters() -> None:
+    from modelarts_kit_server.app import MATCHED_PATHS, build_routes, resolve_route
+    from modelarts_kit_server.errors import ApiError
+    from modelarts_kit_spec import load_spec
+
+    spec = load_spec()
+    routes = build_routes(spec, {op.operation_id: object() for op in spec.operations})  # type: ignore[misc]
+    path = f"/v2/{DEV_PROJECT_ID}/training-jobs/job-1"
+    first = resolve_route(routes, "GET", path)
+    first.path_params["training_job_id"] = "changed by a handler"
+    again = resolve_route(routes, "GET", path)
+    assert again.route is first.route
+    assert again.path_params == {"project_id": DEV_PROJECT_ID, "training_job_id": "job-1"}
+    assert resolve_route(routes, "DELETE", path).route.operation.method == "delete"
+    with pytest.raises(ApiError) as refused:  # a wrong method is refused the second time too
+        resolve_route(routes, "PATCH", path)
+    assert "Allow" in refused.value.headers
+    for n in range(MATCHED_PATHS + 1):  # the memo stays bounded
+        resolve_route(routes, "GET", f"/v2/{DEV_PROJECT_ID}/training-jobs/job-{n}")
+    assert len(routes.matched) <= MATCHED_PATHS

@@ -82,7 +82,34 @@ def _finite_float(text: str) -> float:
     return value
 
 
+# One decoder for every body: ``json.loads`` with hooks builds a decoder and its scanner per
+# call, as much CPU as parsing a small answer.
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
+
+
+# Bodies whose nesting was found within a depth: an answer is decoded by several readers (the
+# engine, the checks, the observations), each asking again. Exact bytes, small bodies only.
+_NESTED_WITHIN: dict[tuple[bytes, int], None] = {}
+NESTED_WITHIN_MEMO = 64
+NESTED_WITHIN_MAX_BYTES = 64 * 1024
+
+
 def _nesting_problem(raw: bytes, max_depth: int) -> str | None:
+    """:func:`_nesting_scan`, remembered for the last small bodies found within the depth."""
+    if raw.count(b"[") + raw.count(b"{") <= max_depth:
+        return None  # cannot nest deeper than the number of openers
+    key = (raw, max_depth)
+    if key in _NESTED_WITHIN:
+        return None
+    problem = _nesting_scan(raw, max_depth)
+    if problem is None and len(raw) <= NESTED_WITHIN_MAX_BYTES:
+        if len(_NESTED_WITHIN) >= NESTED_WITHIN_MEMO:
+            _NESTED_WITHIN.clear()
+        _NESTED_WITHIN[key] = None
+    return problem
+
+
+def _nesting_scan(raw: bytes, max_depth: int) -> str | None:
     """Why the nesting may exceed ``max_depth`` (None: it does not). Linear passes, no recursion.
 
     Strings and everything but brackets are dropped (C-level ``translate``), then innermost
@@ -91,8 +118,6 @@ def _nesting_problem(raw: bytes, max_depth: int) -> str | None:
     depth the parser would reach, so more than ``max_depth`` of them are refused as well.
     Otherwise the parser nests at most ``2 * max_depth`` levels: far from the recursion limit.
     """
-    if raw.count(b"[") + raw.count(b"{") <= max_depth:
-        return None  # cannot nest deeper than the number of openers
     brackets = _STRING.sub(b"", raw).translate(_FOLD, _NOT_BRACKETS)
     too_deep = f"nested deeper than {max_depth} levels"
     if b"[" * (max_depth + 1) in brackets:
@@ -155,7 +180,9 @@ def decode_wire_json(
     if problem:
         raise WireJsonError(problem)
     try:
-        value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+        if text.startswith("\ufeff"):  # as json.loads refuses it
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         raise WireJsonError(f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except ValueError as exc:  # NaN/Infinity, an overflowing float, an integer too long

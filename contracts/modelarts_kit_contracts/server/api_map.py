@@ -131,10 +131,7 @@ class ApiMap:
         return self.operation(role) if role is not None else None
 
     def role_of(self, method: str, path_template: str) -> Role | None:
-        for role, op in self.roles():
-            if op.method == method.lower() and op.path == path_template:
-                return role
-        return None
+        return self._role_by_route.get((method.lower(), path_template))
 
     def roles(self) -> Iterator[tuple[Role, Operation]]:
         """Every operation the spec has: create, show, terminate, then the optional ones."""
@@ -145,7 +142,19 @@ class ApiMap:
 
     def get(self, role: Role) -> Operation | None:
         """The operation of ``role``, or None where the spec has none."""
-        return dict(self.roles()).get(role)
+        return self._by_role.get(role)
+
+    # Every check asks these of every answer: indexed once (the map is frozen).
+    @functools.cached_property
+    def _by_role(self) -> dict[Role, Operation]:
+        return dict(self.roles())
+
+    @functools.cached_property
+    def _role_by_route(self) -> dict[tuple[str, str], Role]:
+        found: dict[tuple[str, str], Role] = {}
+        for role, op in self.roles():
+            found.setdefault((op.method, op.path), role)  # the first, as the walk found it
+        return found
 
     def operation(self, role: Role) -> Operation:
         found = self.get(role)

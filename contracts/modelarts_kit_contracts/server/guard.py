@@ -101,8 +101,11 @@ class Route:
         """
         if method.upper() != self.method.upper():
             return None
+        return self.match_segments(urlsplit(url).path.split("/"))
+
+    def match_segments(self, segments: list[str]) -> dict[str, str] | None:
+        """:meth:`match` of a URL path split at its slashes (the method already matched)."""
         wanted = self.template.count("/")
-        segments = urlsplit(url).path.split("/")
         if len(segments) <= wanted:
             return None
         return match_path(self.template, "/".join(["", *segments[-wanted:]]))
@@ -427,8 +430,10 @@ class TrafficGuard(requests.auth.AuthBase):
         return request
 
     def route(self, request: requests.PreparedRequest) -> tuple[Route | None, dict[str, str]]:
+        method = str(request.method).upper()
+        segments = urlsplit(str(request.url)).path.split("/")  # once, not once per route
         for route in self.routes:
-            params = route.match(str(request.method), str(request.url))
+            params = route.match_segments(segments) if route.method.upper() == method else None
             if params is not None:
                 return route, params
         return None, {}

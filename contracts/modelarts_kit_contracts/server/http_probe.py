@@ -14,9 +14,9 @@ from typing import Any
 
 import requests
 from modelarts_kit_spec.meaning import Role
+from modelarts_kit_wire.redaction import redact
 
 from modelarts_kit_contracts.core import Finding, Observation, RunReport
-from modelarts_kit_contracts.core.reporters import redact
 from modelarts_kit_contracts.core.wire import Exchange, Headers, WireRequest, WireResponse
 from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_contracts.server.choices import answer_choices, cite

@@ -237,8 +237,8 @@ def _latin1(text: str | bytes) -> bytes:
     return text if isinstance(text, bytes) else text.encode("latin-1")
 
 
+_PHRASES = {status.value: status.phrase for status in http.HTTPStatus}
+
+
 def _reason_phrase(status: int) -> str:
-    try:
-        return http.HTTPStatus(status).phrase
-    except ValueError:
-        return ""
+    return _PHRASES.get(status, "")

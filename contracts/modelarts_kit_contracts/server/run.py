@@ -24,11 +24,13 @@ worker.
 
 from __future__ import annotations
 
+import gc
 import random
 import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -151,7 +153,8 @@ class _Run:
             if self.target.live and "stateful" in self.options.phases:
                 self.note("stateful: not run against a live target (its links create jobs)")
             if phases and not self.stopping:
-                self._schemathesis(phases)
+                with _setup_frozen():
+                    self._schemathesis(phases)
         except RunStopped:
             pass
         except ResponseStalled as exc:
@@ -543,6 +546,22 @@ class Interruption:
 
     def request(self, reason: str) -> None:
         self.reason = self.reason or reason
+
+
+@contextmanager
+def _setup_frozen() -> Iterator[None]:
+    """The objects alive once the preflight and the scenarios ran (the spec, its envelopes
+    and schema model, the compiled validators: the run's whole life) kept out of the cyclic
+    collector's full passes during the phases, each of which would walk them all again;
+    returned to it after. A process that froze objects of its own is left as it is."""
+    if gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def run_server_contract(

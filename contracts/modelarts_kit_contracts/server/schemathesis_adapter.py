@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import requests
 from modelarts_kit_wire.asgi import runs_on_any_loop
+from modelarts_kit_wire.redaction import redact
 from modelarts_kit_wire.wirejson import (
     NOT_WIRE_JSON,
     LazyWireJson,
@@ -35,7 +36,6 @@ from modelarts_kit_wire.wirejson import (
 from modelarts_kit_contracts.core import Check, Finding, RunReport
 from modelarts_kit_contracts.core.envelopes import Placement
 from modelarts_kit_contracts.core.progress import ProgressSink
-from modelarts_kit_contracts.core.reporters import redact
 from modelarts_kit_contracts.core.wire import Exchange, Headers, WireRequest, WireResponse
 from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_contracts.server.choices import (
@@ -48,6 +48,7 @@ from modelarts_kit_contracts.server.choices import (
     demanded,
 )
 from modelarts_kit_contracts.server.inprocess import InProcessMixin
+from modelarts_kit_contracts.server.last_exchange import exchange_once
 from modelarts_kit_contracts.server.response_checks import response_checks
 
 if TYPE_CHECKING:
@@ -194,6 +195,7 @@ def parameters_placement(api: ApiMap, operation_id: str, case: Any) -> Placement
 
 
 _REGISTERED: set[str] = set()
+_REGISTER_LOCK = threading.Lock()
 _WIRE_JSON = "(deserializer application/json)"
 
 
@@ -202,7 +204,25 @@ def _deserialize_wire_json(_ctx: Any, response: Any) -> Any:
     return decode_wire_json(response.content or b"")
 
 
-_REGISTER_LOCK = threading.Lock()
+def _exchange_of(api: ApiMap, response: Any, case: Any) -> Exchange | None:
+    """The wire exchange of ``case`` and its ``response`` (None: no operation of ``api``)."""
+    operation = case.operation
+    found = api.operation_at(operation.method, operation.path)
+    if found is None:
+        return None
+    return Exchange(
+        request=WireRequest(method=operation.method.upper(), path=operation.path),
+        response=WireResponse(
+            status=response.status_code,
+            headers=Headers(
+                (name, value) for name, values in response.headers.items() for value in values
+            ),
+            body=response.content or b"",
+        ),
+        operation=found.operation_id,
+        path_params={k: str(v) for k, v in (case.path_parameters or {}).items()},
+        positive=_is_positive(case) and _must_accept(api, found, case),
+    )
 
 
 def register_checks(api: ApiMap) -> tuple[str, ...]:
@@ -225,31 +245,16 @@ def register_checks(api: ApiMap) -> tuple[str, ...]:
 
     def adapter(entry: Check) -> Callable[..., bool | None]:
         def run(ctx: Any, response: Any, case: Any) -> bool | None:
-            operation = case.operation
             resolved: ApiMap = _CURRENT_API.api or api
-            found = resolved.operation_at(operation.method, operation.path)
-            if found is None:
+            exchange = exchange_once(_exchange_of, resolved, response, case)
+            if exchange is None:
                 return None
-            exchange = Exchange(
-                request=WireRequest(method=operation.method.upper(), path=operation.path),
-                response=WireResponse(
-                    status=response.status_code,
-                    headers=Headers(
-                        (name, value)
-                        for name, values in response.headers.items()
-                        for value in values
-                    ),
-                    body=response.content or b"",
-                ),
-                operation=found.operation_id,
-                path_params={k: str(v) for k, v in (case.path_parameters or {}).items()},
-                positive=_is_positive(case) and _must_accept(resolved, found, case),
-            )
             findings = entry.run(resolved, exchange)
             if not findings:
                 return True
+            first = findings[0]
             raise ModelArtsFinding(
-                operation=operation.label, title=findings[0].title, message=findings[0].message
+                operation=case.operation.label, title=first.title, message=first.message
             )
 
         run.__name__ = entry.name
