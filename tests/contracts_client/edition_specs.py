@@ -16,9 +16,10 @@ import copy
 from pathlib import Path
 from typing import Any
 
-import yaml
 from modelarts_kit_spec import SPEC_PATH, Spec, load_spec
 from modelarts_kit_spec.role import CORE_ROLES
+
+from tests.yaml_files import dump_yaml, load_yaml
 
 SEARCH_PATH = "/v2/{project_id}/paged-test-searches"
 EVENTS_PATH = "/v2/{project_id}/training-jobs/{training_job_id}/paged-test-events"
@@ -34,13 +35,13 @@ _ENTRY = {
 
 
 def _document() -> dict[str, Any]:
-    loaded: dict[str, Any] = yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
+    loaded: dict[str, Any] = load_yaml(SPEC_PATH.read_text(encoding="utf-8"))
     return loaded
 
 
 def _write(tmp_path: Path, document: dict[str, Any], name: str) -> Spec:
     path = tmp_path / name
-    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    path.write_text(dump_yaml(document, sort_keys=False), encoding="utf-8")
     return load_spec(path)
 
 

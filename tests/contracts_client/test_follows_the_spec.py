@@ -16,11 +16,12 @@ from typing import Any
 
 import httpx
 import pytest
-import yaml
 from hypothesis import settings
 from modelarts_kit_contracts.client import ClientCheckSettings, build_cases
 from modelarts_kit_contracts.mock import MockServer, Variant
 from modelarts_kit_spec import SPEC_PATH, Spec, load_spec
+
+from tests.yaml_files import dump_yaml, load_yaml
 
 PROJECT = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
 JOBS = f"/v2/{PROJECT}/training-jobs"
@@ -48,7 +49,7 @@ def _add_value(node: dict[str, Any], value: str) -> None:
 
 def changed_spec(tmp_path: Path) -> Spec:
     original = load_spec()
-    document = yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
+    document = load_yaml(SPEC_PATH.read_text(encoding="utf-8"))
     walker = original.walker
     show = original.meaning.roles.show
     lifecycle = document["x-modelarts-lifecycle"]
@@ -78,7 +79,7 @@ def changed_spec(tmp_path: Path) -> Spec:
     assert action_node is not None
     _add_value(_at(document, action_node.pointer), NEW_ACTION)
     path = tmp_path / "openapi.yaml"
-    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    path.write_text(dump_yaml(document, sort_keys=False), encoding="utf-8")
     return load_spec(path)
 
 

@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from click.testing import CliRunner
 from modelarts_kit.main import cli
 from modelarts_kit_publish import PublishError, VersionReusedError, publish_spec
 from modelarts_kit_spec import LEDGER_PATH, load_spec
+
+from tests.yaml_files import dump_yaml
 
 JSON = Any
 REPO = Path(__file__).resolve().parents[2]
@@ -73,7 +74,7 @@ FIXTURE: JSON = {
 def write_spec(directory: Path, document: JSON) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / "openapi.yaml"
-    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    path.write_text(dump_yaml(document, sort_keys=False), encoding="utf-8")
     return path
 
 
@@ -384,7 +385,7 @@ def test_the_changelog_states_the_newest_sdk_release_the_ledger_checked(tmp_path
         "expect": {"type": "string"},
         "reason": "test",
     }
-    (spec.parent / "ledger.yaml").write_text(yaml.safe_dump({"entries": [entry]}), "utf-8")
+    (spec.parent / "ledger.yaml").write_text(dump_yaml({"entries": [entry]}), "utf-8")
     publish_spec(tmp_path / "out", spec_path=spec)
     changelog = (tmp_path / "out" / "CHANGELOG.md").read_text(encoding="utf-8")
     assert changelog == (

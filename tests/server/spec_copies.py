@@ -12,14 +12,15 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-import yaml
 from modelarts_kit_generator.ir import GeneratorOptions
 from modelarts_kit_generator.pipeline import generate
+
+from tests.yaml_files import dump_yaml
 
 
 def write_spec_copy(factory: pytest.TempPathFactory, folder: str, document: Any) -> Path:
     path = factory.mktemp(folder) / "openapi.yaml"
-    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    path.write_text(dump_yaml(document, sort_keys=False), encoding="utf-8")
     return path
 
 

@@ -5,6 +5,7 @@ operation with a request body, against both ends' envelopes (strict and lenient)
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pytest
@@ -22,15 +23,24 @@ from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT
 from schemathesis.generation import GenerationMode
 
 SPEC = load_spec()
-ENDS = {"strict": SPEC.envelope(MUST_ACCEPT), "lenient": SPEC.envelope(MUST_REJECT)}
 WITH_BODIES = [op for op in SPEC.operations if op.request_schema is not None]
-RAW = schemathesis.openapi.from_dict(SPEC.document)
+
+
+# Built when a test first asks, not at collection (every pytest worker collects this module).
+@functools.cache
+def ends() -> dict[str, Spec]:
+    return {"strict": SPEC.envelope(MUST_ACCEPT), "lenient": SPEC.envelope(MUST_REJECT)}
+
+
+@functools.cache
+def raw_schema() -> Any:
+    return schemathesis.openapi.from_dict(SPEC.document)
 
 
 def _negative_bodies(operation_id: str) -> list[Any]:
     """Bodies schemathesis generates as invalid for the operation (the profile's number)."""
     found = next(op for op in WITH_BODIES if op.operation_id == operation_id)
-    cases = RAW[found.path][found.method.upper()].as_strategy(
+    cases = raw_schema()[found.path][found.method.upper()].as_strategy(
         generation_mode=GenerationMode.NEGATIVE
     )
     bodies: list[Any] = []
@@ -71,7 +81,7 @@ def test_the_server_refuses_with_the_full_walks_violation(operation_id: str) -> 
     bodies = _negative_bodies(operation_id)
     refused = 0
     for body in bodies:
-        for spec in ENDS.values():
+        for spec in ends().values():
             schema = spec.operation(operation_id).request_schema
             expected = _full_walk(spec, schema, body)
             found = validate_instance(spec, schema, body)

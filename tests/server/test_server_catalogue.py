@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from click.testing import CliRunner
 from modelarts_kit.commands import serve as serve_command
 from modelarts_kit.main import cli
@@ -18,6 +17,8 @@ from modelarts_kit_server.catalogue import load_catalogue, response_examples
 from modelarts_kit_server.store import StoreError
 from modelarts_kit_spec import Spec, load_spec
 from modelarts_kit_spec.meaning import Role
+
+from tests.yaml_files import dump_yaml
 
 from .operation_calls import Family, family_client, operation_of
 from .server_support import job_body
@@ -205,7 +206,7 @@ def test_a_finer_meaning_in_the_spec_changes_the_answer(tmp_path: Path, clock: M
     finer = codes["reference-not-found"][-1]  # any code of the spec's catalogue for 400
     codes["flavor-not-found"] = [finer]
     path = tmp_path / "openapi.yaml"
-    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    path.write_text(dump_yaml(document, sort_keys=False), encoding="utf-8")
     app = create_app(ServerSettings(clock=clock, catalogue=True, spec_path=path))
     family = family_client(app, spec=load_spec(path))
     try:

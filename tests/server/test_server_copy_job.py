@@ -68,7 +68,7 @@ def _bodies() -> st.SearchStrategy[JSON]:
 
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(body=_bodies())
+@given(body=st.deferred(_bodies))  # built when the test runs, not at every worker's collection
 def test_a_shown_job_created_again_is_accepted(lenient: Api, body: JSON) -> None:
     body = copy.deepcopy(body)
     body.setdefault("metadata", {})["name"] = f"copy-source-{next(NAMES)}"

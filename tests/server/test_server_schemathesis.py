@@ -17,10 +17,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import yaml
 from modelarts_kit_server import DEV_TOKEN, ServerSettings, create_app, serve_in_thread
 from modelarts_kit_server.handlers.job_records import enforced_document
 from modelarts_kit_spec import load_spec
+
+from tests.yaml_files import dump_yaml
 
 HOOKS_DIR = Path(__file__).resolve().parent
 SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
@@ -34,7 +35,7 @@ def obligations_file() -> Path:
     directory = Path(tempfile.mkdtemp(prefix="obligations-"))
     path = directory / "openapi.yaml"
     document = enforced_document(load_spec())
-    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    path.write_text(dump_yaml(document, sort_keys=False), encoding="utf-8")
     return path
 
 

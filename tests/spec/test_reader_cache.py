@@ -4,6 +4,7 @@ and the cache stays bounded. The schema-model block is rendered once per extensi
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pytest
@@ -17,7 +18,18 @@ from modelarts_kit_spec.schemamodel.extension import EXTENSION_KEY
 # Big enough to be cached; an anchor and its alias, so the copy must keep them one object.
 BODY = "".join(f"key{n}: {{value: {n}, note: 'row {n}'}}\n" for n in range(300))
 TEXT = "shared: &shared {items: [1, 2], name: x}\nagain: *shared\n" + BODY
-EXPECTED = yaml.safe_load(TEXT)
+
+
+@functools.cache
+def expected() -> Any:
+    """TEXT as PyYAML's own pure-Python loader reads it (parsed when a test asks, not at
+    collection: every pytest worker collects this module; not through ``yaml.load``, which
+    the tests count)."""
+    loader = yaml.SafeLoader(TEXT)
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
 
 
 @pytest.fixture
@@ -40,13 +52,13 @@ def test_a_text_read_again_is_parsed_once_and_each_reader_gets_its_own_copy(
 ) -> None:
     assert len(TEXT) >= reader.CACHED_TEXT[0]
     first = parse_yaml_text(TEXT, "first.yaml")
-    assert first == EXPECTED
+    assert first == expected()
     first["shared"]["items"].append(3)  # a reader that edits what it read
     first["key0"]["value"] = "changed"
     second = parse_yaml_text(TEXT, "second.yaml")
     third = parse_yaml_text(TEXT, "third.yaml")
     assert loads == [TEXT]  # parsed once
-    assert second == third == EXPECTED  # no edit of a reader reaches another
+    assert second == third == expected()  # no edit of a reader reaches another
     assert second is not third
     assert second["key1"] is not third["key1"]
     # The alias is the anchored node itself in every copy, as yaml.load gives it.

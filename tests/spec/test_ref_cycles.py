@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from modelarts_kit_spec import load_spec, parse_spec
 from modelarts_kit_spec.refs import RefCycleError, ref_cycles, resolve_ref
+
+from tests.yaml_files import dump_yaml
 
 JSON = Any
 TIMEOUT = 120
@@ -74,7 +75,7 @@ def _cyclic_spec(tmp_path: Path, make: Callable[[JSON], list[str]]) -> tuple[Pat
     document = copy.deepcopy(load_spec().document)
     pointers = make(document)
     path = tmp_path / "cyclic.yaml"
-    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    path.write_text(dump_yaml(document, sort_keys=False), encoding="utf-8")
     return path, pointers
 
 

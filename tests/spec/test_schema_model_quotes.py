@@ -8,7 +8,6 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-import yaml
 from click.testing import CliRunner
 from modelarts_kit.main import cli
 from modelarts_kit_spec import load_spec, read_ledger
@@ -17,6 +16,8 @@ from modelarts_kit_spec.paths import LEDGER_PATH, SOURCES_DIR, SPEC_PATH
 from modelarts_kit_spec.schemamodel.derive import derive
 from modelarts_kit_spec.schemamodel.page_evidence import unquoted_rules
 from modelarts_kit_spec.schemamodel.rules import QUOTED, Strength
+
+from tests.yaml_files import dump_yaml
 
 JSON = Any
 NAME = "/components/schemas/JobMetadata/properties/name"
@@ -60,7 +61,7 @@ def test_a_quote_taken_out_of_its_page_fails_naming_the_rule_the_page_and_the_qu
 def _quote_problem_validate_names(document: JSON, tmp_path: Path) -> str:
     """``spec validate`` on ``document`` (exit 1 expected): its schema-model-quote line."""
     spec = tmp_path / "openapi.yaml"
-    spec.write_text(yaml.safe_dump(document, sort_keys=False, allow_unicode=True), "utf-8")
+    spec.write_text(dump_yaml(document, sort_keys=False, allow_unicode=True), "utf-8")
     shutil.copy(LEDGER_PATH, tmp_path / "ledger.yaml")
     result = CliRunner().invoke(cli, ["spec", "validate", "--spec", str(spec)])
     assert result.exit_code == 1, result.output

@@ -33,6 +33,8 @@ from modelarts_kit_vendordocs.drift import normalise_field
 from openapi_spec_validator import validate as openapi_validate
 from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 
+from tests.yaml_files import dump_yaml
+
 JSON = Any
 REPO = Path(__file__).resolve().parents[2]
 SEEDS_DIR = REPO / "spec" / "sources" / "seeds"  # the pages live in the repository
@@ -568,7 +570,7 @@ def test_docs_diff_finds_every_disagreement_reconciled(
     # Without its ledger entry, the start_time disagreement is drift again.
     ledger_copy = tmp_path / "ledger.yaml"
     entries = [e for e in read_ledger().raw if e["id"] != "status-start-time-type"]
-    ledger_copy.write_text(yaml.safe_dump({"entries": entries}), encoding="utf-8")
+    ledger_copy.write_text(dump_yaml({"entries": entries}), encoding="utf-8")
     report = compare(pages, None, load_decisions(ledger_copy, None))
     fields = {(f.kind, f.field) for op in report.operations for f in op.findings}
     assert ("type", "status.start_time") in fields
@@ -578,7 +580,7 @@ def test_docs_diff_finds_every_disagreement_reconciled(
     del document["components"]["schemas"]["Status"]["properties"]["duration"]
     spec_copy = tmp_path / "spec" / "openapi.yaml"
     spec_copy.parent.mkdir()
-    spec_copy.write_text(yaml.safe_dump(document), encoding="utf-8")
+    spec_copy.write_text(dump_yaml(document), encoding="utf-8")
     report = compare(pages, spec_copy, load_decisions(LEDGER_PATH, spec_copy))
     assert any(f.field == "status.duration" for op in report.operations for f in op.findings)
 

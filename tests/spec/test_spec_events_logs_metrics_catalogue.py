@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from modelarts_kit_spec import Spec, load_spec, read_ledger
 from modelarts_kit_spec.load import read_yaml
 from modelarts_kit_spec.operation import Operation
@@ -16,6 +15,8 @@ from modelarts_kit_spec.paths import INVENTORIES_DIR
 from modelarts_kit_spec.sensitive import sensitive_fields
 from modelarts_kit_vendordocs import Inventory, compare, extract_page, load_decisions
 from modelarts_kit_vendordocs.drift import normalise_field
+
+from tests.yaml_files import dump_yaml
 
 JSON = Any
 REPO = Path(__file__).resolve().parents[2]
@@ -203,6 +204,6 @@ def test_docs_diff_of_the_six_pages_is_reconciled(
     # without its ledger entry, the events total is drift again
     ledger_copy = tmp_path / "ledger.yaml"
     entries = [e for e in read_ledger().raw if e["id"] != "events-response-counts-type"]
-    ledger_copy.write_text(yaml.safe_dump({"entries": entries}), encoding="utf-8")
+    ledger_copy.write_text(dump_yaml({"entries": entries}), encoding="utf-8")
     report = compare(parsed_pages, None, load_decisions(ledger_copy, None))
     assert ("type", "total") in {(f.kind, f.field) for op in report.operations for f in op.findings}

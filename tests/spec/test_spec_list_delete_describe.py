@@ -12,13 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from modelarts_kit_spec import LEDGER_PATH, Spec, load_spec, read_ledger
 from modelarts_kit_spec.load import read_yaml
 from modelarts_kit_spec.paths import INVENTORIES_DIR
 from modelarts_kit_spec.schemamodel.rules import Strength
 from modelarts_kit_vendordocs import compare, extract_page, load_decisions
 from modelarts_kit_vendordocs.drift import normalise_field
+
+from tests.yaml_files import dump_yaml
 
 JSON = Any
 INVENTORY = read_yaml(INVENTORIES_DIR / "inventory_of_family_jobs.yaml")
@@ -167,7 +168,7 @@ def test_the_three_pages_leave_no_drift(spec: Spec, tmp_path: Path) -> None:
     # Without the entry for the list page's missing summary row, it is drift again.
     ledger_copy = tmp_path / "ledger.yaml"
     entries = [e for e in read_ledger().raw if e["id"] != "list-job-algorithm-summary-kept"]
-    ledger_copy.write_text(yaml.safe_dump({"entries": entries}), encoding="utf-8")
+    ledger_copy.write_text(dump_yaml({"entries": entries}), encoding="utf-8")
     report = compare(pages, None, load_decisions(ledger_copy, None))
     fields = {(f.kind, f.field) for op in report.operations for f in op.findings}
     assert ("presence", "items[].algorithm.summary") in fields
@@ -177,7 +178,7 @@ def test_the_three_pages_leave_no_drift(spec: Spec, tmp_path: Path) -> None:
     del document["components"]["schemas"]["JobSearches"]["properties"]["limit"]
     spec_copy = tmp_path / "spec" / "openapi.yaml"
     spec_copy.parent.mkdir()
-    spec_copy.write_text(yaml.safe_dump(document), encoding="utf-8")
+    spec_copy.write_text(dump_yaml(document), encoding="utf-8")
     report = compare(pages, spec_copy, load_decisions(LEDGER_PATH, spec_copy))
     assert any(f.field == "limit" for op in report.operations for f in op.findings)
 

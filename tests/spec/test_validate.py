@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from click.testing import CliRunner
 from modelarts_kit.main import cli
 from modelarts_kit_spec.load import SPEC_PATH, read_yaml
 from modelarts_kit_spec.validate import RULES, subset_mismatch, validate_document
+
+from tests.yaml_files import dump_yaml
 
 JSON = Any
 
@@ -285,10 +286,10 @@ def test_subset_semantics(actual: JSON, expected: JSON, holds: bool) -> None:
 
 def _write(tmp_path: Path, document: JSON, ledger: list[JSON] | None = None) -> list[str]:
     spec = tmp_path / "openapi.yaml"
-    spec.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    spec.write_text(dump_yaml(document, sort_keys=False), encoding="utf-8")
     args = ["--spec", str(spec)]
     if ledger is not None:
-        (tmp_path / "ledger.yaml").write_text(yaml.safe_dump({"entries": ledger}), "utf-8")
+        (tmp_path / "ledger.yaml").write_text(dump_yaml({"entries": ledger}), "utf-8")
         args += ["--ledger", str(tmp_path / "ledger.yaml")]
     return args
 
@@ -360,7 +361,7 @@ def test_an_unknown_type_in_the_curated_spec_is_one_finding_not_a_crash(tmp_path
     document = copy.deepcopy(read_yaml(SPEC_PATH))
     document["components"]["schemas"]["Status"]["properties"]["duration"]["type"] = "strung"
     spec_file = tmp_path / "openapi.yaml"
-    spec_file.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    spec_file.write_text(dump_yaml(document, sort_keys=False), encoding="utf-8")
     result = CliRunner().invoke(cli, ["spec", "validate", "--spec", str(spec_file)])
     assert result.exit_code == 1, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)

@@ -555,5 +555,9 @@ def draw_examples(strategy: st.SearchStrategy[Any], count: int, seed_value: int)
         if len(drawn) < count:
             drawn.append(value)
 
+    # No database, so no key: without one hypothesis reads this function's source and hashes
+    # it on every call (about a tenth of a draw's CPU). Schemathesis's example generation
+    # sets the same attribute for the same reason.
+    collect._hypothesis_internal_database_key = None  # type: ignore[attr-defined]
     collect()
     return drawn
