@@ -14,6 +14,7 @@ then generate the same cases, the runs do the same work, and each round checks t
 recorded the same tally for every check (the same evaluations passed and failed).
 
     .venv/bin/python benchmarks/bench_case_cost.py --baseline /tmp/base [--rounds 5] [--same-cases]
+        [--seeds]  (round N runs seed SEED+N in both trees: other workloads)
 """
 
 from __future__ import annotations
@@ -28,13 +29,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from harness import REPO, load_average
+from harness import REPO, SEED, load_average
 
 PACKAGES = ("cli", "spec", "generator", "contracts", "server", "vendordocs", "publish", "sdk")
 PACKAGES_MORE = ("wire", "generated")
 
 
-def child(same_cases: bool) -> None:
+def child(same_cases: bool, seed: int) -> None:
     """One default in-process run; its CPU seconds, tallies and request count as JSON."""
     if same_cases:
         from hypothesis.internal.conjecture import providers
@@ -52,7 +53,7 @@ def child(same_cases: bool) -> None:
 
     with embedded_target(http=False) as target:
         report = run_server_contract(
-            target, dev_run_options(DEFAULT_MAX_EXAMPLES, phases=ALL_PHASES)
+            target, dev_run_options(DEFAULT_MAX_EXAMPLES, seed=seed, phases=ALL_PHASES)
         )
     usage = resource.getrusage(resource.RUSAGE_SELF)
     print(
@@ -67,11 +68,12 @@ def child(same_cases: bool) -> None:
     )
 
 
-def one_run(tree: Path, baseline: bool, same_cases: bool) -> dict[str, Any]:
+def one_run(tree: Path, baseline: bool, same_cases: bool, seed: int) -> dict[str, Any]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     if baseline:
         env["PYTHONPATH"] = os.pathsep.join(str(tree / p) for p in PACKAGES + PACKAGES_MORE)
-    argv = [sys.executable, __file__, "--child", *(["--same-cases"] if same_cases else [])]
+    argv = [sys.executable, __file__, "--child", "--seed", str(seed)]
+    argv += ["--same-cases"] if same_cases else []
     done = subprocess.run(argv, cwd=tree, env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"the run in {tree} failed:\n{done.stderr[-2000:]}")
@@ -84,10 +86,14 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, help="another checkout (its packages)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--same-cases", action="store_true")
+    parser.add_argument(
+        "--seeds", action="store_true", help="round N runs seed SEED+N (both trees the same)"
+    )
+    parser.add_argument("--seed", type=int, default=SEED, help=argparse.SUPPRESS)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.same_cases)
+        child(args.same_cases, args.seed)
         return
     if args.baseline is None:
         parser.error("--baseline DIR is required")
@@ -95,9 +101,13 @@ def main() -> None:
     cpu: dict[str, list[float]] = {"baseline": [], "this tree": []}
     for index in range(args.rounds):
         order = ["baseline", "this tree"] if index % 2 == 0 else ["this tree", "baseline"]
+        seed = args.seed + index if args.seeds else args.seed
         runs = {
             name: one_run(
-                args.baseline if name == "baseline" else REPO, name == "baseline", args.same_cases
+                args.baseline if name == "baseline" else REPO,
+                name == "baseline",
+                args.same_cases,
+                seed,
             )
             for name in order
         }
@@ -106,7 +116,8 @@ def main() -> None:
         base, mine = runs["baseline"], runs["this tree"]
         same = "same tallies" if base["tallies"] == mine["tallies"] else "tallies DIFFER"
         print(
-            f"round {index + 1}: baseline {base['cpu']:.2f} s ({base['requests']} requests), "
+            f"round {index + 1} (seed {seed}): "
+            f"baseline {base['cpu']:.2f} s ({base['requests']} requests), "
             f"this tree {mine['cpu']:.2f} s ({mine['requests']} requests), "
             f"ratio {mine['cpu'] / base['cpu']:.3f}, {same}, load {load_average()}",
             flush=True,
