@@ -3,7 +3,6 @@ Built by :mod:`modelarts_kit_spec.load`; the layers that read operations import 
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -53,11 +52,6 @@ class Operation:
 
     def response_for(self, status: int) -> Response | None:
         """The response documented for ``status``: exact code, then ``4XX``, then ``default``."""
-        by_status = self._by_status
+        by_status = {r.status.upper(): r for r in self.responses}
         code = str(status)
         return by_status.get(code) or by_status.get(code[0] + "XX") or by_status.get("DEFAULT")
-
-    @functools.cached_property
-    def _by_status(self) -> dict[str, Response]:
-        """The responses by upper-case status (every answer of a run asks: indexed once)."""
-        return {r.status.upper(): r for r in self.responses}
