@@ -5,10 +5,11 @@ placed between the envelopes by the traffic guard only where a cap counts it."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 import requests
+from modelarts_kit_contracts.server import collector
 from modelarts_kit_contracts.server import run as run_module
 from modelarts_kit_contracts.server.guard import (
     CreateCapReached,
@@ -67,6 +68,7 @@ class _Recorded:
     """Stands for the engine: records each run's configuration, sends nothing."""
 
     runs: list[tuple[str, int]]
+    collector: ClassVar[list[tuple[bool, tuple[int, ...]]]] = []  # frozen?, thresholds
 
     def __init__(self, *, document: Any, config: Any, app: Any, prepare_session: Any) -> None:
         project = config.projects.default
@@ -74,6 +76,9 @@ class _Recorded:
         _Recorded.runs.append((str(project.generation.modes[0].value), settings.max_examples))
 
     def events(self) -> Iterator[Any]:
+        import gc
+
+        _Recorded.collector.append((gc.get_freeze_count() > 0, gc.get_threshold()))
         return iter(())
 
     def stop(self) -> None:
@@ -84,6 +89,7 @@ def test_a_run_spends_max_examples_fuzzing_cases_per_operation_not_twice_that(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _Recorded.runs = []
+    _Recorded.collector = []
     monkeypatch.setattr(run_module, "EngineRun", _Recorded)
     options = RunOptions(
         credentials=Credentials(token=DEV_TOKEN),
@@ -99,6 +105,13 @@ def test_a_run_spends_max_examples_fuzzing_cases_per_operation_not_twice_that(
     finally:
         app.close()
     assert _Recorded.runs == [("positive", 13), ("negative", 12)]
+    # the phases ran with the setup frozen and full passes rarer; the collector is back after
+    frozen_rarer = (True, (700, 10, collector.PHASES_OLDEST_THRESHOLD))
+    assert _Recorded.collector == [frozen_rarer, frozen_rarer]
+    import gc
+
+    assert gc.get_freeze_count() == 0
+    assert gc.get_threshold() == collector.PYTHON_THRESHOLDS
 
 
 CREATE = "/v2/{project_id}/training-jobs"
@@ -158,7 +171,7 @@ def test_an_answer_that_says_nothing_of_the_body_has_it_not_placed(
 def test_the_setup_is_kept_out_of_full_collections_during_the_phases_only() -> None:
     import gc
 
-    with run_module._setup_frozen():
+    with collector.setup_frozen():
         assert gc.get_freeze_count() > 0
     assert gc.get_freeze_count() == 0
 
@@ -169,8 +182,30 @@ def test_a_process_that_froze_its_own_objects_keeps_them_frozen() -> None:
     gc.freeze()
     try:
         own = gc.get_freeze_count()
-        with run_module._setup_frozen():
+        with collector.setup_frozen():
             assert gc.get_freeze_count() == own
         assert gc.get_freeze_count() == own  # not unfrozen by the run
     finally:
         gc.unfreeze()
+
+
+def test_full_collections_are_rarer_during_the_phases_only() -> None:
+    import gc
+
+    assert gc.get_threshold() == collector.PYTHON_THRESHOLDS
+    with collector.full_passes_rarer():
+        assert gc.get_threshold()[2] == collector.PHASES_OLDEST_THRESHOLD
+    assert gc.get_threshold() == collector.PYTHON_THRESHOLDS
+
+
+def test_a_process_that_set_its_own_thresholds_keeps_them() -> None:
+    import gc
+
+    own = (1000, 20, 30)
+    gc.set_threshold(*own)
+    try:
+        with collector.full_passes_rarer():
+            assert gc.get_threshold() == own
+        assert gc.get_threshold() == own
+    finally:
+        gc.set_threshold(*collector.PYTHON_THRESHOLDS)

@@ -24,13 +24,11 @@ worker.
 
 from __future__ import annotations
 
-import gc
 import random
 import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +43,7 @@ from modelarts_kit_contracts.core import CreatedJob, Finding, RunReport, clip
 from modelarts_kit_contracts.core.envelopes import Placement
 from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_contracts.server.checks import SCENARIOS
+from modelarts_kit_contracts.server.collector import full_passes_rarer, setup_frozen
 from modelarts_kit_contracts.server.guard import (
     DESTRUCTIVE_ROLES,
     AnswerTooLarge,
@@ -153,7 +152,7 @@ class _Run:
             if self.target.live and "stateful" in self.options.phases:
                 self.note("stateful: not run against a live target (its links create jobs)")
             if phases and not self.stopping:
-                with _setup_frozen():
+                with setup_frozen(), full_passes_rarer():
                     self._schemathesis(phases)
         except RunStopped:
             pass
@@ -546,22 +545,6 @@ class Interruption:
 
     def request(self, reason: str) -> None:
         self.reason = self.reason or reason
-
-
-@contextmanager
-def _setup_frozen() -> Iterator[None]:
-    """The objects alive once the preflight and the scenarios ran (the spec, its envelopes
-    and schema model, the compiled validators: the run's whole life) kept out of the cyclic
-    collector's full passes during the phases, each of which would walk them all again;
-    returned to it after. A process that froze objects of its own is left as it is."""
-    if gc.get_freeze_count():
-        yield
-        return
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
 
 
 def run_server_contract(
