@@ -70,7 +70,7 @@ def bundle_document(document: JSON, source: Path) -> Bundle:
     )
     # Read back by the kit's one reader (libyaml's parser: PyYAML's pure-Python one took
     # about 0.4 s of every publish for the same values).
-    reparsed = parse_yaml_text(yaml_text, f"{source} (bundled)")
+    reparsed = parse_yaml_text(yaml_text, str(source))
     json_text = _json_text(reparsed)
     rules = [r for r in RULES if r.id in BUNDLE_RULES]
     findings = validate_document(reparsed, path=source, ledger=None, rules=rules)

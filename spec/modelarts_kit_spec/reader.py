@@ -10,6 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.events import (
+    AliasEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+)
 
 from modelarts_kit_spec.document import JSON, SpecError
 from modelarts_kit_spec.recent import Recent
@@ -171,50 +179,58 @@ def _check_yaml_shape(text: str, source: str, loader: Any) -> None:
     # Per open collection: [values so far, deepest level below it, anchor or None, bytes].
     open_nodes: list[list[Any]] = []
     anchors: dict[str, tuple[int, int, int]] = {}  # anchor -> (values, depth below, bytes)
-    total_values = total_bytes = 0
+    totals: list[Any] = [0, 0, None, 0]  # what lies outside every collection, counted alike
 
-    def add(values: int, depth: int, size: int, line: int) -> None:
-        nonlocal total_values, total_bytes
-        if len(open_nodes) + depth > MAX_DEPTH:
-            raise InputError(source, line, f"nested deeper than {MAX_DEPTH} levels")
-        if open_nodes:
-            parent = open_nodes[-1]
-            parent[0] += values
-            parent[1] = max(parent[1], depth)
-            parent[3] += size
-            count, expanded = parent[0], parent[3]
-        else:
-            total_values += values
-            total_bytes += size
-            count, expanded = total_values, total_bytes
+    def line_of(event: Any) -> int:
+        return event.start_mark.line + 1 if event.start_mark else 0
+
+    def too_many(count: int, expanded: int, event: Any) -> None:
         if count > MAX_NODES:
             raise InputError(
-                source, line, f"more than {MAX_NODES} values once aliases are expanded"
+                source, line_of(event), f"more than {MAX_NODES} values once aliases are expanded"
             )
         if expanded > MAX_INPUT_BYTES:
             raise InputError(
                 source,
-                line,
+                line_of(event),
                 f"more than {MAX_INPUT_BYTES} bytes of values once aliases are expanded "
                 f"(rule: inputs are at most {MAX_INPUT_BYTES} bytes)",
             )
 
+    def add(values: int, depth: int, size: int, event: Any) -> None:
+        if len(open_nodes) + depth > MAX_DEPTH:
+            raise InputError(source, line_of(event), f"nested deeper than {MAX_DEPTH} levels")
+        parent = open_nodes[-1] if open_nodes else totals
+        parent[0] += values
+        parent[1] = max(parent[1], depth)
+        parent[3] += size
+        too_many(parent[0], parent[3], event)
+
+    # Dispatched on the event's exact class (the parser makes no other), scalars first: most
+    # events are scalars, and a plain one (no anchor, inside a collection) is counted inline.
+    # A scalar never deepens its parent: its own level was checked when the parent opened.
+    event: Any  # narrowed by its exact class below, which mypy does not follow
     for event in yaml.parse(text, Loader=loader):
-        line = event.start_mark.line + 1 if event.start_mark else 0
-        if isinstance(event, yaml.CollectionStartEvent):
+        kind = type(event)
+        if kind is ScalarEvent:
+            value = event.value
+            size = len(value) if value.isascii() else len(value.encode("utf-8", "surrogatepass"))
+            if event.anchor is not None:
+                anchors[event.anchor] = (1, 0, size)
+            parent = open_nodes[-1] if open_nodes else totals
+            parent[0] += 1
+            parent[3] += size
+            if parent[0] > MAX_NODES or parent[3] > MAX_INPUT_BYTES:
+                too_many(parent[0], parent[3], event)
+        elif kind is MappingStartEvent or kind is SequenceStartEvent:
             if len(open_nodes) >= MAX_DEPTH:
-                raise InputError(source, line, f"nested deeper than {MAX_DEPTH} levels")
+                raise InputError(source, line_of(event), f"nested deeper than {MAX_DEPTH} levels")
             open_nodes.append([1, 0, event.anchor, 0])
-        elif isinstance(event, yaml.CollectionEndEvent):
+        elif kind is MappingEndEvent or kind is SequenceEndEvent:
             values, below, anchor, size = open_nodes.pop()
             if anchor is not None:
                 anchors[anchor] = (values, below + 1, size)
-            add(values, below + 1, size, line)
-        elif isinstance(event, yaml.ScalarEvent):
-            size = len(event.value.encode("utf-8", "surrogatepass"))
-            if event.anchor is not None:
-                anchors[event.anchor] = (1, 0, size)
-            add(1, 0, size, line)
-        elif isinstance(event, yaml.AliasEvent):
+            add(values, below + 1, size, event)
+        elif kind is AliasEvent:
             values, depth, size = anchors.get(event.anchor or "", (1, 0, 0))
-            add(values, depth, size, line)
+            add(values, depth, size, event)

@@ -10,8 +10,16 @@ from pathlib import Path
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from tests.cli.commands import ALL_COMMANDS
+from tests.cli.commands import ALL_COMMANDS, LEAF_COMMANDS, loaded_tree
 from tests.cli_support import Kit
+
+
+def test_every_listed_command_loads_as_the_tree_says() -> None:
+    """The names the tests are parametrised by (read from the table) are the commands click
+    loads: each listed command imports, a group is a group and a leaf a command."""
+    loaded = loaded_tree()
+    assert [path for path, _ in loaded] == ALL_COMMANDS
+    assert [path for path, leaf in loaded if leaf] == LEAF_COMMANDS
 
 
 @pytest.mark.parametrize("path", ALL_COMMANDS, ids=lambda p: " ".join(p) or "modelarts-kit")

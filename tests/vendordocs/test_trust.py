@@ -23,6 +23,8 @@ from modelarts_kit_vendordocs.enums import extract_enum
 from modelarts_kit_vendordocs.render import render_text
 from modelarts_kit_vendordocs.types import parse_type
 
+from tests.yaml_files import dump_yaml, load_yaml
+
 from .support import SEED_000, SEED_001, SEED_002, SEED_003, SEED_004, edit, seed_path, seed_text
 
 Edit = Callable[[str], str]
@@ -196,15 +198,13 @@ def test_replaces_refuses_a_page_of_another_operation() -> None:
 def test_a_response_change_under_a_request_subtree_the_spec_lacks_is_reported(
     tmp_path: Path,
 ) -> None:
-    import yaml
-
-    document = yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
+    document = load_yaml(SPEC_PATH.read_text(encoding="utf-8"))
     # A spec whose create request has no `algorithm` (the response keeps its own).
     request = document["paths"]["/v2/{project_id}/training-jobs"]["post"]["requestBody"]
     schema_ref = request["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
     del document["components"]["schemas"][schema_ref]["properties"]["algorithm"]
     spec = tmp_path / "openapi.yaml"
-    spec.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    spec.write_text(dump_yaml(document, sort_keys=False), encoding="utf-8")
     text = seed_text(SEED_004)
     # The response's algorithm.local_code_dir changes type; the request's does not.
     response_at = text.index("Response Parameters")

@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from modelarts_kit_spec.load import Operation, Spec, SpecError
 from modelarts_kit_spec.meaning import Role
+from modelarts_kit_spec.recent import Recent
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT
 
 from modelarts_kit_contracts.client.adapters import OperationCall
@@ -88,9 +89,25 @@ def _role_of(spec: Spec, op: Operation) -> Role:
     return role
 
 
+# One generator per spec object (the envelopes are cached Specs of their own): its strategies,
+# built and then validated by hypothesis on their first draw, serve every operation of a
+# check and every later check of the same spec, instead of being built again per operation.
+# A generator holds nothing but those strategies, made from the spec alone: sharing one
+# changes no draw. Keyed by identity, the spec kept beside its generator.
+_GENERATORS: Recent[int, tuple[Spec, ResponseGenerator]] = Recent(8)
+
+
+def generator_for(spec: Spec) -> ResponseGenerator:
+    entry = _GENERATORS.get(id(spec))
+    if entry is None or entry[0] is not spec:
+        entry = (spec, ResponseGenerator(spec))
+        _GENERATORS.put(id(spec), entry)
+    return entry[1]
+
+
 def build_cases(spec: Spec, settings: ClientCheckSettings) -> list[Case]:
     """Every case the check runs, deterministic for ``settings.seed``."""
-    generator = ResponseGenerator(spec)
+    generator = generator_for(spec)
     cases: list[Case] = []
     variants = list(Variant)
     per_variant = [
@@ -213,7 +230,7 @@ def _path_values(
 def _query_values(spec: Spec, op: Operation, seed_base: int) -> dict[str, list[JSON]]:
     """Drawn values of every query parameter, inside the must-accept envelope."""
     envelope = spec.envelope(MUST_ACCEPT)
-    must_accept = ResponseGenerator(envelope)
+    must_accept = generator_for(envelope)
     out: dict[str, list[JSON]] = {}
     # The envelope's own parameters: a prose format (events start_time) is its pattern there.
     for offset, parameter in enumerate(envelope.operation(op.operation_id).parameters):
@@ -237,7 +254,7 @@ def _request_bodies(
         return [dict(spec.meaning.roles.terminate_body)]
     # What a client is given to send: bodies inside the must-accept envelope (documented
     # fields only, guidance followed), which every correct server accepts.
-    must_accept = ResponseGenerator(spec.envelope(MUST_ACCEPT))
+    must_accept = generator_for(spec.envelope(MUST_ACCEPT))
     out: list[JSON] = []
     for index, variant in enumerate((Variant.TYPICAL, Variant.MINIMAL, Variant.FULL)):
         out += must_accept.draw(
