@@ -9,6 +9,8 @@ import pytest
 from modelarts_kit.embedded import embedded_defaults, embedded_target
 from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN, ReferenceServer
 
+from tests.fresh_process import printed_in_a_fresh_process
+
 pytest_plugins = ["pytester"]
 
 INI = "[pytest]\nasyncio_default_fixture_loop_scope = function\n"
@@ -46,8 +48,6 @@ def test_the_library_plugin_alone_has_no_default_target(pytester: pytest.Pyteste
 
 def test_the_in_process_target_loads_no_http_server() -> None:
     """uvicorn (and click with it) loads only to serve over HTTP."""
-    import subprocess
-    import sys
 
     code = (
         "import sys\n"
@@ -56,7 +56,4 @@ def test_the_in_process_target_loads_no_http_server() -> None:
         "    assert target.app is not None\n"
         "print('uvicorn' in sys.modules)\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-    assert result.stdout.strip() == "False", result.stdout + result.stderr
+    assert printed_in_a_fresh_process(code) == ["False"]

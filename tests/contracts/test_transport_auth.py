@@ -20,6 +20,8 @@ from modelarts_kit_contracts.transport_auth import (
 )
 from modelarts_kit_server import AkSkCredential, ServerSettings, create_app
 
+from tests.fresh_process import printed_in_a_fresh_process
+
 AK, SK = "TESTACCESSKEY0001", "test-secret-key-do-not-use"
 DATE = "20261121T101459Z"
 CASES = [
@@ -147,8 +149,6 @@ def test_a_server_run_loads_neither_httpx_nor_the_reporters() -> None:
     """A server run sends through requests and renders nothing: importing it loads no httpx
     (its command-line module pulls in click, rich and pygments), nor the reporters (rich);
     the httpx signer is still there for whoever asks for it."""
-    import subprocess
-    import sys
 
     code = (
         "import sys\n"
@@ -158,9 +158,4 @@ def test_a_server_run_loads_neither_httpx_nor_the_reporters() -> None:
         "print(sorted(m for m in heavy if m in sys.modules))\n"
         "print(t.AkSkHttpxAuth.__name__, 'httpx' in sys.modules)\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-    assert result.stdout.split("\n")[:2] == ["[]", "AkSkHttpxAuth True"], (
-        result.stdout + result.stderr
-    )
+    assert printed_in_a_fresh_process(code)[:2] == ["[]", "AkSkHttpxAuth True"]

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import ast
-import subprocess
 import sys
 from pathlib import Path
 
 import modelarts_kit_spec
 import pytest
 from modelarts_kit_spec.lazy import module_of
+
+from tests.fresh_process import printed_in_a_fresh_process
 
 
 def test_every_public_name_resolves_from_the_module_that_defines_it() -> None:
@@ -59,7 +60,4 @@ def test_the_error_base_and_the_spec_path_load_nothing_heavy() -> None:
         "print(sorted(m for m in ('yaml', 'jsonschema', 'modelarts_kit_spec.load',"
         " 'modelarts_kit_spec.meaning', 'modelarts_kit_spec.ledger') if m in sys.modules))\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-    assert result.stdout.strip() == "[]", result.stdout + result.stderr
+    assert printed_in_a_fresh_process(code) == ["[]"]

@@ -7,11 +7,11 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
-import subprocess
-import sys
 
 import modelarts_kit_wire
 import pytest
+
+from tests.fresh_process import printed_in_a_fresh_process
 
 KIT_PACKAGES = (
     "modelarts_kit_spec",
@@ -56,7 +56,4 @@ def test_the_wire_layer_loads_no_kit_package() -> None:
         "print(sorted(m for m in sys.modules if m.startswith('modelarts_')"
         " and not m.startswith('modelarts_kit_wire')))\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-    assert result.stdout.strip() == "[]", result.stdout + result.stderr
+    assert printed_in_a_fresh_process(code) == ["[]"]

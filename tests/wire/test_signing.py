@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from types import SimpleNamespace
 from urllib.parse import quote
 
@@ -21,6 +19,8 @@ from modelarts_kit_wire.signing import (
     sign,
 )
 from modelarts_kit_wire.signing import string_to_sign as text_to_sign
+
+from tests.fresh_process import printed_in_a_fresh_process
 
 AK = "AKSIGNINGTEST000001"
 DATE = "20261123T010203Z"
@@ -111,6 +111,4 @@ def test_the_contract_signer_loads_no_reference_server() -> None:
         "('modelarts_kit_server', 'uvicorn', 'sqlite3', 'starlette'))\n"
         "print(loaded)"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "[]"
+    assert printed_in_a_fresh_process(code) == ["[]"]
