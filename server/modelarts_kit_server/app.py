@@ -66,6 +66,7 @@ from typing import Any
 from urllib.parse import quote
 
 from modelarts_kit_spec import Operation, Spec, load_spec
+from modelarts_kit_spec.recent import Recent
 from modelarts_kit_spec.routes import match_route
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT
 from modelarts_kit_wire.asgi import ASGIApp as ASGIApp
@@ -172,10 +173,10 @@ class Routes(tuple[Route, ...]):
         return {route.operation.operation_id: route for route in self}
 
     @functools.cached_property
-    def matched(self) -> dict[tuple[str, str], tuple[Route, tuple[tuple[str, str], ...]]]:
+    def matched(self) -> Recent[tuple[str, str], tuple[Route, tuple[tuple[str, str], ...]]]:
         """The last paths matched to a route (most requests go to a few fixed paths): the
-        route and its path parameters by the exact method and raw path; cleared when full."""
-        return {}
+        route and its path parameters by the exact method and raw path."""
+        return Recent(MATCHED_PATHS)
 
 
 def build_routes(spec: Spec, handlers: Mapping[str, Handler]) -> Routes:
@@ -217,9 +218,7 @@ def resolve_route(routes: tuple[Route, ...], method: str, raw_path: str) -> Reso
             headers={"Allow": ", ".join(sorted(set(allowed)))},
         )
     route = table.by_operation[found.operation.operation_id]
-    if len(table.matched) >= MATCHED_PATHS:
-        table.matched.clear()
-    table.matched[method, raw_path] = (route, tuple(found.path_params.items()))
+    table.matched.put((method, raw_path), (route, tuple(found.path_params.items())))
     return ResolvedRoute(route, dict(found.path_params))
 
 

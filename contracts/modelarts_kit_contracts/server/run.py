@@ -232,17 +232,21 @@ class _Run:
             probe = self._probe(session)
             for scenario in SCENARIOS:
                 # Between two scenarios, those whose wait is over go on.
-                for steps, (name, sequence) in parked.take_due(time.monotonic()):
-                    if not self._resume(probe, parked, name, steps, sequence):
-                        return False
-                probe.begin_sequence()
+                if not self._resume_due(probe, parked):
+                    return False
                 if not self._resume(probe, parked, scenario.name, scenario.run, []):
                     return False
             while parked:  # bounded: every wait is for a time the scenario's own bound caps
                 time.sleep(max(0.0, parked.next_due() - time.monotonic()))
-                for steps, (name, sequence) in parked.take_due(time.monotonic()):
-                    if not self._resume(probe, parked, name, steps, sequence):
-                        return False
+                if not self._resume_due(probe, parked):
+                    return False
+        return True
+
+    def _resume_due(self, probe: HttpProbe, parked: Parked[tuple[str, list[str]]]) -> bool:
+        """Resume every parked scenario whose wait is over; False: the run ends."""
+        for steps, (name, sequence) in parked.take_due(time.monotonic()):
+            if not self._resume(probe, parked, name, steps, sequence):
+                return False
         return True
 
     def _resume(
