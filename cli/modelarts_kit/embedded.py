@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from modelarts_kit_contracts.server.run import ServerTarget
+from modelarts_kit_contracts.server.timeline import SkippingTimeline
 
 __all__ = ["EMBEDDED_TERMINATING_S", "embedded_defaults", "embedded_target"]
 
@@ -21,19 +22,27 @@ EMBEDDED_TERMINATING_S = 0.3
 
 @contextmanager
 def embedded_target(*, http: bool) -> Iterator[ServerTarget]:
-    """The reference server, in-process (ASGI) or on a free 127.0.0.1 port."""
-    from modelarts_kit_server import LifecycleTimings, ServerSettings, create_app
+    """The reference server, in-process (ASGI) or on a free 127.0.0.1 port.
 
-    settings = ServerSettings(timings=LifecycleTimings(terminating_s=EMBEDDED_TERMINATING_S))
+    The run owns the server's clock: a scenario waiting for a job's phases moves that clock
+    forward instead of sleeping (the server's jobs see the time pass; the run does not wait).
+    """
+    from modelarts_kit_server import LifecycleTimings, ServerSettings, SimulatedClock, create_app
+
+    clock = SimulatedClock()
+    settings = ServerSettings(
+        clock=clock, timings=LifecycleTimings(terminating_s=EMBEDDED_TERMINATING_S)
+    )
+    timeline = SkippingTimeline(clock.advance)
     if http:
         from modelarts_kit_server import serve_in_thread  # uvicorn: only to serve over HTTP
 
         with serve_in_thread(settings) as url:
-            yield ServerTarget(url)
+            yield ServerTarget(url, timeline=timeline)
         return
     app = create_app(settings)
     try:
-        yield ServerTarget.asgi(app)
+        yield ServerTarget.asgi(app, timeline=timeline)
     finally:
         app.close()
 

@@ -3,7 +3,8 @@
 :class:`SimulatedClock` runs ``speed`` times faster than the wall clock (``--clock-speed``);
 :class:`ManualClock` only moves when a test calls :meth:`ManualClock.advance`, so lifecycle
 tests are deterministic. Both report milliseconds since the Unix epoch, the unit of
-``create_time`` in the API.
+``create_time`` in the API, and both can be moved forward (:class:`AdvanceableClock`): the
+embedded server's owner moves it instead of sleeping while it waits for a job's phases.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import threading
 import time
 from typing import Protocol, runtime_checkable
 
-__all__ = ["Clock", "ManualClock", "SimulatedClock"]
+__all__ = ["AdvanceableClock", "Clock", "ManualClock", "SimulatedClock"]
 
 
 @runtime_checkable
@@ -20,6 +21,19 @@ class Clock(Protocol):
     def now_ms(self) -> int:
         """Milliseconds since the Unix epoch, on this clock."""
         ...
+
+
+@runtime_checkable
+class AdvanceableClock(Clock, Protocol):
+    def advance(self, seconds: float) -> int:
+        """Move the clock forward by ``seconds`` (>= 0); returns the new time in ms."""
+        ...
+
+
+def _checked_advance(seconds: float) -> float:
+    if not 0 <= seconds < float("inf"):
+        raise ValueError(f"a clock moves forward by a finite number of seconds, got {seconds!r}")
+    return seconds
 
 
 class SimulatedClock:
@@ -35,10 +49,19 @@ class SimulatedClock:
         self.speed = speed
         self._origin_ms = max(int(time.time() * 1000), not_before_ms)
         self._origin_monotonic = time.monotonic()
+        self._skipped_ms = 0  # moved forward by advance(), on top of the time that ran
+        self._lock = threading.Lock()
 
     def now_ms(self) -> int:
         elapsed = time.monotonic() - self._origin_monotonic
-        return self._origin_ms + int(elapsed * 1000 * self.speed)
+        return self._origin_ms + self._skipped_ms + int(elapsed * 1000 * self.speed)
+
+    def advance(self, seconds: float) -> int:
+        """Move the clock forward by ``seconds`` (>= 0) at once; it runs on from there at
+        its speed. Returns the new time in ms."""
+        with self._lock:
+            self._skipped_ms += round(_checked_advance(seconds) * 1000)
+        return self.now_ms()
 
     def __repr__(self) -> str:
         return f"SimulatedClock(speed={self.speed})"
@@ -62,7 +85,7 @@ class ManualClock:
         if seconds < 0:
             raise ValueError(f"a clock cannot go backwards (advance({seconds!r}))")
         with self._lock:
-            self._now_ms += round(seconds * 1000)
+            self._now_ms += round(_checked_advance(seconds) * 1000)
             return self._now_ms
 
     def __repr__(self) -> str:

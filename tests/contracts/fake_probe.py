@@ -11,6 +11,7 @@ from typing import Any
 from modelarts_kit_contracts.core import Finding, Observation, RunReport
 from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_contracts.server.probe import ProbeResponse
+from modelarts_kit_contracts.server.timeline import WALL_TIMELINE, Timeline
 from modelarts_kit_spec.meaning import Role
 
 
@@ -34,6 +35,7 @@ class FakeProbe:
     project_id: str = "p" * 32
     other_project_id: str = "q" * 32
     final_phase_wait_s: float = 0.0
+    timeline: Timeline = WALL_TIMELINE
     read_only: bool = False
     seed: int = 1
     state: dict[str, Any] = field(default_factory=dict)

@@ -2,13 +2,18 @@
 
 The events scenarios wait for the seconds their job's phases need, and terminate_lifecycle for
 a terminated job's final phase: they yield their waits, and the run resumes them between two
-other scenarios. Their findings still reproduce from their own first request.
+other scenarios. Their findings still reproduce from their own first request. On the embedded
+server the waits move the server's clock instead of sleeping (server/timeline.py).
 """
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from unittest import mock
+
+import pytest
 
 from modelarts_kit.embedded import embedded_target
 from modelarts_kit_contracts.core import ExitCode, Finding, RunReport
@@ -24,6 +29,7 @@ from modelarts_kit_contracts.server.scenarios.waiting import (
     run_to_end,
     until,
 )
+from modelarts_kit_contracts.server.timeline import WALL_TIMELINE, SkippingTimeline
 from modelarts_kit_contracts.transport_auth import Credentials
 from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN
 from modelarts_kit_spec.meaning import Role
@@ -67,16 +73,33 @@ def test_the_earliest_wait_resumes_first_and_ties_in_the_order_parked() -> None:
     assert parked.take_due(2.9) == []
 
 
-def test_a_scenario_run_on_its_own_sleeps_through_its_waits() -> None:
+def test_a_scenario_run_on_its_own_waits_through_its_waits() -> None:
     done: list[str] = []
 
     def waits() -> Iterator[Until]:
-        yield until(0.0)
+        yield until(WALL_TIMELINE, 0.0)
         done.append("after the wait")
 
     run_to_end(waits())
     run_to_end(None)  # a scenario that never waits returns None
     assert done == ["after the wait"]
+
+
+def test_a_skipping_timeline_moves_the_servers_clock_instead_of_sleeping() -> None:
+    moved: list[float] = []
+    timeline = SkippingTimeline(moved.append)
+
+    def waits() -> Iterator[Until]:
+        yield until(timeline, 30.0)
+        yield until(timeline, 0.0)  # due already: the clock does not move
+        yield until(timeline, 5.0)
+
+    start = timeline.now()
+    with mock.patch.object(time, "sleep", side_effect=AssertionError("slept")):
+        run_to_end(waits(), timeline)
+    assert len(moved) == 2
+    assert sum(moved) == pytest.approx(35.0, abs=0.5)  # less what ran between the waits
+    assert timeline.now() - start >= 35.0
 
 
 def test_a_waiting_scenario_lets_the_next_run_and_reproduces_from_its_start() -> None:
@@ -87,9 +110,9 @@ def test_a_waiting_scenario_lets_the_next_run_and_reproduces_from_its_start() ->
         job_id, _ = create_job(probe, "events_ordered")
         assert job_id is not None
         order.append("waiting: created")
-        yield until(0.0)  # due at once, yet resumed only between two other scenarios
+        yield until(probe.timeline, 0.0)  # due at once, yet resumed only between two others
         order.append("waiting: resumed")
-        yield until(0.0)
+        yield until(probe.timeline, 0.0)
         shown = probe.send(Role.SHOW, job_id=job_id)
         order_of_show.append(shown.curl)
         order.append("waiting: done")
@@ -139,3 +162,23 @@ def test_the_events_scenarios_wait_while_the_others_run() -> None:
     assert sorted(progress.finished) == sorted(s.name for s in SCENARIOS)
     for check in ("events_ordered", "events_include_transitions", "events_paging_honoured"):
         assert report.tallies[check].passed >= 1, check
+
+
+def test_on_the_embedded_server_the_scenarios_wait_without_sleeping() -> None:
+    """The events job's phases a second apart, a terminated job's final phase: the run moves
+    the embedded server's clock (and sees the phases) instead of sleeping through them."""
+    slept: list[float] = []
+    sleep = time.sleep
+
+    def recorded(seconds: float) -> None:
+        if threading.current_thread().name == "contract-server-run":
+            slept.append(seconds)
+        sleep(seconds)
+
+    progress = Steps()
+    with mock.patch.object(time, "sleep", recorded):
+        report = scenarios_only(SCENARIOS, progress)
+    assert report.exit_code == ExitCode.PASSED, report.failures
+    for check in ("events_ordered", "events_include_transitions", "final_phase_not_terminable"):
+        assert report.tallies[check].passed >= 1, check
+    assert sum(slept) == 0.0

@@ -95,6 +95,7 @@ class HttpProbe:
         self.project_id = options.project_id
         self.other_project_id = options.other_project_id
         self.final_phase_wait_s = options.final_phase_wait_s
+        self.timeline = traffic.target.timeline
         self.read_only = options.read_only
         self.seed = report.seed or 0
         self._session = session

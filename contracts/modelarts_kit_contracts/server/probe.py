@@ -11,6 +11,7 @@ from modelarts_kit_wire.wirejson import WireJsonError, decode_wire_json
 
 from modelarts_kit_contracts.core import Finding, Observation
 from modelarts_kit_contracts.server.api_map import JSON, ApiMap
+from modelarts_kit_contracts.server.timeline import Timeline
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ class Probe(Protocol):
     project_id: str
     other_project_id: str
     final_phase_wait_s: float
+    timeline: Timeline  # the time the target's jobs move on: what the scenarios wait on
     read_only: bool  # send no create a correct target could accept
     seed: int  # the run's seed: values drawn by scenarios repeat with it
     state: dict[str, JSON]  # scenario-shared memo (the job template chosen)

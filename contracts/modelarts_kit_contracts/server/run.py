@@ -237,14 +237,14 @@ class _Run:
                 if not self._resume(probe, parked, scenario.name, scenario.run, []):
                     return False
             while parked:  # bounded: every wait is for a time the scenario's own bound caps
-                time.sleep(max(0.0, parked.next_due() - time.monotonic()))
+                probe.timeline.wait(parked.next_due() - probe.timeline.now())
                 if not self._resume_due(probe, parked):
                     return False
         return True
 
     def _resume_due(self, probe: HttpProbe, parked: Parked[tuple[str, list[str]]]) -> bool:
         """Resume every parked scenario whose wait is over; False: the run ends."""
-        for steps, (name, sequence) in parked.take_due(time.monotonic()):
+        for steps, (name, sequence) in parked.take_due(probe.timeline.now()):
             if not self._resume(probe, parked, name, steps, sequence):
                 return False
         return True

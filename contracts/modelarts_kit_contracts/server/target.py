@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from modelarts_kit_contracts.errors import ContractError
+from modelarts_kit_contracts.server.timeline import WALL_TIMELINE, Timeline
 
 __all__ = [
     "ASGI_BASE_URL",
@@ -81,10 +82,13 @@ class ServerTarget:
     base_url: str
     app: ASGIApp | None = None
     force_live: bool = False  # --live: treat a loopback URL (a tunnel) as the live service
+    # The time the target's jobs move on: the wall clock, unless the run owns the server's
+    # clock (the embedded server), when a scenario's wait moves it instead of sleeping.
+    timeline: Timeline = WALL_TIMELINE
 
     @classmethod
-    def asgi(cls, app: ASGIApp) -> ServerTarget:
-        return cls(ASGI_BASE_URL, app)
+    def asgi(cls, app: ASGIApp, *, timeline: Timeline = WALL_TIMELINE) -> ServerTarget:
+        return cls(ASGI_BASE_URL, app, timeline=timeline)
 
     @classmethod
     def from_url(cls, url: str, *, live: bool = False) -> ServerTarget:

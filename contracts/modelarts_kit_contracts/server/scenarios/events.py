@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import time
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -55,7 +54,7 @@ class _HistoryUnderway:
 
     job_id: str
     phases: list[str]
-    due: float  # time.monotonic() at which the next step may be taken
+    due: float  # when the next step may be taken, on the probe's timeline
     deadline: float | None = None  # after the terminate: the end of the final-phase wait
 
     def seen(self, probe: Probe, body: JSON) -> Any:
@@ -85,7 +84,7 @@ def job_history(probe: Probe, check: str) -> ScenarioSteps[JobHistory | None]:
             if _create_history_job(probe, check) is None:
                 return None
             continue
-        if memo.due > time.monotonic():
+        if memo.due > probe.timeline.now():
             yield Until(memo.due)
             continue
         _next_step(probe, memo)
@@ -99,7 +98,7 @@ def _create_history_job(probe: Probe, check: str) -> _HistoryUnderway | None:
         return None
     underway = _HistoryUnderway(job_id, [], 0.0)
     underway.seen(probe, probe.send(Role.SHOW, job_id=job_id).json())
-    underway.due = time.monotonic() + min(PHASE_SPACING_S, probe.final_phase_wait_s)
+    underway.due = probe.timeline.now() + min(PHASE_SPACING_S, probe.final_phase_wait_s)
     probe.state[HISTORY_KEY] = underway
     return underway
 
@@ -109,12 +108,12 @@ def _next_step(probe: Probe, memo: _HistoryUnderway) -> None:
     if memo.deadline is None:
         body = probe.api.example_body(Role.TERMINATE)
         memo.seen(probe, probe.send(Role.TERMINATE, job_id=memo.job_id, body=body).json())
-        memo.deadline = time.monotonic() + probe.final_phase_wait_s
+        memo.deadline = probe.timeline.now() + probe.final_phase_wait_s
     phase = memo.seen(probe, probe.send(Role.SHOW, job_id=memo.job_id).json())
-    if phase in lifecycle(probe.api).final_phases or time.monotonic() >= memo.deadline:
+    if phase in lifecycle(probe.api).final_phases or probe.timeline.now() >= memo.deadline:
         probe.state[HISTORY_KEY] = JobHistory(memo.job_id, tuple(memo.phases))
     else:
-        memo.due = time.monotonic() + POLL_S
+        memo.due = probe.timeline.now() + POLL_S
 
 
 def _events(probe: Probe, check: str) -> ScenarioSteps[tuple[ListShape, Page] | None]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections.abc import Mapping
 
 from modelarts_kit_spec.meaning import Role
@@ -193,10 +192,10 @@ def terminate_lifecycle(probe: Probe) -> ScenarioSteps[None]:
         reproduce=second.curl,
     )
 
-    deadline = time.monotonic() + probe.final_phase_wait_s
+    deadline = probe.timeline.now() + probe.final_phase_wait_s
     final_phases = lifecycle(probe.api).final_phases
-    while phase not in final_phases and time.monotonic() < deadline:
-        yield until(POLL_S)
+    while phase not in final_phases and probe.timeline.now() < deadline:
+        yield until(probe.timeline, POLL_S)
         phase = probe.api.phase_of(probe.send(Role.SHOW, job_id=job_id).json())
     if phase not in final_phases:
         probe.note(

@@ -5,16 +5,20 @@ reaching its final phase) is a generator: ``yield until(seconds)`` parks it, the
 the next scenarios, and resumes it, between two of them, once the time has come. A scenario
 that never waits is a plain function. Scenarios never run at once: one is resumed only
 between two others, so no scenario sees another's requests in the middle of its own.
+
+Waits are on the target's timeline (``probe.timeline``): the wall clock, or on the embedded
+server its own clock, which a wait moves forward instead of sleeping.
 """
 
 from __future__ import annotations
 
 import heapq
 import itertools
-import time
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Generic, TypeAlias, TypeVar
+
+from modelarts_kit_contracts.server.timeline import WALL_TIMELINE, Timeline
 
 __all__ = ["POLL_S", "Parked", "ScenarioSteps", "Until", "run_to_end", "until"]
 
@@ -23,7 +27,7 @@ POLL_S = 0.05  # how soon a scenario waiting on a job's phase asks again
 
 @dataclass(frozen=True)
 class Until:
-    """A scenario's wait: resume it once ``time.monotonic()`` reaches ``at``."""
+    """A scenario's wait: resume it once its target's timeline reaches ``at``."""
 
     at: float
 
@@ -34,15 +38,16 @@ T = TypeVar("T")
 ScenarioSteps: TypeAlias = Generator[Until, None, T]
 
 
-def until(seconds: float) -> Until:
-    """The wait for ``seconds`` from now."""
-    return Until(time.monotonic() + max(0.0, seconds))
+def until(timeline: Timeline, seconds: float) -> Until:
+    """The wait for ``seconds`` from now on ``timeline``."""
+    return Until(timeline.now() + max(0.0, seconds))
 
 
-def run_to_end(steps: Iterator[Until] | None) -> None:
-    """Run a scenario to its end on its own, sleeping through each of its waits."""
+def run_to_end(steps: Iterator[Until] | None, timeline: Timeline = WALL_TIMELINE) -> None:
+    """Run a scenario to its end on its own, waiting through each of its waits on
+    ``timeline`` (its probe's)."""
     for wait in steps or ():
-        time.sleep(max(0.0, wait.at - time.monotonic()))
+        timeline.wait(wait.at - timeline.now())
 
 
 @dataclass
@@ -60,7 +65,7 @@ class Parked(Generic[T]):
         heapq.heappush(self._heap, (wait.at, next(self._order), steps, kept))
 
     def next_due(self) -> float:
-        """When the earliest waiting scenario may resume (``time.monotonic()`` time)."""
+        """When the earliest waiting scenario may resume (on the target's timeline)."""
         return self._heap[0][0]
 
     def take_due(self, now: float) -> list[tuple[Iterator[Until], T]]:
