@@ -41,27 +41,36 @@ contracts_setup()
 from tests.contracts.independent import PROJECT as INDEPENDENT_PROJECT  # noqa: E402
 from tests.contracts.independent import TOKEN as INDEPENDENT_TOKEN  # noqa: E402
 from tests.contracts.independent import IndependentServer  # noqa: E402
-from tests.contracts.mutants import LENIENT, MUTANT_TIMINGS, mutated_app  # noqa: E402
+from tests.contracts.mutants import LENIENT, MUTANT_TIMINGS, Mutant, mutated_app  # noqa: E402
 from tests.contracts.pages_server import PROJECT, TOKEN, PagesServer  # noqa: E402
 
 DEFAULT_SERVERS = ("reference-lenient", "reference-strict")
 
 
 @contextmanager
-def reference(strictness: str) -> Iterator[Any]:
-    """The reference server at one end (``serve --strictness``)."""
-    from modelarts_kit_server import ServerSettings, create_app
+def reference(strictness: str) -> Iterator[ServerTarget]:
+    """The reference server at one end (``serve --strictness``), its clock the run's to move
+    forward as the embedded default target's is."""
+    from modelarts_kit_contracts.server.timeline import SkippingTimeline
+    from modelarts_kit_server import ServerSettings, SimulatedClock, create_app
 
-    app = create_app(ServerSettings(timings=MUTANT_TIMINGS, strictness=strictness))
+    clock = SimulatedClock()
+    app = create_app(ServerSettings(clock=clock, timings=MUTANT_TIMINGS, strictness=strictness))
     try:
-        yield app
+        yield ServerTarget.asgi(app, timeline=SkippingTimeline(clock.advance))
     finally:
         app.close()
 
 
 @contextmanager
-def pages(mode: Any) -> Iterator[Any]:
-    yield PagesServer(mode)
+def mutant_target(mutant: Mutant) -> Iterator[ServerTarget]:
+    with mutated_app(mutant) as app:
+        yield ServerTarget.asgi(app)
+
+
+@contextmanager
+def pages(mode: Any) -> Iterator[ServerTarget]:
+    yield ServerTarget.asgi(PagesServer(mode))
 
 
 def pages_options(max_examples: int, seed: int) -> RunOptions:
@@ -78,8 +87,8 @@ def pages_options(max_examples: int, seed: int) -> RunOptions:
 
 
 @contextmanager
-def independent(mode: Any) -> Iterator[Any]:
-    yield IndependentServer(mode)
+def independent(mode: Any) -> Iterator[ServerTarget]:
+    yield ServerTarget.asgi(IndependentServer(mode))
 
 
 def independent_options(max_examples: int, seed: int) -> RunOptions:
@@ -99,15 +108,16 @@ def dev_options(max_examples: int, seed: int) -> RunOptions:
     return dev_run_options(max_examples, seed, final_phase_wait_s=5.0)
 
 
-# name -> (the app, as a context manager; the run options for its credentials)
+# name -> (the target, as a context manager; the run options for its credentials)
 SERVERS: dict[
-    str, tuple[Callable[[], AbstractContextManager[Any]], Callable[[int, int], RunOptions]]
+    str,
+    tuple[Callable[[], AbstractContextManager[ServerTarget]], Callable[[int, int], RunOptions]],
 ] = {
     "reference-lenient": (lambda: reference("lenient"), dev_options),
     "reference-strict": (lambda: reference("strict"), dev_options),
     "pages-lenient": (lambda: pages("lenient"), pages_options),
     "pages-strict": (lambda: pages("strict"), pages_options),
-    "mutant-lenient": (lambda: mutated_app(LENIENT), dev_options),
+    "mutant-lenient": (lambda: mutant_target(LENIENT), dev_options),
     "independent-lenient": (lambda: independent("lenient"), independent_options),
     "independent-strict": (lambda: independent("strict"), independent_options),
 }
@@ -140,12 +150,12 @@ def main() -> int:
         verdicts = []
         details = []
         for name in names:
-            app_of, options_of = SERVERS[name]
+            target_of, options_of = SERVERS[name]
             options = options_of(args.max_examples, seed)
             if args.quick:
                 options = dataclasses.replace(options, phases=QUICK.phases)
-            with app_of() as app:
-                report = run_server_contract(ServerTarget.asgi(app), options)
+            with target_of() as target:
+                report = run_server_contract(target, options)
             ok = not report.failures and not report.errors
             bad += not ok
             verdicts.append("pass" if ok else "FAIL")
