@@ -34,7 +34,9 @@ def test_the_pytest_entry_point_is_the_cli_composition() -> None:
 def test_the_library_plugin_alone_has_no_default_target(pytester: pytest.Pytester) -> None:
     pytester.makeini(INI)
     pytester.makepyfile(test_user=USER_TESTS)
-    result = pytester.runpytest_inprocess(
+    # In a subprocess: an in-process run drops from sys.modules what it imported (schemathesis's
+    # engine), and a later contract run in this process would see a second copy of them.
+    result = pytester.runpytest_subprocess(
         "-p",
         "no:modelarts_kit_contracts",
         "-p",
