@@ -13,15 +13,20 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["PHASES_OLDEST_THRESHOLD", "PYTHON_THRESHOLDS", "full_passes_rarer", "setup_frozen"]
+__all__ = [
+    "PHASES_OLDEST_THRESHOLD",
+    "PYTHON_THRESHOLDS",
+    "frozen",
+    "full_passes_rarer",
+    "setup_frozen",
+]
 
 
 @contextmanager
-def setup_frozen() -> Iterator[None]:
-    """The objects alive once the preflight and the scenarios ran (the spec, its envelopes
-    and schema model, the compiled validators: the run's whole life) kept out of the cyclic
-    collector's full passes during the phases, each of which would walk them all again;
-    returned to it after. A process that froze objects of its own is left as it is."""
+def frozen() -> Iterator[None]:
+    """The objects alive now kept out of the cyclic collector's passes until the block ends,
+    then returned to it: a pass in the block walks only what the block made. A process that
+    froze objects of its own is left as it is."""
     if gc.get_freeze_count():
         yield
         return
@@ -30,6 +35,16 @@ def setup_frozen() -> Iterator[None]:
         yield
     finally:
         gc.unfreeze()
+
+
+@contextmanager
+def setup_frozen() -> Iterator[None]:
+    """The objects alive once the preflight and the scenarios ran (the spec, its envelopes
+    and schema model, the compiled validators: the run's whole life) kept out of the cyclic
+    collector's full passes during the phases, each of which would walk them all again;
+    returned to it after. A process that froze objects of its own is left as it is."""
+    with frozen():
+        yield
 
 
 # Python's own thresholds, and the oldest generation's during the phases: the cases and what
