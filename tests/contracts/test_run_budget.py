@@ -225,7 +225,7 @@ def test_the_setup_is_kept_out_of_full_collections_during_the_block_only() -> No
     with collector.frozen() as freeze_more:
         frozen = gc.get_freeze_count()
         assert frozen > 0
-        made = [[]]  # a container made in the block, kept alive
+        made: list[list[int]] = [[]]  # a container made in the block, kept alive
         freeze_more()
         assert gc.get_freeze_count() > frozen, made
     assert gc.get_freeze_count() == 0
@@ -239,7 +239,7 @@ def test_a_process_that_froze_its_own_objects_keeps_them_frozen() -> None:
         own = gc.get_freeze_count()
         with collector.frozen() as freeze_more:
             assert gc.get_freeze_count() == own
-            made = [[]]
+            made: list[list[int]] = [[]]
             freeze_more()
             assert gc.get_freeze_count() == own, made  # the process's own freezes only
         assert gc.get_freeze_count() == own  # not unfrozen by the run
