@@ -123,14 +123,15 @@ def _frozen(thing: object) -> bool:
     return gc.is_tracked(thing) and not any(thing is o for gen in generations for o in gen)
 
 
-def test_the_run_is_frozen_from_its_preflight_and_freezes_what_it_made_before_the_phases(
+def test_the_run_is_frozen_from_its_preflight_and_freezes_what_it_made_before_each_engine_run(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The setup is out of the full passes from the preflight on (the scenarios' passes walked
-    it too), and what the preflight made is frozen as well once the phases start."""
+    it too); what the preflight made is frozen as well once the phases start, and what the
+    valid engine run left before the invalid one starts."""
     import gc
 
-    seen: list[tuple[bool, bool]] = []
+    seen: list[tuple[bool, ...]] = []
     setup = ApiMap.from_spec()  # made before the run: its setup
     made: list[Any] = []
 
@@ -139,7 +140,8 @@ def test_the_run_is_frozen_from_its_preflight_and_freezes_what_it_made_before_th
         seen.append((_frozen(setup), _frozen(made[0])))
 
     def events(self: Any) -> Iterator[Any]:
-        seen.append((_frozen(setup), _frozen(made[0])))
+        seen.append((_frozen(setup), *(_frozen(thing) for thing in made)))
+        made.append([])  # made by this engine run, kept alive
         return iter(())
 
     _Recorded.runs = []
@@ -159,8 +161,8 @@ def test_the_run_is_frozen_from_its_preflight_and_freezes_what_it_made_before_th
         run_server_contract(ServerTarget.asgi(app), options, api=setup)
     finally:
         app.close()
-    # at the preflight the setup was frozen; in each of the two engine runs, what it made too
-    assert seen == [(True, False), (True, True), (True, True)]
+    # at the preflight the setup was frozen; at each engine run, whatever was made before it
+    assert seen == [(True, False), (True, True), (True, True, True)]
     assert gc.get_freeze_count() == 0
     assert not _frozen(setup)
 

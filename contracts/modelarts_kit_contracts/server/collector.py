@@ -3,9 +3,11 @@
 The phases make many objects that live long enough to reach the oldest generation (the
 cases, what hypothesis keeps alive), and every full pass walks all of them, and the run's
 whole setup (the imports, the spec, its envelopes and schema model, the compiled validators)
-with them. From the run's first request the setup is frozen out of those passes (what the
-preflight and the scenarios made too, once the phases start), and during the phases the
-passes are rarer; after the run the collector is as it was. The report is rendered with the
+with them. From the run's first request the setup is frozen out of those passes, and before
+each engine run what is alive by then (what the preflight, the scenarios and the valid run
+left: the invalid run's passes walked the valid run's survivors, about 0.25 s of a default
+run, for 5 MB more at peak); during the phases the passes are rarer; after the run the
+collector is as it was. The report is rendered with the
 run's objects frozen the same way. A process that tuned its collector itself is left alone.
 """
 

@@ -154,9 +154,8 @@ class _Run:
                 if self.target.live and "stateful" in self.options.phases:
                     self.note("stateful: not run against a live target (its links create jobs)")
                 if phases and not self.stopping:
-                    freeze_more()  # and what the preflight and scenarios made
                     with full_passes_rarer():
-                        self._schemathesis(phases)
+                        self._schemathesis(phases, freeze_more)
         except RunStopped:
             pass
         except ResponseStalled as exc:
@@ -286,7 +285,9 @@ class _Run:
             self.progress.advance(name)
         return True
 
-    def _schemathesis(self, phases: tuple[str, ...]) -> None:
+    def _schemathesis(self, phases: tuple[str, ...], freeze_more: Callable[[], None]) -> None:
+        """The engine runs; ``freeze_more`` freezes what is alive before each (what the
+        preflight, the scenarios and the earlier runs left), out of its full passes."""
         options = self.options
         if options.credentials.kind == "aksk":
             self.note(
@@ -321,6 +322,7 @@ class _Run:
         for generation in self._generations(phases, negative_only):
             if self.stopping or not generation.phases:
                 continue
+            freeze_more()  # the valid run's survivors: the invalid run's passes walked them
             config = build_config(
                 base_url=self.target.base_url,
                 seed=self.report.seed or 0,
