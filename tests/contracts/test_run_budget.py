@@ -86,25 +86,30 @@ class _Recorded:
         return None
 
 
+def _fuzzing_run(*, max_examples: int, api: ApiMap | None = None) -> None:
+    """A run of the fuzzing phase alone, no scenario, on the reference server in-process."""
+    options = RunOptions(
+        credentials=Credentials(token=DEV_TOKEN),
+        project_id=DEV_PROJECT_ID,
+        other_project_id=DEV_PROJECT_ID[::-1],
+        budget=Budget(max_examples=max_examples, seed=1),
+        phases=("fuzzing",),
+        scenarios=False,
+    )
+    app = create_app()
+    try:
+        run_server_contract(ServerTarget.asgi(app), options, api=api)
+    finally:
+        app.close()
+
+
 def test_a_run_spends_max_examples_fuzzing_cases_per_operation_not_twice_that(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _Recorded.runs = []
     _Recorded.collector = []
     monkeypatch.setattr(run_module, "EngineRun", _Recorded)
-    options = RunOptions(
-        credentials=Credentials(token=DEV_TOKEN),
-        project_id=DEV_PROJECT_ID,
-        other_project_id=DEV_PROJECT_ID[::-1],
-        budget=Budget(max_examples=25, seed=1),
-        phases=("fuzzing",),
-        scenarios=False,
-    )
-    app = create_app()
-    try:
-        run_server_contract(ServerTarget.asgi(app), options)
-    finally:
-        app.close()
+    _fuzzing_run(max_examples=25)
     assert _Recorded.runs == [("positive", 13), ("negative", 12)]
     # the phases ran with the setup frozen and full passes rarer; the collector is back after
     frozen_rarer = (True, (700, 10, collector.PHASES_OLDEST_THRESHOLD))
@@ -148,19 +153,7 @@ def test_the_run_is_frozen_from_its_preflight_and_freezes_what_it_made_before_ea
     monkeypatch.setattr(run_module, "EngineRun", _Recorded)
     monkeypatch.setattr(run_module, "preflight", preflight)
     monkeypatch.setattr(_Recorded, "events", events)
-    options = RunOptions(
-        credentials=Credentials(token=DEV_TOKEN),
-        project_id=DEV_PROJECT_ID,
-        other_project_id=DEV_PROJECT_ID[::-1],
-        budget=Budget(max_examples=5, seed=1),
-        phases=("fuzzing",),
-        scenarios=False,
-    )
-    app = create_app()
-    try:
-        run_server_contract(ServerTarget.asgi(app), options, api=setup)
-    finally:
-        app.close()
+    _fuzzing_run(max_examples=5, api=setup)
     # at the preflight the setup was frozen; at each engine run, whatever was made before it
     assert seen == [(True, False), (True, True), (True, True, True)]
     assert gc.get_freeze_count() == 0

@@ -14,6 +14,8 @@ from modelarts_kit_spec import SPEC_PATH, SpecError, parsecache, reader
 from modelarts_kit_spec.reader import parse_yaml_text
 from modelarts_kit_spec.recent import Recent
 
+from tests.spec.test_reader_cache import yaml_loads
+
 # Large enough to be kept on disk; an anchor and its alias (one object in each copy) and a
 # timestamp (a class YAML gives, which the reader loads back).
 ROWS = "".join(f"key{n}: {{value: {n}, note: 'row {n}'}}\n" for n in range(3000))
@@ -38,16 +40,8 @@ def parses(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
     """Every text yaml.load is handed from now on, as in a fresh process (nothing parsed in
     this one), with the disk cache in ``tmp_path``."""
     monkeypatch.setenv("MODELARTS_KIT_CACHE_DIR", str(tmp_path))
-    seen: list[str] = []
-    load = yaml.load
-
-    def counting(text: str, Loader: Any) -> Any:
-        seen.append(text)
-        return load(text, Loader=Loader)
-
-    monkeypatch.setattr(yaml, "load", counting)
     fresh_process(monkeypatch)
-    return seen
+    return yaml_loads(monkeypatch)
 
 
 def fresh_process(monkeypatch: pytest.MonkeyPatch) -> None:
