@@ -1,11 +1,11 @@
 """The one reader of input files (spec, ledger, vendor pages, scenarios): bounded in bytes,
 depth, values and expanded text, strict UTF-8, no binary data. A floor module: it imports only
-:mod:`modelarts_kit_spec.document` and :mod:`modelarts_kit_spec.recent`."""
+:mod:`modelarts_kit_spec.document`, :mod:`modelarts_kit_spec.recent` and
+:mod:`modelarts_kit_spec.parsecache` (a large text's parse kept on disk for the next process)."""
 
 from __future__ import annotations
 
 import json
-import pickle
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from yaml.events import (
     SequenceStartEvent,
 )
 
+from modelarts_kit_spec import parsecache
 from modelarts_kit_spec.document import JSON, SpecError
 from modelarts_kit_spec.recent import Recent
 
@@ -102,21 +103,38 @@ def read_yaml(path: Path) -> JSON:
 # a pickled snapshot of the first parse: each reader gets its own copy, sharing nothing with
 # another reader (a YAML alias stays one object within a copy, as pickle keeps shared
 # containers shared), and unpickling is about three times cheaper than copying in Python.
-# Only the reader's own snapshots are ever unpickled (plain YAML values: no code runs).
+# Snapshots are read back by parsecache.values, which loads no class or function (plain YAML
+# values: no code runs); a large text's is also kept on disk for the next process (parsecache).
 CACHED_DOCUMENTS = 16
 CACHED_TEXT = (4096, 1024 * 1024)  # characters, inclusive
 _PARSED: Recent[str, bytes] = Recent(CACHED_DOCUMENTS)
+# All else a parse depends on: an entry on disk is a parse under the same parser and bounds.
+_PARSE_DEPENDS_ON = (
+    f"PyYAML {yaml.__version__}, {getattr(yaml, 'CSafeLoader', yaml.SafeLoader).__name__}, "
+    f"bounds {MAX_INPUT_BYTES} {MAX_NODES} {MAX_DEPTH}"
+)
 
 
 def _cached(text: str) -> JSON | None:
-    snapshot = _PARSED.get(text)
-    return None if snapshot is None else pickle.loads(snapshot)
+    kept = _PARSED.get(text)
+    if kept is not None:
+        return parsecache.values(kept)
+    kept = parsecache.load(text, _PARSE_DEPENDS_ON)  # an earlier process's parse
+    if kept is None:
+        return None
+    if CACHED_TEXT[0] <= len(text) <= CACHED_TEXT[1]:
+        _PARSED.put(text, kept)
+    return parsecache.values(kept)
 
 
 def _remember(text: str, document: JSON) -> None:
-    if not CACHED_TEXT[0] <= len(text) <= CACHED_TEXT[1]:
+    in_process = CACHED_TEXT[0] <= len(text) <= CACHED_TEXT[1]
+    if not in_process and len(text) < parsecache.MIN_CHARS:
         return
-    _PARSED.put(text, pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL))
+    kept = parsecache.snapshot(document)
+    if in_process:
+        _PARSED.put(text, kept)
+    parsecache.store(text, _PARSE_DEPENDS_ON, kept)
 
 
 def parse_yaml_text(text: str, source: str) -> JSON:

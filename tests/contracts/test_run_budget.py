@@ -11,6 +11,7 @@ import pytest
 import requests
 from modelarts_kit_contracts.server import collector
 from modelarts_kit_contracts.server import run as run_module
+from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_contracts.server.guard import (
     CreateCapReached,
     GuardPolicy,
@@ -85,25 +86,30 @@ class _Recorded:
         return None
 
 
+def _fuzzing_run(*, max_examples: int, api: ApiMap | None = None) -> None:
+    """A run of the fuzzing phase alone, no scenario, on the reference server in-process."""
+    options = RunOptions(
+        credentials=Credentials(token=DEV_TOKEN),
+        project_id=DEV_PROJECT_ID,
+        other_project_id=DEV_PROJECT_ID[::-1],
+        budget=Budget(max_examples=max_examples, seed=1),
+        phases=("fuzzing",),
+        scenarios=False,
+    )
+    app = create_app()
+    try:
+        run_server_contract(ServerTarget.asgi(app), options, api=api)
+    finally:
+        app.close()
+
+
 def test_a_run_spends_max_examples_fuzzing_cases_per_operation_not_twice_that(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _Recorded.runs = []
     _Recorded.collector = []
     monkeypatch.setattr(run_module, "EngineRun", _Recorded)
-    options = RunOptions(
-        credentials=Credentials(token=DEV_TOKEN),
-        project_id=DEV_PROJECT_ID,
-        other_project_id=DEV_PROJECT_ID[::-1],
-        budget=Budget(max_examples=25, seed=1),
-        phases=("fuzzing",),
-        scenarios=False,
-    )
-    app = create_app()
-    try:
-        run_server_contract(ServerTarget.asgi(app), options)
-    finally:
-        app.close()
+    _fuzzing_run(max_examples=25)
     assert _Recorded.runs == [("positive", 13), ("negative", 12)]
     # the phases ran with the setup frozen and full passes rarer; the collector is back after
     frozen_rarer = (True, (700, 10, collector.PHASES_OLDEST_THRESHOLD))
@@ -112,6 +118,46 @@ def test_a_run_spends_max_examples_fuzzing_cases_per_operation_not_twice_that(
 
     assert gc.get_freeze_count() == 0
     assert gc.get_threshold() == collector.PYTHON_THRESHOLDS
+
+
+def _frozen(thing: object) -> bool:
+    """Tracked by the cyclic collector, and in none of its generations: frozen."""
+    import gc
+
+    generations = (gc.get_objects(generation=g) for g in range(3))
+    return gc.is_tracked(thing) and not any(thing is o for gen in generations for o in gen)
+
+
+def test_the_run_is_frozen_from_its_preflight_and_freezes_what_it_made_before_each_engine_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The setup is out of the full passes from the preflight on (the scenarios' passes walked
+    it too); what the preflight made is frozen as well once the phases start, and what the
+    valid engine run left before the invalid one starts."""
+    import gc
+
+    seen: list[tuple[bool, ...]] = []
+    setup = ApiMap.from_spec()  # made before the run: its setup
+    made: list[Any] = []
+
+    def preflight(*args: Any, **kwargs: Any) -> None:
+        made.append([])  # made before the phases, kept alive
+        seen.append((_frozen(setup), _frozen(made[0])))
+
+    def events(self: Any) -> Iterator[Any]:
+        seen.append((_frozen(setup), *(_frozen(thing) for thing in made)))
+        made.append([])  # made by this engine run, kept alive
+        return iter(())
+
+    _Recorded.runs = []
+    monkeypatch.setattr(run_module, "EngineRun", _Recorded)
+    monkeypatch.setattr(run_module, "preflight", preflight)
+    monkeypatch.setattr(_Recorded, "events", events)
+    _fuzzing_run(max_examples=5, api=setup)
+    # at the preflight the setup was frozen; at each engine run, whatever was made before it
+    assert seen == [(True, False), (True, True), (True, True, True)]
+    assert gc.get_freeze_count() == 0
+    assert not _frozen(setup)
 
 
 CREATE = "/v2/{project_id}/training-jobs"
@@ -168,11 +214,15 @@ def test_an_answer_that_says_nothing_of_the_body_has_it_not_placed(
     assert placed == []
 
 
-def test_the_setup_is_kept_out_of_full_collections_during_the_phases_only() -> None:
+def test_the_setup_is_kept_out_of_full_collections_during_the_block_only() -> None:
     import gc
 
-    with collector.setup_frozen():
-        assert gc.get_freeze_count() > 0
+    with collector.frozen() as freeze_more:
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        made: list[list[int]] = [[]]  # a container made in the block, kept alive
+        freeze_more()
+        assert gc.get_freeze_count() > frozen, made
     assert gc.get_freeze_count() == 0
 
 
@@ -182,8 +232,11 @@ def test_a_process_that_froze_its_own_objects_keeps_them_frozen() -> None:
     gc.freeze()
     try:
         own = gc.get_freeze_count()
-        with collector.setup_frozen():
+        with collector.frozen() as freeze_more:
             assert gc.get_freeze_count() == own
+            made: list[list[int]] = [[]]
+            freeze_more()
+            assert gc.get_freeze_count() == own, made  # the process's own freezes only
         assert gc.get_freeze_count() == own  # not unfrozen by the run
     finally:
         gc.unfreeze()

@@ -34,8 +34,15 @@ def expected() -> Any:
 
 @pytest.fixture
 def loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every text yaml.load is handed from now on (the cache emptied first)."""
+    """Every text yaml.load is handed from now on (the cache emptied first; none on disk:
+    ``test_parse_cache.py`` tests that one)."""
     monkeypatch.setattr(reader, "_PARSED", Recent(reader.CACHED_DOCUMENTS))
+    monkeypatch.setenv("MODELARTS_KIT_CACHE_DIR", "off")
+    return yaml_loads(monkeypatch)
+
+
+def yaml_loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every text yaml.load is handed from now on."""
     seen: list[str] = []
     load = yaml.load
 

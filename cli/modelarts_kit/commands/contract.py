@@ -20,6 +20,7 @@ from pathlib import Path
 import click
 from modelarts_kit_contracts.core import ExitCode, Finding, RunReport
 from modelarts_kit_contracts.core.reporters import render_text, to_markdown, write_report
+from modelarts_kit_contracts.server.collector import frozen
 from modelarts_kit_contracts.server.run import (
     ALL_PHASES,
     DEFAULT_LIVE_MAX_CREATES,
@@ -340,8 +341,11 @@ def _not_started(*args: object) -> None:
 def _finish_server(
     report: RunReport, reports: tuple[str, ...], *, interrupted: bool, no_color: bool
 ) -> None:
-    render_text(report, color=False if no_color else sys.stdout.isatty() or None)
-    _write_reports(report, reports, command="contract server")
+    # The run's objects (most of them its garbage) are out of the collector while the report
+    # is rendered: a full pass there walked them all, about 0.3 s after a default run.
+    with frozen():
+        render_text(report, color=False if no_color else sys.stdout.isatty() or None)
+        _write_reports(report, reports, command="contract server")
     for spec_text in reports:
         click.echo(f"report written: {spec_text.partition(':')[2]}", err=True)
     if interrupted:

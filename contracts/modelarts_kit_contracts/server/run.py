@@ -43,7 +43,7 @@ from modelarts_kit_contracts.core import CreatedJob, Finding, RunReport, clip
 from modelarts_kit_contracts.core.envelopes import Placement
 from modelarts_kit_contracts.server.api_map import ApiMap
 from modelarts_kit_contracts.server.checks import SCENARIOS
-from modelarts_kit_contracts.server.collector import full_passes_rarer, setup_frozen
+from modelarts_kit_contracts.server.collector import frozen, full_passes_rarer
 from modelarts_kit_contracts.server.guard import (
     DESTRUCTIVE_ROLES,
     AnswerTooLarge,
@@ -144,16 +144,18 @@ class _Run:
     def body(self) -> None:
         """Preflight, scenarios, phases (in the worker thread)."""
         try:
-            if not self._preflight():
-                return
-            if self.options.scenarios and not self._scenarios():
-                return
-            phases = effective_phases(self.target, self.options)
-            if self.target.live and "stateful" in self.options.phases:
-                self.note("stateful: not run against a live target (its links create jobs)")
-            if phases and not self.stopping:
-                with setup_frozen(), full_passes_rarer():
-                    self._schemathesis(phases)
+            # The spec, the server, the imports: the whole run's, out of the full passes.
+            with frozen() as freeze_more:
+                if not self._preflight():
+                    return
+                if self.options.scenarios and not self._scenarios():
+                    return
+                phases = effective_phases(self.target, self.options)
+                if self.target.live and "stateful" in self.options.phases:
+                    self.note("stateful: not run against a live target (its links create jobs)")
+                if phases and not self.stopping:
+                    with full_passes_rarer():
+                        self._schemathesis(phases, freeze_more)
         except RunStopped:
             pass
         except ResponseStalled as exc:
@@ -283,7 +285,9 @@ class _Run:
             self.progress.advance(name)
         return True
 
-    def _schemathesis(self, phases: tuple[str, ...]) -> None:
+    def _schemathesis(self, phases: tuple[str, ...], freeze_more: Callable[[], None]) -> None:
+        """The engine runs; ``freeze_more`` freezes what is alive before each (what the
+        preflight, the scenarios and the earlier runs left), out of its full passes."""
         options = self.options
         if options.credentials.kind == "aksk":
             self.note(
@@ -318,6 +322,7 @@ class _Run:
         for generation in self._generations(phases, negative_only):
             if self.stopping or not generation.phases:
                 continue
+            freeze_more()  # the valid run's survivors: the invalid run's passes walked them
             config = build_config(
                 base_url=self.target.base_url,
                 seed=self.report.seed or 0,
