@@ -46,7 +46,13 @@ from modelarts_kit_contracts.server.run import (
 from modelarts_kit_server import serve_in_thread
 
 contracts_setup()
-from tests.contracts.mutants import LENIENT, MUTANTS, Mutant, mutated_app  # noqa: E402
+from tests.contracts.mutants import (  # noqa: E402
+    LENIENT,
+    MUTANTS,
+    Mutant,
+    mutated_app,
+    mutated_target,
+)
 
 
 @dataclass(frozen=True)
@@ -124,8 +130,8 @@ def quick_counts(selected: list[Mutant]) -> int:
     for mutant in [None, LENIENT, *selected]:
         options = dev_run_options(QUICK.max_examples, phases=QUICK.phases)
         started = time.perf_counter()
-        with mutated_app(mutant) as app:
-            report = run_server_contract(ServerTarget.asgi(app), options)
+        with mutated_target(mutant) as target:  # as contract server --quick's embedded target
+            report = run_server_contract(target, options)
         elapsed = time.perf_counter() - started
         if report.errors:
             raise RuntimeError(f"{mutant.name if mutant else 'reference'}: {report.errors}")

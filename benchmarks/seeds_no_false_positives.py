@@ -41,7 +41,7 @@ contracts_setup()
 from tests.contracts.independent import PROJECT as INDEPENDENT_PROJECT  # noqa: E402
 from tests.contracts.independent import TOKEN as INDEPENDENT_TOKEN  # noqa: E402
 from tests.contracts.independent import IndependentServer  # noqa: E402
-from tests.contracts.mutants import LENIENT, MUTANT_TIMINGS, Mutant, mutated_app  # noqa: E402
+from tests.contracts.mutants import LENIENT, MUTANT_TIMINGS, Mutant, mutated_target  # noqa: E402
 from tests.contracts.pages_server import PROJECT, TOKEN, PagesServer  # noqa: E402
 
 DEFAULT_SERVERS = ("reference-lenient", "reference-strict")
@@ -64,8 +64,8 @@ def reference(strictness: str) -> Iterator[ServerTarget]:
 
 @contextmanager
 def mutant_target(mutant: Mutant) -> Iterator[ServerTarget]:
-    with mutated_app(mutant) as app:
-        yield ServerTarget.asgi(app)
+    with mutated_target(mutant) as target:
+        yield target
 
 
 @contextmanager

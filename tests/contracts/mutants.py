@@ -24,10 +24,13 @@ from types import ModuleType
 from typing import Any
 from unittest import mock
 
+from modelarts_kit_contracts.server.target import ServerTarget
+from modelarts_kit_contracts.server.timeline import SkippingTimeline
 from modelarts_kit_server import LifecycleTimings, ServerSettings, create_app
 from modelarts_kit_server import app as server_app
 from modelarts_kit_server.app import ReferenceServer
 from modelarts_kit_server.auth import Principal
+from modelarts_kit_server.clock import Clock, SimulatedClock
 from modelarts_kit_server.handlers import job_core as server_handlers
 from modelarts_kit_server.store import JobRecord
 from modelarts_kit_wire.asgi import ASGIApp, Message, Receive, Scope, Send, runs_on_any_loop
@@ -43,6 +46,7 @@ __all__ = [
     "ResponseRewrite",
     "mutant_names",
     "mutated_app",
+    "mutated_target",
 ]
 
 JOBS_SUFFIX = "/training-jobs"
@@ -702,12 +706,23 @@ def mutant_names() -> list[str]:
 
 
 @contextmanager
-def mutated_app(mutant: Mutant | None, *, strictness: str = "lenient") -> Iterator[ASGIApp]:
+def mutated_app(
+    mutant: Mutant | None, *, strictness: str = "lenient", clock: Clock | None = None
+) -> Iterator[ASGIApp]:
     """A fresh reference server at the ``strictness`` end with ``mutant`` applied (None: the
-    correct server)."""
-    app = create_app(ServerSettings(timings=MUTANT_TIMINGS, strictness=strictness))
+    correct server), on ``clock`` (None: a simulated clock of its own)."""
+    app = create_app(ServerSettings(clock=clock, timings=MUTANT_TIMINGS, strictness=strictness))
     try:
         with ExitStack() as stack:
             yield app if mutant is None else mutant.install(app, stack)
     finally:
         app.close()
+
+
+@contextmanager
+def mutated_target(mutant: Mutant | None, *, strictness: str = "lenient") -> Iterator[ServerTarget]:
+    """:func:`mutated_app` as the embedded default target is: in-process, its clock the run's
+    to move forward while a scenario waits for a job's phases (no sleep)."""
+    clock = SimulatedClock()
+    with mutated_app(mutant, strictness=strictness, clock=clock) as app:
+        yield ServerTarget.asgi(app, timeline=SkippingTimeline(clock.advance))

@@ -15,11 +15,11 @@ from hypothesis import settings
 from modelarts_kit_contracts.core.findings import ExitCode, RunReport
 from modelarts_kit_contracts.server import run as server_run
 from modelarts_kit_contracts.server.checks import SCENARIOS
-from modelarts_kit_contracts.server.run import Budget, RunOptions, ServerTarget, run_server_contract
+from modelarts_kit_contracts.server.run import Budget, RunOptions, run_server_contract
 from modelarts_kit_contracts.transport_auth import Credentials
 from modelarts_kit_server import DEV_PROJECT_ID, DEV_TOKEN
 
-from .mutants import LENIENT, MUTANTS, Mutant, mutated_app
+from .mutants import LENIENT, MUTANTS, Mutant, mutated_target
 from .mutants_optional_operations import FAMILY_MUTANTS
 from .mutants_optional_scenarios import POWER_MUTANTS
 
@@ -133,8 +133,8 @@ def run_against(
             assert set(scenarios) <= {s.name for s in SCENARIOS}, scenarios
             chosen = tuple(s for s in SCENARIOS if s.name in scenarios)
             stack.enter_context(mock.patch.object(server_run, "SCENARIOS", chosen))
-        app = stack.enter_context(mutated_app(mutant, strictness=strictness))
-        report = run_server_contract(ServerTarget.asgi(app), options, progress=driven)
+        target = stack.enter_context(mutated_target(mutant, strictness=strictness))
+        report = run_server_contract(target, options, progress=driven)
     if scenarios:
         assert driven.names == list(scenarios), driven.names  # those, and no other
     return report

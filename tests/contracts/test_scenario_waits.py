@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from unittest import mock
 
 import pytest
-
 from modelarts_kit.embedded import embedded_target
 from modelarts_kit_contracts.core import ExitCode, Finding, RunReport
 from modelarts_kit_contracts.server import run as server_run

@@ -464,9 +464,9 @@ def test_without_a_terminal_each_phase_prints_a_progress_line() -> None:
     result = CliRunner().invoke(server, ["--quick", "--seed", "2", "--final-phase-wait", "3"])
     assert result.exit_code == 0, result.output
     for phase in ("modelarts scenarios", "examples", "fuzzing"):
-        assert any(
-            line.startswith("[") and phase in line for line in result.output.splitlines()
-        ), result.output
+        assert any(line.startswith("[") and phase in line for line in result.output.splitlines()), (
+            result.output
+        )
 
 
 @pytest.mark.parametrize("url_case", ["refused"])
