@@ -314,9 +314,7 @@ class CountingServer:
             await self.app(scope, receive, send)
             return
         if self.delay_s and self.clock is not None:
-            self.clock.advance(self.delay_s)
-        elif self.delay_s:
-            await asyncio.sleep(self.delay_s)
+            self.clock.advance(self.delay_s)  # a slow answer, on the run's virtual clock
         if scope["path"].endswith("/actions") and self.refuses is not None:
             job_id = scope["path"].split("/")[-2]
             with self._lock:
@@ -324,6 +322,7 @@ class CountingServer:
             refusal = self.refuses(self, job_id, attempt)
             if refusal is not None:
                 stall_s, status = refusal
+                # A real stall: the run's request timeout on a silent socket is the socket's.
                 await asyncio.sleep(stall_s)
                 headers = [(b"content-type", b"application/json"), (b"retry-after", b"0")]
                 await send({"type": "http.response.start", "status": status, "headers": headers})
