@@ -31,10 +31,6 @@ REAL_SLEEPS: dict[tuple[str, str], str] = {
         "trickle",
     ): "an upstream trickling bytes into the proxy's real read deadline, on real sockets",
     (
-        "tests/contracts/test_hostile_run.py",
-        "CountingServer.__call__",
-    ): "a terminate's answer stalled on a silent socket, whose read timeout is the socket's",
-    (
         "tests/contracts/test_inprocess_session.py",
         "Echo.__call__",
     ): "an app slower than requests' real read timeout of the in-process session",
