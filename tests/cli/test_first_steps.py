@@ -16,6 +16,7 @@ from modelarts_kit_spec import load_spec
 from modelarts_training_client.models import Job
 
 import examples.first_job
+from tests.cli.manual_clock_examples import on_a_manual_clock
 from tests.cli_support import REPO, Kit
 
 _BODY = re.compile(r"-d '(\{.*?\})'", re.DOTALL)
@@ -47,10 +48,13 @@ def test_the_shown_body_is_created_and_passes_the_clients_checks() -> None:
     assert answer.json()["metadata"]["name"] == "my-first-job"
 
 
-def test_the_first_job_example_doctest() -> None:
+def test_the_first_job_example_doctest(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = on_a_manual_clock(monkeypatch, examples.first_job)
+    started = clock.now_ms()
     result = doctest.testmod(examples.first_job, raise_on_error=False)
     assert result.attempted >= 3
     assert result.failed == 0
+    assert clock.now_ms() > started  # the job ran because the client's waits moved it
 
 
 def test_contract_server_help_names_the_credential_variables(kit: Kit) -> None:

@@ -29,7 +29,7 @@ import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -281,17 +281,18 @@ WAIT_S = 300.0  # a bound on every wait for a subprocess (generous: a busy machi
 
 
 STALL_S = 3.0
+CUT_BOUND_S = 30.0
 REFUSED = b'{"error_code": "ModelArts.4700", "error_msg": "not now"}'
-# A terminate attempt's fate: None (the reference server answers it), or (seconds to stall,
-# the status then answered without applying it).
+# A terminate attempt's fate: None (the reference server answers it), or (seconds to stall
+# on the run's clock, the status then answered without applying it).
 Refusal = tuple[float, int] | None
 
 
 class CountingServer:
     """ASGI middleware over the reference server: the jobs it created and those it was asked
-    to terminate (202), an optional delay before every answer (a slow server: on ``clock``
-    when given, a virtual clock the run reads too, else slept), and terminate attempts it
-    refuses (``refuses(server, job_id, attempt)``)."""
+    to terminate (202), an optional delay before every answer (a slow server), and terminate
+    attempts it refuses (``refuses(server, job_id, attempt)``), after a stall. Delays and
+    stalls pass on ``clock``, a virtual clock the run reads too: nothing here sleeps."""
 
     def __init__(
         self,
@@ -309,14 +310,26 @@ class CountingServer:
         self.attempts: dict[str, int] = {}
         self._lock = threading.Lock()
 
+    async def _stall(self, stall_s: float, receive: Receive) -> None:
+        """Say nothing for ``stall_s`` of the run's virtual clock, then until the run's
+        watchdog, reading that clock, cuts the connection; a run that never cuts it gets the
+        refusal after CUT_BOUND_S of real time (a bound on a wait, not a measurement)."""
+        assert self.clock is not None, "a stall is timed on the run's virtual clock"
+        self.clock.advance(stall_s)
+
+        async def cut() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+
+        with suppress(TimeoutError):
+            await asyncio.wait_for(cut(), CUT_BOUND_S)
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         if self.delay_s and self.clock is not None:
-            self.clock.advance(self.delay_s)
-        elif self.delay_s:
-            await asyncio.sleep(self.delay_s)
+            self.clock.advance(self.delay_s)  # a slow answer, on the run's virtual clock
         if scope["path"].endswith("/actions") and self.refuses is not None:
             job_id = scope["path"].split("/")[-2]
             with self._lock:
@@ -324,7 +337,8 @@ class CountingServer:
             refusal = self.refuses(self, job_id, attempt)
             if refusal is not None:
                 stall_s, status = refusal
-                await asyncio.sleep(stall_s)
+                if stall_s:
+                    await self._stall(stall_s, receive)
                 headers = [(b"content-type", b"application/json"), (b"retry-after", b"0")]
                 await send({"type": "http.response.start", "status": status, "headers": headers})
                 await send({"type": "http.response.body", "body": REFUSED})
@@ -565,10 +579,12 @@ def test_a_timed_out_terminate_is_sent_again_and_the_note_names_each_job() -> No
             return (STALL_S, 503)
         return None
 
-    with counting_server(refuses=stalls) as (url, counter):
+    clock = VirtualClock()  # the stalls pass on it: 21 s of real stalls before
+    with counting_server(refuses=stalls, clock=clock) as (url, counter):
         report = run_server_contract(
             ServerTarget.from_url(url, live=True),
             live_options(phases=(), request_timeout_s=2.0),  # < STALL_S
+            clock=clock.now,
         )
         left = counter.left_running()
         attempts = dict(counter.attempts)
@@ -585,6 +601,7 @@ def test_a_timed_out_terminate_is_sent_again_and_the_note_names_each_job() -> No
     cleanup_errors = [e for e in report.errors if e.startswith("clean-up:")]
     assert cleanup_errors == [cleanup_errors[0]]
     assert first in cleanup_errors[0]
+    assert "got no answer (ResponseStalled)" in cleanup_errors[0]  # cut at the timeout
 
 
 def test_a_create_answered_while_the_clean_up_runs_is_terminated_too(

@@ -54,7 +54,7 @@ class Echo:
             return
         self.threads.append(threading.get_ident())
         body = (await receive())["body"]
-        if self.stall_s:
+        if self.stall_s:  # real: requests' read timeout is on the wall clock (0.05 s here)
             await asyncio.sleep(self.stall_s)
         seen = {
             "path": scope["path"],

@@ -292,7 +292,10 @@ def test_userinfo_in_base_url_never_appears_in_repr_or_errors() -> None:
     port = listener.getsockname()[1]
     listener.close()  # nothing listens there: the connection is refused
     url = f"http://alice:pa55-w0rd-x@127.0.0.1:{port}"
-    client = TrainingJobsClient(project_id=PROJECT_ID, base_url=url, deadline=10)
+    clock = VirtualClock()  # the retries' back-off passes on it (2.8 s of real sleep before)
+    client = TrainingJobsClient(
+        project_id=PROJECT_ID, base_url=url, deadline=10, clock=clock.now, sleep=clock.sleep
+    )
     assert "pa55-w0rd-x" not in repr(client)
     with pytest.raises(TransportError) as caught:
         client.show_training_job_details(JOB_ID)

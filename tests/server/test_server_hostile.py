@@ -349,11 +349,12 @@ def test_other_clients_are_served_while_a_large_body_is_processed(
     """
     import modelarts_kit_server.handlers.job_core as server_handlers
 
-    shown = threading.Event()
+    shown, validating = threading.Event(), threading.Event()
     original = server_handlers.validate_body
 
     def slow(context: Any) -> Any:
         if len(context.body) > INLINE_BODY_BYTES:
+            validating.set()
             shown.wait(10)
         return original(context)
 
@@ -369,7 +370,9 @@ def test_other_clients_are_served_while_a_large_body_is_processed(
 
         creator = threading.Thread(target=create)
         creator.start()
-        time.sleep(0.2)  # the create is in validation by now (or queued behind the loop)
+        # The create is in validation (on the worker thread, or blocking the loop if the
+        # server validated there): an event, not a guess at how long that takes.
+        assert validating.wait(30)
         response = httpx.get(f"{url}{JOBS}/unknown", headers=headers, timeout=30)
         finished.append("show")
         shown.set()
@@ -560,6 +563,8 @@ def test_a_slow_handler_is_not_cut_off_by_the_header_timeout() -> None:
     """The deadline is on the headers: a request whose handling outlasts it is answered."""
 
     async def slow(scope: Scope, receive: Receive, send: Send) -> None:
+        # Real: uvicorn's header timeout runs on the wall clock of its own thread; three times
+        # it, so a late timer on a busy machine still fires while the handler works.
         await asyncio.sleep(HEADER_TIMEOUT_S * 3)
         await send({"type": "http.response.start", "status": 200, "headers": []})
         await send({"type": "http.response.body", "body": b"done"})

@@ -66,8 +66,9 @@ def test_in_memory_store_forgets(tmp_path: Path) -> None:
 
 def test_simulated_clock_never_goes_back_after_restart(tmp_path: Path) -> None:
     db = tmp_path / "fast.sqlite"
-    # A server whose clock ran ahead of the wall clock (a virtual clock moved 50 s on).
-    ahead = ManualClock(start_ms=int(time.time() * 1000))
+    # A server whose clock ran far ahead of the wall clock (a virtual clock in 2100): the
+    # restarted server's own clock could never catch up with it by itself.
+    ahead = ManualClock(start_ms=4_102_444_800_000)
     fast = create_app(ServerSettings(db_path=db), clock=ahead)
     client = httpx.Client(transport=SyncASGITransport(fast), base_url="http://t", headers=HEADERS)
     ahead.advance(50)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 from modelarts_kit.main import cli
 from modelarts_kit_generator.pipeline import up_to_date
 from modelarts_kit_spec import load_spec
@@ -31,10 +31,22 @@ from .support import (
     SEED_002,
     SEED_003,
     SEED_004,
-    SEEDS_DIR,
     edit,
     repository_copy,
     seed_text,
+)
+from .update_support import (
+    Additive,
+    FirstUpdate,
+    api_of,
+    docs_diff_exit,
+    root_of,
+    seed_path_bytes,
+    seeds,
+    todo_ids,
+    tree,
+    update,
+    write_page,
 )
 
 NEW_LOG_LEVEL = (
@@ -49,66 +61,30 @@ def repo(tmp_path: Path) -> Path:
     return repository_copy(tmp_path / "repo")
 
 
-def root_of(spec: Path) -> Path:
-    return spec.parents[2]
-
-
-def tree(root: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and "__pycache__" not in p.parts
-    }
-
-
-def write_page(folder: Path, name: str, text: str) -> Path:
-    page = folder / name
-    page.write_text(text, encoding="utf-8")
-    return page
-
-
-def update(spec: Path, *pages: Path, dry_run: bool = False) -> Result:
-    args = ["docs", "update", *map(str, pages), "--spec", str(spec)]
-    return CliRunner().invoke(cli, [*args, *(["--dry-run"] if dry_run else [])])
-
-
-def docs_diff_exit(spec: Path, *pages: Path) -> int:
-    return (
-        CliRunner().invoke(cli, ["docs", "diff", *map(str, pages), "--spec", str(spec)]).exit_code
-    )
-
-
-def todo_ids(spec: Path) -> list[str]:
-    entries = read_yaml(spec.parent / "ledger.yaml")["entries"]
-    return [e["id"] for e in entries if e["decision"] == "TODO"]
-
-
-def api_of(spec: Path) -> object:
-    """The spec without its version and schema model (the quotes an update refreshes)."""
-    document = dict(read_yaml(spec))
-    document.pop("x-modelarts-schema-model", None)
-    document["info"] = {k: v for k, v in document["info"].items() if k != "version"}
-    return document
-
-
-def seed_path_bytes(name: str) -> bytes:
-    return (SEEDS_DIR / name).read_bytes()
-
-
-def seeds(spec: Path) -> Path:
-    return root_of(spec) / "spec" / "sources" / "seeds"
-
-
 # --- an additive revision: made, recorded, versioned, regenerated; a second run does nothing ---
 
 
-def test_an_additive_revision_is_applied_recorded_versioned_and_regenerated(
-    repo: Path, tmp_path: Path
-) -> None:
+@pytest.fixture(scope="module")
+def additive(tmp_path_factory: pytest.TempPathFactory) -> Additive:
+    folder = tmp_path_factory.mktemp("additive")
+    repo = repository_copy(folder / "repo")
     text = seed_text(SEED_004).replace(LOCAL_CODE_DIR, NEW_LOG_LEVEL + LOCAL_CODE_DIR, 1)
-    page = write_page(tmp_path, "create-2026-11.txt", text)
+    page = write_page(folder, "create-2026-11.txt", text)
     old_version = load_spec(repo).document["info"]["version"]
+    settled_before = docs_diff_exit(repo, *sorted(seeds(repo).glob("*.txt")))
     result = update(repo, page)
+    before_again = tree(root_of(repo))
+    again = update(repo, page)
+    return Additive(
+        repo, page, old_version, settled_before, result, again, before_again, tree(root_of(repo))
+    )
+
+
+def test_an_additive_revision_is_applied_recorded_versioned_and_regenerated(
+    additive: Additive,
+) -> None:
+    repo, page, result = additive.repo, additive.page, additive.result
+    old_version = additive.old_version
     assert result.exit_code == 0, result.output
     document = load_spec(repo).document
     log_level = document["components"]["schemas"]["JobAlgorithm"]["properties"]["log_level"]
@@ -141,11 +117,9 @@ def test_an_additive_revision_is_applied_recorded_versioned_and_regenerated(
     models = (generated / "modelarts_training_client" / "_request_models.py").read_text("utf-8")
     assert 'log_level: Literal["debug", "info", "warning"]' in models
     # The same command again changes nothing.
-    before = tree(root_of(repo))
-    again = update(repo, page)
-    assert again.exit_code == 0, again.output
-    assert "nothing to write" in again.output
-    assert tree(root_of(repo)) == before
+    assert additive.again.exit_code == 0, additive.again.output
+    assert "nothing to write" in additive.again.output
+    assert additive.after_again == additive.before_again
 
 
 def test_dry_run_prints_the_plan_and_writes_nothing(repo: Path, tmp_path: Path) -> None:
@@ -233,25 +207,46 @@ EDITS: dict[str, tuple[str, Callable[[str], str]]] = {
 }
 
 
+@pytest.fixture(scope="module")
+def first_update(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], FirstUpdate]:
+    """The first two updates with ``EDITS[change]``'s page, made once per module and change
+    (the dropped field's are where two tests start)."""
+    made: dict[str, FirstUpdate] = {}
+
+    def first(change: str) -> FirstUpdate:
+        if change not in made:
+            folder = tmp_path_factory.mktemp(change)
+            repo = repository_copy(folder / "repo")
+            seed, edit_page = EDITS[change]
+            text = edit_page(seed_text(seed))
+            assert text != seed_text(seed)
+            page = write_page(folder, f"{change}-revision.txt", text)
+            spec_before, result = api_of(repo), update(repo, page)
+            before_second = tree(root_of(repo))
+            second = update(repo, page)
+            made[change] = FirstUpdate(
+                root_of(repo), page, spec_before, result, second, before_second, tree(root_of(repo))
+            )
+        return made[change]
+
+    return first
+
+
 @pytest.mark.parametrize("change", sorted(EDITS))
 def test_a_change_that_needs_a_person_is_one_stub_and_the_spec_stays(
-    repo: Path, tmp_path: Path, change: str
+    first_update: Callable[[str], FirstUpdate], tmp_path: Path, change: str
 ) -> None:
-    seed, edit_page = EDITS[change]
-    text = edit_page(seed_text(seed))
-    assert text != seed_text(seed)
-    page = write_page(tmp_path, f"{change}-revision.txt", text)
-    spec_before = api_of(repo)
-    result = update(repo, page)
+    seed = EDITS[change][0]
+    first = first_update(change)
+    repo, page, result = first.copy_to(tmp_path), first.page, first.result
     assert result.exit_code == 1, result.output
     # Nothing additive: the API stays; at most the schema model's quotes follow the new page
     # (a patch release).
-    assert api_of(repo) == spec_before
+    assert api_of(repo) == first.spec_before
     assert "the spec is unchanged" in result.output or "(patch:" in result.output
     assert len(todo_ids(repo)) == 1, todo_ids(repo)
-    before = tree(root_of(repo))
-    assert update(repo, page).exit_code == 1
-    assert tree(root_of(repo)) == before
+    assert first.second.exit_code == 1
+    assert first.after_second == first.before_second
     # Decided, the question is not asked again, and the decision settles it -- a dropped field
     # too (its stub records the drop by the page that dropped it): the update exits 0, and so
     # does docs diff of the new page in place of the old one.
@@ -270,10 +265,12 @@ def test_a_change_that_needs_a_person_is_one_stub_and_the_spec_stays(
     assert diff.exit_code == 0, diff.output
 
 
-def test_a_drop_is_asked_once_and_settled_once_decided(repo: Path, tmp_path: Path) -> None:
-    seed, edit_page = EDITS["dropped"]
-    page = write_page(tmp_path, "dropped-revision.txt", edit_page(seed_text(seed)))
-    assert update(repo, page).exit_code == 1
+def test_a_drop_is_asked_once_and_settled_once_decided(
+    first_update: Callable[[str], FirstUpdate], tmp_path: Path
+) -> None:
+    first = first_update("dropped")
+    repo, page = first.copy_to(tmp_path), first.page
+    assert first.result.exit_code == 1
     ledger = repo.parent / "ledger.yaml"
     (stub,) = [e for e in read_yaml(ledger)["entries"] if e["decision"] == "TODO"]
     assert [(s["seed"], s["says"]) for s in stub["sources"]] == [
@@ -295,7 +292,7 @@ def test_a_drop_is_asked_once_and_settled_once_decided(repo: Path, tmp_path: Pat
     # While the stub is TODO the drop stays open; once decided, a page recorded without the
     # field is a decision taken for the schema (issue 33): the revision asks nothing again,
     # whichever page the decision recorded.
-    assert update(repo, page).exit_code == 1
+    assert first.second.exit_code == 1
     assert decide(page.name, "(absent: dropped)") == 0
     assert decide(SEED_003, "(absent: the new page dropped it)") == 0
     assert decide(page.name, "(absent)") == 0
@@ -307,12 +304,10 @@ def test_a_drop_is_asked_once_and_settled_once_decided(repo: Path, tmp_path: Pat
 
 
 def test_every_stored_page_still_settles_after_an_update_and_the_old_page_stays(
-    repo: Path, tmp_path: Path
+    additive: Additive,
 ) -> None:
-    assert docs_diff_exit(repo, *sorted(seeds(repo).glob("*.txt"))) == 0
-    text = seed_text(SEED_004).replace(LOCAL_CODE_DIR, NEW_LOG_LEVEL + LOCAL_CODE_DIR, 1)
-    page = write_page(tmp_path, "create-2026-11.txt", text)
-    result = update(repo, page)
+    repo, page, result = additive.repo, additive.page, additive.result
+    assert additive.stored_pages_settled_before == 0
     assert result.exit_code == 0, result.output
     assert "ledger entry(ies) now cite the new page too" in result.output
     # The old revision is kept (pages are never deleted; entries still cite it), and a plain
@@ -326,11 +321,9 @@ def test_every_stored_page_still_settles_after_an_update_and_the_old_page_stays(
     assert cited
     # the new page is cited where the old revision was, besides it
     assert all(any(s.get("seed") == SEED_004 for s in e["sources"]) for e in cited)
-    before = tree(root_of(repo))
-    again = update(repo, page)
-    assert again.exit_code == 0, again.output
-    assert "nothing to write" in again.output
-    assert tree(root_of(repo)) == before
+    assert additive.again.exit_code == 0, additive.again.output
+    assert "nothing to write" in additive.again.output
+    assert additive.after_again == additive.before_again
 
 
 # --- the seeds as revisions of each other -------------------------------------------------------

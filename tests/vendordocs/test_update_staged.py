@@ -20,7 +20,8 @@ from modelarts_kit.main import cli
 from modelarts_kit_spec import KitError
 
 from .support import SEED_004, repository_copy, seed_text
-from .test_update import LOCAL_CODE_DIR, NEW_LOG_LEVEL, revision_003, root_of, tree, write_page
+from .test_update import LOCAL_CODE_DIR, NEW_LOG_LEVEL, revision_003
+from .update_support import root_of, tree, write_page
 
 
 @pytest.fixture
