@@ -34,6 +34,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from modelarts_kit_spec.document import JSON, document_nodes, resolve_pointer
+from modelarts_kit_spec.recent import Recent
 
 __all__ = [
     "BOUNDED_FORMATS",
@@ -105,6 +106,9 @@ BOUNDED_FORMATS = frozenset({"int32", "int64", "double", "float"})
 INTEGER_BOUND = 2**53  # exact in a double: the Rust crate compares as Python does
 INT32 = 2**31
 MAX_DEPTH = 64  # deeper instances are left to Python
+# Keywords that read a reference's dynamic scope (then every lookup is Python's own).
+DYNAMIC = frozenset({"$dynamicRef", "$recursiveRef"})
+RESOLVED_REFS = 1024  # lookups kept per validator class (a document has fewer references)
 # Anchors at the ends only, literal characters, escaped punctuation, \d, classes of ASCII
 # ranges (never negated: a Rust \d may be ASCII only, so only where fewer matches is
 # stricter), groups, alternatives and quantifiers: Python's re and the Rust engine agree
@@ -316,7 +320,42 @@ class QuickValidity:
                     return ()
             return items(validator, value, instance, schema)
 
-        return validators.extend(base, {"properties": pruned_properties, "items": pruned_items})
+        keywords = {"properties": pruned_properties, "items": pruned_items}
+        if not self._dynamic_scope():
+            keywords["$ref"] = self._resolved_once(base.VALIDATORS["$ref"])
+        return validators.extend(base, keywords)
+
+    def _dynamic_scope(self) -> bool:
+        """Whether a schema of the document reads the dynamic scope of a reference."""
+        if self._nodes is None:
+            self._nodes = document_nodes(self._document)
+        return any(
+            isinstance(node, dict) and not DYNAMIC.isdisjoint(node) for node in self._nodes.values()
+        )
+
+    @staticmethod
+    def _resolved_once(ref: Any) -> Any:
+        """The ``$ref`` keyword, each reference looked up once per base URI: a lookup (a third
+        of Python's walk of a body) depends only on the two, but for the dynamic scope it
+        carries, which only ``$dynamicRef`` reads (a document using it keeps every lookup)."""
+        from referencing.exceptions import Unresolvable
+
+        resolved: Recent[tuple[str, str], Any] = Recent(RESOLVED_REFS)
+
+        def resolved_ref(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+            if validator._ref_resolver is not None:  # the deprecated RefResolver: as it was
+                return ref(validator, value, instance, schema)
+            key = (validator._resolver._base_uri, value)
+            found = resolved.get(key)
+            if found is None:
+                try:
+                    found = validator._resolver.lookup(value)
+                except Unresolvable:  # jsonschema raises its own error for it
+                    return ref(validator, value, instance, schema)
+                resolved.put(key, found)
+            return validator.descend(instance, found.contents, resolver=found.resolver)
+
+        return resolved_ref
 
     def _skippable(self, schema: JSON, instance: Any) -> bool:
         """Whether ``instance``, a list or an object, is surely valid for the node ``schema``."""

@@ -321,3 +321,43 @@ def test_a_lone_surrogate_is_left_to_python(value: Any) -> None:
     schema = {"not": {"const": "\ufffd"}}
     assert SPEC.quick_verdict(schema, value) is None
     assert not SPEC.surely_valid(schema, value)
+
+
+def test_a_reference_is_looked_up_once_per_base_uri() -> None:
+    # The pruned walk looks each $ref up once per base URI: the same "#/$defs/n" under
+    # another $id is another schema, and the errors stay Python's own walk's.
+    from jsonschema import Draft202012Validator
+    from modelarts_kit_spec.quickvalid import QuickValidity
+    from referencing._core import Resolver
+
+    document = {
+        "$id": "urn:test:root",
+        "$defs": {"n": {"type": "integer"}},
+        "properties": {
+            "a": {"$ref": "#/$defs/n"},
+            "b": {
+                "$id": "urn:test:other",
+                "$defs": {"n": {"type": "string"}},
+                "properties": {"c": {"$ref": "#/$defs/n"}},
+            },
+        },
+    }
+    pruned = QuickValidity(document).pruning(Draft202012Validator)(document)
+    full = Draft202012Validator(document)
+    lookups = [0]
+    original = Resolver.lookup
+
+    def counted(self: Any, ref: str) -> Any:
+        lookups[0] += 1
+        return original(self, ref)
+
+    for instance in ({"a": "x", "b": {"c": 1}}, {"a": 1, "b": {"c": "y"}}, {"a": 2.5}):
+        expected = [_told(e) for e in full.iter_errors(instance)]
+        assert [_told(e) for e in pruned.iter_errors(instance)] == expected, instance
+    Resolver.lookup = counted  # type: ignore[method-assign]
+    try:
+        found = [_told(e) for e in pruned.iter_errors({"a": "x", "b": {"c": 1}})]
+    finally:
+        Resolver.lookup = original  # type: ignore[method-assign]
+    assert len(found) == 2
+    assert lookups[0] == 0  # both references were looked up before
