@@ -36,6 +36,7 @@ from urllib3.exceptions import ReadTimeoutError
 __all__ = ["CallerThreadAdapter", "InProcessMixin"]
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
+SET_COOKIE = ("set-cookie", "set-cookie2")  # the headers http.cookiejar reads
 
 
 class InProcessMixin(requests.Session):
@@ -177,6 +178,10 @@ class CallerThreadAdapter(requests.adapters.HTTPAdapter):
         if exchange.status is None:
             raise RuntimeError("the app returned without a response")
         exchange.body.seek(0)
+        # requests reads an answer's cookies from the original response, twice: an answer
+        # that sets none needs none (its jar stays as it is either way).
+        sets_cookies = any(name.lower() in SET_COOKIE for name, _ in exchange.headers)
+        original = _OriginalResponse(exchange.headers) if sets_cookies else None
         raw = urllib3.HTTPResponse(
             body=exchange.body,
             headers=HTTPHeaderDict(exchange.headers),
@@ -184,10 +189,15 @@ class CallerThreadAdapter(requests.adapters.HTTPAdapter):
             reason=_reason_phrase(exchange.status),
             version=11,
             preload_content=False,
-            original_response=cast(Any, _OriginalResponse(exchange.headers)),
+            original_response=cast(Any, original),
             request_method=request.method,
         )
-        return self.build_response(request, raw)
+        response = self.build_response(request, raw)
+        if not kwargs.get("stream"):
+            # requests would read it back through urllib3's stream at once; it is all here.
+            response._content = exchange.body.getvalue()
+            response._content_consumed = True
+        return response
 
 
 def _body_bytes(body: object) -> bytes:
