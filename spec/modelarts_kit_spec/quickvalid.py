@@ -277,9 +277,11 @@ class QuickValidity:
         """True only where ``instance`` is provably valid for ``schema``, for the spec's
         validator and for the same validator checking the int32/int64 ranges."""
         validator = self._validator(schema, ranges=True)
-        if validator is None or not _plain(instance):
+        if validator is None:
             return False
-        return _is_valid(validator, instance) is True
+        # The crate's answer first: a "no" (most of the values a refused body's walk asks
+        # about) needs no walk of the instance; only a "yes" must hold on plain data.
+        return _is_valid(validator, instance) is True and _plain(instance)
 
     def verdict(self, schema: JSON, instance: Any) -> bool | None:
         """The spec's validator's ``is_valid`` where the Rust crate's answer is provably the
