@@ -259,6 +259,36 @@ def _same_strings(instance: Any) -> bool:
     return True
 
 
+def _read_alike(instance: Any, depth: int = 0) -> bool:
+    """``_plain(instance) and _same_strings(instance)`` in one walk (a verdict both ways asks
+    both of every body it judges)."""
+    if isinstance(instance, dict):
+        if depth > MAX_DEPTH:
+            return False
+        for key, value in instance.items():
+            if not (isinstance(key, str) and (key.isascii() or _unicode(key))):
+                return False
+            if isinstance(value, str) and value.isascii():
+                if value.endswith("\n"):
+                    return False
+                continue
+            if not _read_alike(value, depth + 1):
+                return False
+        return True
+    if isinstance(instance, list):
+        if depth > MAX_DEPTH:
+            return False
+        for item in instance:
+            if isinstance(item, str) and item.isascii():
+                if item.endswith("\n"):
+                    return False
+                continue
+            if not _read_alike(item, depth + 1):
+                return False
+        return True
+    return _plain_scalar(instance) and _same_strings(instance)
+
+
 class QuickValidity:
     """The Rust validators of one document's schemas (cached by the schema's JSON text): one
     with the int32 ranges the reference server checks (for :meth:`surely_valid`, then also
@@ -287,7 +317,7 @@ class QuickValidity:
         """The spec's validator's ``is_valid`` where the Rust crate's answer is provably the
         same either way (also the strings: see :func:`_same_strings`); None: ask Python."""
         validator = self._validator(schema, ranges=False)
-        if validator is None or not _plain(instance) or not _same_strings(instance):
+        if validator is None or not _read_alike(instance):
             return None
         return _is_valid(validator, instance)
 

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from jsonschema import ValidationError
 from modelarts_kit_server.validation import (
     OPENAPI_FORMATS,
@@ -19,7 +21,13 @@ from modelarts_kit_server.validation import (
     openapi_validator,
 )
 from modelarts_kit_spec import Spec, load_spec
-from modelarts_kit_spec.quickvalid import Disagree, rust_schema
+from modelarts_kit_spec.quickvalid import (
+    Disagree,
+    _plain,
+    _read_alike,
+    _same_strings,
+    rust_schema,
+)
 
 SPEC = load_spec()
 SPECS = {
@@ -361,3 +369,37 @@ def test_a_reference_is_looked_up_once_per_base_uri() -> None:
         Resolver.lookup = original  # type: ignore[method-assign]
     assert len(found) == 2
     assert lookups[0] == 0  # both references were looked up before
+
+
+_LEAVES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**60), max_value=2**60),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from(["a", "a\n", "\n", "\u0661", "x\u0661", "caf\u00e9", "\ud800", "9"]),
+    st.text(max_size=4),
+)
+_VALUES = st.recursive(
+    _LEAVES,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["k", "\u00e9", "\ud800", "\n"]), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+
+
+@given(value=_VALUES)
+def test_one_walk_reads_values_as_the_two_checks_do(value: Any) -> None:
+    # A verdict both ways needs plain data whose strings the patterns read alike: one walk
+    # answers what the two walks answered, on every kind of value and string.
+    assert _read_alike(value) == (_plain(value) and _same_strings(value))
+
+
+def test_one_walk_refuses_what_either_check_refuses() -> None:
+    deep: Any = "a"
+    for _ in range(70):
+        deep = [deep]
+    refused = [{"a": "x\n"}, ["\u0661"], {"a": 2**60}, {"a": 1.0}, {"\ud800": 1}, deep, ("a",)]
+    assert [_read_alike(v) for v in refused] == [False] * len(refused)
+    assert _read_alike({"a": ["b", {"c": 2.5, "d": None, "e": "caf\u00e9"}]})
