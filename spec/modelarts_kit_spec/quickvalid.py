@@ -106,8 +106,6 @@ BOUNDED_FORMATS = frozenset({"int32", "int64", "double", "float"})
 INTEGER_BOUND = 2**53  # exact in a double: the Rust crate compares as Python does
 INT32 = 2**31
 MAX_DEPTH = 64  # deeper instances are left to Python
-# Keywords that read a reference's dynamic scope (then every lookup is Python's own).
-DYNAMIC = frozenset({"$dynamicRef", "$recursiveRef"})
 RESOLVED_REFS = 1024  # lookups kept per validator class (a document has fewer references)
 # Anchors at the ends only, literal characters, escaped punctuation, \d, classes of ASCII
 # ranges (never negated: a Rust \d may be ASCII only, so only where fewer matches is
@@ -353,16 +351,21 @@ class QuickValidity:
             return items(validator, value, instance, schema)
 
         keywords = {"properties": pruned_properties, "items": pruned_items}
-        if not self._dynamic_scope():
+        if not self._reads_dynamic_scope(base):
             keywords["$ref"] = self._resolved_once(base.VALIDATORS["$ref"])
         return validators.extend(base, keywords)
 
-    def _dynamic_scope(self) -> bool:
-        """Whether a schema of the document reads the dynamic scope of a reference."""
+    def _reads_dynamic_scope(self, base: Any) -> bool:
+        """Whether a node of the document holds a keyword of ``base`` that reads a reference's
+        dynamic scope (``$dynamicRef``, the legacy ``$recursiveRef``)."""
+        from jsonschema import _keywords, _legacy_keywords
+
+        dynamic = (_keywords.dynamicRef, _legacy_keywords.recursiveRef)
+        names = {name for name, check in base.VALIDATORS.items() if check in dynamic}
         if self._nodes is None:
             self._nodes = document_nodes(self._document)
         return any(
-            isinstance(node, dict) and not DYNAMIC.isdisjoint(node) for node in self._nodes.values()
+            isinstance(node, dict) and not names.isdisjoint(node) for node in self._nodes.values()
         )
 
     @staticmethod

@@ -130,8 +130,8 @@ def test_the_wire_is_what_a_server_sees_and_answers(session: requests.Session) -
 @pytest.mark.parametrize("stream", [False, True])
 def test_an_answer_reads_the_same_streamed_or_not(stream: bool) -> None:
     # Not streamed, the adapter hands requests the body it holds; streamed, requests reads it
-    # from the raw answer. The cookies of an answer that sets them (in any letter case) are
-    # kept either way, and an answer that sets none leaves the jar as it was.
+    # from the raw answer. Either way the answer's cookies are read (in any letter case) and
+    # an answer that sets none leaves the jar as it was.
     seen: list[requests.Response] = []
     for cookie_header in (b"Set-Cookie", b"x-no-cookie"):
 

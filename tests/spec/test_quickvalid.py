@@ -403,3 +403,25 @@ def test_one_walk_refuses_what_either_check_refuses() -> None:
     refused = [{"a": "x\n"}, ["\u0661"], {"a": 2**60}, {"a": 1.0}, {"\ud800": 1}, deep, ("a",)]
     assert [_read_alike(v) for v in refused] == [False] * len(refused)
     assert _read_alike({"a": ["b", {"c": 2.5, "d": None, "e": "caf\u00e9"}]})
+
+
+def test_a_document_reading_the_dynamic_scope_keeps_every_lookup() -> None:
+    # A looked-up reference carries the dynamic scope of its first lookup, which only
+    # $dynamicRef reads: a document using it keeps jsonschema's own $ref, lookup by lookup.
+    from jsonschema import Draft202012Validator
+    from modelarts_kit_spec.quickvalid import QuickValidity
+
+    own_ref = Draft202012Validator.VALIDATORS["$ref"]
+    plain = {"$defs": {"n": {"type": "integer"}}, "properties": {"a": {"$ref": "#/$defs/n"}}}
+    dynamic = {
+        "$id": "urn:test:list",
+        "$dynamicAnchor": "item",
+        "$defs": {"n": {"$dynamicAnchor": "item", "type": "integer"}},
+        "properties": {"a": {"$ref": "#/$defs/n"}, "b": {"$dynamicRef": "#item"}},
+    }
+    assert QuickValidity(plain).pruning(Draft202012Validator).VALIDATORS["$ref"] is not own_ref
+    pruned = QuickValidity(dynamic).pruning(Draft202012Validator)
+    assert pruned.VALIDATORS["$ref"] is own_ref
+    instance = {"a": "x", "b": "y"}
+    expected = [_told(e) for e in Draft202012Validator(dynamic).iter_errors(instance)]
+    assert [_told(e) for e in pruned(dynamic).iter_errors(instance)] == expected

@@ -36,7 +36,6 @@ from urllib3.exceptions import ReadTimeoutError
 __all__ = ["CallerThreadAdapter", "InProcessMixin"]
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
-SET_COOKIE = ("set-cookie", "set-cookie2")  # the headers http.cookiejar reads
 
 
 class InProcessMixin(requests.Session):
@@ -157,7 +156,12 @@ class CallerThreadAdapter(requests.adapters.HTTPAdapter):
         super().close()
 
     def send(
-        self, request: requests.PreparedRequest, *args: Any, timeout: Any = None, **kwargs: Any
+        self,
+        request: requests.PreparedRequest,
+        stream: bool = False,
+        timeout: Any = None,
+        *args: Any,
+        **kwargs: Any,
     ) -> requests.Response:
         exchange = _Exchange(_body_bytes(request.body))
         # requests passes (connect, read); without a socket only the read half means anything.
@@ -178,10 +182,6 @@ class CallerThreadAdapter(requests.adapters.HTTPAdapter):
         if exchange.status is None:
             raise RuntimeError("the app returned without a response")
         exchange.body.seek(0)
-        # requests reads an answer's cookies from the original response, twice: an answer
-        # that sets none needs none (its jar stays as it is either way).
-        sets_cookies = any(name.lower() in SET_COOKIE for name, _ in exchange.headers)
-        original = _OriginalResponse(exchange.headers) if sets_cookies else None
         raw = urllib3.HTTPResponse(
             body=exchange.body,
             headers=HTTPHeaderDict(exchange.headers),
@@ -189,11 +189,11 @@ class CallerThreadAdapter(requests.adapters.HTTPAdapter):
             reason=_reason_phrase(exchange.status),
             version=11,
             preload_content=False,
-            original_response=cast(Any, original),
+            original_response=cast(Any, _OriginalResponse(exchange.headers)),
             request_method=request.method,
         )
         response = self.build_response(request, raw)
-        if not kwargs.get("stream"):
+        if not stream:
             # requests would read it back through urllib3's stream at once; it is all here.
             response._content = exchange.body.getvalue()
             response._content_consumed = True
