@@ -190,10 +190,11 @@ def _rust_node(document: JSON, node: JSON, ranges: bool, refs: tuple[str, ...]) 
     return out
 
 
-def _plain(instance: Any, depth: int = 0) -> bool:
+def _plain(instance: Any, depth: int = 0, alike: bool = False) -> bool:
     """Whether ``instance`` is JSON data on which both libraries agree: numbers of magnitude
     below 2**53 (exact in a double), no float with an integral value (``1.0``: an integer to
-    JSON Schema and the Rust crate, none to must-accept), string keys, bounded depth."""
+    JSON Schema and the Rust crate, none to must-accept), string keys, bounded depth; with
+    ``alike``, also no string value a safe pattern reads differently (:func:`_same_strings`)."""
     # Loops, not all() over generators, and ASCII strings answered inline: this walks every
     # body a run validates, and most of a body is strings.
     if isinstance(instance, dict):
@@ -203,8 +204,10 @@ def _plain(instance: Any, depth: int = 0) -> bool:
             if not (isinstance(key, str) and (key.isascii() or _unicode(key))):
                 return False
             if isinstance(value, str) and value.isascii():
+                if alike and value.endswith("\n"):
+                    return False
                 continue
-            if not _plain(value, depth + 1):
+            if not _plain(value, depth + 1, alike):
                 return False
         return True
     if isinstance(instance, list):
@@ -212,11 +215,13 @@ def _plain(instance: Any, depth: int = 0) -> bool:
             return False
         for item in instance:
             if isinstance(item, str) and item.isascii():
+                if alike and item.endswith("\n"):
+                    return False
                 continue
-            if not _plain(item, depth + 1):
+            if not _plain(item, depth + 1, alike):
                 return False
         return True
-    return _plain_scalar(instance)
+    return _plain_scalar(instance) and (not alike or _same_strings(instance))
 
 
 def _plain_scalar(instance: Any) -> bool:
@@ -257,34 +262,10 @@ def _same_strings(instance: Any) -> bool:
     return True
 
 
-def _read_alike(instance: Any, depth: int = 0) -> bool:
+def _read_alike(instance: Any) -> bool:
     """``_plain(instance) and _same_strings(instance)`` in one walk (a verdict both ways asks
     both of every body it judges)."""
-    if isinstance(instance, dict):
-        if depth > MAX_DEPTH:
-            return False
-        for key, value in instance.items():
-            if not (isinstance(key, str) and (key.isascii() or _unicode(key))):
-                return False
-            if isinstance(value, str) and value.isascii():
-                if value.endswith("\n"):
-                    return False
-                continue
-            if not _read_alike(value, depth + 1):
-                return False
-        return True
-    if isinstance(instance, list):
-        if depth > MAX_DEPTH:
-            return False
-        for item in instance:
-            if isinstance(item, str) and item.isascii():
-                if item.endswith("\n"):
-                    return False
-                continue
-            if not _read_alike(item, depth + 1):
-                return False
-        return True
-    return _plain_scalar(instance) and _same_strings(instance)
+    return _plain(instance, alike=True)
 
 
 class QuickValidity:
