@@ -81,6 +81,17 @@ def one_run(tree: Path, baseline: bool, same_cases: bool, seed: int) -> dict[str
     return found
 
 
+def _differ(base: dict[str, Any], mine: dict[str, Any]) -> str:
+    """The checks whose tallies differ: ``name [passed, failed] -> [passed, failed]``."""
+    names = sorted(set(base["tallies"]) | set(mine["tallies"]))
+    moved = [
+        f"{name} {base['tallies'].get(name)} -> {mine['tallies'].get(name)}"
+        for name in names
+        if base["tallies"].get(name) != mine["tallies"].get(name)
+    ]
+    return "tallies DIFFER: " + "; ".join(moved)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--baseline", type=Path, help="another checkout (its packages)")
@@ -114,7 +125,7 @@ def main() -> None:
         for name, run in runs.items():
             cpu[name].append(run["cpu"])
         base, mine = runs["baseline"], runs["this tree"]
-        same = "same tallies" if base["tallies"] == mine["tallies"] else "tallies DIFFER"
+        same = "same tallies" if base["tallies"] == mine["tallies"] else _differ(base, mine)
         print(
             f"round {index + 1} (seed {seed}): "
             f"baseline {base['cpu']:.2f} s ({base['requests']} requests), "

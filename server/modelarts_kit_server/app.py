@@ -376,6 +376,10 @@ class ReferenceServer:
             max_workers=LARGE_BODY_WORKERS, thread_name_prefix="modelarts-kit-large-body"
         )
         self._large_bodies = threading.BoundedSemaphore(MAX_LARGE_BODIES)
+        # Path parameters the envelope took, by end, operation and values (most requests name
+        # the same project, and a run's jobs again and again): each is validated once.
+        self._valid_paths: Recent[tuple[str, str, tuple[tuple[str, str], ...]], bool]
+        self._valid_paths = Recent(MATCHED_PATHS)
 
     @property
     def envelope(self) -> Spec:
@@ -519,7 +523,7 @@ class ReferenceServer:
         principal = (
             identity if isinstance(identity, Principal) else verify_signature(identity, parts)
         )
-        validate_path_parameters(self.envelope, found.route.operation, found.path_params)
+        self._validate_path(found)
         check_project_access(principal, found.path_params["project_id"])
         context = RequestContext(
             server=self,
@@ -536,6 +540,13 @@ class ReferenceServer:
             return handler(context), None
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._workers, _handle_encoded, handler, context)
+
+    def _validate_path(self, found: ResolvedRoute) -> None:
+        operation = found.route.operation
+        key = (self.settings.strictness, operation.operation_id, tuple(found.path_params.items()))
+        if self._valid_paths.get(key) is None:
+            validate_path_parameters(self.envelope, operation, found.path_params)
+            self._valid_paths.put(key, True)
 
     def _renders_large_job(self, context: RequestContext) -> bool:
         """Whether the answer renders a stored job too large to load and encode on the loop."""

@@ -34,6 +34,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from modelarts_kit_spec.document import JSON, document_nodes, resolve_pointer
+from modelarts_kit_spec.recent import Recent
 
 __all__ = [
     "BOUNDED_FORMATS",
@@ -105,6 +106,7 @@ BOUNDED_FORMATS = frozenset({"int32", "int64", "double", "float"})
 INTEGER_BOUND = 2**53  # exact in a double: the Rust crate compares as Python does
 INT32 = 2**31
 MAX_DEPTH = 64  # deeper instances are left to Python
+RESOLVED_REFS = 1024  # lookups kept per validator class (a document has fewer references)
 # Anchors at the ends only, literal characters, escaped punctuation, \d, classes of ASCII
 # ranges (never negated: a Rust \d may be ASCII only, so only where fewer matches is
 # stricter), groups, alternatives and quantifiers: Python's re and the Rust engine agree
@@ -188,10 +190,11 @@ def _rust_node(document: JSON, node: JSON, ranges: bool, refs: tuple[str, ...]) 
     return out
 
 
-def _plain(instance: Any, depth: int = 0) -> bool:
+def _plain(instance: Any, depth: int = 0, alike: bool = False) -> bool:
     """Whether ``instance`` is JSON data on which both libraries agree: numbers of magnitude
     below 2**53 (exact in a double), no float with an integral value (``1.0``: an integer to
-    JSON Schema and the Rust crate, none to must-accept), string keys, bounded depth."""
+    JSON Schema and the Rust crate, none to must-accept), string keys, bounded depth; with
+    ``alike``, also no string value a safe pattern reads differently (:func:`_same_strings`)."""
     # Loops, not all() over generators, and ASCII strings answered inline: this walks every
     # body a run validates, and most of a body is strings.
     if isinstance(instance, dict):
@@ -201,8 +204,10 @@ def _plain(instance: Any, depth: int = 0) -> bool:
             if not (isinstance(key, str) and (key.isascii() or _unicode(key))):
                 return False
             if isinstance(value, str) and value.isascii():
+                if alike and value.endswith("\n"):
+                    return False
                 continue
-            if not _plain(value, depth + 1):
+            if not _plain(value, depth + 1, alike):
                 return False
         return True
     if isinstance(instance, list):
@@ -210,11 +215,13 @@ def _plain(instance: Any, depth: int = 0) -> bool:
             return False
         for item in instance:
             if isinstance(item, str) and item.isascii():
+                if alike and item.endswith("\n"):
+                    return False
                 continue
-            if not _plain(item, depth + 1):
+            if not _plain(item, depth + 1, alike):
                 return False
         return True
-    return _plain_scalar(instance)
+    return _plain_scalar(instance) and (not alike or _same_strings(instance))
 
 
 def _plain_scalar(instance: Any) -> bool:
@@ -255,6 +262,12 @@ def _same_strings(instance: Any) -> bool:
     return True
 
 
+def _read_alike(instance: Any) -> bool:
+    """``_plain(instance) and _same_strings(instance)`` in one walk (a verdict both ways asks
+    both of every body it judges)."""
+    return _plain(instance, alike=True)
+
+
 class QuickValidity:
     """The Rust validators of one document's schemas (cached by the schema's JSON text): one
     with the int32 ranges the reference server checks (for :meth:`surely_valid`, then also
@@ -273,15 +286,17 @@ class QuickValidity:
         """True only where ``instance`` is provably valid for ``schema``, for the spec's
         validator and for the same validator checking the int32/int64 ranges."""
         validator = self._validator(schema, ranges=True)
-        if validator is None or not _plain(instance):
+        if validator is None:
             return False
-        return _is_valid(validator, instance) is True
+        # The crate's answer first: a "no" (most of the values a refused body's walk asks
+        # about) needs no walk of the instance; only a "yes" must hold on plain data.
+        return _is_valid(validator, instance) is True and _plain(instance)
 
     def verdict(self, schema: JSON, instance: Any) -> bool | None:
         """The spec's validator's ``is_valid`` where the Rust crate's answer is provably the
         same either way (also the strings: see :func:`_same_strings`); None: ask Python."""
         validator = self._validator(schema, ranges=False)
-        if validator is None or not _plain(instance) or not _same_strings(instance):
+        if validator is None or not _read_alike(instance):
             return None
         return _is_valid(validator, instance)
 
@@ -316,7 +331,47 @@ class QuickValidity:
                     return ()
             return items(validator, value, instance, schema)
 
-        return validators.extend(base, {"properties": pruned_properties, "items": pruned_items})
+        keywords = {"properties": pruned_properties, "items": pruned_items}
+        if not self._reads_dynamic_scope(base):
+            keywords["$ref"] = self._resolved_once(base.VALIDATORS["$ref"])
+        return validators.extend(base, keywords)
+
+    def _reads_dynamic_scope(self, base: Any) -> bool:
+        """Whether a node of the document holds a keyword of ``base`` that reads a reference's
+        dynamic scope (``$dynamicRef``, the legacy ``$recursiveRef``)."""
+        from jsonschema import _keywords, _legacy_keywords
+
+        dynamic = (_keywords.dynamicRef, _legacy_keywords.recursiveRef)
+        names = {name for name, check in base.VALIDATORS.items() if check in dynamic}
+        if self._nodes is None:
+            self._nodes = document_nodes(self._document)
+        return any(
+            isinstance(node, dict) and not names.isdisjoint(node) for node in self._nodes.values()
+        )
+
+    @staticmethod
+    def _resolved_once(ref: Any) -> Any:
+        """The ``$ref`` keyword, each reference looked up once per base URI: a lookup (a third
+        of Python's walk of a body) depends only on the two, but for the dynamic scope it
+        carries, which only ``$dynamicRef`` reads (a document using it keeps every lookup)."""
+        from referencing.exceptions import Unresolvable
+
+        resolved: Recent[tuple[str, str], Any] = Recent(RESOLVED_REFS)
+
+        def resolved_ref(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+            if validator._ref_resolver is not None:  # the deprecated RefResolver: as it was
+                return ref(validator, value, instance, schema)
+            key = (validator._resolver._base_uri, value)
+            found = resolved.get(key)
+            if found is None:
+                try:
+                    found = validator._resolver.lookup(value)
+                except Unresolvable:  # jsonschema raises its own error for it
+                    return ref(validator, value, instance, schema)
+                resolved.put(key, found)
+            return validator.descend(instance, found.contents, resolver=found.resolver)
+
+        return resolved_ref
 
     def _skippable(self, schema: JSON, instance: Any) -> bool:
         """Whether ``instance``, a list or an object, is surely valid for the node ``schema``."""

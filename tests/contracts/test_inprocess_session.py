@@ -127,6 +127,31 @@ def test_the_wire_is_what_a_server_sees_and_answers(session: requests.Session) -
     assert response.cookies.get_dict() == {"a": "1", "b": "2"}
 
 
+@pytest.mark.parametrize("stream", [False, True])
+def test_an_answer_reads_the_same_streamed_or_not(stream: bool) -> None:
+    # Not streamed, the adapter hands requests the body it holds; streamed, requests reads it
+    # from the raw answer. Either way the answer's cookies are read (in any letter case) and
+    # an answer that sets none leaves the jar as it was.
+    seen: list[requests.Response] = []
+    for cookie_header in (b"Set-Cookie", b"x-no-cookie"):
+
+        async def app(
+            scope: Scope, receive: Receive, send: Send, header: bytes = cookie_header
+        ) -> None:
+            await receive()
+            headers = [(b"content-type", b"text/plain"), (header, b"c=3")]
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            await send({"type": "http.response.body", "body": b"ab", "more_body": True})
+            await send({"type": "http.response.body", "body": b"cd"})
+
+        app.modelarts_kit_runs_on_any_loop = True  # type: ignore[attr-defined]
+        with asgi_session(app) as opened:
+            seen.append(opened.get(f"{BASE}/a", stream=stream))
+    assert [r.content for r in seen] == [b"abcd", b"abcd"]
+    assert [r.cookies.get_dict() for r in seen] == [{"c": "3"}, {}]
+    assert seen[0].raw.headers.getlist("set-cookie") == ["c=3"]
+
+
 def test_a_head_answer_has_no_body(session: requests.Session) -> None:
     response = session.head(f"{BASE}/a")
     assert response.status_code == 207

@@ -107,3 +107,39 @@ def test_a_path_matched_again_resolves_as_the_first_time_with_its_own_parameters
     for n in range(MATCHED_PATHS + 1):  # the memo stays bounded
         resolve_route(routes, "GET", f"/v2/{DEV_PROJECT_ID}/training-jobs/job-{n}")
     assert len(routes.matched) <= MATCHED_PATHS
+
+
+def test_path_parameters_once_taken_are_taken_again_and_others_still_judged(spec: Spec) -> None:
+    # The server validates each operation's path parameter values once (a run names the same
+    # project and jobs again and again); other values are judged as before, each end by its
+    # own envelope.
+    from unittest import mock
+
+    from modelarts_kit_server import app as app_module
+    from modelarts_kit_server.validation import validate_path_parameters as original
+
+    calls: list[dict[str, str]] = []
+
+    def counted(envelope: Spec, operation: object, values: dict[str, str]) -> None:
+        calls.append(dict(values))
+        original(envelope, operation, values)  # type: ignore[arg-type]
+
+    answers: list[str] = []
+    with mock.patch.object(app_module, "validate_path_parameters", counted):
+        for strictness in ("lenient", "strict"):
+            app = create_app(ServerSettings(strictness=strictness), spec=spec)
+            client = httpx.Client(transport=SyncASGITransport(app), base_url="http://127.0.0.1")
+            try:
+                for project in (DEV_PROJECT_ID, DEV_PROJECT_ID, "bad project!", "bad project!"):
+                    job = "00000000-0000-4000-8000-000000000000"
+                    shown = client.get(f"/v2/{project}/training-jobs/{job}", headers=HEADERS)
+                    answers.append(shown.json()["error_code"])
+            finally:
+                app.close()
+    # The lenient end takes any project id (only the ledger decided its pattern), the strict
+    # end refuses one breaking it.
+    unknown, invalid = "ModelArts.2775", "ModelArts.2788"
+    assert answers == [unknown] * 4 + [unknown, unknown, invalid, invalid]
+    # Taken once per server; a refused value is judged every time.
+    bad = "bad project!"
+    assert [c["project_id"] for c in calls] == [DEV_PROJECT_ID, bad, DEV_PROJECT_ID, bad, bad]

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from jsonschema import ValidationError
 from modelarts_kit_server.validation import (
     OPENAPI_FORMATS,
@@ -19,7 +21,13 @@ from modelarts_kit_server.validation import (
     openapi_validator,
 )
 from modelarts_kit_spec import Spec, load_spec
-from modelarts_kit_spec.quickvalid import Disagree, rust_schema
+from modelarts_kit_spec.quickvalid import (
+    Disagree,
+    _plain,
+    _read_alike,
+    _same_strings,
+    rust_schema,
+)
 
 SPEC = load_spec()
 SPECS = {
@@ -321,3 +329,99 @@ def test_a_lone_surrogate_is_left_to_python(value: Any) -> None:
     schema = {"not": {"const": "\ufffd"}}
     assert SPEC.quick_verdict(schema, value) is None
     assert not SPEC.surely_valid(schema, value)
+
+
+def test_a_reference_is_looked_up_once_per_base_uri() -> None:
+    # The pruned walk looks each $ref up once per base URI: the same "#/$defs/n" under
+    # another $id is another schema, and the errors stay Python's own walk's.
+    from jsonschema import Draft202012Validator
+    from modelarts_kit_spec.quickvalid import QuickValidity
+    from referencing._core import Resolver
+
+    document = {
+        "$id": "urn:test:root",
+        "$defs": {"n": {"type": "integer"}},
+        "properties": {
+            "a": {"$ref": "#/$defs/n"},
+            "b": {
+                "$id": "urn:test:other",
+                "$defs": {"n": {"type": "string"}},
+                "properties": {"c": {"$ref": "#/$defs/n"}},
+            },
+        },
+    }
+    pruned = QuickValidity(document).pruning(Draft202012Validator)(document)
+    full = Draft202012Validator(document)
+    lookups = [0]
+    original = Resolver.lookup
+
+    def counted(self: Any, ref: str) -> Any:
+        lookups[0] += 1
+        return original(self, ref)
+
+    for instance in ({"a": "x", "b": {"c": 1}}, {"a": 1, "b": {"c": "y"}}, {"a": 2.5}):
+        expected = [_told(e) for e in full.iter_errors(instance)]
+        assert [_told(e) for e in pruned.iter_errors(instance)] == expected, instance
+    Resolver.lookup = counted  # type: ignore[method-assign]
+    try:
+        found = [_told(e) for e in pruned.iter_errors({"a": "x", "b": {"c": 1}})]
+    finally:
+        Resolver.lookup = original  # type: ignore[method-assign]
+    assert len(found) == 2
+    assert lookups[0] == 0  # both references were looked up before
+
+
+_LEAVES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**60), max_value=2**60),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from(["a", "a\n", "\n", "\u0661", "x\u0661", "caf\u00e9", "\ud800", "9"]),
+    st.text(max_size=4),
+)
+_VALUES = st.recursive(
+    _LEAVES,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["k", "\u00e9", "\ud800", "\n"]), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+
+
+@given(value=_VALUES)
+def test_one_walk_reads_values_as_the_two_checks_do(value: Any) -> None:
+    # A verdict both ways needs plain data whose strings the patterns read alike: one walk
+    # answers what the two walks answered, on every kind of value and string.
+    assert _read_alike(value) == (_plain(value) and _same_strings(value))
+
+
+def test_one_walk_refuses_what_either_check_refuses() -> None:
+    deep: Any = "a"
+    for _ in range(70):
+        deep = [deep]
+    refused = [{"a": "x\n"}, ["\u0661"], {"a": 2**60}, {"a": 1.0}, {"\ud800": 1}, deep, ("a",)]
+    assert [_read_alike(v) for v in refused] == [False] * len(refused)
+    assert _read_alike({"a": ["b", {"c": 2.5, "d": None, "e": "caf\u00e9"}]})
+
+
+def test_a_document_reading_the_dynamic_scope_keeps_every_lookup() -> None:
+    # A looked-up reference carries the dynamic scope of its first lookup, which only
+    # $dynamicRef reads: a document using it keeps jsonschema's own $ref, lookup by lookup.
+    from jsonschema import Draft202012Validator
+    from modelarts_kit_spec.quickvalid import QuickValidity
+
+    own_ref = Draft202012Validator.VALIDATORS["$ref"]
+    plain = {"$defs": {"n": {"type": "integer"}}, "properties": {"a": {"$ref": "#/$defs/n"}}}
+    dynamic = {
+        "$id": "urn:test:list",
+        "$dynamicAnchor": "item",
+        "$defs": {"n": {"$dynamicAnchor": "item", "type": "integer"}},
+        "properties": {"a": {"$ref": "#/$defs/n"}, "b": {"$dynamicRef": "#item"}},
+    }
+    assert QuickValidity(plain).pruning(Draft202012Validator).VALIDATORS["$ref"] is not own_ref
+    pruned = QuickValidity(dynamic).pruning(Draft202012Validator)
+    assert pruned.VALIDATORS["$ref"] is own_ref
+    instance = {"a": "x", "b": "y"}
+    expected = [_told(e) for e in Draft202012Validator(dynamic).iter_errors(instance)]
+    assert [_told(e) for e in pruned(dynamic).iter_errors(instance)] == expected

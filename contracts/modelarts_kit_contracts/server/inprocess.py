@@ -156,7 +156,12 @@ class CallerThreadAdapter(requests.adapters.HTTPAdapter):
         super().close()
 
     def send(
-        self, request: requests.PreparedRequest, *args: Any, timeout: Any = None, **kwargs: Any
+        self,
+        request: requests.PreparedRequest,
+        stream: bool = False,
+        timeout: Any = None,
+        *args: Any,
+        **kwargs: Any,
     ) -> requests.Response:
         exchange = _Exchange(_body_bytes(request.body))
         # requests passes (connect, read); without a socket only the read half means anything.
@@ -187,7 +192,12 @@ class CallerThreadAdapter(requests.adapters.HTTPAdapter):
             original_response=cast(Any, _OriginalResponse(exchange.headers)),
             request_method=request.method,
         )
-        return self.build_response(request, raw)
+        response = self.build_response(request, raw)
+        if not stream:
+            # requests would read it back through urllib3's stream at once; it is all here.
+            response._content = exchange.body.getvalue()
+            response._content_consumed = True
+        return response
 
 
 def _body_bytes(body: object) -> bytes:
