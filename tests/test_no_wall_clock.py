@@ -92,76 +92,31 @@ def test_no_test_sleeps_for_real_beyond_a_poll_tick() -> None:
 
 # -- the scan itself can fail ---------------------------------------------------------------
 
-OFFENDING = {
-    "an elapsed time": (
-        "import time\n"
-        "def test_x():\n"
-        "    started = time.monotonic()\n"
-        "    work()\n"
-        "    assert time.monotonic() - started < 5\n"
-    ),
-    "a name for a measured time": "def test_x():\n    elapsed = work()\n    assert elapsed < 5\n",
-    "a report's duration": "def test_x():\n    assert report.duration_s >= 1.5\n",
-    "an approximate duration": (
-        "import pytest\ndef test_x():\n    assert result.elapsed == pytest.approx(2.0, abs=0.5)\n"
-    ),
-    "a JSON report's duration": "def test_x():\n    assert doc['duration_s'] < 2\n",
-    "perf_counter by name": (
-        "from time import perf_counter\n"
-        "def test_x():\n"
-        "    t0 = perf_counter()\n"
-        "    took = round(perf_counter() - t0, 2)\n"
-        "    assert took <= 0.5\n"
-    ),
-    "through a helper": (
-        "import time\n"
-        "def timed(f):\n"
-        "    began = time.perf_counter()\n"
-        "    return f(), time.perf_counter() - began\n"
-        "def test_x():\n"
-        "    result, spent = timed(work)\n"
-        "    assert result == 1 and spent < 3\n"
-    ),
-    "datetime.now": (
-        "from datetime import datetime\n"
-        "def test_x():\n"
-        "    before = datetime.now()\n"
-        "    work()\n"
-        "    assert (datetime.now() - before).seconds < 2\n"
-    ),
-}
+SAMPLES_PATH = TESTS / "wall_clock_samples.txt"
+SAMPLE_HEADER = "=== "
 
-FINE = {
-    "a virtual clock": (
-        "def test_x():\n"
-        "    clock = VirtualClock()\n"
-        "    started = clock.peek()\n"
-        "    run(clock=clock.now)\n"
-        "    assert clock.peek() - started == 10\n"
-    ),
-    "a bounded poll": (
-        "import time\n"
-        "def test_x():\n"
-        "    deadline = time.monotonic() + 60\n"
-        "    while not done() and time.monotonic() < deadline:\n"
-        "        time.sleep(0.05)\n"
-        "    assert done()\n"
-    ),
-    "a reading handed to the code under test": (
-        "from datetime import datetime\n"
-        "def test_x():\n"
-        "    when = datetime.now()\n"
-        "    message = send(signed(when))\n"
-        "    assert 'X-Sdk-Date' in message\n"
-    ),
-    "an exact duration, which only a virtual clock gives": (
-        "def test_x():\n    assert mock.report('t').duration_s == 95.0\n"
-    ),
-    "a duration measured at all": "def test_x():\n    assert doc['duration_s'] > 0\n",
-    "the API's duration of a job on the server's clock": (
-        "def test_x():\n    assert status['duration'] == 7000\n"
-    ),
-}
+
+def _samples() -> dict[str, dict[str, str]]:
+    """The scan's samples by kind (offending, fine, sleeps), then by name: a text file, so
+    that no scan of the tests reads them as tests of their own."""
+    samples: dict[str, dict[str, list[str]]] = {}
+    current: list[str] | None = None  # the lines of the sample being read (None: the preface)
+    for line in SAMPLES_PATH.read_text(encoding="utf-8").splitlines():
+        if line.startswith(SAMPLE_HEADER):
+            kind, _, name = line.removeprefix(SAMPLE_HEADER).partition(": ")
+            current = samples.setdefault(kind, {}).setdefault(name, [])
+        elif current is not None:
+            current.append(line)
+    return {
+        kind: {name: "".join(f"{line}\n" for line in lines) for name, lines in named.items()}
+        for kind, named in samples.items()
+    }
+
+
+SAMPLES = _samples()
+OFFENDING = SAMPLES["offending"]
+FINE = SAMPLES["fine"]
+(SLEEPS,) = SAMPLES["sleeps"].values()
 
 
 @pytest.mark.parametrize("name", sorted(OFFENDING))
@@ -176,19 +131,7 @@ def test_the_scan_leaves_virtual_and_bounded_waits_alone(name: str) -> None:
 
 
 def test_the_scan_reads_each_sleeps_length() -> None:
-    source = (
-        "import asyncio, time\n"
-        "from time import sleep as nap\n"
-        "PAUSE = 0.5\n"
-        "def test_x(pause):\n"
-        "    time.sleep(0.01)\n"
-        "    time.sleep(PAUSE * 3)\n"
-        "    nap(2)\n"
-        "    clock.sleep(100)\n"  # a virtual clock's: not a real sleep
-        "async def helper(delay):\n"
-        "    await asyncio.sleep(delay)\n"
-    )
-    assert [(s.where, s.seconds) for s in real_sleeps(source)] == [
+    assert [(s.where, s.seconds) for s in real_sleeps(SLEEPS)] == [
         ("test_x", 0.01),
         ("test_x", 1.5),
         ("test_x", 2.0),
