@@ -98,10 +98,10 @@ def values(kept: bytes) -> Any:
     return _PlainValues(io.BytesIO(kept)).load()
 
 
-def load(text: str, depends_on: str) -> bytes | None:
-    """The snapshot of the parse of ``text`` an earlier process kept (None: none, or not one
-    that reads back). ``depends_on``: what else the parse depends on (the parser's version,
-    the bounds)."""
+def load(text: str, depends_on: str) -> tuple[bytes, Any] | None:
+    """The snapshot of the parse of ``text`` an earlier process kept, and the document read
+    back from it (None: none, or not one that reads back). ``depends_on``: what else the parse
+    depends on (the parser's version, the bounds)."""
     entry = _entry(text, depends_on)
     if entry is None:
         return None
@@ -113,10 +113,9 @@ def load(text: str, depends_on: str) -> bytes | None:
         return None
     kept = kept[len(FORMAT) :]
     try:
-        values(kept)  # it reads back, with nothing but YAML's values in it
+        return kept, values(kept)  # it reads back, with nothing but YAML's values in it
     except BROKEN:
         return None
-    return kept
 
 
 def store(text: str, depends_on: str, kept: bytes) -> None:

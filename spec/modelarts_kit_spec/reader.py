@@ -119,12 +119,13 @@ def _cached(text: str) -> JSON | None:
     kept = _PARSED.get(text)
     if kept is not None:
         return parsecache.values(kept)
-    kept = parsecache.load(text, _PARSE_DEPENDS_ON)  # an earlier process's parse
-    if kept is None:
+    found = parsecache.load(text, _PARSE_DEPENDS_ON)  # an earlier process's parse
+    if found is None:
         return None
+    kept, document = found
     if CACHED_TEXT[0] <= len(text) <= CACHED_TEXT[1]:
         _PARSED.put(text, kept)
-    return parsecache.values(kept)
+    return document
 
 
 def _remember(text: str, document: JSON) -> None:
