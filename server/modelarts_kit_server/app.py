@@ -66,7 +66,6 @@ from typing import Any
 from urllib.parse import quote
 
 from modelarts_kit_spec import Operation, Spec, load_spec
-from modelarts_kit_spec.recent import Recent
 from modelarts_kit_spec.routes import match_route
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT, MUST_REJECT
 from modelarts_kit_wire.asgi import ASGIApp as ASGIApp
@@ -77,6 +76,7 @@ from modelarts_kit_wire.asgi import Send as Send
 from modelarts_kit_wire.asgi import answer_lifespan
 from modelarts_kit_wire.asgi import read_body as read_body_capped
 from modelarts_kit_wire.headers import asgi_headers
+from modelarts_kit_wire.recent import Recent
 from modelarts_kit_wire.signing import RequestParts
 
 from modelarts_kit_server import errors

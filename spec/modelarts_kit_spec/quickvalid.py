@@ -33,8 +33,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from modelarts_kit_wire.recent import Recent
+
 from modelarts_kit_spec.document import JSON, document_nodes, resolve_pointer
-from modelarts_kit_spec.recent import Recent
 
 __all__ = [
     "BOUNDED_FORMATS",

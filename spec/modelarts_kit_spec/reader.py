@@ -1,7 +1,7 @@
 """The one reader of input files (spec, ledger, vendor pages, scenarios): bounded in bytes,
 depth, values and expanded text, strict UTF-8, no binary data. A floor module: it imports only
-:mod:`modelarts_kit_spec.document`, :mod:`modelarts_kit_spec.recent` and
-:mod:`modelarts_kit_spec.parsecache` (a large text's parse kept on disk for the next process)."""
+:mod:`modelarts_kit_spec.document`, :mod:`modelarts_kit_spec.parsecache` (a large text's parse
+kept on disk for the next process) and the wire layer's :mod:`modelarts_kit_wire.recent`."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from modelarts_kit_wire.recent import Recent
 from yaml.events import (
     AliasEvent,
     MappingEndEvent,
@@ -21,7 +22,6 @@ from yaml.events import (
 
 from modelarts_kit_spec import parsecache
 from modelarts_kit_spec.document import JSON, SpecError
-from modelarts_kit_spec.recent import Recent
 
 __all__ = [
     "MAX_DEPTH",

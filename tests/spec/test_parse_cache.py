@@ -12,7 +12,7 @@ import pytest
 import yaml
 from modelarts_kit_spec import SPEC_PATH, SpecError, parsecache, reader
 from modelarts_kit_spec.reader import parse_yaml_text
-from modelarts_kit_spec.recent import Recent
+from modelarts_kit_wire.recent import Recent
 
 from tests.spec.test_reader_cache import yaml_loads
 

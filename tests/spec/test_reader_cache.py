@@ -11,9 +11,9 @@ import pytest
 import yaml
 from modelarts_kit_spec import SPEC_PATH, SpecError, reader
 from modelarts_kit_spec.reader import parse_yaml_text
-from modelarts_kit_spec.recent import Recent
 from modelarts_kit_spec.schemamodel import block
 from modelarts_kit_spec.schemamodel.extension import EXTENSION_KEY
+from modelarts_kit_wire.recent import Recent
 
 # Big enough to be cached; an anchor and its alias, so the copy must keep them one object.
 BODY = "".join(f"key{n}: {{value: {n}, note: 'row {n}'}}\n" for n in range(300))

@@ -488,10 +488,10 @@ def test_a_page_read_again_is_built_once_and_each_reader_gets_its_own_inventory(
 ) -> None:
     """The inventories of the pages a process reads again (every `docs update` reads every
     recorded page) are built once; each reader gets its own copy, named by its own source."""
-    from modelarts_kit_spec.recent import Recent
     from modelarts_kit_vendordocs import extract
     from modelarts_kit_vendordocs.inventory import build_inventory
     from modelarts_kit_vendordocs.model import RawPage
+    from modelarts_kit_wire.recent import Recent
 
     monkeypatch.setattr(extract, "_BUILT", Recent(extract.CACHED_PAGES))
     built: list[str] = []

@@ -28,6 +28,7 @@ MOVED = (
     "modelarts_kit_spec.wirejson",
     "modelarts_kit_spec.signing",
     "modelarts_kit_contracts.core.redaction",
+    "modelarts_kit_spec.recent",
 )
 
 

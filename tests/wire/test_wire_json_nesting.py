@@ -37,6 +37,9 @@ def test_the_memo_of_bodies_within_the_depth_stays_bounded() -> None:
     for n in range(wirejson.NESTED_WITHIN_MEMO + 5):
         decode_wire_json(_nested(3, width=70 + n))
     assert len(wirejson._NESTED_WITHIN) <= wirejson.NESTED_WITHIN_MEMO
+    last = _nested(3, width=70 + wirejson.NESTED_WITHIN_MEMO + 4)
+    assert (last, 64) in wirejson._NESTED_WITHIN  # the latest stays; the earliest went
+    assert (_nested(3, width=70), 64) not in wirejson._NESTED_WITHIN
     large = _nested(3, width=wirejson.NESTED_WITHIN_MAX_BYTES // 2)  # beyond the size kept
     decode_wire_json(large)
     assert (large, 64) not in wirejson._NESTED_WITHIN

@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from modelarts_kit_spec.load import InputError, decode_text, read_input_bytes
-from modelarts_kit_spec.recent import Recent
+from modelarts_kit_wire.recent import Recent
 
 from modelarts_kit_vendordocs.errors import PageError
 from modelarts_kit_vendordocs.examples import page_examples

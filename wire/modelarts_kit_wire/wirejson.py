@@ -34,6 +34,7 @@ from typing import Any
 
 from modelarts_kit_wire.errors import KitError
 from modelarts_kit_wire.pointers import escape_pointer_token
+from modelarts_kit_wire.recent import Recent
 
 __all__ = [
     "MAX_WIRE_JSON_BYTES",
@@ -89,8 +90,8 @@ _DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite
 
 # Bodies whose nesting was found within a depth: an answer is decoded by several readers (the
 # engine, the checks, the observations), each asking again. Exact bytes, small bodies only.
-_NESTED_WITHIN: dict[tuple[bytes, int], None] = {}
 NESTED_WITHIN_MEMO = 64
+_NESTED_WITHIN: Recent[tuple[bytes, int], bool] = Recent(NESTED_WITHIN_MEMO)
 NESTED_WITHIN_MAX_BYTES = 64 * 1024
 
 
@@ -99,13 +100,11 @@ def _nesting_problem(raw: bytes, max_depth: int) -> str | None:
     if raw.count(b"[") + raw.count(b"{") <= max_depth:
         return None  # cannot nest deeper than the number of openers
     key = (raw, max_depth)
-    if key in _NESTED_WITHIN:
+    if _NESTED_WITHIN.get(key):
         return None
     problem = _nesting_scan(raw, max_depth)
     if problem is None and len(raw) <= NESTED_WITHIN_MAX_BYTES:
-        if len(_NESTED_WITHIN) >= NESTED_WITHIN_MEMO:
-            _NESTED_WITHIN.clear()
-        _NESTED_WITHIN[key] = None
+        _NESTED_WITHIN.put(key, True)
     return problem
 
 

@@ -19,8 +19,8 @@ from typing import Any, Literal
 
 from modelarts_kit_spec.load import Operation, Spec, SpecError
 from modelarts_kit_spec.meaning import Role
-from modelarts_kit_spec.recent import Recent
 from modelarts_kit_spec.schemamodel import MUST_ACCEPT
+from modelarts_kit_wire.recent import Recent
 
 from modelarts_kit_contracts.client.adapters import OperationCall
 from modelarts_kit_contracts.mock import PlannedResponse, ResponseGenerator, Variant, draw_examples

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import yaml
+from modelarts_kit_wire.recent import Recent
 
-from modelarts_kit_spec.recent import Recent
 from modelarts_kit_spec.schemamodel.extension import EXTENSION_KEY
 
 __all__ = ["render", "splice"]

@@ -1,8 +1,9 @@
 """The last values computed, by key: a bounded, thread-safe memo (least recently used goes).
 
 For pure results a process computes again and again from the same input (a YAML text parsed,
-a page's inventory built). Callers own what is stored and what is handed out: a mutable
-result is copied on the way in and on the way out, so no caller ever shares it.
+a page's inventory built, a wire body's nesting checked). Callers own what is stored and what
+is handed out: a mutable result is copied on the way in and on the way out, so no caller ever
+shares it. In the wire layer, the kit's floor, so that every layer has the one memo.
 """
 
 from __future__ import annotations
@@ -38,6 +39,11 @@ class Recent(Generic[K, V]):
             self._values.move_to_end(key)
             while len(self._values) > self.size:
                 self._values.popitem(last=False)
+
+    def __contains__(self, key: object) -> bool:
+        """Whether ``key`` is kept (its place in the order is left as it is)."""
+        with self._lock:
+            return key in self._values
 
     def __len__(self) -> int:
         with self._lock:
